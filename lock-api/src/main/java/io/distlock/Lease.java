@@ -1,0 +1,63 @@
+package io.distlock;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * Proof of ownership of a lock, with a fencing token. Release it when done, from any thread, preferably with
+ * try-with-resources.
+ *
+ * <p>A lease is time-bounded ({@link LockOptions#leaseTime()}) and, by default, renewed in the background while
+ * held. If it cannot be renewed, or the store's session behind it ends, it becomes invalid, its
+ * {@linkplain #onLost lost-listeners} are told at once, and {@link #release()} reports {@link LockLostException}.
+ */
+public interface Lease extends AutoCloseable {
+
+    /** The name of the lock this lease holds. */
+    String lockName();
+
+    /**
+     * A number greater than zero that strictly increases across successive holders of one lock name, on every
+     * store. Pass it to the resource you write to; a resource that refuses tokens lower than the highest it has
+     * seen is safe against a paused holder whose lease ran out. Nested (reentrant) leases share their outer
+     * lease's token.
+     */
+    long fencingToken();
+
+    /** True while the lease is held for sure: false once released, expired or lost, or while uncertain. */
+    boolean isValid();
+
+    /** Where the lease stands now; {@link LeaseState#UNCERTAIN} means the connection to the store is interrupted. */
+    LeaseState state();
+
+    /**
+     * Renews the lease now for {@code leaseTime} from now (and keeps that lease time for later renewals).
+     * On stores whose leases are bound to a session this only checks that the lease is still held.
+     *
+     * @return false if the lease is no longer held
+     * @throws IllegalArgumentException if {@code leaseTime} is not positive
+     * @throws StoreUnavailableException if the store cannot be reached
+     */
+    boolean extend(Duration leaseTime);
+
+    /**
+     * Registers a listener told, once, when this lease is lost while held (expired without renewal, session lost,
+     * removed behind its back, or its store closed). A listener added after the loss is called at once. Listeners
+     * run on a distlock thread and must not block.
+     */
+    void onLost(Consumer<? super LockLostException> listener);
+
+    /**
+     * Releases the lease. Idempotent: a second call does nothing.
+     *
+     * @throws LockLostException if the lease had been lost before this release: the critical section it guarded
+     *         may have overlapped with another holder's
+     * @throws StoreUnavailableException if the store could not be told; the lock then frees itself when its lease
+     *         time runs out (or its session ends)
+     */
+    void release();
+
+    /** Same as {@link #release()}. */
+    @Override
+    void close();
+}

@@ -1,0 +1,71 @@
+package io.distlock;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How leases of a lock are taken: immutable, each {@code with...} method returns a copy.
+ *
+ * <p>Defaults: a lease time of 30 seconds, renewed automatically in the background (every third of the lease time)
+ * for as long as the lease is held. Turn auto-renew off to get a lease that simply expires, for example for
+ * a scheduled task that must not run twice within a period.
+ */
+public final class LockOptions {
+
+    /** The default lease time: 30 seconds. */
+    public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
+
+    private static final LockOptions DEFAULTS = new LockOptions(DEFAULT_LEASE_TIME, true);
+
+    private final Duration leaseTime;
+    private final boolean autoRenew;
+
+    private LockOptions(Duration leaseTime, boolean autoRenew) {
+        this.leaseTime = leaseTime;
+        this.autoRenew = autoRenew;
+    }
+
+    /** Lease time 30 s, auto-renew on. */
+    public static LockOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A copy with the given lease time: how long a lease lasts without renewal, measured by the store.
+     *
+     * @throws IllegalArgumentException if {@code leaseTime} is zero, negative or under one millisecond
+     */
+    public LockOptions withLeaseTime(Duration leaseTime) {
+        return new LockOptions(Arguments.requirePositive(leaseTime, "leaseTime"), autoRenew);
+    }
+
+    /** A copy with auto-renew on or off. */
+    public LockOptions withAutoRenew(boolean renew) {
+        return new LockOptions(leaseTime, renew);
+    }
+
+    /** How long a lease lasts without renewal. */
+    public Duration leaseTime() {
+        return leaseTime;
+    }
+
+    /** Whether leases are renewed in the background while held. */
+    public boolean autoRenew() {
+        return autoRenew;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LockOptions other && leaseTime.equals(other.leaseTime) && autoRenew == other.autoRenew;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(leaseTime, autoRenew);
+    }
+
+    @Override
+    public String toString() {
+        return "LockOptions[leaseTime=" + leaseTime + ", autoRenew=" + autoRenew + "]";
+    }
+}

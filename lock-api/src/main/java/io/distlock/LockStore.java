@@ -1,0 +1,63 @@
+package io.distlock;
+
+import io.distlock.spi.LockAdmin;
+import io.distlock.spi.StoreDiscovery;
+
+/**
+ * A connection to one lock store (Redis, ZooKeeper, a SQL database, or the in-memory {@code mem:} store).
+ *
+ * <p>Open one per process and share it: it is thread-safe and holds the connections, the renewal thread and the
+ * bookkeeping for reentrancy. The store is chosen by the URI's scheme through {@link java.util.ServiceLoader},
+ * as JDBC picks a driver, so changing stores is a configuration change:
+ *
+ * <pre>{@code
+ * try (LockStore store = LockStore.open("redis://localhost:6379")) {
+ *     try (Lease lease = store.lock("orders:42").acquire()) {
+ *         writeWithFence(lease.fencingToken());
+ *     }
+ * }
+ * }</pre>
+ */
+public interface LockStore extends AutoCloseable {
+
+    /**
+     * Opens the store named by {@code uri}, for example {@code redis://localhost:6379}, {@code zookeeper://zk1:2181},
+     * {@code jdbc:postgresql://db/app} or {@code mem:}.
+     *
+     * @throws NullPointerException if {@code uri} is null
+     * @throws IllegalArgumentException if the URI is malformed or no store on the class path claims its scheme
+     *         (the message lists the schemes found and the module that provides the missing one)
+     * @throws StoreUnavailableException if the store cannot be reached
+     */
+    static LockStore open(String uri) {
+        return StoreDiscovery.open(uri);
+    }
+
+    /** A lock named {@code name} with {@link LockOptions#defaults()}; cheap, no round trip. */
+    default DistributedLock lock(String name) {
+        return lock(name, LockOptions.defaults());
+    }
+
+    /**
+     * A lock named {@code name}. Locks of equal names are the same lock, on every client of the store.
+     *
+     * @throws NullPointerException if {@code name} or {@code options} is null
+     * @throws IllegalArgumentException if {@code name} is empty or longer than the store allows
+     */
+    DistributedLock lock(String name, LockOptions options);
+
+    /**
+     * Operator access: list held locks and break a stuck one. Not for application code, which must only release
+     * its own leases.
+     *
+     * @throws UnsupportedOperationException if the store offers no admin view
+     */
+    LockAdmin admin();
+
+    /**
+     * Releases every lease this store still holds (other clients can acquire them at once), marks those leases
+     * lost, and closes the connections. Idempotent.
+     */
+    @Override
+    void close();
+}

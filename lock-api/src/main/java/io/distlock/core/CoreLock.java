@@ -1,0 +1,76 @@
+package io.distlock.core;
+
+import io.distlock.Arguments;
+import io.distlock.DistributedLock;
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+
+/** A named lock of a {@link BackendLockStore}: a name and options, no state of its own beyond the Lock view. */
+final class CoreLock implements DistributedLock {
+
+    private final BackendLockStore store;
+    private final String name;
+    private final LockOptions options;
+    private final LockAdapter adapter;
+
+    CoreLock(BackendLockStore store, String name, LockOptions options) {
+        this.store = store;
+        this.name = name;
+        this.options = options;
+        this.adapter = new LockAdapter(this);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public LockOptions options() {
+        return options;
+    }
+
+    @Override
+    public Lease acquire() throws InterruptedException {
+        return store.acquire(name, options, -1);
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire() {
+        try {
+            return Optional.ofNullable(store.acquire(name, options, 0));
+        } catch (InterruptedException e) {
+            // a single attempt does not wait; keep the interrupt for the caller
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
+        Arguments.requireNonNegative(maxWait, "maxWait");
+        long nanos = saturatedNanos(maxWait);
+        return Optional.ofNullable(store.acquire(name, options, nanos));
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    @Override
+    public Lock asLock() {
+        return adapter;
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLock[" + name + ", " + options + "]";
+    }
+}

@@ -1,0 +1,103 @@
+package io.distlock.core;
+
+import io.distlock.DistributedLock;
+import io.distlock.Lease;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The {@link Lock} view of a {@link DistributedLock}: each thread's leases are kept on a stack so that
+ * {@code unlock()} releases the innermost one, and an {@code unlock()} by a thread that holds none throws
+ * {@link IllegalMonitorStateException}, as {@link java.util.concurrent.locks.ReentrantLock} does.
+ */
+final class LockAdapter implements Lock {
+
+    private final DistributedLock lock;
+    private final ConcurrentHashMap<Thread, Deque<Lease>> leasesByThread = new ConcurrentHashMap<>();
+
+    LockAdapter(DistributedLock lock) {
+        this.lock = lock;
+    }
+
+    @Override
+    public void lock() {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    push(lock.acquire());
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true; // lock() is not interruptible: keep waiting, restore the flag afterwards
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        push(lock.acquire());
+    }
+
+    @Override
+    public boolean tryLock() {
+        return pushIfPresent(lock.tryAcquire());
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        Duration wait = Duration.ofNanos(Math.max(0, unit.toNanos(time)));
+        return pushIfPresent(lock.tryAcquire(wait));
+    }
+
+    @Override
+    public void unlock() {
+        Thread me = Thread.currentThread();
+        Deque<Lease> leases = leasesByThread.get(me);
+        if (leases == null || leases.isEmpty()) {
+            throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold lock '"
+                    + lock.name() + "' through this Lock view");
+        }
+        Lease lease = leases.pop();
+        if (leases.isEmpty()) {
+            leasesByThread.remove(me);
+        }
+        lease.release();
+    }
+
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("distributed locks have no conditions: lock '" + lock.name()
+                + "' cannot wake a waiter in another process; use a queue or a store-native notification instead");
+    }
+
+    private boolean pushIfPresent(Optional<Lease> lease) {
+        lease.ifPresent(this::push);
+        return lease.isPresent();
+    }
+
+    private void push(Lease lease) {
+        leasesByThread.computeIfAbsent(Thread.currentThread(), t -> new ArrayDeque<>()).push(lease);
+    }
+
+    @Override
+    public String toString() {
+        return "Lock[" + lock.name() + "]";
+    }
+}

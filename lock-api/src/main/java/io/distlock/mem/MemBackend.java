@@ -1,0 +1,144 @@
+package io.distlock.mem;
+
+import io.distlock.spi.Attempt;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseModel;
+import io.distlock.spi.LockAdmin;
+import io.distlock.spi.LockInfo;
+import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PollingLockBackend;
+import io.distlock.spi.ReleaseSignals;
+import io.distlock.spi.Renewal;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The in-memory store's operations, on a {@link MemSpace}: each is one atomic {@code compute} on the name's entry,
+ * with expiry by {@link System#nanoTime()} standing in for the store clock. Real leases, fencing and waiting, but
+ * within one JVM only.
+ */
+final class MemBackend extends PollingLockBackend implements LockAdmin {
+
+    /** The longest name the mem store takes. */
+    static final int MAX_NAME_LENGTH = 1024;
+
+    private final MemSpace space;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    MemBackend(MemSpace space) {
+        this.space = space;
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return LeaseModel.TIME;
+    }
+
+    @Override
+    public int maxNameLength() {
+        return MAX_NAME_LENGTH;
+    }
+
+    @Override
+    public ReleaseSignals signals() {
+        return space.signals;
+    }
+
+    @Override
+    protected Attempt attempt(String name, Duration leaseTime) {
+        ensureOpen();
+        String token = OwnerTokens.newToken();
+        long now = System.nanoTime();
+        MemSpace.Entry after = space.entries.compute(name, (k, current) -> {
+            if (current != null && !current.expiredAt(now)) {
+                return current;
+            }
+            return new MemSpace.Entry(token, space.nextFence(name), now + leaseTime.toNanos(),
+                    OwnerTokens.processDescription() + " " + Thread.currentThread().getName());
+        });
+        if (after.ownerToken().equals(token)) {
+            return Attempt.granted(new Grant(name, token, after.fence(), null, now));
+        }
+        return Attempt.held(Math.max(0, after.expiresAtNanos() - now));
+    }
+
+    @Override
+    public boolean release(Grant grant) {
+        long now = System.nanoTime();
+        boolean[] removed = {false};
+        space.entries.computeIfPresent(grant.name(), (k, current) -> {
+            if (current.ownerToken().equals(grant.ownerToken()) && !current.expiredAt(now)) {
+                removed[0] = true;
+                return null;
+            }
+            return current;
+        });
+        space.signals.signal(grant.name());
+        return removed[0];
+    }
+
+    @Override
+    public Set<Grant> renew(List<Renewal> renewals) {
+        ensureOpen();
+        Set<Grant> lost = new HashSet<>();
+        for (Renewal renewal : renewals) {
+            Grant grant = renewal.grant();
+            long now = System.nanoTime();
+            boolean[] renewed = {false};
+            space.entries.computeIfPresent(grant.name(), (k, current) -> {
+                if (current.ownerToken().equals(grant.ownerToken()) && !current.expiredAt(now)) {
+                    renewed[0] = true;
+                    return new MemSpace.Entry(current.ownerToken(), current.fence(),
+                            now + renewal.leaseTime().toNanos(), current.owner());
+                }
+                return current;
+            });
+            if (!renewed[0]) {
+                lost.add(grant);
+            }
+        }
+        return lost;
+    }
+
+    @Override
+    public LockAdmin admin() {
+        return this;
+    }
+
+    @Override
+    public List<LockInfo> list(String prefix, int limit) {
+        long now = System.nanoTime();
+        return space.entries.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix == null ? "" : prefix))
+                .filter(e -> !e.getValue().expiredAt(now))
+                .sorted(Map.Entry.comparingByKey(Comparator.naturalOrder()))
+                .limit(limit)
+                .map(e -> new LockInfo(e.getKey(), e.getValue().fence(),
+                        Duration.ofNanos(e.getValue().expiresAtNanos() - now), e.getValue().owner()))
+                .toList();
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        long now = System.nanoTime();
+        MemSpace.Entry removed = space.entries.remove(name);
+        space.signals.signal(name);
+        return removed != null && !removed.expiredAt(now);
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("mem store is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        closed.set(true);
+    }
+}

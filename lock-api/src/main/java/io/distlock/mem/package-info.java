@@ -1,0 +1,2 @@
+/** The in-memory {@code mem:} store: real leases, fencing and waiting inside one JVM. */
+package io.distlock.mem;

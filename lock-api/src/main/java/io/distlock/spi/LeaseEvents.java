@@ -1,0 +1,39 @@
+package io.distlock.spi;
+
+/**
+ * How a backend with session-bound leases tells the core that its connection changed. The core turns these into
+ * lease states and lost-lease signals.
+ */
+public interface LeaseEvents {
+
+    /** The connection is interrupted; leases may or may not still be held. */
+    void suspended();
+
+    /** The connection is back with the same session; leases are held again. */
+    void reconnected();
+
+    /** The session is gone: every lease of this backend is lost. */
+    void sessionLost(String reason);
+
+    /** One lease is gone (for example its node was deleted behind its back). */
+    void lost(Grant grant, String reason);
+
+    /** Events that go nowhere, until the core attaches itself. */
+    LeaseEvents NONE = new LeaseEvents() {
+        @Override
+        public void suspended() {
+        }
+
+        @Override
+        public void reconnected() {
+        }
+
+        @Override
+        public void sessionLost(String reason) {
+        }
+
+        @Override
+        public void lost(Grant grant, String reason) {
+        }
+    };
+}

@@ -1,0 +1,23 @@
+package io.distlock.spi;
+
+import java.util.List;
+
+/**
+ * Operator access to a store's locks: list the held ones, break a stuck one. Used by {@code distlock inspect} and
+ * {@code distlock release --force}.
+ */
+public interface LockAdmin {
+
+    /**
+     * The locks held now whose names start with {@code prefix} (empty: all), sorted by name, at most {@code limit}.
+     */
+    List<LockInfo> list(String prefix, int limit);
+
+    /**
+     * Deletes the lock named {@code name} whoever holds it. Its holder finds out at its next renewal, or at
+     * release, through {@link io.distlock.LockLostException}. Fencing tokens keep increasing afterwards.
+     *
+     * @return false if no one held it
+     */
+    boolean forceRelease(String name);
+}

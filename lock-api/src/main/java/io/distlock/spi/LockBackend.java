@@ -1,0 +1,62 @@
+package io.distlock.spi;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The store operations a backend writes; everything else (reentrancy, renewal scheduling, lost-lease signals,
+ * argument checks, local queuing and the {@link java.util.concurrent.locks.Lock} view) is done once for every
+ * store by {@link io.distlock.core.BackendLockStore}. Each operation is atomic in the store and compares the
+ * grant's owner token; none checks then acts across round trips.
+ *
+ * <p>The core calls {@link #acquire} for a name from at most one thread of a store at a time, so a backend sees no
+ * local contention on one name. A backend that only offers a single atomic attempt extends
+ * {@link PollingLockBackend}.
+ */
+public interface LockBackend extends AutoCloseable {
+
+    /** Whether leases end by time or with the session. */
+    LeaseModel leaseModel();
+
+    /** The longest lock name, in characters, this store accepts. */
+    int maxNameLength();
+
+    /** Called once by the core before any other call, to receive connection events. */
+    default void attach(LeaseEvents events) {
+    }
+
+    /**
+     * Takes the lock named {@code name} for {@code leaseTime}, waiting at most {@code timeoutNanos}
+     * (0: a single attempt; negative: no limit).
+     *
+     * @return the grant, or null if the lock was not free in time
+     * @throws InterruptedException if interrupted while waiting; the backend leaves nothing behind in the store
+     * @throws io.distlock.StoreUnavailableException if the store cannot be reached
+     */
+    Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException;
+
+    /**
+     * Releases the lock if {@code grant} still holds it (compare-and-delete on the owner token).
+     *
+     * @return false if the grant no longer held the lock (expired, taken over, or deleted)
+     */
+    boolean release(Grant grant);
+
+    /**
+     * Renews the given leases, ideally in a few round trips whatever their number.
+     *
+     * @return the grants that are no longer held (their renewal failed because the store no longer has them)
+     * @throws io.distlock.StoreUnavailableException if the store cannot be reached; the core retries
+     */
+    Set<Grant> renew(List<Renewal> renewals);
+
+    /** Operator access to held locks, or null if this store has none. */
+    default LockAdmin admin() {
+        return null;
+    }
+
+    /** Closes connections and threads. Waiters inside {@link #acquire} fail. */
+    @Override
+    void close();
+}

@@ -1,0 +1,23 @@
+package io.distlock.spi;
+
+import io.distlock.LockStore;
+import java.util.Set;
+
+/**
+ * A store implementation, found through {@link java.util.ServiceLoader}: list the class in
+ * {@code META-INF/services/io.distlock.spi.LockStoreProvider}. {@link LockStore#open(String)} hands a URI to the
+ * provider that claims its scheme.
+ */
+public interface LockStoreProvider {
+
+    /** The URI schemes this provider opens, lower case, for example {@code redis} and {@code rediss}. */
+    Set<String> schemes();
+
+    /**
+     * Opens a store for {@code uri}, whose scheme is one of {@link #schemes()}.
+     *
+     * @throws IllegalArgumentException if the URI is malformed for this store
+     * @throws io.distlock.StoreUnavailableException if the store cannot be reached
+     */
+    LockStore open(StoreUri uri);
+}

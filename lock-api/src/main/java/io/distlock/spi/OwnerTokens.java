@@ -1,0 +1,36 @@
+package io.distlock.spi;
+
+import java.lang.management.ManagementFactory;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * Owner tokens and owner descriptions. A token is 128 bits from {@link SecureRandom}: unguessable, so no client can
+ * release or renew another's lock by accident or on purpose.
+ */
+public final class OwnerTokens {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final HexFormat HEX = HexFormat.of();
+    private static volatile String description;
+
+    private OwnerTokens() {
+    }
+
+    /** A new random owner token: 32 hex characters. */
+    public static String newToken() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return HEX.formatHex(bytes);
+    }
+
+    /** {@code pid@host} of this process, for operators; never used to prove ownership. */
+    public static String processDescription() {
+        String d = description;
+        if (d == null) {
+            d = ManagementFactory.getRuntimeMXBean().getName();
+            description = d;
+        }
+        return d;
+    }
+}

@@ -1,0 +1,76 @@
+package io.distlock.spi;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A backend whose store offers one atomic acquire attempt (Redis {@code SET NX PX}, a conditional SQL upsert, the
+ * in-memory map). This class turns attempts into waiting: after a failed attempt it sleeps until a release signal
+ * for the name ({@link #signals()}), the holder's remaining lease, or the next poll, whichever comes first, so a
+ * lost signal costs at most one poll, never a hang.
+ */
+public abstract class PollingLockBackend implements LockBackend {
+
+    private final ReleaseSignals signals = new ReleaseSignals();
+
+    /**
+     * One atomic attempt to take {@code name} for {@code leaseTime}.
+     *
+     * @throws io.distlock.StoreUnavailableException if the store cannot be reached
+     */
+    protected abstract Attempt attempt(String name, Duration leaseTime);
+
+    /** Where waiters of this backend wait; signal it when a release of a name becomes known. */
+    public ReleaseSignals signals() {
+        return signals;
+    }
+
+    /**
+     * How long to wait before the next attempt, after {@code failures} failed ones, when the holder's lease has
+     * {@code holderTtlNanos} left (or -1 if unknown). The default backs off exponentially from 2 ms to 250 ms with
+     * jitter, and never waits past the holder's expiry.
+     */
+    protected long pollDelayNanos(int failures, long holderTtlNanos) {
+        long base = TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 7);
+        long capped = Math.min(base, TimeUnit.MILLISECONDS.toNanos(250));
+        long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
+        return holderTtlNanos >= 0 ? Math.min(jittered, holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1)) : jittered;
+    }
+
+    private Attempt timedAttempt(String name, Duration leaseTime) {
+        long sentAt = System.nanoTime();
+        Attempt attempt = attempt(name, leaseTime);
+        return attempt.isGranted() && attempt.grant().issuedAtNanos() < 0
+                ? Attempt.granted(attempt.grant().issuedAt(sentAt)) : attempt;
+    }
+
+    @Override
+    public final Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+        if (timeoutNanos == 0) {
+            return timedAttempt(name, leaseTime).grant();
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        try (ReleaseSignals.Ticket ticket = signals().ticket(name)) {
+            int failures = 0;
+            while (true) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
+                }
+                Attempt attempt = timedAttempt(name, leaseTime);
+                if (attempt.isGranted()) {
+                    return attempt.grant();
+                }
+                long wait = pollDelayNanos(failures++, attempt.holderTtlNanos());
+                if (timeoutNanos > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return null;
+                    }
+                    wait = Math.min(wait, left);
+                }
+                ticket.await(Math.max(wait, 0));
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.distlock.spi;
+
+import io.distlock.LockStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeSet;
+
+/**
+ * Finds the {@link LockStoreProvider} for a URI's scheme through {@link ServiceLoader}, as
+ * {@link java.sql.DriverManager} finds a JDBC driver. Used by {@link LockStore#open(String)}.
+ */
+public final class StoreDiscovery {
+
+    /** Which module provides the stores distlock itself ships, for the "add this module" hint. */
+    private static final Map<String, String> KNOWN_MODULES = Map.ofEntries(
+            Map.entry("redis", "io.distlock:lock-redis"),
+            Map.entry("rediss", "io.distlock:lock-redis"),
+            Map.entry("redis-sentinel", "io.distlock:lock-redis"),
+            Map.entry("redis-cluster", "io.distlock:lock-redis"),
+            Map.entry("redlock", "io.distlock:lock-redis"),
+            Map.entry("zookeeper", "io.distlock:lock-zookeeper"),
+            Map.entry("zk", "io.distlock:lock-zookeeper"),
+            Map.entry("jdbc", "io.distlock:lock-jdbc"),
+            Map.entry("mem", "io.distlock:lock-api"));
+
+    private StoreDiscovery() {
+    }
+
+    /** Opens the store for {@code uri}; see {@link LockStore#open(String)}. */
+    public static LockStore open(String uri) {
+        StoreUri parsed = StoreUri.parse(uri);
+        List<LockStoreProvider> providers = providers();
+        for (LockStoreProvider provider : providers) {
+            if (provider.schemes().contains(parsed.scheme())) {
+                return provider.open(parsed);
+            }
+        }
+        throw new IllegalArgumentException(unknownSchemeMessage(parsed, providers));
+    }
+
+    /** Every provider visible to the context class loader and to distlock's own. */
+    public static List<LockStoreProvider> providers() {
+        List<LockStoreProvider> found = new ArrayList<>();
+        TreeSet<String> seen = new TreeSet<>();
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        for (ClassLoader loader : new ClassLoader[] {context, StoreDiscovery.class.getClassLoader()}) {
+            if (loader == null) {
+                continue;
+            }
+            for (LockStoreProvider p : ServiceLoader.load(LockStoreProvider.class, loader)) {
+                if (seen.add(p.getClass().getName())) {
+                    found.add(p);
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The schemes claimed by the providers on the class path, sorted. */
+    public static TreeSet<String> availableSchemes() {
+        TreeSet<String> schemes = new TreeSet<>();
+        providers().forEach(p -> schemes.addAll(p.schemes()));
+        return schemes;
+    }
+
+    private static String unknownSchemeMessage(StoreUri uri, List<LockStoreProvider> providers) {
+        TreeSet<String> schemes = new TreeSet<>();
+        providers.forEach(p -> schemes.addAll(p.schemes()));
+        StringBuilder msg = new StringBuilder()
+                .append("no distlock store for scheme '").append(uri.scheme()).append("' (uri ")
+                .append(uri.redacted()).append("); schemes on the class path: ").append(schemes);
+        String module = KNOWN_MODULES.get(uri.scheme());
+        if (module != null) {
+            msg.append("; add the dependency ").append(module).append(" to use it");
+        } else {
+            msg.append("; distlock ships redis, rediss, redis-sentinel, redis-cluster, redlock (lock-redis), "
+                    + "zookeeper, zk (lock-zookeeper), jdbc (lock-jdbc) and mem (lock-api)");
+        }
+        return msg.toString();
+    }
+}

@@ -1,0 +1,5 @@
+package io.distlock.tck;
+
+/** Rules of SPEC.md: see there. */
+public interface FencingRules extends TckSupport {
+}

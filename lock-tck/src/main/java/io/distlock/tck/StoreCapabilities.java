@@ -1,0 +1,53 @@
+package io.distlock.tck;
+
+import io.distlock.spi.LeaseModel;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a store under test can do, declared by its {@link LockStoreTck} subclass. A rule that needs a capability the
+ * store lacks is reported as skipped with the reason, never passed silently.
+ *
+ * @param leaseModel whether leases end by time (Redis, SQL, mem) or with the client's session (ZooKeeper)
+ * @param sessionTimeout for {@link LeaseModel#SESSION} stores: how long after a client dies its leases end
+ * @param separateJvmClients whether {@link LockStoreTck#storeUri()} can be opened by another JVM
+ * @param forceRelease whether the store's admin view can delete a lock behind its holder's back
+ * @param expiryMargin extra time, beyond the lease time or session timeout, a dead holder's lock may take to free
+ */
+public record StoreCapabilities(LeaseModel leaseModel, Duration sessionTimeout, boolean separateJvmClients,
+        boolean forceRelease, Duration expiryMargin) {
+
+    /** Validates the fields. */
+    public StoreCapabilities {
+        Objects.requireNonNull(leaseModel, "leaseModel");
+        Objects.requireNonNull(expiryMargin, "expiryMargin");
+        if (leaseModel == LeaseModel.SESSION) {
+            Objects.requireNonNull(sessionTimeout, "sessionTimeout is required for session-bound stores");
+        }
+    }
+
+    /** A store with time-bound leases, reachable from other JVMs, with force-release, and a 2 s expiry margin. */
+    public static StoreCapabilities timeBound() {
+        return new StoreCapabilities(LeaseModel.TIME, null, true, true, Duration.ofSeconds(2));
+    }
+
+    /** A store whose leases live as long as the client's session, reachable from other JVMs, with force-release. */
+    public static StoreCapabilities sessionBound(Duration sessionTimeout) {
+        return new StoreCapabilities(LeaseModel.SESSION, sessionTimeout, true, true, Duration.ofSeconds(5));
+    }
+
+    /** A copy with separate-JVM clients on or off (the in-memory store has none). */
+    public StoreCapabilities withSeparateJvmClients(boolean on) {
+        return new StoreCapabilities(leaseModel, sessionTimeout, on, forceRelease, expiryMargin);
+    }
+
+    /** A copy with force-release on or off. */
+    public StoreCapabilities withForceRelease(boolean on) {
+        return new StoreCapabilities(leaseModel, sessionTimeout, separateJvmClients, on, expiryMargin);
+    }
+
+    /** A copy with another expiry margin. */
+    public StoreCapabilities withExpiryMargin(Duration margin) {
+        return new StoreCapabilities(leaseModel, sessionTimeout, separateJvmClients, forceRelease, margin);
+    }
+}

@@ -1,0 +1,25 @@
+package io.distlock.tck;
+
+import io.distlock.LockStore;
+
+/** What a rule needs from the store under test: clients, unique names and the declared capabilities. */
+public interface TckContext {
+
+    /** A new independent client, closed by the kit after the test. */
+    LockStore client();
+
+    /** A lock name unique to this test run, ending in {@code suffix}. */
+    String name(String suffix);
+
+    /** The store's declared capabilities. */
+    StoreCapabilities capabilities();
+
+    /** A URI for clients in other JVMs, or null. */
+    String storeUri();
+
+    /** Server control for availability rules, or null. */
+    StoreOutage outage();
+
+    /** A URI with no server behind it, or null. */
+    String unreachableStoreUri();
+}
