@@ -1,5 +1,68 @@
 package io.distlock.tck;
 
-/** Rules of SPEC.md: see there. */
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** §14 An unreachable store raises StoreUnavailableException in bounded time, never "not acquired". */
 public interface AvailabilityRules extends TckSupport {
+
+    /** How long a client may take to report an unreachable store. */
+    Duration UNAVAILABLE_BOUND = Duration.ofSeconds(30);
+
+    @Test
+    @DisplayName("§14.1 a store with no server behind it raises StoreUnavailableException within a bounded time")
+    default void rule_14_1_unreachableStoreRaisesStoreUnavailable() throws Exception {
+        String dead = tck().unreachableStoreUri();
+        Assumptions.assumeTrue(dead != null, "skipped: the store under test declares no unreachable URI");
+        long start = System.nanoTime();
+        CompletableFuture<Optional<Lease>> attempt = CompletableFuture.supplyAsync(() -> {
+            try (LockStore store = LockStore.open(dead)) {
+                return store.lock(tck().name("unreachable")).tryAcquire();
+            }
+        });
+        assertThatThrownBy(() -> attempt.get(UNAVAILABLE_BOUND.toSeconds() + 5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(StoreUnavailableException.class);
+        assertThat(Tck.elapsedSince(start)).isLessThan(UNAVAILABLE_BOUND);
+    }
+
+    @Test
+    @DisplayName("§14.2 a server stopped under open clients: acquisitions raise StoreUnavailableException; after restart they work")
+    default void rule_14_2_serverOutageRaisesStoreUnavailableThenRecovers() throws Exception {
+        StoreOutage outage = tck().outage();
+        Assumptions.assumeTrue(outage != null, "skipped: the store under test gives the kit no server to stop");
+        LockStore client = tck().client();
+        String name = tck().name("outage");
+        client.lock(name).tryAcquire().orElseThrow().release();
+        outage.stop();
+        try {
+            long start = System.nanoTime();
+            CompletableFuture<Optional<Lease>> attempt = CompletableFuture.supplyAsync(
+                    () -> client.lock(tck().name("during outage")).tryAcquire());
+            assertThatThrownBy(() -> attempt.get(UNAVAILABLE_BOUND.toSeconds() + 5, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(StoreUnavailableException.class);
+            assertThat(Tck.elapsedSince(start)).isLessThan(UNAVAILABLE_BOUND);
+        } finally {
+            outage.start();
+        }
+        // the client reconnects on its own; Awaitility retries while it still reports the store unavailable
+        Lease after = Awaitility.await("acquisition after the server is back").atMost(UNAVAILABLE_BOUND)
+                .pollInterval(Duration.ofMillis(200)).ignoreException(StoreUnavailableException.class)
+                .until(() -> client.lock(tck().name("after outage")).tryAcquire(Tck.PROMPTLY), Optional::isPresent)
+                .orElseThrow();
+        assertThat(after.isValid()).isTrue();
+        after.release();
+    }
 }

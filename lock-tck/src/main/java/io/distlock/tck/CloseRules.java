@@ -1,5 +1,45 @@
 package io.distlock.tck;
 
-/** Rules of SPEC.md: see there. */
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LeaseState;
+import io.distlock.LockStore;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** §10 Closing a store releases its leases at once and marks them lost. */
 public interface CloseRules extends TckSupport {
+
+    @Test
+    @DisplayName("§10.1 closing a store frees its locks at once and marks its leases lost, telling their listeners")
+    default void rule_10_1_closeReleasesLeases() throws InterruptedException {
+        LockStore closing = tck().client();
+        LockStore other = tck().client();
+        String name = tck().name("closed");
+        Lease lease = closing.lock(name).acquire();
+        CountDownLatch told = new CountDownLatch(1);
+        lease.onLost(e -> told.countDown());
+        closing.close();
+        assertThat(lease.isValid()).isFalse();
+        assertThat(lease.state()).isEqualTo(LeaseState.LOST);
+        assertThat(told.await(Tck.PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("listener told").isTrue();
+        Optional<Lease> next = other.lock(name).tryAcquire(Tck.PROMPTLY);
+        assertThat(next).as("free at once, not after the 30 s lease").isPresent();
+        next.get().release();
+    }
+
+    @Test
+    @DisplayName("§10.2 a closed store refuses new acquisitions with IllegalStateException; close is idempotent")
+    default void rule_10_2_closedStoreRefusesAcquisitions() {
+        LockStore store = tck().client();
+        store.close();
+        store.close();
+        assertThatThrownBy(() -> store.lock(tck().name("after close")).tryAcquire())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
 }

@@ -1,5 +1,121 @@
 package io.distlock.tck;
 
-/** Rules of SPEC.md: see there. */
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** §12 Names: any non-empty string within the store's limit names a lock; bad names and options are refused. */
 public interface NameRules extends TckSupport {
+
+    /** How many distinct names §12.3 holds at once; a store may lower it only with a reason in its docs. */
+    default int manyNamesCount() {
+        return 10_000;
+    }
+
+    @Test
+    @DisplayName("§12.1 unicode, spaces, '/', ':', '{}', '..' and 200-character names work and do not collide")
+    default void rule_12_1_unusualNamesWorkAndDoNotCollide() {
+        List<String> suffixes = List.of("plain", "with space", "a/b", "a/b/", "/a", "a:b", "{tag}x", "..", ".",
+                "ünïcødé ✓ 锁", "emoji 🔒", "a%2Fb", "a\\b", "x".repeat(200 - tck().name("").length()),
+                "tab\there", "a*b?c");
+        LockStore a = tck().client();
+        LockStore b = tck().client();
+        List<Lease> leases = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (String suffix : suffixes) {
+            String name = tck().name(suffix);
+            names.add(name);
+            Lease lease = a.lock(name).tryAcquire().orElseThrow(
+                    () -> new AssertionError("name '" + name + "' collided with another or failed"));
+            assertThat(lease.lockName()).isEqualTo(name);
+            leases.add(lease);
+        }
+        assertThat(names).hasSameSizeAs(suffixes);
+        for (String suffix : suffixes) {
+            assertThat(b.lock(tck().name(suffix)).tryAcquire()).as("'" + suffix + "' is held").isEmpty();
+        }
+        leases.forEach(Lease::release);
+        for (String suffix : suffixes) {
+            b.lock(tck().name(suffix)).tryAcquire().orElseThrow(() -> new AssertionError("'" + suffix + "' not freed"))
+                    .release();
+        }
+    }
+
+    @Test
+    @DisplayName("§12.2 null, empty and over-long names, and non-positive lease times, are refused with clear messages")
+    default void rule_12_2_badNamesAndOptionsRefused() {
+        LockStore store = tck().client();
+        assertThatThrownBy(() -> store.lock(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("name");
+        assertThatThrownBy(() -> store.lock("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("empty");
+        assertThatThrownBy(() -> store.lock("n".repeat(1_000_000))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most");
+        assertThatThrownBy(() -> store.lock("x", null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("options");
+        assertThatThrownBy(() -> LockOptions.defaults().withLeaseTime(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
+        assertThatThrownBy(() -> LockOptions.defaults().withLeaseTime(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
+    }
+
+    @Test
+    @DisplayName("§12.3 many distinct names (10,000) can be held at once by one client")
+    default void rule_12_3_manyNamesHeldAtOnce() throws Exception {
+        LockStore store = tck().client();
+        LockStore other = tck().client();
+        int count = manyNamesCount();
+        int threads = 4;
+        List<Lease> leases = java.util.Collections.synchronizedList(new ArrayList<>(count));
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                futures.add(pool.submit(() -> {
+                    for (int i = first; i < count; i += threads) {
+                        leases.add(store.lock(tck().name("many-" + i)).tryAcquire()
+                                .orElseThrow(() -> new AssertionError("a fresh name was not free")));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(10, TimeUnit.MINUTES);
+            }
+            assertThat(leases).hasSize(count);
+            assertThat(other.lock(tck().name("many-0")).tryAcquire()).isEmpty();
+            assertThat(other.lock(tck().name("many-" + (count - 1))).tryAcquire()).isEmpty();
+            assertThat(leases).allMatch(Lease::isValid);
+            List<Future<?>> releases = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                releases.add(pool.submit(() -> {
+                    for (int i = first; i < leases.size(); i += threads) {
+                        leases.get(i).release();
+                    }
+                }));
+            }
+            for (Future<?> f : releases) {
+                f.get(10, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        other.lock(tck().name("many-0")).tryAcquire().orElseThrow().release();
+    }
 }

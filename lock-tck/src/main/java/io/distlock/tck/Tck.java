@@ -1,0 +1,56 @@
+package io.distlock.tck;
+
+import io.distlock.LockOptions;
+import io.distlock.spi.LeaseModel;
+import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
+
+/** Constants and small helpers shared by the rules: lease times, margins and capability assumptions. */
+final class Tck {
+
+    /** The lease time of rules that wait for expiry: short, so the kit runs fast, long enough for a loaded machine. */
+    static final Duration SHORT_LEASE = Duration.ofMillis(1500);
+    /** How long "at once" may take on a loaded 2-core machine with a networked store. */
+    static final Duration PROMPTLY = Duration.ofSeconds(3);
+    /** The longest any single step of a rule may take before the kit calls it a hang. */
+    static final Duration HANG = Duration.ofSeconds(60);
+
+    private Tck() {
+    }
+
+    /** Short lease, no renewal: the lease simply runs out. */
+    static LockOptions expiring() {
+        return LockOptions.defaults().withLeaseTime(SHORT_LEASE).withAutoRenew(false);
+    }
+
+    /** Short lease, renewed in the background. */
+    static LockOptions renewed() {
+        return LockOptions.defaults().withLeaseTime(SHORT_LEASE).withAutoRenew(true);
+    }
+
+    static void assumeTimeBound(TckContext tck) {
+        Assumptions.assumeTrue(tck.capabilities().leaseModel() == LeaseModel.TIME,
+                "skipped: leases of this store are bound to the client's session, not to a lease time");
+    }
+
+    static void assumeSeparateJvms(TckContext tck) {
+        Assumptions.assumeTrue(tck.capabilities().separateJvmClients() && tck.storeUri() != null,
+                "skipped: this store cannot be reached from another JVM (no storeUri)");
+    }
+
+    static void assumeForceRelease(TckContext tck) {
+        Assumptions.assumeTrue(tck.capabilities().forceRelease(),
+                "skipped: this store declares no admin force-release to delete a lock behind its holder's back");
+    }
+
+    /** How long a dead holder's lock may take to free: lease time or session timeout, plus the declared margin. */
+    static Duration deadHolderBound(TckContext tck, Duration lease) {
+        StoreCapabilities caps = tck.capabilities();
+        Duration base = caps.leaseModel() == LeaseModel.SESSION ? caps.sessionTimeout() : lease;
+        return base.plus(caps.expiryMargin()).plus(PROMPTLY);
+    }
+
+    static Duration elapsedSince(long startNanos) {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+}
