@@ -1,0 +1,61 @@
+package io.distlock.tck;
+
+import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseEvents;
+import io.distlock.spi.LeaseModel;
+import io.distlock.spi.LockAdmin;
+import io.distlock.spi.LockBackend;
+import io.distlock.spi.Renewal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/** A backend that forwards to a real one; the broken stores override the one operation they get wrong. */
+abstract class ForwardingBackend implements LockBackend {
+
+    protected final LockBackend delegate;
+
+    ForwardingBackend(LockBackend delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return delegate.leaseModel();
+    }
+
+    @Override
+    public int maxNameLength() {
+        return delegate.maxNameLength();
+    }
+
+    @Override
+    public void attach(LeaseEvents events) {
+        delegate.attach(events);
+    }
+
+    @Override
+    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+        return delegate.acquire(name, leaseTime, timeoutNanos);
+    }
+
+    @Override
+    public boolean release(Grant grant) {
+        return delegate.release(grant);
+    }
+
+    @Override
+    public Set<Grant> renew(List<Renewal> renewals) {
+        return delegate.renew(renewals);
+    }
+
+    @Override
+    public LockAdmin admin() {
+        return delegate.admin();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}

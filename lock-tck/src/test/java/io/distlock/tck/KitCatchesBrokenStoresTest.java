@@ -1,0 +1,147 @@
+package io.distlock.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+
+import io.distlock.LockStore;
+import io.distlock.core.BackendLockStore;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LockBackend;
+import io.distlock.spi.Renewal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+/**
+ * Proves the kit can fail: it runs chosen rules against deliberately broken stores (a wrapper around the mem: store
+ * that gets one operation wrong) and checks that exactly those rules fail, and that a correct store passes them.
+ */
+class KitCatchesBrokenStoresTest {
+
+    /** A store whose release deletes the lock whoever holds it: no token check (the design brief's race). */
+    static class ForgetfulReleaseTck extends BrokenTck {
+        ForgetfulReleaseTck() {
+            super(backend -> new ForwardingBackend(backend) {
+                @Override
+                public boolean release(Grant grant) {
+                    return delegate.admin().forceRelease(grant.name());
+                }
+            });
+        }
+    }
+
+    /** A store that never lets a lease expire (the classic database lock's deadlock). */
+    static class NeverExpiresTck extends BrokenTck {
+        NeverExpiresTck() {
+            super(backend -> new ForwardingBackend(backend) {
+                @Override
+                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+                    return delegate.acquire(name, Duration.ofHours(1), timeoutNanos);
+                }
+
+                @Override
+                public Set<Grant> renew(List<Renewal> renewals) {
+                    return delegate.renew(renewals.stream().map(r -> new Renewal(r.grant(), Duration.ofHours(1)))
+                            .toList());
+                }
+            });
+        }
+    }
+
+    /** A store whose fencing token never increases (Redlock's random value, or SETNX without a counter). */
+    static class ConstantTokenTck extends BrokenTck {
+        ConstantTokenTck() {
+            super(backend -> new ForwardingBackend(backend) {
+                @Override
+                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+                    Grant real = delegate.acquire(name, leaseTime, timeoutNanos);
+                    return real == null ? null
+                            : new Grant(real.name(), real.ownerToken(), 1, real.handle(), real.issuedAtNanos());
+                }
+            });
+        }
+    }
+
+    /** The correct mem: store, through the same wrapper path, as the control. */
+    static class ControlTck extends BrokenTck {
+        ControlTck() {
+            super(backend -> new ForwardingBackend(backend) {
+            });
+        }
+    }
+
+    /** A kit run over a mem: space whose backend is wrapped by a fault. */
+    abstract static class BrokenTck extends LockStoreTck {
+        private final String space = "mem:broken-" + UUID.randomUUID();
+        private final UnaryOperator<LockBackend> fault;
+
+        BrokenTck(UnaryOperator<LockBackend> fault) {
+            this.fault = fault;
+        }
+
+        @Override
+        protected LockStore newClient() {
+            BackendLockStore real = (BackendLockStore) LockStore.open(space);
+            return new BackendLockStore(fault.apply(real.backend()), "broken " + space);
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+    }
+
+    private static Set<String> failedRules(Class<?> tck, String... rules) {
+        EngineTestKit.Builder run = EngineTestKit.engine("junit-jupiter");
+        for (String rule : rules) {
+            run.selectors(selectMethod(tck, rule));
+        }
+        Events events = run.execute().testEvents();
+        assertThat(events.started().count()).as("rules run").isEqualTo(rules.length);
+        return events.failed().stream()
+                .map(e -> e.getTestDescriptor().getLegacyReportingName().replace("()", ""))
+                .collect(Collectors.toSet());
+    }
+
+    private static final String[] WATCHED = {
+        "rule_1_1_mutualExclusionAcrossClientsAndThreads",
+        "rule_4_1_expiredLeaseCannotReleaseNextHoldersLock",
+        "rule_4_3_forciblyReleasedLeaseCannotReleaseNextHolder",
+        "rule_5_1_nonRenewingHolderFreesLockAfterLeaseTime",
+        "rule_6_1_tokensIncreaseAcrossClients",
+    };
+
+    @Test
+    void aCorrectStorePassesTheWatchedRules() {
+        assertThat(failedRules(ControlTck.class, WATCHED)).isEmpty();
+    }
+
+    @Test
+    void releaseWithoutTokenCheckIsCaught() {
+        assertThat(failedRules(ForgetfulReleaseTck.class, WATCHED)).contains(
+                "rule_4_1_expiredLeaseCannotReleaseNextHoldersLock",
+                "rule_4_3_forciblyReleasedLeaseCannotReleaseNextHolder");
+    }
+
+    @Test
+    void leasesThatNeverExpireAreCaught() {
+        assertThat(failedRules(NeverExpiresTck.class, WATCHED)).contains(
+                "rule_5_1_nonRenewingHolderFreesLockAfterLeaseTime",
+                "rule_4_1_expiredLeaseCannotReleaseNextHoldersLock");
+    }
+
+    @Test
+    void tokensThatDoNotIncreaseAreCaught() {
+        assertThat(failedRules(ConstantTokenTck.class, WATCHED)).containsExactlyInAnyOrder(
+                "rule_1_1_mutualExclusionAcrossClientsAndThreads",
+                "rule_4_1_expiredLeaseCannotReleaseNextHoldersLock",
+                "rule_4_3_forciblyReleasedLeaseCannotReleaseNextHolder",
+                "rule_6_1_tokensIncreaseAcrossClients");
+    }
+}
