@@ -1,0 +1,117 @@
+package io.distlock.redis;
+
+import io.distlock.spi.Grant;
+import io.distlock.spi.Renewal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+/**
+ * Renews many leases in few round trips: leases are cut into batches of up to {@value #BATCH} keys, each batch is
+ * one {@link RedisScripts#RENEW} call, and all batches go out in one pipeline. On a Cluster a script may only touch
+ * one slot, so batches are formed per slot and the pipeline routes each to its node. Batches that meet
+ * {@code NOSCRIPT} are sent again with the script's source.
+ */
+final class BatchRenewer {
+
+    /** The most keys one renew script touches. */
+    static final int BATCH = 1000;
+
+    private final UnifiedJedis client;
+    private final RedisKeys keys;
+    private final String store;
+    private final boolean slotted;
+    private final AtomicLong roundTrips = new AtomicLong();
+
+    BatchRenewer(UnifiedJedis client, RedisKeys keys, String store, boolean slotted) {
+        this.client = client;
+        this.keys = keys;
+        this.store = store;
+        this.slotted = slotted;
+    }
+
+    /** Renews {@code renewals}; returns the grants the store no longer had. */
+    Set<Grant> renew(List<Renewal> renewals) {
+        if (renewals.isEmpty()) {
+            return Set.of();
+        }
+        List<List<Renewal>> batches = batches(renewals);
+        Set<Grant> lost = new HashSet<>();
+        try {
+            List<List<Renewal>> retry = send(batches, false, lost);
+            if (!retry.isEmpty()) {
+                retry = send(retry, true, lost);
+            }
+        } catch (JedisException e) {
+            throw RedisErrors.translate(store, "renew " + renewals.size() + " lease(s)", e);
+        }
+        return lost;
+    }
+
+    /** Sends {@code batches} in one pipeline; returns the batches that met NOSCRIPT. */
+    private List<List<Renewal>> send(List<List<Renewal>> batches, boolean withSource, Set<Grant> lost) {
+        List<Response<Object>> replies = new ArrayList<>(batches.size());
+        try (AbstractPipeline pipeline = client.pipelined()) {
+            for (List<Renewal> batch : batches) {
+                List<String> batchKeys = new ArrayList<>(batch.size());
+                List<String> args = new ArrayList<>(batch.size() * 2);
+                for (Renewal r : batch) {
+                    batchKeys.add(keys.lock(r.grant().name()));
+                    args.add(Long.toString(r.leaseTime().toMillis()));
+                    args.add((String) r.grant().handle());
+                }
+                replies.add(withSource ? RedisScripts.RENEW.queueSource(pipeline, batchKeys, args)
+                        : RedisScripts.RENEW.queue(pipeline, batchKeys, args));
+            }
+            pipeline.sync();
+            roundTrips.incrementAndGet();
+        }
+        List<List<Renewal>> noScript = new ArrayList<>();
+        for (int i = 0; i < batches.size(); i++) {
+            List<Renewal> batch = batches.get(i);
+            Object reply;
+            try {
+                reply = replies.get(i).get();
+            } catch (JedisException e) {
+                if (!withSource && LuaScript.isNoScript(e)) {
+                    noScript.add(batch);
+                    continue;
+                }
+                throw e;
+            }
+            for (Object position : (List<?>) reply) {
+                lost.add(batch.get((int) ((Long) position - 1)).grant());
+            }
+        }
+        return noScript;
+    }
+
+    private List<List<Renewal>> batches(List<Renewal> renewals) {
+        Map<Integer, List<Renewal>> bySlot = new LinkedHashMap<>();
+        for (Renewal r : renewals) {
+            int slot = slotted ? JedisClusterCRC16.getSlot(keys.lock(r.grant().name())) : 0;
+            bySlot.computeIfAbsent(slot, k -> new ArrayList<>()).add(r);
+        }
+        List<List<Renewal>> batches = new ArrayList<>();
+        for (List<Renewal> group : bySlot.values()) {
+            for (int from = 0; from < group.size(); from += BATCH) {
+                batches.add(group.subList(from, Math.min(group.size(), from + BATCH)));
+            }
+        }
+        return batches;
+    }
+
+    /** How many pipelines (round trips) renewals have sent so far. */
+    long roundTrips() {
+        return roundTrips.get();
+    }
+}

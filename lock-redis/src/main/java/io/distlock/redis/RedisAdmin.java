@@ -1,0 +1,80 @@
+package io.distlock.redis;
+
+import io.distlock.spi.LockAdmin;
+import io.distlock.spi.LockInfo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import redis.clients.jedis.ScanIteration;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The operator view of a Redis store: lists held locks by {@code SCAN}ning the lock keys of the store's prefix
+ * (on every master of a Cluster), showing each lock's fencing token, remaining TTL and holder description (never
+ * its owner token), and force-releases a lock by deleting its key and publishing the release.
+ */
+final class RedisAdmin implements LockAdmin {
+
+    private static final int SCAN_COUNT = 500;
+
+    private final UnifiedJedis client;
+    private final RedisKeys keys;
+    private final String store;
+
+    RedisAdmin(UnifiedJedis client, RedisKeys keys, String store) {
+        this.client = client;
+        this.keys = keys;
+        this.store = store;
+    }
+
+    @Override
+    public List<LockInfo> list(String prefix, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        String namePrefix = prefix == null ? "" : prefix;
+        return RedisErrors.call(store, "list locks", () -> {
+            List<String> names = new ArrayList<>();
+            ScanIteration scan = client.scanIteration(SCAN_COUNT, keys.lockPattern(namePrefix));
+            while (!scan.isIterationCompleted()) {
+                for (String key : scan.nextBatchList()) {
+                    String name = keys.nameOfLockKey(key);
+                    if (name != null && name.startsWith(namePrefix)) {
+                        names.add(name);
+                    }
+                }
+            }
+            names.sort(Comparator.naturalOrder());
+            List<LockInfo> infos = new ArrayList<>();
+            for (String name : names) {
+                if (infos.size() >= limit) {
+                    break;
+                }
+                LockInfo info = describe(name);
+                if (info != null) {
+                    infos.add(info);
+                }
+            }
+            return infos;
+        });
+    }
+
+    private LockInfo describe(String name) {
+        String value = client.get(keys.lock(name));
+        long ttl = client.pttl(keys.lock(name));
+        if (value == null || ttl == -2) {
+            return null; // released since the scan
+        }
+        String fence = client.get(keys.fence(name));
+        return new LockInfo(name, fence == null ? 0 : Long.parseLong(fence),
+                ttl >= 0 ? Duration.ofMillis(ttl) : null, OwnerValue.owner(value));
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        Object reply = RedisErrors.call(store, "force-release lock '" + name + "'", () ->
+                RedisScripts.FORCE_RELEASE.run(client, List.of(keys.lock(name)), List.of(keys.channel(name), name)));
+        return ((Long) reply) == 1L;
+    }
+}

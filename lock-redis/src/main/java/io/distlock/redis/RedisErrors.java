@@ -1,0 +1,63 @@
+package io.distlock.redis;
+
+import io.distlock.LockException;
+import io.distlock.StoreUnavailableException;
+import java.util.function.Supplier;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Turns Jedis failures into distlock's exceptions: anything that means "the store did not answer, or answered that
+ * it cannot serve now" ({@code LOADING}, {@code READONLY}, {@code MASTERDOWN}, {@code CLUSTERDOWN}, ...) becomes a
+ * {@link StoreUnavailableException} naming the store by its redacted URI; nothing here is ever mistaken for "the
+ * lock is held".
+ */
+final class RedisErrors {
+
+    private RedisErrors() {
+    }
+
+    /** Runs {@code call}, translating Jedis failures for store {@code store} (a redacted URI). */
+    static <T> T call(String store, String what, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (JedisException e) {
+            throw translate(store, what, e);
+        }
+    }
+
+    /** The distlock exception for a Jedis failure. */
+    static LockException translate(String store, String what, JedisException e) {
+        if (e instanceof JedisAccessControlException) {
+            return new StoreUnavailableException("redis store " + store + " refused to " + what
+                    + ": authentication failed (check user and password)", e);
+        }
+        if (e instanceof JedisDataException && !isUnavailableReply(e.getMessage())) {
+            return new LockException("redis store " + store + " rejected " + what + ": " + e.getMessage(), e);
+        }
+        String reason = e instanceof JedisConnectionException ? "cannot be reached" : "cannot serve";
+        return new StoreUnavailableException("redis store " + store + " " + reason + " (" + what + "): "
+                + describe(e), e);
+    }
+
+    private static boolean isUnavailableReply(String message) {
+        if (message == null) {
+            return false;
+        }
+        return message.startsWith("LOADING") || message.startsWith("READONLY") || message.startsWith("MASTERDOWN")
+                || message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN") || message.startsWith("BUSY")
+                || message.startsWith("NOREPLICAS") || message.startsWith("MOVED") || message.startsWith("ASK")
+                || message.startsWith("NOAUTH") || message.startsWith("WRONGPASS");
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder b = new StringBuilder(String.valueOf(e.getMessage()));
+        Throwable cause = e.getCause();
+        if (cause != null && cause != e && cause.getMessage() != null) {
+            b.append(" (").append(cause.getClass().getSimpleName()).append(": ").append(cause.getMessage()).append(')');
+        }
+        return b.toString();
+    }
+}
