@@ -1,0 +1,79 @@
+package io.distlock.core;
+
+import io.distlock.StoreUnavailableException;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseEvents;
+import io.distlock.spi.LeaseModel;
+import io.distlock.spi.LockBackend;
+import io.distlock.spi.Renewal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real mem: backend with counters around it: renew calls and renewals, acquire calls in flight, and switches to
+ * make renewals fail as if the store were down, or to report leases as session-bound.
+ */
+final class CountingBackend implements LockBackend {
+
+    final LockBackend delegate;
+    final AtomicInteger renewCalls = new AtomicInteger();
+    final AtomicInteger renewals = new AtomicInteger();
+    final AtomicInteger acquiresInFlight = new AtomicInteger();
+    final AtomicInteger maxAcquiresInFlight = new AtomicInteger();
+    final AtomicBoolean storeDown = new AtomicBoolean();
+    volatile LeaseModel model = LeaseModel.TIME;
+    volatile LeaseEvents events;
+
+    CountingBackend(LockBackend delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return model;
+    }
+
+    @Override
+    public int maxNameLength() {
+        return delegate.maxNameLength();
+    }
+
+    @Override
+    public void attach(LeaseEvents events) {
+        this.events = events;
+    }
+
+    @Override
+    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+        int now = acquiresInFlight.incrementAndGet();
+        maxAcquiresInFlight.accumulateAndGet(now, Math::max);
+        try {
+            return delegate.acquire(name, leaseTime, timeoutNanos);
+        } finally {
+            acquiresInFlight.decrementAndGet();
+        }
+    }
+
+    @Override
+    public boolean release(Grant grant) {
+        return delegate.release(grant);
+    }
+
+    @Override
+    public Set<Grant> renew(List<Renewal> list) {
+        renewCalls.incrementAndGet();
+        renewals.addAndGet(list.size());
+        if (storeDown.get()) {
+            throw new StoreUnavailableException("store switched off by the test");
+        }
+        return delegate.renew(list);
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}
