@@ -1,0 +1,39 @@
+package io.distlock.cli;
+
+/**
+ * Keeps the clients' own logging (ZooKeeper, Curator, Jedis, HikariCP through slf4j-simple) to warnings and errors
+ * on stderr, so the command's output stays readable; {@code -Dorg.slf4j.simpleLogger.defaultLogLevel=info}
+ * overrides it.
+ */
+public final class Logging {
+
+    private static final String LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+    /** Held so the JDK does not forget the level set on it. */
+    private static final java.util.logging.Logger DISTLOCK_LOGGER = java.util.logging.Logger.getLogger("io.distlock");
+
+    private Logging() {
+    }
+
+    /**
+     * Hides distlock's own warnings (java.util.logging), such as "lease lost: its store was closed" at the end of
+     * every TCK test, which are expected while a command runs; errors still show.
+     */
+    public static void hideDistlockWarnings() {
+        DISTLOCK_LOGGER.setLevel(java.util.logging.Level.SEVERE);
+    }
+
+    /** Sets the default slf4j-simple level to {@code warn} unless the user chose one. */
+    public static void quietByDefault() {
+        quiet("warn");
+    }
+
+    /** Sets the default slf4j-simple level to {@code level} unless the user chose one. */
+    public static void quiet(String level) {
+        if (System.getProperty(LEVEL) == null) {
+            System.setProperty(LEVEL, level);
+        }
+        if (System.getProperty("zookeeper.admin.enableServer") == null) {
+            System.setProperty("zookeeper.admin.enableServer", "false");
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.distlock.cli.demo;
+
+import io.distlock.Lease;
+import io.distlock.LockLostException;
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import io.distlock.cli.Logging;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One demo "service": a separate JVM that the demo drives line by line over stdin/stdout (tab-separated), so the
+ * contenders really are different processes sharing only the lock store and the files.
+ *
+ * <p>Commands in: {@code STORE uri} (first line; the URI travels on stdin, never on the command line, so a password
+ * never shows in {@code ps}), {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits
+ * for {@code GO}, then answers {@code DONE ok|refused seen token}), {@code HOLD lockName leaseMs} (answers
+ * {@code HELD token}, waits for {@code WRITE plainFile fencedFile value}, then answers
+ * {@code DONE plain fenced releaseOutcome}), {@code TAKE lockName maxWaitMs plainFile fencedFile value} (answers
+ * {@code DONE token waitedMs plain fenced}) and {@code QUIT}. Any failure is answered {@code ERROR message}.
+ */
+public final class DemoWorker {
+
+    static final String SEP = "\t";
+
+    private final BufferedReader in;
+    private final PrintStream out;
+    private final String label;
+    private LockStore store;
+
+    private DemoWorker(BufferedReader in, PrintStream out, String label) {
+        this.in = in;
+        this.out = out;
+        this.label = label;
+    }
+
+    /** Runs a worker named {@code args[0]} until {@code QUIT} or end of input. */
+    public static void main(String[] args) throws IOException {
+        Logging.quietByDefault();
+        String label = args.length > 0 ? args[0] : "service";
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        new DemoWorker(in, out, label).serve();
+        System.exit(0);
+    }
+
+    private void serve() throws IOException {
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                String[] cmd = line.split(SEP, -1);
+                if (cmd[0].equals("QUIT")) {
+                    break;
+                }
+                try {
+                    handle(cmd);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    reply("ERROR", "interrupted");
+                    return;
+                } catch (RuntimeException e) {
+                    e.printStackTrace();
+                    reply("ERROR", e.getClass().getSimpleName() + ": " + oneLine(e.getMessage()));
+                }
+            }
+        } finally {
+            if (store != null) {
+                store.close();
+            }
+        }
+    }
+
+    private void handle(String[] cmd) throws IOException, InterruptedException {
+        switch (cmd[0]) {
+            case "STORE" -> {
+                store = LockStore.open(cmd[1]);
+                reply("READY");
+            }
+            case "SPEND" -> spend(Boolean.parseBoolean(cmd[1]), cmd[2], Path.of(cmd[3]), Long.parseLong(cmd[4]),
+                    Long.parseLong(cmd[5]));
+            case "HOLD" -> hold(cmd[1], Long.parseLong(cmd[2]));
+            case "TAKE" -> take(cmd[1], Long.parseLong(cmd[2]), Path.of(cmd[3]), Path.of(cmd[4]), cmd[5]);
+            default -> reply("ERROR", "unknown command " + cmd[0]);
+        }
+    }
+
+    /** Check "enough left?", pause (the service's work), then subtract: with or without the lock around it. */
+    private void spend(boolean useLock, String lockName, Path counterFile, long amount, long pauseMs)
+            throws IOException, InterruptedException {
+        SharedCounter counter = new SharedCounter(counterFile);
+        reply("ARMED");
+        awaitLine("GO");
+        if (!useLock) {
+            reply(spendUnlocked(counter, amount, pauseMs, 0));
+            return;
+        }
+        Optional<Lease> lease = store.lock(lockName).tryAcquire(Duration.ofSeconds(60));
+        if (lease.isEmpty()) {
+            reply("ERROR", label + " waited 60 s for lock " + lockName + " without getting it");
+            return;
+        }
+        try (Lease held = lease.get()) {
+            reply(spendUnlocked(counter, amount, pauseMs, held.fencingToken()));
+        }
+    }
+
+    private static String[] spendUnlocked(SharedCounter counter, long amount, long pauseMs, long token)
+            throws InterruptedException {
+        long seen = counter.get();
+        if (seen < amount) {
+            return new String[] {"DONE", "refused", Long.toString(seen), Long.toString(token)};
+        }
+        Thread.sleep(pauseMs); // the service's own work between its check and its write: widens the race window
+        counter.subtract(amount);
+        return new String[] {"DONE", "ok", Long.toString(seen), Long.toString(token)};
+    }
+
+    /** Takes the lock with a short lease and no renewal, then writes late when told (after being paused). */
+    private void hold(String lockName, long leaseMs) throws IOException {
+        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(leaseMs)).withAutoRenew(false);
+        Optional<Lease> taken = store.lock(lockName, options).tryAcquire();
+        if (taken.isEmpty()) {
+            reply("ERROR", lockName + " is already held by someone else");
+            return;
+        }
+        Lease lease = taken.get();
+        reply("HELD", Long.toString(lease.fencingToken()));
+        String[] write = awaitLine("WRITE");
+        String value = write[3];
+        // a real service resumed from a pause does not know it was paused: it goes on with its old token
+        FencedRecord.WriteResult plain = new FencedRecord(Path.of(write[1]), false).write(lease.fencingToken(), value);
+        FencedRecord.WriteResult fenced = new FencedRecord(Path.of(write[2]), true).write(lease.fencingToken(), value);
+        String released;
+        try {
+            lease.release();
+            released = "released normally";
+        } catch (LockLostException e) {
+            released = "LockLostException: " + oneLine(e.getMessage());
+        }
+        reply("DONE", plain.toString(), fenced.toString(), released);
+    }
+
+    /** Waits for the lock, then writes with its own token. */
+    private void take(String lockName, long maxWaitMs, Path plainFile, Path fencedFile, String value)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        Optional<Lease> taken = store.lock(lockName).tryAcquire(Duration.ofMillis(maxWaitMs));
+        long waitedMs = (System.nanoTime() - start) / 1_000_000;
+        if (taken.isEmpty()) {
+            reply("ERROR", label + " waited " + waitedMs + " ms for " + lockName + " without getting it");
+            return;
+        }
+        try (Lease lease = taken.get()) {
+            long token = lease.fencingToken();
+            FencedRecord.WriteResult plain = new FencedRecord(plainFile, false).write(token, value);
+            FencedRecord.WriteResult fenced = new FencedRecord(fencedFile, true).write(token, value);
+            reply("DONE", Long.toString(token), Long.toString(waitedMs), plain.toString(), fenced.toString());
+        }
+    }
+
+    private String[] awaitLine(String command) throws IOException {
+        String line = in.readLine();
+        if (line == null) {
+            throw new IllegalStateException("input closed while waiting for " + command);
+        }
+        String[] parts = line.split(SEP, -1);
+        if (!parts[0].equals(command)) {
+            throw new IllegalStateException("expected " + command + ", got " + parts[0]);
+        }
+        return parts;
+    }
+
+    private void reply(String... parts) {
+        out.println(String.join(SEP, parts));
+        out.flush();
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s+", " ");
+    }
+}

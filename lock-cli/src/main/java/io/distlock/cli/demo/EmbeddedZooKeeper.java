@@ -1,0 +1,56 @@
+package io.distlock.cli.demo;
+
+import io.distlock.StoreUnavailableException;
+import io.distlock.tck.fixture.FreePorts;
+import java.io.IOException;
+import java.time.Duration;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+
+/**
+ * A real ZooKeeper server inside this JVM (Curator's {@link TestingServer}) on a free loopback port, so
+ * {@code distlock demo} runs with nothing installed. Its tick time is short so that a short session timeout (used by
+ * the fencing scenario) is allowed: ZooKeeper accepts session timeouts from 2 to 20 ticks.
+ */
+public final class EmbeddedZooKeeper implements AutoCloseable {
+
+    /** The session timeout the demo's URI asks for: short, so a frozen holder loses its lock quickly. */
+    public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
+    private static final int TICK_MILLIS = 500;
+
+    private final TestingServer server;
+
+    private EmbeddedZooKeeper(TestingServer server) {
+        this.server = server;
+    }
+
+    /** Starts a server on a free port of 127.0.0.1. */
+    public static EmbeddedZooKeeper start() {
+        int port = FreePorts.next();
+        InstanceSpec spec = new InstanceSpec(null, port, -1, -1, true, -1, TICK_MILLIS, -1);
+        try {
+            return new EmbeddedZooKeeper(new TestingServer(spec, true));
+        } catch (Exception e) {
+            throw new StoreUnavailableException("could not start the embedded ZooKeeper server on port " + port, e);
+        }
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return server.getPort();
+    }
+
+    /** The store URI services open to reach it. */
+    public String storeUri() {
+        return "zookeeper://127.0.0.1:" + port() + "?sessionTimeout=" + SESSION_TIMEOUT.toMillis() + "ms";
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException e) {
+            System.err.println("distlock: stopping the embedded ZooKeeper server failed: " + e);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.distlock.cli.demo;
+
+import io.distlock.cli.Durations;
+import io.distlock.cli.TextTable;
+import io.distlock.spi.LeaseModel;
+import io.distlock.tck.fixture.Signals;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The fencing story (Kleppmann): service A takes the lock and is paused (SIGSTOP) past its lease; service B takes
+ * the lock and writes; A resumes and writes with its old token. A plain record accepts A's stale write and loses
+ * B's; the fenced record, which remembers the highest token it accepted, refuses it.
+ */
+public final class FencingScenario implements Scenario {
+
+    /** The holder's lease on time-bound stores; short so the demo does not wait long. */
+    static final Duration LEASE = Duration.ofSeconds(2);
+    private static final Duration MARGIN = Duration.ofSeconds(60);
+
+    /** What happened, for the verdict and for tests. */
+    public record Outcome(long holderToken, long takerToken, String staleWriteToPlain, String staleWriteToFenced,
+            String plainValue, String fencedValue, String holderRelease) {
+
+        /** The fenced record refused the stale write and kept B's, and B's token is higher. */
+        public boolean correct() {
+            return takerToken > holderToken && staleWriteToFenced.startsWith("REFUSED")
+                    && fencedValue.contains("service B");
+        }
+    }
+
+    @Override
+    public String key() {
+        return "fencing";
+    }
+
+    @Override
+    public String title() {
+        return "Fencing: a paused holder wakes up after its lease ran out";
+    }
+
+    @Override
+    public boolean run(DemoContext ctx) {
+        boolean session = ctx.leaseModel() == LeaseModel.SESSION;
+        ctx.out().println("  Service A takes the lock, then freezes (SIGSTOP: think of a long GC pause) "
+                + (session ? "past its ZooKeeper session timeout (" + Durations.show(ctx.sessionTimeout()) + ")."
+                        : "past its lease (" + Durations.show(LEASE) + ", auto-renew off)."));
+        ctx.out().println("  Service B takes the lock and writes. A wakes up and writes with its old token to a plain"
+                + " record and to a fenced one.");
+        Outcome outcome = play(ctx);
+        ctx.out().println("  plain record now holds:  \"" + outcome.plainValue() + "\""
+                + (outcome.plainValue().contains("service A") ? "   <- B's write was silently overwritten" : ""));
+        ctx.out().println("  fenced record now holds: \"" + outcome.fencedValue() + "\""
+                + (outcome.correct() ? "   <- the stale write was refused" : "   <- WRONG"));
+        ctx.out().println();
+        return outcome.correct();
+    }
+
+    /** Plays the story and prints its timeline. */
+    public Outcome play(DemoContext ctx) {
+        Path plain = ctx.dir().resolve("fencing-plain.txt");
+        Path fenced = ctx.dir().resolve("fencing-fenced.txt");
+        new FencedRecord(plain, false).clear();
+        new FencedRecord(fenced, true).clear();
+        String lock = ctx.lockName(key());
+        Duration expiry = ctx.leaseModel() == LeaseModel.SESSION ? ctx.sessionTimeout() : LEASE;
+        TextTable timeline = new TextTable("time", "who", "token", "what happened", "plain record", "fenced record");
+        try (ServiceGroup services = ServiceGroup.start(ctx, 2)) {
+            WorkerProcess a = services.get(0);
+            WorkerProcess b = services.get(1);
+            long t0 = System.nanoTime();
+            a.send("HOLD", lock, Long.toString(LEASE.toMillis()));
+            long tokenA = Long.parseLong(a.await("HELD", ServiceGroup.START_TIMEOUT)[0]);
+            timeline.row(at(t0), a.label(), tokenA, "took the lock"
+                    + (ctx.leaseModel() == LeaseModel.SESSION ? " (held while its session lives)"
+                            : " (lease " + Durations.show(LEASE) + ", no renewal)"));
+            Signals.send(a.pid(), "STOP");
+            try {
+                timeline.row(at(t0), a.label(), "", "frozen with SIGSTOP (pid " + a.pid() + ")");
+                b.send("TAKE", lock, Long.toString(expiry.plus(MARGIN).toMillis()), plain.toString(),
+                        fenced.toString(), "written by service B");
+                ctx.out().println("  service A is frozen; service B waits for A's "
+                        + (ctx.leaseModel() == LeaseModel.SESSION ? "session" : "lease") + " to run out (~"
+                        + Durations.show(expiry) + ") ...");
+                ctx.out().flush();
+                long waitStart = System.nanoTime();
+                String[] took = b.await("DONE", expiry.plus(MARGIN).plus(MARGIN), () -> tick(ctx, waitStart));
+                timeline.row(at(t0), b.label(), took[0], "took the lock after waiting "
+                        + Durations.show(Duration.ofMillis(Long.parseLong(took[1]))) + ", wrote", took[2], took[3]);
+                Signals.send(a.pid(), "CONT");
+                timeline.row(at(t0), a.label(), "", "resumed with SIGCONT, unaware it was frozen");
+                a.send("WRITE", plain.toString(), fenced.toString(), "written by service A");
+                String[] late = a.await("DONE", ServiceGroup.START_TIMEOUT);
+                timeline.row(at(t0), a.label(), tokenA, "wrote with its old token", late[0], late[1]);
+                timeline.row(at(t0), a.label(), "", "release() -> " + late[2]);
+                ctx.out().println();
+                timeline.print(ctx.out(), "  ");
+                ctx.out().println();
+                return new Outcome(tokenA, Long.parseLong(took[0]), late[0], late[1],
+                        new FencedRecord(plain, false).value(), new FencedRecord(fenced, true).value(), late[2]);
+            } finally {
+                if (a.pid() > 0 && ProcessHandle.of(a.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+                    Signals.send(a.pid(), "CONT");
+                }
+            }
+        }
+    }
+
+    private static String at(long t0) {
+        return Durations.showNanos(System.nanoTime() - t0);
+    }
+
+    private static void tick(DemoContext ctx, long start) {
+        long waited = System.nanoTime() - start;
+        long secs = Duration.ofNanos(waited).toSeconds();
+        if (secs > 0 && secs % 2 == 0) {
+            ctx.out().println("    ... " + Durations.showNanos(waited));
+            ctx.out().flush();
+        }
+    }
+}

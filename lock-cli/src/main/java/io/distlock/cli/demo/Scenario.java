@@ -1,0 +1,18 @@
+package io.distlock.cli.demo;
+
+/** One story the demo tells: it runs its services, prints its table and says whether the locked result was right. */
+interface Scenario {
+
+    /** The name used by {@code --scenario}. */
+    String key();
+
+    /** The heading printed above the table. */
+    String title();
+
+    /**
+     * Runs the scenario and prints its table.
+     *
+     * @return true if the run with the lock (or fencing) gave the correct result
+     */
+    boolean run(DemoContext ctx);
+}

@@ -1,0 +1,140 @@
+package io.distlock.cli.tck;
+
+import io.distlock.cli.Durations;
+import io.distlock.cli.ExitCodes;
+import io.distlock.cli.Logging;
+import io.distlock.cli.StoreUriOption;
+import io.distlock.cli.TextTable;
+import io.distlock.spi.StoreUri;
+import io.distlock.tck.StoreCapabilities;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code distlock tck}: runs the compatibility kit against any store by URI and prints a per-rule
+ * pass/skip/fail report. Exits 1 if any rule failed (or none ran).
+ */
+@Command(name = "tck", mixinStandardHelpOptions = true,
+        description = {"Run the distlock compatibility kit (lock-tck/SPEC.md) against a store.",
+            "ZooKeeper URIs are checked as session-bound (timeout from the URI's sessionTimeout), mem: as "
+                    + "single-JVM, every other store as time-bound."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every rule that ran passed", "1:a rule failed, or no rule ran", "2:usage error",
+            "3:store unavailable"})
+public final class TckCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    StoreUriOption store;
+
+    @Option(names = "--rule", paramLabel = "REGEX",
+            description = "Run only the rules whose test method matches, e.g. 'rule_3_' or 'fencing'.")
+    String rule;
+
+    @Option(names = "--session-timeout", paramLabel = "DURATION",
+            description = "For ZooKeeper: the session timeout to assume instead of the URI's (e.g. 5s).")
+    String sessionTimeout;
+
+    @Option(names = "--unreachable-store", paramLabel = "URI",
+            description = "A URI of the same kind with no server behind it, for the availability rule.")
+    String unreachableUri;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print every rule as it finishes, not only failures.")
+    boolean verbose;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        store.validate();
+        if (!verbose) {
+            Logging.hideDistlockWarnings();
+        }
+        Pattern filter = compileFilter();
+        Duration timeout = sessionTimeout == null ? null : Durations.parse(sessionTimeout);
+        StoreCapabilities capabilities = CapabilitiesByScheme.forUri(store.uri(), timeout);
+        store.open().close(); // fail fast (exit 3) if the store is down, before a hundred rules each time out
+
+        out.println("distlock TCK against " + store.redacted() + " (" + describe(capabilities) + ")");
+        out.flush();
+        long start = System.nanoTime();
+        List<RuleResult> results = TckRunner.run(new TckTarget(store.uri(), capabilities, unreachableUri), filter,
+                r -> progress(out, r));
+        printReport(out, results, System.nanoTime() - start);
+
+        long failed = count(results, RuleResult.Status.FAILED);
+        long passed = count(results, RuleResult.Status.PASSED);
+        if (results.isEmpty()) {
+            out.println("No rule ran" + (rule == null ? "" : " (none matches --rule " + rule + ")") + ".");
+            return ExitCodes.CHECK_FAILED;
+        }
+        return failed == 0 && passed > 0 ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+    }
+
+    private Pattern compileFilter() {
+        if (rule == null) {
+            return null;
+        }
+        try {
+            return Pattern.compile(rule);
+        } catch (PatternSyntaxException e) {
+            throw new ParameterException(spec.commandLine(), "--rule: not a regular expression: " + e.getMessage());
+        }
+    }
+
+    private void progress(PrintWriter out, RuleResult r) {
+        if (verbose || r.status() == RuleResult.Status.FAILED) {
+            out.printf(Locale.ROOT, "  %-7s %-6s %s%s%n", r.status(), r.rule(), r.title(),
+                    r.reason().isEmpty() ? "" : ": " + StoreUri.redact(r.reason()));
+        } else {
+            out.print(r.status() == RuleResult.Status.PASSED ? "." : "s");
+        }
+        out.flush();
+    }
+
+    private static void printReport(PrintWriter out, List<RuleResult> results, long nanos) {
+        out.println();
+        TextTable table = new TextTable("RULE", "RESULT", "TIME", "TEST", "NOTE");
+        for (RuleResult r : results) {
+            table.row(r.rule(), r.status(), r.status() == RuleResult.Status.SKIPPED ? "" : Durations.show(r.duration()),
+                    r.method(), note(r));
+        }
+        if (table.size() > 0) {
+            table.print(out, "");
+        }
+        out.printf(Locale.ROOT, "%ntck: %d passed, %d failed, %d skipped in %s%n",
+                count(results, RuleResult.Status.PASSED), count(results, RuleResult.Status.FAILED),
+                count(results, RuleResult.Status.SKIPPED), Durations.showNanos(nanos));
+    }
+
+    private static long count(List<RuleResult> results, RuleResult.Status status) {
+        return results.stream().filter(r -> r.status() == status).count();
+    }
+
+    private static String note(RuleResult r) {
+        return abbreviate(StoreUri.redact(r.reason().replaceFirst("^Assumption failed: ", "")), 110);
+    }
+
+    private static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 3) + "...";
+    }
+
+    private static String describe(StoreCapabilities c) {
+        return switch (c.leaseModel()) {
+            case SESSION -> "session-bound leases, session timeout " + Durations.show(c.sessionTimeout());
+            case TIME -> "time-bound leases" + (c.separateJvmClients() ? "" : ", single JVM");
+        };
+    }
+}
