@@ -1,0 +1,97 @@
+package io.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * H2 (embedded, in-memory or server mode). Acquire is one {@code MERGE INTO ... USING ... WHEN MATCHED AND <free or
+ * expired> THEN UPDATE ... WHEN NOT MATCHED THEN INSERT}, wrapped in {@code SELECT fence FROM FINAL TABLE (...)} so
+ * the new fence comes back in the same round trip; no row back means held. A concurrent insert of the same new
+ * name fails with a duplicate key, which counts as held. Time is H2's {@code CURRENT_TIMESTAMP}, the clock of the
+ * JVM that runs the database.
+ */
+final class H2Dialect extends SqlDialect {
+
+    private final String acquireSql;
+
+    H2Dialect(String table) {
+        super(table);
+        this.acquireSql = "SELECT fence FROM FINAL TABLE (MERGE INTO " + table + " AS l"
+                + " USING (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS BIGINT), CAST(? AS VARCHAR)))"
+                + " AS s(name, token, micros, owner) ON l.name = s.name"
+                + " WHEN MATCHED AND (l.owner_token IS NULL OR l.expires_at IS NULL"
+                + " OR l.expires_at <= CURRENT_TIMESTAMP) THEN UPDATE SET owner_token = s.token,"
+                + " fence = l.fence + 1, expires_at = DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),"
+                + " owner = s.owner, acquired_at = CURRENT_TIMESTAMP"
+                + " WHEN NOT MATCHED THEN INSERT (name, owner_token, fence, expires_at, owner, acquired_at)"
+                + " VALUES (s.name, s.token, 1, DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP), s.owner,"
+                + " CURRENT_TIMESTAMP))";
+    }
+
+    @Override
+    String name() {
+        return "h2";
+    }
+
+    @Override
+    String driverClass() {
+        return "org.h2.Driver";
+    }
+
+    @Override
+    Map<String, String> driverProperties(JdbcSettings settings) {
+        if (settings.driverUrl().indexOf('?') >= 0) {
+            throw new IllegalArgumentException("H2 takes its settings after ';' (jdbc:h2:mem:locks;DB_CLOSE_DELAY=-1),"
+                    + " not as '?' parameters, in " + settings.redacted() + "; only distlock.* options go after '?'");
+        }
+        return Map.of();
+    }
+
+    @Override
+    String schemaResource(Connection connection) {
+        return "schema-h2.sql";
+    }
+
+    @Override
+    String now() {
+        return "CURRENT_TIMESTAMP";
+    }
+
+    @Override
+    String nowPlusMicros() {
+        return "DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
+    }
+
+    @Override
+    String microsLeft() {
+        return "DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)";
+    }
+
+    @Override
+    long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            ps.setLong(3, leaseMicros);
+            ps.setString(4, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    @Override
+    boolean isContention(SQLException e) {
+        int code = e.getErrorCode();
+        // 23505 duplicate key, 40001 deadlock, 50200 lock timeout, 90131 concurrent update
+        return code == 23505 || code == 40001 || code == 50200 || code == 90131;
+    }
+
+    @Override
+    boolean isMissingTable(SQLException e) {
+        return e.getErrorCode() == 42102 || e.getErrorCode() == 42104 || sqlState(e).equals("42S02");
+    }
+}

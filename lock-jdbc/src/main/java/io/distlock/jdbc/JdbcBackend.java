@@ -1,0 +1,246 @@
+package io.distlock.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.spi.Attempt;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseModel;
+import io.distlock.spi.LockAdmin;
+import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PollingLockBackend;
+import io.distlock.spi.ReleaseSignals;
+import io.distlock.spi.Renewal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The SQL store's operations: one row per lock name, taken by the dialect's single-statement conditional upsert,
+ * released and renewed by updates conditioned on the owner token, every time compared with the database's clock.
+ * Each statement borrows its own pooled connection in autocommit, so locking never joins (or is rolled back with)
+ * a transaction the caller has open on another connection.
+ */
+final class JdbcBackend extends PollingLockBackend {
+
+    /** Lock names up to this many characters fit the table's {@code VARCHAR(255)} key on every dialect. */
+    static final int MAX_NAME_LENGTH = 255;
+    private static final int OWNER_LENGTH = 255;
+    private static final int RELEASE_TRIES = 3;
+
+    private final HikariDataSource pool;
+    private final SqlDialect dialect;
+    private final SqlFailures failures;
+    private final ReleaseSignals signals;
+    private final long pollMaxNanos;
+    private final String store;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final JdbcLockAdmin admin;
+
+    JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, long pollMaxMillis,
+            String redactedUri) {
+        this.pool = pool;
+        this.dialect = dialect;
+        this.signals = signals;
+        this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
+        this.store = redactedUri;
+        this.failures = new SqlFailures(redactedUri);
+        this.admin = new JdbcLockAdmin(this, dialect);
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return LeaseModel.TIME;
+    }
+
+    @Override
+    public int maxNameLength() {
+        return MAX_NAME_LENGTH;
+    }
+
+    @Override
+    public ReleaseSignals signals() {
+        return signals;
+    }
+
+    /** The dialect in use, for tests. */
+    SqlDialect dialect() {
+        return dialect;
+    }
+
+    @Override
+    protected Attempt attempt(String name, Duration leaseTime) {
+        String token = OwnerTokens.newToken();
+        String owner = owner();
+        long fence;
+        try {
+            fence = withConnection("acquiring '" + name + "'",
+                    c -> dialect.acquire(c, name, token, owner, micros(leaseTime)));
+        } catch (ContentionException e) {
+            return Attempt.held(-1); // another client's statement got in the way: the next attempt decides
+        }
+        return fence > 0 ? Attempt.granted(new Grant(name, token, fence, null)) : Attempt.held(-1);
+    }
+
+    /**
+     * Backs off exponentially from 2 ms to {@code distlock.pollMaxMillis} with jitter (half to all of the step),
+     * so many waiting clients neither hammer the database nor wake in lockstep. Local releases wake waiters at once
+     * through {@link #signals()}; polling covers releases and expiries in other processes.
+     */
+    @Override
+    protected long pollDelayNanos(int failures, long holderTtlNanos) {
+        long step = Math.min(TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 20), pollMaxNanos);
+        long jittered = step / 2 + ThreadLocalRandom.current().nextLong(step / 2 + 1);
+        return holderTtlNanos >= 0 ? Math.min(jittered, holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1)) : jittered;
+    }
+
+    @Override
+    public boolean release(Grant grant) {
+        try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return withConnection("releasing '" + grant.name() + "'", c -> {
+                        try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
+                            ps.setString(1, grant.name());
+                            ps.setString(2, grant.ownerToken());
+                            return ps.executeUpdate() == 1;
+                        }
+                    });
+                } catch (ContentionException e) {
+                    if (attempt == RELEASE_TRIES) {
+                        throw failures.translate(e.sql, "releasing '" + grant.name() + "' (kept colliding)");
+                    }
+                }
+            }
+        } finally {
+            signals.signal(grant.name());
+        }
+    }
+
+    @Override
+    public Set<Grant> renew(List<Renewal> renewals) {
+        // group by lease time (usually one group), then chunk, so any number of leases costs a few round trips
+        Map<Long, List<Grant>> byLease = new TreeMap<>();
+        for (Renewal r : renewals) {
+            byLease.computeIfAbsent(micros(r.leaseTime()), k -> new ArrayList<>()).add(r.grant());
+        }
+        Set<Grant> lost = new HashSet<>();
+        for (Map.Entry<Long, List<Grant>> group : byLease.entrySet()) {
+            List<Grant> grants = group.getValue();
+            for (int from = 0; from < grants.size(); from += SqlDialect.CHUNK) {
+                List<Grant> chunk = grants.subList(from, Math.min(grants.size(), from + SqlDialect.CHUNK));
+                lost.addAll(renewChunk(chunk, group.getKey()));
+            }
+        }
+        return lost;
+    }
+
+    private Set<Grant> renewChunk(List<Grant> chunk, long leaseMicros) {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        for (Grant g : chunk) {
+            tokens.put(g.name(), g.ownerToken());
+        }
+        Set<String> renewed;
+        try {
+            renewed = withConnection("renewing " + chunk.size() + " lease(s)",
+                    c -> dialect.renew(c, tokens, leaseMicros));
+        } catch (ContentionException e) {
+            throw new io.distlock.StoreUnavailableException("renewal in store " + store
+                    + " collided with another transaction; will retry", e.sql);
+        }
+        Set<Grant> lost = new HashSet<>();
+        for (Grant g : chunk) {
+            if (!renewed.contains(g.name())) {
+                lost.add(g);
+            }
+        }
+        return lost;
+    }
+
+    @Override
+    public LockAdmin admin() {
+        return admin;
+    }
+
+    /** Runs {@code work} on a pooled connection, translating SQL errors; contention comes back as itself. */
+    <T> T withConnection(String what, SqlWork<T> work) {
+        if (closed.get()) {
+            throw new IllegalStateException("store " + store + " is closed");
+        }
+        Connection c = null;
+        try {
+            c = pool.getConnection();
+            return work.run(c);
+        } catch (SQLException e) {
+            if (c != null && SqlFailures.isUnavailable(e)) {
+                // HikariCP evicts only connections whose errors it knows as fatal (SQLState 08...); H2's
+                // "database closed" is not one of them, so a broken connection is evicted here, not reused
+                pool.evictConnection(c);
+                c = null;
+            }
+            if (closed.get()) {
+                throw new IllegalStateException("store " + store + " was closed while " + what, e);
+            }
+            if (dialect.isContention(e)) {
+                throw new ContentionException(e);
+            }
+            throw failures.translate(e, what);
+        } finally {
+            closeQuietly(c);
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                // the pool has already discarded a connection that fails to close: nothing left to do
+            }
+        }
+    }
+
+    private static String owner() {
+        String owner = OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
+        return owner.length() <= OWNER_LENGTH ? owner : owner.substring(0, OWNER_LENGTH);
+    }
+
+    /** A lease time in whole microseconds, rounded up. */
+    private static long micros(Duration d) {
+        long nanos = d.toNanos();
+        return nanos / 1000 + (nanos % 1000 == 0 ? 0 : 1);
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            pool.close();
+        }
+    }
+
+    /** A unit of SQL work on one connection. */
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /** Another transaction got in the way of a statement; the caller decides whether to retry. */
+    static final class ContentionException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient SQLException sql;
+
+        ContentionException(SQLException sql) {
+            super(sql.getMessage(), sql, false, false);
+            this.sql = sql;
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.distlock.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import io.distlock.LockException;
+import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
+import io.distlock.core.BackendLockStore;
+import io.distlock.spi.LockStoreProvider;
+import io.distlock.spi.StoreUri;
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * The SQL store, for {@code jdbc:mysql:}, {@code jdbc:mariadb:}, {@code jdbc:postgresql:} and {@code jdbc:h2:}
+ * URIs. Options are {@code distlock.*} query parameters (see {@link JdbcSettings}), removed before the URL reaches
+ * the driver. Opening starts a HikariCP pool and makes sure the lock table exists.
+ */
+public final class JdbcLockStoreProvider implements LockStoreProvider {
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of("jdbc");
+    }
+
+    @Override
+    public LockStore open(StoreUri uri) {
+        JdbcSettings settings = JdbcSettings.parse(uri);
+        SqlDialect dialect = dialectFor(settings);
+        dialect.driverProperties(settings); // validates the URL before any connection is made
+        HikariDataSource pool = startPool(settings, dialect);
+        try {
+            new SchemaInstaller(pool, dialect, settings.table(), settings.redacted())
+                    .ensureTable(settings.createTable());
+        } catch (SQLException e) {
+            pool.close();
+            throw new SqlFailures(settings.redacted()).translate(e, "checking the lock table '" + settings.table()
+                    + "'");
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        JdbcBackend backend = new JdbcBackend(pool, dialect,
+                SharedSignals.forTable(StoreUri.redact(settings.driverUrl()), settings.table()),
+                settings.pollMaxMillis(), settings.redacted());
+        return new BackendLockStore(backend, settings.redacted());
+    }
+
+    /** The dialect for the URL's sub-protocol. */
+    static SqlDialect dialectFor(JdbcSettings settings) {
+        switch (settings.subProtocol()) {
+            case "mysql":
+                return new MySqlDialect(settings.table(), false);
+            case "mariadb":
+                return new MySqlDialect(settings.table(), true);
+            case "postgresql":
+                return new PostgresDialect(settings.table());
+            case "h2":
+                return new H2Dialect(settings.table());
+            default:
+                throw new IllegalArgumentException("unsupported database 'jdbc:" + settings.subProtocol() + ":' in "
+                        + settings.redacted() + "; the jdbc store supports jdbc:mysql:, jdbc:mariadb:, "
+                        + "jdbc:postgresql: and jdbc:h2:");
+        }
+    }
+
+    private static HikariDataSource startPool(JdbcSettings settings, SqlDialect dialect) {
+        try {
+            return ConnectionPools.open(settings, dialect);
+        } catch (HikariPool.PoolInitializationException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof SQLException sql && !SqlFailures.isUnavailable(sql)) {
+                throw new LockException("could not connect to store " + settings.redacted() + " (SQLState "
+                        + SqlDialect.sqlState(sql) + "): " + sql.getMessage(), sql);
+            }
+            throw new StoreUnavailableException("could not connect to store " + settings.redacted() + " within "
+                    + settings.connectTimeoutMillis() + " ms: " + (cause == null ? e.getMessage() : cause.getMessage()),
+                    e);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * MySQL and MariaDB, through MySQL Connector/J ({@code jdbc:mysql:}) or the MariaDB client ({@code jdbc:mariadb:}).
+ *
+ * <p>Acquire is one {@code INSERT ... ON DUPLICATE KEY UPDATE}: a new name is inserted with fence 1; an existing
+ * row is taken over only if free or expired by {@code NOW(3)}, and its new fence is read from the same round trip
+ * through {@code LAST_INSERT_ID(fence + 1)} (the generated key). The outcome is read from the affected-row count,
+ * which is only meaningful with {@code useAffectedRows=true}: 1 inserted, 2 taken over, 0 held by someone else.
+ * Without it both drivers report <em>matched</em> rows, and "held" would also read 1, so the store forces it and
+ * rejects a URL that turns it off. Sessions are pinned to UTC so that {@code DATETIME} values mean the same to
+ * every client.
+ */
+final class MySqlDialect extends SqlDialect {
+
+    private final boolean mariadbClient;
+    private final String acquireSql;
+
+    MySqlDialect(String table, boolean mariadbClient) {
+        super(table);
+        this.mariadbClient = mariadbClient;
+        // owner_token is assigned first, from the row as it was; every later assignment tests whether it now holds
+        // our (unique, random) token, because MySQL evaluates ON DUPLICATE KEY UPDATE assignments left to right
+        // against the columns already assigned.
+        String ours = "owner_token = VALUES(owner_token)";
+        this.acquireSql = "INSERT INTO " + table + " (name, owner_token, fence, expires_at, owner, acquired_at)"
+                + " VALUES (?, ?, 1, " + nowPlusMicros() + ", ?, NOW(3))"
+                + " ON DUPLICATE KEY UPDATE"
+                + " owner_token = IF(owner_token IS NULL OR expires_at IS NULL OR expires_at <= NOW(3),"
+                + " VALUES(owner_token), owner_token),"
+                + " fence = IF(" + ours + ", LAST_INSERT_ID(fence + 1), fence),"
+                + " expires_at = IF(" + ours + ", VALUES(expires_at), expires_at),"
+                + " owner = IF(" + ours + ", VALUES(owner), owner),"
+                + " acquired_at = IF(" + ours + ", VALUES(acquired_at), acquired_at)";
+    }
+
+    @Override
+    String name() {
+        return mariadbClient ? "mariadb" : "mysql";
+    }
+
+    @Override
+    String driverClass() {
+        return mariadbClient ? "org.mariadb.jdbc.Driver" : "com.mysql.cj.jdbc.Driver";
+    }
+
+    @Override
+    Map<String, String> driverProperties(JdbcSettings settings) {
+        String affected = settings.urlProperty("useAffectedRows");
+        if (affected != null && !affected.equalsIgnoreCase("true")) {
+            throw new IllegalArgumentException("useAffectedRows=" + affected + " in " + settings.redacted()
+                    + " is not supported: the store reads changed-row counts to tell a taken lock from a held one;"
+                    + " remove the parameter");
+        }
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("useAffectedRows", "true");
+        props.put("connectTimeout", Long.toString(settings.connectTimeoutMillis()));
+        props.put("socketTimeout", Long.toString(settings.socketTimeoutMillis()));
+        props.put("tcpKeepAlive", "true");
+        return props;
+    }
+
+    @Override
+    String connectionInitSql() {
+        return "SET time_zone = '+00:00', timestamp = DEFAULT";
+    }
+
+    @Override
+    String schemaResource(Connection connection) throws SQLException {
+        String version = connection.getMetaData().getDatabaseProductVersion();
+        return version != null && version.contains("MariaDB") ? "schema-mariadb.sql" : "schema-mysql.sql";
+    }
+
+    @Override
+    String now() {
+        return "NOW(3)";
+    }
+
+    @Override
+    String nowPlusMicros() {
+        return "NOW(3) + INTERVAL ? MICROSECOND";
+    }
+
+    @Override
+    String microsLeft() {
+        return "TIMESTAMPDIFF(MICROSECOND, NOW(3), expires_at)";
+    }
+
+    @Override
+    long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(acquireSql, Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            ps.setLong(3, leaseMicros);
+            ps.setString(4, owner);
+            int rows = ps.executeUpdate();
+            switch (rows) {
+                case 0:
+                    return 0;
+                case 1:
+                    return 1;
+                case 2:
+                    try (ResultSet keys = ps.getGeneratedKeys()) {
+                        if (keys.next() && keys.getLong(1) > 0) {
+                            return keys.getLong(1);
+                        }
+                    }
+                    throw new SQLException("the " + name() + " driver returned no LAST_INSERT_ID after taking over '"
+                            + name + "'", "HY000");
+                default:
+                    throw new SQLException("unexpected affected-row count " + rows + " from the acquire upsert",
+                            "HY000");
+            }
+        }
+    }
+
+    @Override
+    boolean isContention(SQLException e) {
+        String state = sqlState(e);
+        int code = e.getErrorCode();
+        // 1213 deadlock, 1205 lock wait timeout, 1062 duplicate key
+        return state.equals("40001") || code == 1213 || code == 1205 || code == 1062;
+    }
+
+    @Override
+    boolean isMissingTable(SQLException e) {
+        return e.getErrorCode() == 1146 || sqlState(e).equals("42S02");
+    }
+}

@@ -1,0 +1,123 @@
+package io.distlock.jdbc;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * PostgreSQL. Acquire is one {@code INSERT ... ON CONFLICT (name) DO UPDATE ... WHERE <free or expired>
+ * RETURNING fence}: no row back means held. Time is {@code clock_timestamp()} (the real time, not the transaction
+ * start). Renewal is one {@code UPDATE ... WHERE name = ANY(?) ... RETURNING} for any number of leases.
+ */
+final class PostgresDialect extends SqlDialect {
+
+    private final String acquireSql;
+    private final String renewSql;
+
+    PostgresDialect(String table) {
+        super(table);
+        this.acquireSql = "INSERT INTO " + table + " AS l (name, owner_token, fence, expires_at, owner, acquired_at)"
+                + " VALUES (?, ?, 1, " + nowPlusMicros() + ", ?, clock_timestamp())"
+                + " ON CONFLICT (name) DO UPDATE SET owner_token = EXCLUDED.owner_token, fence = l.fence + 1,"
+                + " expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at"
+                + " WHERE l.owner_token IS NULL OR l.expires_at IS NULL OR l.expires_at <= clock_timestamp()"
+                + " RETURNING fence";
+        this.renewSql = "UPDATE " + table + " SET expires_at = " + nowPlusMicros()
+                + " WHERE name = ANY(?) AND owner_token = ANY(?) AND expires_at > clock_timestamp()"
+                + " RETURNING name, owner_token";
+    }
+
+    @Override
+    String name() {
+        return "postgresql";
+    }
+
+    @Override
+    String driverClass() {
+        return "org.postgresql.Driver";
+    }
+
+    @Override
+    Map<String, String> driverProperties(JdbcSettings settings) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("connectTimeout", Long.toString(Math.max(1, (settings.connectTimeoutMillis() + 999) / 1000)));
+        props.put("socketTimeout", Long.toString((settings.socketTimeoutMillis() + 999) / 1000));
+        props.put("tcpKeepAlive", "true");
+        props.put("ApplicationName", "distlock");
+        return props;
+    }
+
+    @Override
+    String schemaResource(Connection connection) {
+        return "schema-postgresql.sql";
+    }
+
+    @Override
+    String now() {
+        return "clock_timestamp()";
+    }
+
+    @Override
+    String nowPlusMicros() {
+        return "clock_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 microsecond'";
+    }
+
+    @Override
+    String microsLeft() {
+        return "CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000000 AS BIGINT)";
+    }
+
+    @Override
+    long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            ps.setLong(3, leaseMicros);
+            ps.setString(4, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    @Override
+    Set<String> renew(Connection c, Map<String, String> tokensByName, long leaseMicros) throws SQLException {
+        Array names = c.createArrayOf("varchar", tokensByName.keySet().toArray());
+        Array tokens = c.createArrayOf("varchar", tokensByName.values().toArray());
+        Set<String> renewed = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement(renewSql)) {
+            ps.setLong(1, leaseMicros);
+            ps.setArray(2, names);
+            ps.setArray(3, tokens);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getString(2).equals(tokensByName.get(rs.getString(1)))) {
+                        renewed.add(rs.getString(1));
+                    }
+                }
+            }
+        } finally {
+            names.free();
+            tokens.free();
+        }
+        return renewed;
+    }
+
+    @Override
+    boolean isContention(SQLException e) {
+        String state = sqlState(e);
+        // serialization failure, deadlock, lock not available, unique violation
+        return state.equals("40001") || state.equals("40P01") || state.equals("55P03") || state.equals("23505");
+    }
+
+    @Override
+    boolean isMissingTable(SQLException e) {
+        return sqlState(e).equals("42P01");
+    }
+}

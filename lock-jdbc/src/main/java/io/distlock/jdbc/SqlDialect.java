@@ -1,0 +1,158 @@
+package io.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The SQL one database needs for the lock table: the atomic acquire, the owner-token-conditioned release and
+ * renewal, the admin queries, and the driver settings that make them behave. Every time comparison uses the
+ * database's clock expression ({@link #now()}), never a time sent by the client, so a client with a wrong clock
+ * cannot take a live lock. One subclass per database; an instance is bound to one table.
+ */
+abstract class SqlDialect {
+
+    /** Renewals and admin lookups are sent in chunks of at most this many names. */
+    static final int CHUNK = 200;
+
+    protected final String table;
+
+    SqlDialect(String table) {
+        this.table = table;
+    }
+
+    /** A short name for messages and pool names: {@code mysql}, {@code mariadb}, {@code postgresql}, {@code h2}. */
+    abstract String name();
+
+    /** The driver class, named explicitly so that no other driver on the class path answers the URL. */
+    abstract String driverClass();
+
+    /**
+     * Driver properties this store needs or recommends; each is added only when the URL does not set it. Throws
+     * IllegalArgumentException if the URL sets a property to a value the store cannot work with.
+     */
+    abstract Map<String, String> driverProperties(JdbcSettings settings);
+
+    /** SQL run on every new pooled connection, or null. */
+    String connectionInitSql() {
+        return null;
+    }
+
+    /** The DDL resource for the database behind {@code connection}, under {@code io/distlock/jdbc/}. */
+    abstract String schemaResource(Connection connection) throws SQLException;
+
+    /** The database's current time, as an SQL expression. */
+    abstract String now();
+
+    /** The database's current time plus a bound parameter of microseconds, as an SQL expression. */
+    abstract String nowPlusMicros();
+
+    /** Microseconds from the database's current time until {@code expires_at}, as an SQL expression. */
+    abstract String microsLeft();
+
+    /**
+     * One atomic attempt to take {@code name}: inserts the row if absent, takes it over if free or expired by the
+     * database clock, and leaves it alone otherwise.
+     *
+     * @return the new fencing token, or 0 if the lock is held by someone else
+     */
+    abstract long acquire(Connection c, String name, String token, String owner, long leaseMicros)
+            throws SQLException;
+
+    /** Whether {@code e} only says another transaction got in the way (deadlock, lock wait, duplicate insert). */
+    abstract boolean isContention(SQLException e);
+
+    /** Whether {@code e} says the lock table does not exist. */
+    abstract boolean isMissingTable(SQLException e);
+
+    /** The condition "this row is held now" on the lock table. */
+    final String held() {
+        return "owner_token IS NOT NULL AND expires_at > " + now();
+    }
+
+    /** Frees the row if {@code owner_token} (2nd parameter) still holds {@code name} (1st parameter). */
+    String releaseSql() {
+        return "UPDATE " + table + " SET owner_token = NULL, expires_at = NULL, owner = NULL"
+                + " WHERE name = ? AND owner_token = ? AND expires_at > " + now();
+    }
+
+    /** Frees the row of {@code name} whoever holds it. */
+    String forceReleaseSql() {
+        return "UPDATE " + table + " SET owner_token = NULL, expires_at = NULL, owner = NULL WHERE name = ? AND "
+                + held();
+    }
+
+    /** Held rows whose name starts with a LIKE pattern (escape '!'), sorted, limited. */
+    String listSql() {
+        return "SELECT name, fence, " + microsLeft() + " AS micros_left, owner FROM " + table
+                + " WHERE name LIKE ? ESCAPE '!' AND " + held() + " ORDER BY name LIMIT ?";
+    }
+
+    /** A query that fails with a missing-table error if the lock table does not exist. */
+    String probeSql() {
+        return "SELECT name, owner_token, fence, expires_at, owner, acquired_at FROM " + table + " WHERE 1 = 0";
+    }
+
+    /**
+     * Renews every grant in {@code tokensByName} (name to owner token) that still holds its lock, by
+     * {@code leaseMicros} from the database's now.
+     *
+     * @return the names renewed
+     */
+    Set<String> renew(Connection c, Map<String, String> tokensByName, long leaseMicros) throws SQLException {
+        List<String> names = new ArrayList<>(tokensByName.keySet());
+        String in = String.join(", ", Collections.nCopies(names.size(), "?"));
+        String where = " WHERE name IN (" + in + ") AND owner_token IN (" + in + ") AND expires_at > " + now();
+        try (PreparedStatement update = c.prepareStatement(
+                "UPDATE " + table + " SET expires_at = " + nowPlusMicros() + where)) {
+            int i = 1;
+            update.setLong(i++, leaseMicros);
+            i = bindNamesAndTokens(update, i, names, tokensByName);
+            update.executeUpdate();
+        }
+        // Tokens are unique random values, so a row matching any of our names and any of our tokens is one of our
+        // pairs. A row still held by its token after the update was renewed by it: had it been expired at the
+        // update, it would be expired (or someone else's) now as well.
+        Set<String> renewed = new HashSet<>();
+        try (PreparedStatement select = c.prepareStatement("SELECT name, owner_token FROM " + table + where)) {
+            bindNamesAndTokens(select, 1, names, tokensByName);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getString(2).equals(tokensByName.get(rs.getString(1)))) {
+                        renewed.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        return renewed;
+    }
+
+    private static int bindNamesAndTokens(PreparedStatement ps, int start, List<String> names,
+            Map<String, String> tokensByName) throws SQLException {
+        int i = start;
+        for (String name : names) {
+            ps.setString(i++, name);
+        }
+        for (String name : names) {
+            ps.setString(i++, tokensByName.get(name));
+        }
+        return i;
+    }
+
+    /** The SQLState of {@code e} or of the first cause that has one, else "". */
+    static String sqlState(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && s.getSQLState() != null) {
+                return s.getSQLState();
+            }
+        }
+        return "";
+    }
+}

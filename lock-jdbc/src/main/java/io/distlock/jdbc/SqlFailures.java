@@ -1,0 +1,59 @@
+package io.distlock.jdbc;
+
+import io.distlock.LockException;
+import io.distlock.StoreUnavailableException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+
+/**
+ * Turns SQL errors into distlock's exceptions. Losing the database (no connection in time, a broken socket, a
+ * server shutting down, a statement timeout) is {@link StoreUnavailableException}, never "not acquired"; anything
+ * else is a {@link LockException} naming the SQL state, so a missing privilege or table is not mistaken for an
+ * outage. Messages name the store by its redacted URI only.
+ */
+final class SqlFailures {
+
+    private final String store;
+
+    SqlFailures(String redactedUri) {
+        this.store = redactedUri;
+    }
+
+    /** Whether {@code e} means the database could not be reached or did not answer. */
+    static boolean isUnavailable(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
+                    || t instanceof SQLRecoverableException || t instanceof SQLTimeoutException) {
+                return true;
+            }
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState() == null ? "" : s.getSQLState();
+                int code = s.getErrorCode();
+                if (state.startsWith("08") // connection exception (all databases)
+                        || state.equals("57P01") || state.equals("57P02") || state.equals("57P03") // pg shutdown
+                        || state.equals("53300") // pg too many connections
+                        || code == 1040 || code == 1053 || code == 2006 || code == 2013 // mysql gone / shutdown
+                        || code == 90067 || code == 90098 || code == 90121) { // h2 connection broken / closed
+                    return true;
+                }
+            }
+            if (t instanceof java.io.IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The exception to throw for {@code e}, raised while doing {@code what}. */
+    RuntimeException translate(SQLException e, String what) {
+        if (isUnavailable(e)) {
+            return new StoreUnavailableException("database of store " + store + " unavailable while " + what + ": "
+                    + e.getMessage(), e);
+        }
+        return new LockException("SQL error while " + what + " in store " + store + " (SQLState "
+                + SqlDialect.sqlState(e) + ", code " + e.getErrorCode() + "): " + e.getMessage(), e);
+    }
+}

@@ -1,0 +1,66 @@
+package io.distlock.jdbc;
+
+import io.distlock.LockStore;
+import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.StoreOutage;
+import io.distlock.tck.fixture.FreePorts;
+import java.sql.SQLException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The whole kit against H2 in server mode: a TCP server this test starts on a free port, so separate JVMs can
+ * join, and stops and starts for the availability rules.
+ */
+class H2TckTest extends LockStoreTck {
+
+    private static H2Server server;
+    private static String uri;
+
+    @BeforeAll
+    static void startServer() throws SQLException {
+        server = new H2Server(Databases.uniqueTable("tck_h2")).start();
+        uri = server.url() + "?distlock.table=" + Databases.uniqueTable("tck_h2");
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Override
+    protected LockStore newClient() {
+        return LockStore.open(uri);
+    }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.timeBound();
+    }
+
+    @Override
+    protected String storeUri() {
+        return uri;
+    }
+
+    @Override
+    protected StoreOutage outage() {
+        return new StoreOutage() {
+            @Override
+            public void stop() {
+                server.stop();
+            }
+
+            @Override
+            public void start() throws SQLException {
+                server.start();
+            }
+        };
+    }
+
+    @Override
+    protected String unreachableStoreUri() {
+        return "jdbc:h2:tcp://127.0.0.1:" + FreePorts.next() + "/mem:nothing";
+    }
+}

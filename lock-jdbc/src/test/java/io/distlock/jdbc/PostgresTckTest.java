@@ -1,0 +1,33 @@
+package io.distlock.jdbc;
+
+import io.distlock.LockStore;
+import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.fixture.FreePorts;
+
+/** The whole kit against the machine's PostgreSQL, on a table of its own. */
+class PostgresTckTest extends LockStoreTck {
+
+    private static final String URI =
+            Databases.withOptions(Databases.postgres(), "distlock.table=" + Databases.uniqueTable("tck_pg"));
+
+    @Override
+    protected LockStore newClient() {
+        return LockStore.open(URI);
+    }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.timeBound();
+    }
+
+    @Override
+    protected String storeUri() {
+        return URI;
+    }
+
+    @Override
+    protected String unreachableStoreUri() {
+        return "jdbc:postgresql://127.0.0.1:" + FreePorts.next() + "/test?user=postgres";
+    }
+}
