@@ -1,0 +1,43 @@
+package io.distlock.redis;
+
+import io.distlock.LockStore;
+import io.distlock.core.BackendLockStore;
+import redis.clients.jedis.RedisClient;
+
+/** Test helpers: a raw client to look at a server from outside the store, and command counters. */
+final class RedisProbe implements AutoCloseable {
+
+    private final RedisClient raw;
+
+    RedisProbe(int port) {
+        this.raw = RedisClient.create("127.0.0.1", port);
+    }
+
+    /** The raw client. */
+    RedisClient raw() {
+        return raw;
+    }
+
+    /** How many times the server ran {@code command} (from {@code INFO commandstats}), 0 if never. */
+    long calls(String command) {
+        String info = raw.info("commandstats");
+        String head = "cmdstat_" + command + ":calls=";
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith(head)) {
+                String rest = line.substring(head.length());
+                return Long.parseLong(rest.substring(0, rest.indexOf(',')));
+            }
+        }
+        return 0;
+    }
+
+    /** The backend of a store opened by the Redis provider. */
+    static RedisBackend backendOf(LockStore store) {
+        return (RedisBackend) ((BackendLockStore) store).backend();
+    }
+
+    @Override
+    public void close() {
+        raw.close();
+    }
+}
