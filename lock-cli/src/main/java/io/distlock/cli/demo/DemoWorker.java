@@ -141,7 +141,7 @@ public final class DemoWorker {
             lease.release();
             released = "released normally";
         } catch (LockLostException e) {
-            released = "LockLostException: " + oneLine(e.getMessage());
+            released = "LockLostException (the lease was lost while it was frozen)";
         }
         reply("DONE", plain.toString(), fenced.toString(), released);
     }

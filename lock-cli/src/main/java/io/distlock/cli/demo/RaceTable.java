@@ -25,7 +25,7 @@ final class RaceTable {
             row.add(run.locked() ? "with lock" : "without lock");
             for (RaceRun.Spend s : run.spends()) {
                 String what = s.succeeded() ? spentVerb : "refused";
-                row.add(what + " (read " + s.seen() + (run.locked() ? ", token " + s.fencingToken() : "") + ")");
+                row.add(what + " (read " + s.seen() + (run.locked() ? ", " + turn(run, s) + " in lock" : "") + ")");
             }
             row.add(run.remaining());
             row.add(countHeading.equals("sold") ? run.spent() : run.successes());
@@ -36,5 +36,19 @@ final class RaceTable {
         ctx.out().println();
         table.print(ctx.out(), "  ");
         ctx.out().println();
+    }
+
+    /** 1st, 2nd, ...: the order in which the service held the lock, from the fencing tokens. */
+    private static String turn(RaceRun run, RaceRun.Spend spend) {
+        long before = run.spends().stream().filter(o -> o.fencingToken() < spend.fencingToken()).count();
+        long n = before + 1;
+        String suffix = n % 100 >= 11 && n % 100 <= 13 ? "th"
+                : switch ((int) (n % 10)) {
+                    case 1 -> "st";
+                    case 2 -> "nd";
+                    case 3 -> "rd";
+                    default -> "th";
+                };
+        return n + suffix;
     }
 }
