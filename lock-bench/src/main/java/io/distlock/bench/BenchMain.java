@@ -1,0 +1,228 @@
+package io.distlock.bench;
+
+import io.distlock.bench.core.HostPort;
+import io.distlock.bench.core.StoreBench;
+import io.distlock.bench.redis.RedisBench;
+import io.distlock.bench.report.BenchReport;
+import io.distlock.bench.report.Machine;
+import io.distlock.bench.report.MarkdownReport;
+import io.distlock.bench.report.SvgChart;
+import io.distlock.bench.report.TargetCheck;
+import io.distlock.bench.result.StoreResult;
+import io.distlock.bench.sql.SqlBench;
+import io.distlock.bench.sql.SqlDialect;
+import io.distlock.bench.zookeeper.ZooKeeperBench;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The benchmark command: runs distlock, the libraries users would pick instead and the raw store limit on the same
+ * servers in one run, and writes {@code bench-report.md} and {@code bench-chart.svg}. Run it with
+ * {@code ./mvnw -q -pl lock-bench exec:java -Dexec.args="--store all --duration 5s"}.
+ */
+@Command(name = "distlock-bench", mixinStandardHelpOptions = true,
+        description = "Side-by-side lock benchmarks: distlock vs Redisson, Curator, Spring Integration and the raw store.")
+public final class BenchMain implements Callable<Integer> {
+
+    @Option(names = "--store", split = ",", defaultValue = "all",
+            description = "Stores to run: all, or any of redis, zookeeper, mariadb, postgresql, mem (default: all).")
+    private List<String> stores = new ArrayList<>();
+
+    @Option(names = "--duration", defaultValue = "3s", description = "Measured duration of each run (default: 3s).")
+    private String duration;
+
+    @Option(names = "--warmup", defaultValue = "1s",
+            description = "Warm-up of each contender in each scenario before its first run (default: 1s).")
+    private String warmup;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Measured runs; the median is reported (default: 3).")
+    private int runs;
+
+    @Option(names = "--threads", defaultValue = "8", description = "Threads of the multi-threaded scenarios (default: 8).")
+    private int threads;
+
+    @Option(names = "--clients", defaultValue = "2", description = "Independent clients in the contended scenario (default: 2).")
+    private int clients;
+
+    @Option(names = "--settle", defaultValue = "5ms",
+            description = "Hand-off: how long the holder waits before releasing, so the other is waiting (default: 5ms).")
+    private String settle;
+
+    @Option(names = "--held", defaultValue = "10000", description = "Leases held at once in scenario 4; 0 skips it (default: 10000).")
+    private int held;
+
+    @Option(names = "--held-lease-time", defaultValue = "6s",
+            description = "Lease time in scenario 4; renewal every third of it (default: 6s).")
+    private String heldLeaseTime;
+
+    @Option(names = "--round-trip-pairs", defaultValue = "200",
+            description = "Pairs counted through the proxy for round trips per pair; 0 skips it (default: 200).")
+    private int roundTripPairs;
+
+    @Option(names = "--redis", defaultValue = "127.0.0.1:6379", description = "Redis host:port (default: 127.0.0.1:6379).")
+    private String redis;
+
+    @Option(names = "--mariadb", defaultValue = "127.0.0.1:3306",
+            description = "MariaDB host:port, database test, user root (default: 127.0.0.1:3306).")
+    private String mariadb;
+
+    @Option(names = "--postgresql", defaultValue = "127.0.0.1:5432",
+            description = "PostgreSQL host:port, database test, user postgres (default: 127.0.0.1:5432).")
+    private String postgresql;
+
+    @Option(names = "--distlock-uri", description = "distlock URI template for a store, STORE=URI with {host} and {port}, "
+            + "e.g. redis=redis://{host}:{port}. Repeatable.")
+    private Map<String, String> distlockUris = new HashMap<>();
+
+    @Option(names = "--out", description = "Directory for bench-report.md and bench-chart.svg "
+            + "(default: lock-bench if it exists here, else the current directory).")
+    private Path out;
+
+    @Option(names = "--no-profile", description = "Do not take JFR profiles of distlock where it misses a target.")
+    private boolean noProfile;
+
+    private final String[] originalArgs;
+    private final PrintStream log;
+
+    BenchMain(String[] originalArgs, PrintStream log) {
+        this.originalArgs = originalArgs.clone();
+        this.log = log;
+    }
+
+    /** Entry point; exits with 0 on success, 1 if no store could run, 2 on bad arguments. */
+    public static void main(String[] args) {
+        quietLogging();
+        int code = new CommandLine(new BenchMain(args, System.out)).execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    private static void quietLogging() {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        System.setProperty("zookeeper.admin.enableServer", "false");
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        BenchConfig config = config();
+        Instant started = Instant.now();
+        double loadBefore = Machine.loadAverage();
+        log.println("distlock bench: " + String.join(", ", config.stores()) + "; " + settings(config));
+        BenchRunner runner = new BenchRunner(config, log);
+        List<StoreResult> results = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (String store : config.stores()) {
+            log.println("== " + store);
+            try (StoreBench bench = open(store, config)) {
+                results.add(runner.run(bench));
+            } catch (Exception e) {
+                missing.add(store + ": " + BenchRunner.describe(e));
+                log.println("  " + store + " could not run: " + BenchRunner.describe(e));
+            }
+        }
+        List<TargetCheck> checks = new ArrayList<>();
+        results.forEach(r -> checks.addAll(runner.targets().check(r)));
+        BenchReport report = new BenchReport(started, Duration.between(started, Instant.now()).toSeconds() / 60.0,
+                config.command(), Machine.describe(), loadBefore, Machine.loadAverage(), settings(config),
+                runner.scenarioTitles(), results, checks, missing);
+        Files.createDirectories(config.outputDirectory());
+        Path md = config.outputDirectory().resolve("bench-report.md");
+        Path svg = config.outputDirectory().resolve("bench-chart.svg");
+        Files.writeString(md, MarkdownReport.render(report), StandardCharsets.UTF_8);
+        Files.writeString(svg, SvgChart.render(report), StandardCharsets.UTF_8);
+        log.println("targets:");
+        for (TargetCheck check : checks) {
+            log.printf("  %-10s %-70s %-12s %s%n", check.store(), check.target(), check.verdict(), check.measured());
+        }
+        log.println("wrote " + md + " and " + svg);
+        return results.isEmpty() ? 1 : 0;
+    }
+
+    private BenchConfig config() {
+        List<String> chosen = new ArrayList<>();
+        for (String s : stores) {
+            String name = s.strip().toLowerCase(Locale.ROOT);
+            if (name.equals("all")) {
+                BenchConfig.ALL_STORES.stream().filter(n -> !chosen.contains(n)).forEach(chosen::add);
+            } else if (BenchConfig.ALL_STORES.contains(name) || name.equals("mem")) {
+                if (!chosen.contains(name)) {
+                    chosen.add(name);
+                }
+            } else {
+                throw new CommandLine.ParameterException(new CommandLine(this), "unknown store '" + s
+                        + "'; expected all, redis, zookeeper, mariadb, postgresql or mem");
+            }
+        }
+        requireAtLeast("--runs", runs, 1);
+        requireAtLeast("--threads", threads, 2);
+        requireAtLeast("--clients", clients, 2);
+        if (threads < clients) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--threads (" + threads + ") must be at least --clients (" + clients + ")");
+        }
+        Map<String, String> uris = new LinkedHashMap<>(BenchConfig.DEFAULT_DISTLOCK_URIS);
+        distlockUris.forEach((store, uri) -> {
+            if (!uris.containsKey(store)) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--distlock-uri names unknown store '"
+                        + store + "'");
+            }
+            uris.put(store, uri);
+        });
+        Map<String, HostPort> servers = Map.of("redis", HostPort.parse(redis), "mariadb", HostPort.parse(mariadb),
+                "postgresql", HostPort.parse(postgresql));
+        Path output = out != null ? out : (Files.isDirectory(Path.of("lock-bench")) ? Path.of("lock-bench") : Path.of("."));
+        String command = "./mvnw -q -pl lock-bench exec:java -Dexec.args=\"" + String.join(" ", originalArgs) + "\"";
+        return new BenchConfig(chosen, Durations.parse(warmup), positive("--duration", Durations.parse(duration)), runs,
+                threads, clients, Durations.parse(settle), held, positive("--held-lease-time", Durations.parse(heldLeaseTime)),
+                roundTripPairs, servers, uris, output, !noProfile, command);
+    }
+
+    private void requireAtLeast(String option, int value, int min) {
+        if (value < min) {
+            throw new CommandLine.ParameterException(new CommandLine(this), option + " must be at least " + min
+                    + ", got " + value);
+        }
+    }
+
+    private Duration positive(String option, Duration d) {
+        if (d.isZero() || d.isNegative()) {
+            throw new CommandLine.ParameterException(new CommandLine(this), option + " must be positive, got " + d);
+        }
+        return d;
+    }
+
+    private static String settings(BenchConfig c) {
+        return String.format(Locale.ROOT, "%d runs of %s after a %s warm-up, %d threads, %d clients contended, "
+                        + "hand-off settle %s, %,d held leases with lease time %s, %d pairs for round trips",
+                c.runs(), Durations.format(c.duration()), Durations.format(c.warmup()), c.threads(), c.clients(),
+                Durations.format(c.settle()), c.heldLeases(), Durations.format(c.heldLeaseTime()), c.pairsForRoundTrips());
+    }
+
+    private static StoreBench open(String store, BenchConfig config) throws Exception {
+        String uri = config.distlockUris().get(store);
+        return switch (store) {
+            case "redis" -> new RedisBench(config.servers().get("redis"), uri);
+            case "zookeeper" -> new ZooKeeperBench(uri);
+            case "mariadb" -> new SqlBench(SqlDialect.MARIADB, config.servers().get("mariadb"), uri);
+            case "postgresql" -> new SqlBench(SqlDialect.POSTGRESQL, config.servers().get("postgresql"), uri);
+            case "mem" -> new MemBench(uri);
+            default -> throw new IllegalArgumentException("unknown store " + store);
+        };
+    }
+}

@@ -1,0 +1,26 @@
+package io.distlock.bench.core;
+
+import java.util.List;
+
+/**
+ * One store in the benchmark (Redis, ZooKeeper, MariaDB, PostgreSQL): where it listens and the contenders that use
+ * it. Contenders can be built against any address, so the harness can put a round-trip-counting proxy in between.
+ */
+public interface StoreBench extends AutoCloseable {
+
+    /** Short name used on the command line and in the report, e.g. {@code redis}. */
+    String name();
+
+    /** The server and its version, for the report, e.g. {@code Redis 7.0.15 at 127.0.0.1:6379}. */
+    String describeServer() throws Exception;
+
+    /** Where the store listens. */
+    HostPort server();
+
+    /** Every contender of this store, connecting to {@code via} (the server itself or a proxy in front of it). */
+    List<Contender> contenders(HostPort via) throws Exception;
+
+    /** Stops whatever the harness started for this store (an in-process server); never a shared server. */
+    @Override
+    void close() throws Exception;
+}

@@ -1,0 +1,56 @@
+package io.distlock.bench.redis;
+
+import io.distlock.bench.core.Contender;
+import io.distlock.bench.core.HostPort;
+import io.distlock.bench.core.StoreBench;
+import io.distlock.bench.distlock.DistlockContender;
+import java.util.List;
+import redis.clients.jedis.RedisClient;
+
+/** Redis (a shared server, never started or stopped here): distlock, Redisson RLock and RFencedLock, raw Jedis. */
+public final class RedisBench implements StoreBench {
+
+    private final HostPort server;
+    private final String distlockUri;
+
+    /** Redis at {@code server}; {@code distlockUri} is the distlock URI template with {host} and {port}. */
+    public RedisBench(HostPort server, String distlockUri) {
+        this.server = server;
+        this.distlockUri = distlockUri;
+    }
+
+    @Override
+    public String name() {
+        return "redis";
+    }
+
+    @Override
+    public String describeServer() {
+        try (RedisClient jedis = RedisClient.create(server.host(), server.port())) {
+            String version = jedis.info("server").lines()
+                    .filter(line -> line.startsWith("redis_version:"))
+                    .map(line -> line.substring("redis_version:".length()).strip())
+                    .findFirst().orElse("?");
+            return "Redis " + version + " at " + server;
+        }
+    }
+
+    @Override
+    public HostPort server() {
+        return server;
+    }
+
+    @Override
+    public List<Contender> contenders(HostPort via) {
+        return List.of(
+                new DistlockContender(via.fill(distlockUri)),
+                new RedissonContender(via, false),
+                new RedissonContender(via, true),
+                new RawRedisContender(via));
+    }
+
+    @Override
+    public void close() {
+        // the shared Redis server is not ours to stop
+    }
+}

@@ -1,0 +1,86 @@
+package io.distlock.bench.result;
+
+import io.distlock.bench.core.Role;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Everything measured on one store: scenario results, round trips per pair, held leases, notes. */
+public final class StoreResult {
+
+    private final String store;
+    private final String server;
+    private final List<ScenarioResult> scenarios = new ArrayList<>();
+    private final Map<String, Double> roundTripsPerPair = new LinkedHashMap<>();
+    private final List<HeldLeasesResult> heldLeases = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private final List<String> profiles = new ArrayList<>();
+
+    public StoreResult(String store, String server) {
+        this.store = store;
+        this.server = server;
+    }
+
+    public String store() {
+        return store;
+    }
+
+    public String server() {
+        return server;
+    }
+
+    public List<ScenarioResult> scenarios() {
+        return scenarios;
+    }
+
+    /** Round trips per uncontended acquire/release pair by contender name (counted through the proxy). */
+    public Map<String, Double> roundTripsPerPair() {
+        return roundTripsPerPair;
+    }
+
+    public List<HeldLeasesResult> heldLeases() {
+        return heldLeases;
+    }
+
+    /** Free-text observations (failures, skipped parts), shown under the store's tables. */
+    public List<String> notes() {
+        return notes;
+    }
+
+    /** Markdown snippets of JFR profiles taken for missed targets. */
+    public List<String> profiles() {
+        return profiles;
+    }
+
+    /** The result of {@code contender} in {@code scenario}, if it ran. */
+    public Optional<ScenarioResult> find(String contender, String scenario) {
+        return scenarios.stream()
+                .filter(r -> r.contender().equals(contender) && r.scenario().equals(scenario))
+                .findFirst();
+    }
+
+    /** The usable result of the first contender with {@code role} in {@code scenario}. */
+    public Optional<ScenarioResult> firstOf(Role role, String scenario) {
+        return scenarios.stream()
+                .filter(r -> r.role() == role && r.scenario().equals(scenario) && r.usable())
+                .findFirst();
+    }
+
+    /** The library (not {@code except}) with the highest median ops/s in {@code scenario}. */
+    public Optional<ScenarioResult> bestLibrary(String scenario, String except) {
+        return scenarios.stream()
+                .filter(r -> r.role() == Role.LIBRARY && r.scenario().equals(scenario) && r.usable()
+                        && !r.contender().equals(except))
+                .max((a, b) -> Double.compare(a.medianOpsPerSecond(), b.medianOpsPerSecond()));
+    }
+
+    /** The library (not {@code except}) with the lowest p99 latency in {@code scenario}. */
+    public Optional<ScenarioResult> fastestLibrary(String scenario, String except) {
+        return scenarios.stream()
+                .filter(r -> r.role() == Role.LIBRARY && r.scenario().equals(scenario) && r.usable()
+                        && !r.contender().equals(except))
+                .min((a, b) -> Double.compare(a.latencyMillis(99), b.latencyMillis(99)));
+    }
+}

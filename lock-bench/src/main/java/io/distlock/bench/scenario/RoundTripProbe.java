@@ -1,0 +1,31 @@
+package io.distlock.bench.scenario;
+
+import io.distlock.bench.core.Contender;
+import io.distlock.bench.core.LockClient;
+import io.distlock.bench.core.RoundTripProxy;
+
+/**
+ * Counts the store round trips of one uncontended acquire/release pair: a contender connected through a
+ * {@link RoundTripProxy} does {@code pairs} pairs on one thread and the proxy's count is divided by them. This
+ * explains throughput: on loopback a pair costs about one round-trip time per round trip.
+ */
+public final class RoundTripProbe {
+
+    private RoundTripProbe() {
+    }
+
+    /** Round trips per pair of {@code contender}, whose clients must connect through {@code proxy}. */
+    public static double perPair(Contender contender, RoundTripProxy proxy, String namePrefix, int pairs)
+            throws Exception {
+        LockClient client = contender.client(0);
+        String name = namePrefix + "probe";
+        for (int i = 0; i < 20; i++) {
+            client.acquire(name).release();
+        }
+        long before = proxy.roundTrips();
+        for (int i = 0; i < pairs; i++) {
+            client.acquire(name).release();
+        }
+        return (double) (proxy.roundTrips() - before) / pairs;
+    }
+}

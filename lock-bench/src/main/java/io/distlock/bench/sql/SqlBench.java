@@ -1,0 +1,97 @@
+package io.distlock.bench.sql;
+
+import io.distlock.bench.core.Contender;
+import io.distlock.bench.core.HostPort;
+import io.distlock.bench.core.StoreBench;
+import io.distlock.bench.distlock.DistlockContender;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A shared SQL database (MariaDB or PostgreSQL, database {@code test}): distlock, Spring Integration's
+ * {@code JdbcLockRegistry} and the raw two statements. Creates the tables the other contenders need if missing
+ * (Spring's {@code INT_LOCK} from the DDL shipped in its jar, and {@code BENCH_RAW_LOCK}).
+ */
+public final class SqlBench implements StoreBench {
+
+    private final SqlDialect dialect;
+    private final HostPort server;
+    private final String distlockUri;
+
+    /** The database of {@code dialect} at {@code server}; {@code distlockUri} is a template with {host}, {port}. */
+    public SqlBench(SqlDialect dialect, HostPort server, String distlockUri) throws SQLException {
+        this.dialect = dialect;
+        this.server = server;
+        this.distlockUri = distlockUri;
+        createTables();
+    }
+
+    private void createTables() throws SQLException {
+        try (Connection c = DriverManager.getConnection(dialect.jdbcUrl(server)); Statement s = c.createStatement()) {
+            s.execute(springLockTable());
+            s.execute(dialect.rawTable());
+        }
+    }
+
+    /** The CREATE TABLE INT_LOCK statement of Spring Integration's schema script, made idempotent. */
+    private String springLockTable() {
+        String script;
+        try (InputStream in = SqlBench.class.getClassLoader().getResourceAsStream(dialect.springSchema())) {
+            if (in == null) {
+                throw new IllegalStateException("Spring Integration schema " + dialect.springSchema()
+                        + " not on the class path");
+            }
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int start = script.toUpperCase(Locale.ROOT).indexOf("CREATE TABLE INT_LOCK");
+        if (start < 0) {
+            throw new IllegalStateException("no CREATE TABLE INT_LOCK in " + dialect.springSchema());
+        }
+        String statement = script.substring(start, script.indexOf(';', start));
+        return "CREATE TABLE IF NOT EXISTS" + statement.substring("CREATE TABLE".length());
+    }
+
+    @Override
+    public String name() {
+        return dialect.storeName();
+    }
+
+    @Override
+    public String describeServer() throws SQLException {
+        try (Connection c = DriverManager.getConnection(dialect.jdbcUrl(server)); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery(dialect.versionQuery())) {
+            r.next();
+            String version = r.getString(1);
+            return (dialect == SqlDialect.MARIADB ? "MariaDB " : "") + version.split(",")[0] + " at " + server;
+        }
+    }
+
+    @Override
+    public HostPort server() {
+        return server;
+    }
+
+    @Override
+    public List<Contender> contenders(HostPort via) {
+        return List.of(
+                new DistlockContender(via.fill(distlockUri)),
+                new SpringJdbcContender(dialect, via),
+                new RawSqlContender(dialect, via));
+    }
+
+    @Override
+    public void close() {
+        // the shared database is not ours to stop
+    }
+}

@@ -1,0 +1,54 @@
+package io.distlock.bench.zookeeper;
+
+import io.distlock.bench.core.Contender;
+import io.distlock.bench.core.HostPort;
+import io.distlock.bench.core.StoreBench;
+import io.distlock.bench.distlock.DistlockContender;
+import java.util.List;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Version;
+
+/**
+ * ZooKeeper run in-process by the harness (Curator's {@link TestingServer} on a free port), so the benchmark owns
+ * it: distlock, Curator's {@code InterProcessMutex} and the raw recipe.
+ */
+public final class ZooKeeperBench implements StoreBench {
+
+    private final TestingServer server;
+    private final String distlockUri;
+
+    /** Starts an in-process ZooKeeper; {@code distlockUri} is the distlock URI template with {host} and {port}. */
+    public ZooKeeperBench(String distlockUri) throws Exception {
+        this.server = new TestingServer(true);
+        this.distlockUri = distlockUri;
+    }
+
+    @Override
+    public String name() {
+        return "zookeeper";
+    }
+
+    @Override
+    public String describeServer() {
+        return "ZooKeeper " + Version.getFullVersion().split("[ ,-]")[0] + " in-process (curator-test TestingServer) at "
+                + server();
+    }
+
+    @Override
+    public HostPort server() {
+        return new HostPort("127.0.0.1", server.getPort());
+    }
+
+    @Override
+    public List<Contender> contenders(HostPort via) {
+        return List.of(
+                new DistlockContender(via.fill(distlockUri)),
+                new CuratorContender(via),
+                new RawZooKeeperContender(via));
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close();
+    }
+}
