@@ -1,0 +1,70 @@
+package io.distlock.zookeeper;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The contenders of one lock, in the order ZooKeeper queued them. A contender's node is named
+ * {@code _c_<uuid>-lock-<sequence>} (Curator's protected prefix, then ours, then the parent's sequence counter);
+ * the lowest sequence holds the lock and every other contender waits for the one just before it.
+ */
+final class LockQueue {
+
+    /** Our part of every contender's node name; Curator's protection prefix comes before it. */
+    static final String NODE_PREFIX = "lock-";
+
+    private final List<String> ordered;
+
+    private LockQueue(List<String> ordered) {
+        this.ordered = ordered;
+    }
+
+    /** The queue of {@code children} (node names of one lock parent); foreign nodes are ignored. */
+    static LockQueue of(List<String> children) {
+        List<String> contenders = new ArrayList<>(children.size());
+        for (String child : children) {
+            if (sequence(child) != Long.MIN_VALUE) {
+                contenders.add(child);
+            }
+        }
+        contenders.sort(Comparator.comparingLong(LockQueue::sequence));
+        return new LockQueue(contenders);
+    }
+
+    /** The sequence number of contender node {@code child}, or Long.MIN_VALUE if it is not a contender's. */
+    static long sequence(String child) {
+        int at = child.lastIndexOf(NODE_PREFIX);
+        if (at < 0 || at + NODE_PREFIX.length() >= child.length()) {
+            return Long.MIN_VALUE;
+        }
+        try {
+            return Long.parseLong(child.substring(at + NODE_PREFIX.length()));
+        } catch (NumberFormatException e) {
+            return Long.MIN_VALUE;
+        }
+    }
+
+    boolean isEmpty() {
+        return ordered.isEmpty();
+    }
+
+    int size() {
+        return ordered.size();
+    }
+
+    /** The holder's node name, or null if no one holds the lock. */
+    String holder() {
+        return ordered.isEmpty() ? null : ordered.get(0);
+    }
+
+    /** Where {@code node} stands: 0 holds the lock, -1 not queued. */
+    int position(String node) {
+        return ordered.indexOf(node);
+    }
+
+    /** The node just before position {@code position}. */
+    String predecessorOf(int position) {
+        return ordered.get(position - 1);
+    }
+}

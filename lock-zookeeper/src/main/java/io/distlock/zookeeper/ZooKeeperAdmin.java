@@ -1,0 +1,119 @@
+package io.distlock.zookeeper;
+
+import io.distlock.spi.LockAdmin;
+import io.distlock.spi.LockInfo;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * Operator view of the ZooKeeper store: a lock is held when its parent node has a contender; the holder is the lowest
+ * contender, its fencing token that node's czxid, its owner the process description stored in the node. Leases are
+ * session-bound, so there is no time left to show. Force-release deletes the holder's node; the next contender in
+ * line takes over with a higher czxid.
+ */
+final class ZooKeeperAdmin implements LockAdmin {
+
+    private final CuratorFramework client;
+    private final ZooKeeperErrors errors;
+
+    ZooKeeperAdmin(CuratorFramework client, ZooKeeperErrors errors) {
+        this.client = client;
+        this.errors = errors;
+    }
+
+    @Override
+    public List<LockInfo> list(String prefix, int limit) {
+        String wanted = prefix == null ? "" : prefix;
+        if (limit <= 0) {
+            throw new IllegalArgumentException("limit must be positive, got " + limit);
+        }
+        TreeMap<String, String> parents = new TreeMap<>();
+        for (String node : call(() -> childrenOrEmpty(ZooKeeperBackend.ROOT), "listing locks")) {
+            String name;
+            try {
+                name = NodeNames.decode(node);
+            } catch (IllegalArgumentException foreign) {
+                continue; // not a node distlock made
+            }
+            if (name.startsWith(wanted)) {
+                parents.put(name, ZKPaths.makePath(ZooKeeperBackend.ROOT, node));
+            }
+        }
+        List<LockInfo> held = new ArrayList<>();
+        for (var entry : parents.entrySet()) {
+            if (held.size() >= limit) {
+                break;
+            }
+            LockInfo info = call(() -> holderOf(entry.getKey(), entry.getValue()), "reading " + entry.getValue());
+            if (info != null) {
+                held.add(info);
+            }
+        }
+        return held;
+    }
+
+    private LockInfo holderOf(String name, String parent) throws Exception {
+        while (true) {
+            String holder = LockQueue.of(childrenOrEmpty(parent)).holder();
+            if (holder == null) {
+                return null;
+            }
+            Stat stat = new Stat();
+            try {
+                byte[] data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(parent, holder));
+                String owner = data == null ? "unknown" : new String(data, StandardCharsets.UTF_8);
+                return new LockInfo(name, stat.getCzxid(), null, owner);
+            } catch (KeeperException.NoNodeException released) {
+                // released meanwhile: look again
+            }
+        }
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        String parent = ZooKeeperBackend.parentPath(name);
+        return call(() -> {
+            String holder = LockQueue.of(childrenOrEmpty(parent)).holder();
+            if (holder == null) {
+                return false;
+            }
+            try {
+                client.delete().forPath(ZKPaths.makePath(parent, holder));
+                return true;
+            } catch (KeeperException.NoNodeException released) {
+                return false;
+            }
+        }, "force-releasing " + name);
+    }
+
+    private List<String> childrenOrEmpty(String path) throws Exception {
+        try {
+            return client.getChildren().forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        }
+    }
+
+    private <T> T call(Step<T> step, String what) {
+        try {
+            return step.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw errors.translate(new KeeperException.OperationTimeoutException(), what + " (interrupted)");
+        } catch (Exception e) {
+            throw errors.translate(e, what);
+        }
+    }
+
+    /** One admin step against the store. */
+    @FunctionalInterface
+    private interface Step<T> {
+        T run() throws Exception;
+    }
+}

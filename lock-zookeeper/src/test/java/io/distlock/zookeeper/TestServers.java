@@ -1,0 +1,84 @@
+package io.distlock.zookeeper;
+
+import io.distlock.LockStore;
+import io.distlock.core.BackendLockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.client.FourLetterWordMain;
+
+/**
+ * Real in-process ZooKeeper servers for the tests, on free ports, with a 500 ms tick so that session timeouts of a few
+ * seconds are allowed (ZooKeeper accepts 2 to 20 ticks), and URIs and raw clients to reach them.
+ */
+final class TestServers {
+
+    static final int TICK_MS = 500;
+
+    static {
+        // the servers live as long as one test class: no need to fsync their transaction logs (as Redis here runs
+        // without persistence); this keeps the in-process servers fast on a machine shared by many builds
+        System.setProperty("zookeeper.forceSync", "no");
+    }
+
+    private TestServers() {
+    }
+
+    static InstanceSpec spec() {
+        return new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, 0);
+    }
+
+    /** A started single server. */
+    static TestingServer server() throws Exception {
+        return new TestingServer(spec(), true);
+    }
+
+    /** A 3-node ensemble, not yet started. */
+    static TestingCluster cluster(int size) {
+        List<InstanceSpec> specs = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            specs.add(spec());
+        }
+        return new TestingCluster(specs);
+    }
+
+    /** A store URI for {@code connectString} under {@code chroot}. */
+    static String uri(String connectString, String chroot, Duration session, Duration connection) {
+        return "zookeeper://" + connectString + "/" + chroot + "?sessionTimeout=" + session.toMillis()
+                + "ms&connectionTimeout=" + connection.toMillis() + "ms";
+    }
+
+    /** The backend behind a store opened from a ZooKeeper URI. */
+    static ZooKeeperBackend backend(LockStore store) {
+        return (ZooKeeperBackend) ((BackendLockStore) store).backend();
+    }
+
+    /** A plain Curator client (no distlock), rooted at {@code chroot}, started and connected. */
+    static CuratorFramework rawClient(String connectString, String chroot) throws InterruptedException {
+        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(connectString)
+                .sessionTimeoutMs(10_000).connectionTimeoutMs(10_000).retryPolicy(new RetryOneTime(200))
+                .namespace(chroot).ensembleTracker(false).build();
+        client.start();
+        if (!client.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS)) {
+            client.close();
+            throw new IllegalStateException("raw client could not connect to " + connectString);
+        }
+        return client;
+    }
+
+    /** Whether the ensemble member {@code spec} is its leader, asked with the {@code srvr} four-letter word. */
+    static boolean isLeader(InstanceSpec spec) {
+        try {
+            return FourLetterWordMain.send4LetterWord("127.0.0.1", spec.getPort(), "srvr", false, 5000)
+                    .contains("Mode: leader");
+        } catch (Exception e) {
+            return false; // a member that does not answer is not the leader
+        }
+    }
+}
