@@ -1,13 +1,351 @@
 package io.distlock.redis;
 
+import io.distlock.LockException;
+import io.distlock.StoreUnavailableException;
+import io.distlock.spi.Attempt;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseModel;
+import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
+import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PollingLockBackend;
+import io.distlock.spi.Renewal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
 
-/** Redlock over several independent masters (placeholder until implemented). */
-final class RedlockBackend {
-    private RedlockBackend() {
+/**
+ * Redlock over N independent Redis masters ({@code redlock://h1:p1,...}). An attempt runs the single-node acquire
+ * script on every node in parallel, each bounded by a short per-node timeout, and wins when a majority granted it
+ * within the lease's validity ({@link RedlockQuorum}); otherwise it releases whatever it got on every node and the
+ * waiter retries after a random delay. The fencing token is the largest of the granting nodes' counters, written
+ * back to each of them before the grant is returned, so the next majority (which shares a node with this one)
+ * counts past it. Renew and release go to every node; a lease stays held while a majority still has it.
+ */
+final class RedlockBackend extends PollingLockBackend {
+
+    private final List<UnifiedJedis> nodes;
+    private final List<String> nodeNames;
+    private final RedlockQuorum quorum;
+    private final RedisKeys keys;
+    private final RedisOptions options;
+    private final String store;
+    private final LongSupplier clock;
+    private final List<BatchRenewer> renewers = new ArrayList<>();
+    private final ExecutorService pool;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    RedlockBackend(List<UnifiedJedis> nodes, List<String> nodeNames, RedisOptions options, String store,
+            LongSupplier clock) {
+        this.nodes = List.copyOf(nodes);
+        this.nodeNames = List.copyOf(nodeNames);
+        this.quorum = new RedlockQuorum(nodes.size());
+        this.keys = new RedisKeys(options.keyPrefix());
+        this.options = options;
+        this.store = store;
+        this.clock = clock;
+        for (int i = 0; i < nodes.size(); i++) {
+            renewers.add(new BatchRenewer(nodes.get(i), keys, store + " node " + nodeNames.get(i), false));
+        }
+        AtomicInteger threads = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "distlock-redlock-" + threads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
+    /** Opens a Redlock store: one client per listed master; a majority of them must answer now. */
     static LockBackend open(RedisUri uri) {
-        throw new UnsupportedOperationException("redlock:// is not implemented yet");
+        if (uri.hosts().size() < 3) {
+            throw new IllegalArgumentException("redlock store uri '" + uri.redacted() + "' lists "
+                    + uri.hosts().size() + " node(s); Redlock needs at least 3 independent masters (5 recommended)");
+        }
+        Duration nodeTimeout = uri.options().nodeTimeout();
+        List<UnifiedJedis> clients = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        uri.hosts().forEach(host -> {
+            clients.add(RedisClient.builder().hostAndPort(host)
+                    .clientConfig(RedisClients.clientConfig(uri, uri.database(), nodeTimeout))
+                    .poolConfig(RedisClients.poolConfig(uri.options()))
+                    .build());
+            names.add(host.toString());
+        });
+        RedlockBackend backend = new RedlockBackend(clients, names, uri.options(), uri.redacted(), System::nanoTime);
+        try {
+            backend.requireQuorumReachable();
+        } catch (RuntimeException e) {
+            backend.close();
+            throw e;
+        }
+        return backend;
+    }
+
+    private void requireQuorumReachable() {
+        List<Outcome<String>> pings = onAllNodes(UnifiedJedis::ping);
+        int failed = (int) pings.stream().filter(Outcome::failed).count();
+        if (!quorum.reachable(failed)) {
+            throw unavailable("open", pings);
+        }
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return LeaseModel.TIME;
+    }
+
+    @Override
+    public int maxNameLength() {
+        return RedisBackend.MAX_NAME_LENGTH;
+    }
+
+    @Override
+    protected Attempt attempt(String name, Duration leaseTime) {
+        ensureOpen();
+        if (options.restartGuard() && leaseTime.compareTo(options.maxLeaseTime()) > 0) {
+            throw new IllegalArgumentException("lease time " + leaseTime + " is longer than maxLeaseTime "
+                    + options.maxLeaseTime() + " of redlock store " + store);
+        }
+        String token = OwnerTokens.newToken();
+        String value = OwnerValue.of(token);
+        List<String> keyList = options.restartGuard()
+                ? List.of(keys.lock(name), keys.fence(name), keys.guard())
+                : List.of(keys.lock(name), keys.fence(name));
+        List<String> args = List.of(value, Long.toString(leaseTime.toMillis()),
+                options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0");
+        long start = clock.getAsLong();
+        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.ACQUIRE.run(node, keyList, args));
+        long elapsed = clock.getAsLong() - start;
+
+        List<Integer> granted = new ArrayList<>();
+        long fence = 0;
+        long holderTtl = -1;
+        int failed = 0;
+        for (int i = 0; i < replies.size(); i++) {
+            Outcome<Object> reply = replies.get(i);
+            if (reply.failed()) {
+                failed++;
+                continue;
+            }
+            List<?> result = (List<?>) reply.value();
+            long number = (Long) result.get(1);
+            if ((Long) result.get(0) == 1L) {
+                granted.add(i);
+                fence = Math.max(fence, number);
+            } else if (number >= 0) {
+                holderTtl = holderTtl < 0 ? number : Math.min(holderTtl, number);
+            }
+        }
+        if (quorum.won(granted.size(), leaseTime, elapsed) && raiseFences(name, fence, granted)
+                && quorum.won(granted.size(), leaseTime, clock.getAsLong() - start)) {
+            return Attempt.granted(new Grant(name, token, fence, value));
+        }
+        releaseEverywhere(name, value);
+        if (!quorum.reachable(failed)) {
+            throw unavailable("acquire lock '" + name + "'", replies);
+        }
+        return Attempt.held(holderTtl >= 0 ? TimeUnit.MILLISECONDS.toNanos(holderTtl) : -1);
+    }
+
+    /** Raises the fencing counter of every granting node to {@code fence}; drops nodes where that failed. */
+    private boolean raiseFences(String name, long fence, List<Integer> granted) {
+        List<String> fenceKey = List.of(keys.fence(name));
+        List<String> fenceArg = List.of(Long.toString(fence));
+        List<Outcome<Object>> raised = onNodes(granted, node -> RedisScripts.RAISE_FENCE.run(node, fenceKey, fenceArg));
+        List<Integer> kept = new ArrayList<>();
+        for (int i = 0; i < granted.size(); i++) {
+            if (!raised.get(i).failed()) {
+                kept.add(granted.get(i));
+            }
+        }
+        granted.retainAll(kept);
+        return granted.size() >= quorum.quorum();
+    }
+
+    private void releaseEverywhere(String name, String value) {
+        List<String> keyList = List.of(keys.lock(name));
+        List<String> args = List.of(value, keys.channel(name), name);
+        for (UnifiedJedis node : nodes) {
+            pool.execute(() -> {
+                try {
+                    RedisScripts.RELEASE.run(node, keyList, args);
+                } catch (JedisException e) {
+                    // best effort: the key expires with its lease on a node we cannot reach
+                }
+            });
+        }
+    }
+
+    /** Redlock waits a random delay between attempts (so contenders do not retry in lockstep). */
+    @Override
+    protected long pollDelayNanos(int failures, long holderTtlNanos) {
+        long max = options.retryDelay().toNanos();
+        long delay = max / 2 + ThreadLocalRandom.current().nextLong(max / 2 + 1);
+        return holderTtlNanos >= 0 ? Math.min(delay, holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1)) : delay;
+    }
+
+    @Override
+    public boolean release(Grant grant) {
+        String name = grant.name();
+        List<String> keyList = List.of(keys.lock(name));
+        List<String> args = List.of((String) grant.handle(), keys.channel(name), name);
+        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.RELEASE.run(node, keyList, args));
+        signals().signal(name);
+        int released = 0;
+        int failed = 0;
+        for (Outcome<Object> reply : replies) {
+            if (reply.failed()) {
+                failed++;
+            } else if ((Long) reply.value() == 1L) {
+                released++;
+            }
+        }
+        if (released >= quorum.quorum()) {
+            return true;
+        }
+        if (released + failed >= quorum.quorum()) {
+            throw unavailable("release lock '" + name + "'", replies);
+        }
+        return false;
+    }
+
+    @Override
+    public Set<Grant> renew(List<Renewal> renewals) {
+        ensureOpen();
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            all.add(i);
+        }
+        List<Outcome<Set<Grant>>> perNode = parallel(all, i -> renewers.get(i).renew(renewals));
+        int failed = (int) perNode.stream().filter(Outcome::failed).count();
+        if (!quorum.reachable(failed)) {
+            throw unavailable("renew " + renewals.size() + " lease(s)", perNode);
+        }
+        Map<Grant, Integer> renewedOn = new HashMap<>();
+        for (Outcome<Set<Grant>> outcome : perNode) {
+            if (outcome.failed()) {
+                continue;
+            }
+            for (Renewal r : renewals) {
+                if (!outcome.value().contains(r.grant())) {
+                    renewedOn.merge(r.grant(), 1, Integer::sum);
+                }
+            }
+        }
+        Set<Grant> lost = new HashSet<>();
+        for (Renewal r : renewals) {
+            if (renewedOn.getOrDefault(r.grant(), 0) < quorum.quorum()) {
+                lost.add(r.grant());
+            }
+        }
+        return lost;
+    }
+
+    @Override
+    public LockAdmin admin() {
+        List<LockAdmin> admins = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            admins.add(new RedisAdmin(nodes.get(i), keys, store + " node " + nodeNames.get(i)));
+        }
+        return new RedlockAdmin(admins, quorum);
+    }
+
+    /** The outcome of one call on one node: a value or the failure. */
+    record Outcome<T>(T value, RuntimeException error, String node) {
+        boolean failed() {
+            return error != null;
+        }
+    }
+
+    private <T> List<Outcome<T>> onAllNodes(Function<UnifiedJedis, T> call) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            all.add(i);
+        }
+        return onNodes(all, call);
+    }
+
+    private <T> List<Outcome<T>> onNodes(List<Integer> indexes, Function<UnifiedJedis, T> call) {
+        return parallel(indexes, i -> call.apply(nodes.get(i)));
+    }
+
+    /** Runs {@code call} for each node index in parallel, each bounded by the per-node timeout (three times). */
+    private <T> List<Outcome<T>> parallel(List<Integer> indexes, Function<Integer, T> call) {
+        List<Future<T>> futures = new ArrayList<>(indexes.size());
+        for (int index : indexes) {
+            futures.add(pool.submit(() -> call.apply(index)));
+        }
+        long deadline = System.nanoTime() + options.nodeTimeout().toNanos() * 3 + TimeUnit.MILLISECONDS.toNanos(50);
+        List<Outcome<T>> outcomes = new ArrayList<>(indexes.size());
+        for (int k = 0; k < futures.size(); k++) {
+            String node = nodeNames.get(indexes.get(k));
+            Future<T> future = futures.get(k);
+            try {
+                outcomes.add(new Outcome<>(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS),
+                        null, node));
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof IllegalArgumentException iae) {
+                    throw iae;
+                }
+                outcomes.add(new Outcome<>(null, cause instanceof RuntimeException re ? re
+                        : new LockException(String.valueOf(cause), cause), node));
+            } catch (TimeoutException e) {
+                future.cancel(true);
+                outcomes.add(new Outcome<>(null, new StoreUnavailableException("no answer within "
+                        + options.nodeTimeout().multipliedBy(3)), node));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                future.cancel(true);
+                outcomes.add(new Outcome<>(null, new StoreUnavailableException("interrupted"), node));
+            }
+        }
+        return outcomes;
+    }
+
+    private StoreUnavailableException unavailable(String what, List<? extends Outcome<?>> outcomes) {
+        StringBuilder b = new StringBuilder("redlock store ").append(store).append(" cannot ").append(what)
+                .append(": fewer than ").append(quorum.quorum()).append(" of ").append(nodes.size())
+                .append(" nodes answered");
+        outcomes.stream().filter(Outcome::failed)
+                .forEach(o -> b.append("; ").append(o.node()).append(": ").append(o.error().getMessage()));
+        StoreUnavailableException e = new StoreUnavailableException(b.toString());
+        outcomes.stream().filter(Outcome::failed).forEach(o -> e.addSuppressed(o.error()));
+        return e;
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("redlock store " + store + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            signals().signalAll();
+            pool.shutdownNow();
+            nodes.forEach(UnifiedJedis::close);
+        }
     }
 }

@@ -1,0 +1,84 @@
+package io.distlock.redis;
+
+import io.distlock.StoreUnavailableException;
+import io.distlock.spi.LockAdmin;
+import io.distlock.spi.LockInfo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The operator view of a Redlock store: a lock counts as held when a majority of the nodes that answered hold it;
+ * its fencing token is the largest node counter and its time left the shortest node TTL. Force-release deletes the
+ * lock on every node.
+ */
+final class RedlockAdmin implements LockAdmin {
+
+    private final List<LockAdmin> nodes;
+    private final RedlockQuorum quorum;
+
+    RedlockAdmin(List<LockAdmin> nodes, RedlockQuorum quorum) {
+        this.nodes = nodes;
+        this.quorum = quorum;
+    }
+
+    @Override
+    public List<LockInfo> list(String prefix, int limit) {
+        Map<String, List<LockInfo>> byName = new TreeMap<>();
+        int failed = 0;
+        StoreUnavailableException last = null;
+        for (LockAdmin node : nodes) {
+            try {
+                for (LockInfo info : node.list(prefix, Integer.MAX_VALUE)) {
+                    byName.computeIfAbsent(info.name(), k -> new ArrayList<>()).add(info);
+                }
+            } catch (StoreUnavailableException e) {
+                failed++;
+                last = e;
+            }
+        }
+        if (!quorum.reachable(failed)) {
+            throw last;
+        }
+        List<LockInfo> result = new ArrayList<>();
+        for (Map.Entry<String, List<LockInfo>> e : byName.entrySet()) {
+            if (result.size() >= limit) {
+                break;
+            }
+            List<LockInfo> infos = e.getValue();
+            if (infos.size() < quorum.quorum()) {
+                continue;
+            }
+            long fence = infos.stream().mapToLong(LockInfo::fencingToken).max().orElse(0);
+            Duration left = infos.stream().map(LockInfo::timeLeft).filter(d -> d != null)
+                    .min(Duration::compareTo).orElse(null);
+            Map<String, Integer> owners = new HashMap<>();
+            infos.forEach(i -> owners.merge(i.owner(), 1, Integer::sum));
+            String owner = owners.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            result.add(new LockInfo(e.getKey(), fence, left, owner));
+        }
+        return result;
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        boolean any = false;
+        int failed = 0;
+        StoreUnavailableException last = null;
+        for (LockAdmin node : nodes) {
+            try {
+                any |= node.forceRelease(name);
+            } catch (StoreUnavailableException e) {
+                failed++;
+                last = e;
+            }
+        }
+        if (!quorum.reachable(failed)) {
+            throw last;
+        }
+        return any;
+    }
+}

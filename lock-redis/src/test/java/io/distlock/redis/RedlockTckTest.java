@@ -1,0 +1,155 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
+import io.distlock.core.BackendLockStore;
+import io.distlock.spi.Grant;
+import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.StoreOutage;
+import io.distlock.tck.fixture.FreePorts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The compatibility kit against Redlock over 5 redis-servers this test owns. The kit's outage stops 3 of them (no
+ * majority: {@link StoreUnavailableException}); the Redlock-specific tests below stop 2 (still works) and drive
+ * the attempt with a clock that runs past the lease (not won, nothing left behind).
+ */
+class RedlockTckTest extends LockStoreTck {
+
+    private static final List<RedisServer> SERVERS = new ArrayList<>();
+
+    @BeforeAll
+    static void startServers() {
+        for (int i = 0; i < 5; i++) {
+            SERVERS.add(RedisServer.start());
+        }
+    }
+
+    @AfterAll
+    static void stopServers() {
+        SERVERS.forEach(RedisServer::close);
+        SERVERS.clear();
+    }
+
+    static String uri(List<RedisServer> servers, String query) {
+        return "redlock://" + servers.stream().map(s -> "127.0.0.1:" + s.port()).collect(Collectors.joining(","))
+                + (query.isEmpty() ? "" : "?" + query);
+    }
+
+    @Override
+    protected LockStore newClient() {
+        return LockStore.open(uri(SERVERS, "timeout=1s"));
+    }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.timeBound();
+    }
+
+    @Override
+    protected String storeUri() {
+        return uri(SERVERS, "");
+    }
+
+    @Override
+    protected String unreachableStoreUri() {
+        return "redlock://127.0.0.1:" + FreePorts.next() + ",127.0.0.1:" + FreePorts.next() + ",127.0.0.1:"
+                + FreePorts.next();
+    }
+
+    @Override
+    protected StoreOutage outage() {
+        return new StoreOutage() {
+            @Override
+            public void stop() {
+                SERVERS.subList(0, 3).forEach(RedisServer::stop);
+            }
+
+            @Override
+            public void start() {
+                SERVERS.subList(0, 3).forEach(RedisServer::startAgain);
+            }
+        };
+    }
+
+    @Test
+    void worksWithTwoOfFiveNodesDown() {
+        try (LockStore store = LockStore.open(uri(SERVERS, "timeout=1s"))) {
+            SERVERS.subList(3, 5).forEach(RedisServer::stop);
+            try {
+                String name = tck().name("two down");
+                Lease first = store.lock(name).tryAcquire().orElseThrow();
+                try (LockStore other = LockStore.open(uri(SERVERS, "timeout=1s"))) {
+                    assertThat(other.lock(name).tryAcquire()).as("held by a majority").isEmpty();
+                }
+                first.release();
+                Lease second = store.lock(name).tryAcquire().orElseThrow();
+                assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+                second.release();
+            } finally {
+                SERVERS.subList(3, 5).forEach(RedisServer::startAgain);
+            }
+        }
+    }
+
+    @Test
+    void threeOfFiveNodesDownIsUnavailableNotHeld() {
+        try (LockStore store = LockStore.open(uri(SERVERS, "timeout=1s"))) {
+            SERVERS.subList(2, 5).forEach(RedisServer::stop);
+            try {
+                assertThatThrownBy(() -> store.lock(tck().name("three down")).tryAcquire())
+                        .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("fewer than 3 of 5");
+                assertThatThrownBy(() -> LockStore.open(uri(SERVERS, "timeout=1s")))
+                        .isInstanceOf(StoreUnavailableException.class);
+            } finally {
+                SERVERS.subList(2, 5).forEach(RedisServer::startAgain);
+            }
+        }
+    }
+
+    @Test
+    void attemptThatOutlastsItsLeaseIsNotWonAndLeavesNothingBehind() throws Exception {
+        List<UnifiedJedis> clients = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (RedisServer s : SERVERS) {
+            clients.add(RedisClient.create("127.0.0.1", s.port()));
+            names.add("127.0.0.1:" + s.port());
+        }
+        Duration lease = Duration.ofSeconds(10);
+        // each reading of this clock is 9.9 s after the last: the attempt "took" longer than lease - drift
+        AtomicLong now = new AtomicLong();
+        RedisOptions options = RedisOptions.defaults();
+        String name = tck().name("slow attempt");
+        try (RedlockBackend slow = new RedlockBackend(clients, names, options, "test",
+                () -> now.getAndAdd(Duration.ofMillis(9_900).toNanos()))) {
+            assertThat(slow.acquire(name, lease, 0)).as("granted by all 5 nodes but too late").isNull();
+        }
+        RedisKeys keys = new RedisKeys(options.keyPrefix());
+        for (RedisServer s : SERVERS) {
+            try (RedisProbe probe = new RedisProbe(s.port())) {
+                // the late attempt released its keys (asynchronously) on every node
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> !probe.raw().exists(keys.lock(name)));
+            }
+        }
+        try (LockStore store = LockStore.open(uri(SERVERS, "timeout=1s"))) {
+            Grant grant = ((BackendLockStore) store).backend().acquire(name, lease, 0);
+            assertThat(grant).isNotNull();
+            ((BackendLockStore) store).backend().release(grant);
+        }
+    }
+}
