@@ -1,0 +1,99 @@
+package io.distlock.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.cli.DistlockMain;
+import io.distlock.cli.ExitCodes;
+import io.distlock.spi.LeaseModel;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The demo end to end, with its services as separate JVMs sharing the Redis server on 127.0.0.1:6379. Only what is
+ * guaranteed is asserted: with the lock exactly one redemption and a balance of 3, sold + stock = 10, the stale
+ * write refused. Whether the race shows without the lock depends on timing, so that run is only reported (and
+ * checked for what holds in every interleaving: each deduction was whole).
+ */
+class DemoEndToEndTest {
+
+    private static final String REDIS = "redis://127.0.0.1:6379";
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter printed = new StringWriter();
+
+    private DemoContext context(LeaseModel model) {
+        return new DemoContext(REDIS, dir, new PrintWriter(printed, true), UUID.randomUUID().toString().substring(0, 8),
+                model, null, 0);
+    }
+
+    @Test
+    void pointsWithTheLockRedeemExactlyOnceLeavingThree() {
+        List<RaceRun> runs = new PointsScenario().races(context(LeaseModel.TIME));
+        RaceRun without = runs.get(0);
+        RaceRun with = runs.get(1);
+
+        System.out.println("points without lock: " + without.successes() + " redemptions, balance "
+                + without.remaining() + (without.remaining() < 0 ? " (the race happened)" : " (no race this time)"));
+        assertThat(without.locked()).isFalse();
+        assertThat(without.remaining()).isEqualTo(PointsScenario.POINTS - PointsScenario.COST * without.successes());
+
+        assertThat(with.locked()).isTrue();
+        assertThat(with.spends()).hasSize(2);
+        assertThat(with.successes()).isEqualTo(1);
+        assertThat(with.remaining()).isEqualTo(3);
+        assertThat(with.spends()).filteredOn(s -> !s.succeeded()).singleElement()
+                .satisfies(refused -> assertThat(refused.seen()).isEqualTo(3));
+        assertThat(with.spends()).extracting(RaceRun.Spend::fencingToken).doesNotHaveDuplicates()
+                .allSatisfy(token -> assertThat(token).isPositive());
+    }
+
+    @Test
+    void flashSaleWithTheLockNeverOversells() {
+        List<RaceRun> runs = new FlashSaleScenario().races(context(LeaseModel.TIME), new long[] {6, 5, 4});
+        RaceRun without = runs.get(0);
+        RaceRun with = runs.get(1);
+
+        System.out.println("flash sale without lock: sold " + without.spent() + ", stock " + without.remaining());
+        assertThat(without.spent() + without.remaining()).isEqualTo(FlashSaleScenario.STOCK);
+
+        assertThat(with.remaining()).isNotNegative();
+        assertThat(with.spent() + with.remaining()).isEqualTo(FlashSaleScenario.STOCK);
+        assertThat(with.successes()).isBetween(1L, 2L);
+    }
+
+    @Test
+    void fencingRefusesTheFrozenHoldersLateWrite() {
+        FencingScenario.Outcome outcome = new FencingScenario().play(context(LeaseModel.TIME));
+
+        assertThat(outcome.takerToken()).isGreaterThan(outcome.holderToken());
+        assertThat(outcome.staleWriteToFenced()).startsWith("REFUSED");
+        assertThat(outcome.staleWriteToPlain()).isEqualTo("accepted");
+        assertThat(outcome.fencedValue()).isEqualTo("written by service B");
+        assertThat(outcome.plainValue()).isEqualTo("written by service A");
+        assertThat(outcome.holderRelease()).startsWith("LockLostException");
+        assertThat(outcome.correct()).isTrue();
+    }
+
+    @Test
+    void theCommandPrintsThePointsTableAndExitsZero() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = DistlockMain.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true),
+                new PrintWriter(err, true), "demo", "--scenario", "points", "--store", REDIS);
+
+        assertThat(code).as(out + "\n" + err).isEqualTo(ExitCodes.OK);
+        String withLockRow = out.toString().lines().filter(l -> l.strip().startsWith("with lock")).findFirst()
+                .orElseThrow();
+        assertThat(withLockRow).contains("redeemed (read 10, 1st in lock)").contains("refused (read 3, 2nd in lock)")
+                .containsPattern("\\s3\\s+1\\s").contains("correct");
+        assertThat(out.toString()).contains("without lock").contains("Summary").contains("every run was correct");
+    }
+}
