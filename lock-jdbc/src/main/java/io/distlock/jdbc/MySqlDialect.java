@@ -42,6 +42,11 @@ final class MySqlDialect extends SqlDialect {
                 + " acquired_at = IF(" + ours + ", VALUES(acquired_at), acquired_at)";
     }
 
+    /** The acquire upsert (parameters: name, token, lease micros, owner), for tests of the affected-row count. */
+    String acquireSql() {
+        return acquireSql;
+    }
+
     @Override
     String name() {
         return mariadbClient ? "mariadb" : "mysql";
