@@ -182,18 +182,11 @@ final class RedlockBackend extends PollingLockBackend {
         return granted.size() >= quorum.quorum();
     }
 
+    /** Releases a failed attempt's keys on every node, waiting (at most the node timeout) before the next try. */
     private void releaseEverywhere(String name, String value) {
         List<String> keyList = List.of(keys.lock(name));
         List<String> args = List.of(value, keys.channel(name), name);
-        for (UnifiedJedis node : nodes) {
-            pool.execute(() -> {
-                try {
-                    RedisScripts.RELEASE.run(node, keyList, args);
-                } catch (JedisException e) {
-                    // best effort: the key expires with its lease on a node we cannot reach
-                }
-            });
-        }
+        onAllNodes(node -> RedisScripts.RELEASE.run(node, keyList, args)); // a node we cannot reach expires the key
     }
 
     /** Redlock waits a random delay between attempts (so contenders do not retry in lockstep). */
