@@ -27,7 +27,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The benchmark command: runs distlock, the libraries users would pick instead and the raw store limit on the same
@@ -94,6 +96,9 @@ public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--no-profile", description = "Do not take JFR profiles of distlock where it misses a target.")
     private boolean noProfile;
+
+    @Spec
+    private CommandSpec spec;
 
     private final String[] originalArgs;
     private final PrintStream log;
@@ -165,7 +170,7 @@ public final class BenchMain implements Callable<Integer> {
                     chosen.add(name);
                 }
             } else {
-                throw new CommandLine.ParameterException(new CommandLine(this), "unknown store '" + s
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown store '" + s
                         + "'; expected all, redis, zookeeper, mariadb, postgresql or mem");
             }
         }
@@ -179,7 +184,7 @@ public final class BenchMain implements Callable<Integer> {
         Map<String, String> uris = new LinkedHashMap<>(BenchConfig.DEFAULT_DISTLOCK_URIS);
         distlockUris.forEach((store, uri) -> {
             if (!uris.containsKey(store)) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--distlock-uri names unknown store '"
+                throw new CommandLine.ParameterException(spec.commandLine(), "--distlock-uri names unknown store '"
                         + store + "'");
             }
             uris.put(store, uri);
@@ -195,14 +200,14 @@ public final class BenchMain implements Callable<Integer> {
 
     private void requireAtLeast(String option, int value, int min) {
         if (value < min) {
-            throw new CommandLine.ParameterException(new CommandLine(this), option + " must be at least " + min
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " must be at least " + min
                     + ", got " + value);
         }
     }
 
     private Duration positive(String option, Duration d) {
         if (d.isZero() || d.isNegative()) {
-            throw new CommandLine.ParameterException(new CommandLine(this), option + " must be positive, got " + d);
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " must be positive, got " + d);
         }
         return d;
     }

@@ -70,7 +70,8 @@ public final class JfrProfile {
                 Set<String> seen = new HashSet<>();
                 for (RecordedFrame f : stack.getFrames()) {
                     String name = frame(f);
-                    if (INTERESTING.stream().anyMatch(name::startsWith) && seen.add(name)) {
+                    if (!name.startsWith("io.distlock.bench.") && INTERESTING.stream().anyMatch(name::startsWith)
+                            && seen.add(name)) {
                         inclusive.merge(name, 1L, Long::sum);
                     }
                 }
@@ -92,7 +93,7 @@ public final class JfrProfile {
         }
         md.append(String.format(Locale.ROOT, "- %,d CPU samples in this JVM; hottest frames (self):%n%n", cpuSamples));
         md.append(table(self, cpuSamples));
-        md.append("\nHottest client-side methods including callees (distlock, drivers):\n\n");
+        md.append("\nHottest client-side methods including callees (distlock and drivers; the harness left out):\n\n");
         md.append(table(inclusive, cpuSamples));
         return md.toString();
     }

@@ -1,0 +1,55 @@
+package io.distlock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The harness works end to end on the in-memory store: every scenario runs, and the report and chart are written
+ * with a row per scenario. A smoke test only: it asserts nothing about speed.
+ */
+class BenchMainSmokeTest {
+
+    @TempDir
+    Path out;
+
+    @Test
+    void memRunWritesReportAndChartWithEveryScenario() throws Exception {
+        String[] args = {"--store", "mem", "--duration", "300ms", "--warmup", "100ms", "--runs", "1",
+            "--held", "0", "--round-trip-pairs", "0", "--no-profile", "--out", out.toString()};
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+        int exit = new CommandLine(new BenchMain(args, new PrintStream(console, true, StandardCharsets.UTF_8)))
+                .execute(args);
+
+        assertThat(exit).as("exit code; console:%n%s", console).isZero();
+        String report = Files.readString(out.resolve("bench-report.md"));
+        assertThat(report)
+                .contains("# distlock benchmark report", "**Machine:**", "**Command:**", "## mem")
+                .contains("| distlock | uncontended-1 |", "| distlock | uncontended-8 |",
+                        "| distlock | contended-8x2 |", "| distlock | handoff |")
+                .doesNotContain("failed");
+        String chart = Files.readString(out.resolve("bench-chart.svg"));
+        assertThat(chart).startsWith("<?xml").contains("<svg", "uncontended-1 (ops/s)", "handoff p99").endsWith("</svg>\n");
+    }
+
+    @Test
+    void unknownStoreIsRejectedWithItsName() {
+        String[] args = {"--store", "cassandra"};
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        CommandLine cmd = new CommandLine(new BenchMain(args, new PrintStream(console, true, StandardCharsets.UTF_8)));
+        cmd.setErr(new java.io.PrintWriter(console, true, StandardCharsets.UTF_8));
+
+        int exit = cmd.execute(args);
+
+        assertThat(exit).isNotZero();
+        assertThat(console.toString(StandardCharsets.UTF_8)).contains("unknown store 'cassandra'");
+    }
+}

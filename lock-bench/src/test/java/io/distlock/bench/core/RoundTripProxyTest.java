@@ -1,0 +1,46 @@
+package io.distlock.bench.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import org.junit.jupiter.api.Test;
+
+/** The proxy forwards bytes both ways and counts one round trip per request burst, against a real echo server. */
+class RoundTripProxyTest {
+
+    @Test
+    void countsOneRoundTripPerRequestAnswered() throws Exception {
+        try (ServerSocket echo = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> {
+                try (Socket s = echo.accept(); InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                    byte[] buffer = new byte[64];
+                    int n;
+                    while ((n = in.read(buffer)) > 0) {
+                        out.write(buffer, 0, n);
+                        out.flush();
+                    }
+                } catch (Exception e) {
+                    // the client closed
+                }
+            });
+            server.setDaemon(true);
+            server.start();
+            try (RoundTripProxy proxy = new RoundTripProxy(new HostPort("127.0.0.1", echo.getLocalPort()));
+                 Socket client = new Socket(proxy.address().host(), proxy.address().port())) {
+                InputStream in = client.getInputStream();
+                OutputStream out = client.getOutputStream();
+                for (int i = 0; i < 3; i++) {
+                    out.write(new byte[] {'p', 'i', 'n', 'g'});
+                    out.flush();
+                    assertThat(in.readNBytes(4)).isEqualTo(new byte[] {'p', 'i', 'n', 'g'});
+                }
+                assertThat(proxy.roundTrips()).isEqualTo(3);
+                assertThat(proxy.bytesUp()).isEqualTo(12);
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.distlock.bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.bench.core.Role;
+import io.distlock.bench.core.Sample;
+import io.distlock.bench.result.ScenarioResult;
+import io.distlock.bench.result.StoreResult;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Target verdicts from given results: met at or above the ratio, missed below it with the shortfall stated. */
+class TargetsTest {
+
+    private final Targets targets = new Targets("uncontended-8", "contended-8x2");
+
+    @Test
+    void redisUncontendedRatioToRawIsMetOrMissedWithShortfall() {
+        StoreResult redis = new StoreResult("redis", "test");
+        redis.scenarios().add(result("distlock", Role.DISTLOCK, "uncontended-1", 900));
+        redis.scenarios().add(result("raw", Role.RAW, "uncontended-1", 1000));
+        redis.scenarios().add(result("distlock", Role.DISTLOCK, "uncontended-8", 600));
+        redis.scenarios().add(result("raw", Role.RAW, "uncontended-8", 1000));
+
+        List<TargetCheck> checks = targets.check(redis);
+
+        assertThat(checks.get(0).verdict()).isEqualTo(TargetCheck.Verdict.MET);
+        assertThat(checks.get(0).measured()).startsWith("0.90x");
+        assertThat(checks.get(1).verdict()).isEqualTo(TargetCheck.Verdict.MISSED);
+        assertThat(checks.get(1).shortfall()).startsWith("29% short");
+        assertThat(checks.get(2).verdict()).as("no Redisson result").isEqualTo(TargetCheck.Verdict.NOT_MEASURED);
+    }
+
+    @Test
+    void medianOfThreeRunsIsTheMiddleOne() {
+        ScenarioResult r = new ScenarioResult("distlock", Role.DISTLOCK, "uncontended-1", true);
+        r.add(10, 10, Sample.newHistogram(), 0);
+        r.add(30, 30, Sample.newHistogram(), 0);
+        r.add(20, 20, Sample.newHistogram(), 0);
+
+        assertThat(r.medianOpsPerSecond()).isEqualTo(20);
+    }
+
+    private static ScenarioResult result(String name, Role role, String scenario, double opsPerSecond) {
+        ScenarioResult r = new ScenarioResult(name, role, scenario, true);
+        r.add(opsPerSecond, (long) opsPerSecond, Sample.newHistogram(), 0);
+        return r;
+    }
+}
