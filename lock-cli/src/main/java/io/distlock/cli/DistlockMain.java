@@ -15,7 +15,7 @@ public final class DistlockMain {
 
     /** Runs {@code distlock} with {@code args} and exits the JVM with its exit code. */
     public static void main(String[] args) {
-        Logging.quietByDefault();
+        Logging.quiet("error");
         int code = run(System.in, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
         System.exit(code);
     }

@@ -22,7 +22,7 @@ import java.util.Optional;
  * never shows in {@code ps}), {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits
  * for {@code GO}, then answers {@code DONE ok|refused seen token}), {@code HOLD lockName leaseMs} (answers
  * {@code HELD token}, waits for {@code WRITE plainFile fencedFile value}, then answers
- * {@code DONE plain fenced releaseOutcome}), {@code TAKE lockName maxWaitMs plainFile fencedFile value} (answers
+ * {@code WROTE plain fenced} and, once it has released, {@code DONE releaseOutcome}), {@code TAKE lockName maxWaitMs plainFile fencedFile value} (answers
  * {@code DONE token waitedMs plain fenced}) and {@code QUIT}. Any failure is answered {@code ERROR message}.
  */
 public final class DemoWorker {
@@ -136,6 +136,7 @@ public final class DemoWorker {
         // a real service resumed from a pause does not know it was paused: it goes on with its old token
         FencedRecord.WriteResult plain = new FencedRecord(Path.of(write[1]), false).write(lease.fencingToken(), value);
         FencedRecord.WriteResult fenced = new FencedRecord(Path.of(write[2]), true).write(lease.fencingToken(), value);
+        reply("WROTE", plain.toString(), fenced.toString());
         String released;
         try {
             lease.release();
@@ -143,7 +144,7 @@ public final class DemoWorker {
         } catch (LockLostException e) {
             released = "LockLostException (the lease was lost while it was frozen)";
         }
-        reply("DONE", plain.toString(), fenced.toString(), released);
+        reply("DONE", released);
     }
 
     /** Waits for the lock, then writes with its own token. */

@@ -90,14 +90,15 @@ public final class FencingScenario implements Scenario {
                 Signals.send(a.pid(), "CONT");
                 timeline.row(at(t0), a.label(), "", "resumed with SIGCONT, unaware it was frozen");
                 a.send("WRITE", plain.toString(), fenced.toString(), "written by service A");
-                String[] late = a.await("DONE", ServiceGroup.START_TIMEOUT);
+                String[] late = a.await("WROTE", ServiceGroup.START_TIMEOUT);
                 timeline.row(at(t0), a.label(), tokenA, "wrote with its old token", late[0], late[1]);
-                timeline.row(at(t0), a.label(), "", "release() -> " + late[2]);
+                String released = a.await("DONE", ServiceGroup.START_TIMEOUT)[0];
+                timeline.row(at(t0), a.label(), "", "release() -> " + released);
                 ctx.out().println();
                 timeline.print(ctx.out(), "  ");
                 ctx.out().println();
                 return new Outcome(tokenA, Long.parseLong(took[0]), late[0], late[1],
-                        new FencedRecord(plain, false).value(), new FencedRecord(fenced, true).value(), late[2]);
+                        new FencedRecord(plain, false).value(), new FencedRecord(fenced, true).value(), released);
             } finally {
                 if (a.pid() > 0 && ProcessHandle.of(a.pid()).map(ProcessHandle::isAlive).orElse(false)) {
                     Signals.send(a.pid(), "CONT");

@@ -96,4 +96,33 @@ class DemoEndToEndTest {
                 .containsPattern("\\s3\\s+1\\s").contains("correct");
         assertThat(out.toString()).contains("without lock").contains("Summary").contains("every run was correct");
     }
+
+    @Test
+    void withoutStoreTheDemoStartsAnEmbeddedZooKeeperAndFencesTheFrozenHolder() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = DistlockMain.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true),
+                new PrintWriter(err, true), "demo", "--scenario", "fencing");
+
+        assertThat(code).as(out + "\n" + err).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString()).containsPattern("embedded ZooKeeper on 127\\.0\\.0\\.1:\\d+")
+                .contains("session timeout (3.00 s)")
+                .contains("frozen with SIGSTOP")
+                .containsPattern("wrote with its old token +accepted +REFUSED")
+                .contains("fenced record now holds: \"written by service B\"");
+    }
+
+    @Test
+    void withoutStoreThePointsScenarioRunsOnTheEmbeddedZooKeeper() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = DistlockMain.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true),
+                new PrintWriter(err, true), "demo", "--scenario", "points");
+
+        assertThat(code).as(out + "\n" + err).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString()).contains("embedded ZooKeeper on 127.0.0.1:");
+        String withLockRow = out.toString().lines().filter(l -> l.strip().startsWith("with lock")).findFirst()
+                .orElseThrow();
+        assertThat(withLockRow).containsPattern("\\s3\\s+1\\s").contains("correct");
+    }
 }
