@@ -1,0 +1,120 @@
+package io.distlock.chaos;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads worker histories and counts what went wrong: overlapping holds (told or not), stale writes accepted,
+ * fence rejections and the acquisition outcomes. Holds are the intervals from ACQ_OK to the release's outcome.
+ */
+public final class ChaosChecker {
+
+    /** One worker's hold of the lock: from acquisition to release, and whether the worker was told it lost it. */
+    record Hold(String worker, long token, long from, long to, boolean told) {
+        boolean overlaps(Hold other) {
+            return from < other.to && other.from < to;
+        }
+    }
+
+    private ChaosChecker() {
+    }
+
+    /** Counts for one run; {@code register} is the resource's final state, {@code faultEnd} nanoTime or -1. */
+    public static ChaosResult check(String store, String scenario, List<Event> events, FencedRegister.State register,
+            int faults, long faultEndNanos, boolean unsafeByDesign, String note) {
+        List<Event> sorted = new ArrayList<>(events);
+        sorted.sort(Comparator.comparingLong(Event::nanos));
+        long ops = count(sorted, "ACQ_INVOKE");
+        long ok = count(sorted, "ACQ_OK");
+        long fail = count(sorted, "ACQ_FAIL");
+        long unknown = count(sorted, "ACQ_UNKNOWN");
+        long rejections = count(sorted, "READ_REFUSED") + count(sorted, "WRITE_REFUSED");
+        List<Hold> holds = holds(sorted);
+        long undetected = 0;
+        long detected = 0;
+        for (int i = 0; i < holds.size(); i++) {
+            for (int j = i + 1; j < holds.size(); j++) {
+                Hold a = holds.get(i);
+                Hold b = holds.get(j);
+                if (!a.worker().equals(b.worker()) && a.overlaps(b)) {
+                    if (a.told() || b.told()) {
+                        detected++;
+                    } else {
+                        undetected++;
+                    }
+                }
+            }
+        }
+        long stale = staleWrites(sorted);
+        Duration recovery = null;
+        if (faultEndNanos > 0) {
+            recovery = sorted.stream().filter(e -> e.type().equals("ACQ_OK") && e.nanos() >= faultEndNanos)
+                    .findFirst().map(e -> Duration.ofNanos(e.nanos() - faultEndNanos)).orElse(null);
+        }
+        return new ChaosResult(store, scenario, ops, faults, ok, fail, unknown, undetected, detected,
+                register.lostUpdates(), rejections, stale, recovery, unsafeByDesign, note);
+    }
+
+    private static long count(List<Event> events, String type) {
+        return events.stream().filter(e -> e.type().equals(type)).count();
+    }
+
+    /** Pairs each ACQ_OK with the same worker's next release outcome; a hold with no end lasts to the last event. */
+    static List<Hold> holds(List<Event> sorted) {
+        long end = sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1).nanos();
+        Map<String, Event> open = new HashMap<>();
+        Map<String, Boolean> told = new HashMap<>();
+        List<Hold> holds = new ArrayList<>();
+        for (Event e : sorted) {
+            switch (e.type()) {
+                case "ACQ_OK" -> {
+                    open.put(e.worker(), e);
+                    told.put(e.worker(), false);
+                }
+                case "LOST_SIGNAL" -> {
+                    Event start = open.get(e.worker());
+                    if (start != null && start.token() == e.token()) {
+                        told.put(e.worker(), true);
+                    }
+                }
+                case "REL_OK", "REL_LOST", "REL_UNKNOWN" -> {
+                    Event start = open.remove(e.worker());
+                    if (start != null) {
+                        boolean lost = !e.type().equals("REL_OK") || told.getOrDefault(e.worker(), false);
+                        holds.add(new Hold(e.worker(), start.token(), start.nanos(), e.nanos(), lost));
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        // a worker killed while holding never released: its hold lasts until the lock was freed for it, i.e. the
+        // kill; it was never told, but a dead process writes nothing, so the hold ends at its last event
+        for (Event start : open.values()) {
+            long last = sorted.stream().filter(x -> x.worker().equals(start.worker())).mapToLong(Event::nanos).max()
+                    .orElse(end);
+            holds.add(new Hold(start.worker(), start.token(), start.nanos(), last, told.getOrDefault(start.worker(),
+                    false)));
+        }
+        return holds;
+    }
+
+    /** Writes accepted with token T after another client had been granted a token above T. */
+    static long staleWrites(List<Event> sorted) {
+        long stale = 0;
+        long highestGranted = 0;
+        for (Event e : sorted) {
+            if (e.type().equals("ACQ_OK")) {
+                highestGranted = Math.max(highestGranted, e.token());
+            } else if ((e.type().equals("WRITE_OK") || e.type().equals("WRITE_LOST_UPDATE"))
+                    && e.token() < highestGranted) {
+                stale++;
+            }
+        }
+        return stale;
+    }
+}

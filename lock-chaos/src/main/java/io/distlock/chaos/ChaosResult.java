@@ -1,0 +1,35 @@
+package io.distlock.chaos;
+
+import java.time.Duration;
+
+/**
+ * The numbers of one fault run, as a Jepsen report gives them.
+ *
+ * @param store the store under test
+ * @param scenario the fault
+ * @param operations acquisition attempts
+ * @param faults faults injected
+ * @param acquiredOk acquisitions that returned a lease
+ * @param acquiredFail acquisitions that timed out (the lock was busy)
+ * @param acquiredUnknown acquisitions that raised StoreUnavailableException (outcome unknown to the client)
+ * @param undetectedOverlaps pairs of holds on the lock at the same time where neither holder was ever told its lease
+ *        was lost: mutual exclusion broken silently
+ * @param detectedOverlaps pairs of holds at the same time where the earlier holder was told (lost signal or
+ *        LockLostException at release): the fencing token is what kept the resource safe
+ * @param lostUpdates accepted writes that overwrote an update they had not read
+ * @param fenceRejections reads and writes the fenced resource refused because a higher token had been seen
+ * @param staleWritesAccepted writes accepted after a higher token had been granted to another client
+ * @param recovery time from the end of the fault to the next successful acquisition, or null if not measured
+ * @param unsafeByDesign whether this scenario is documented as unsafe for this store (overlaps are expected)
+ * @param note what the run shows, in a sentence
+ */
+public record ChaosResult(String store, String scenario, long operations, int faults, long acquiredOk,
+        long acquiredFail, long acquiredUnknown, long undetectedOverlaps, long detectedOverlaps, long lostUpdates,
+        long fenceRejections, long staleWritesAccepted, Duration recovery, boolean unsafeByDesign, String note) {
+
+    /** Whether the run meets the bars: no stale write accepted, and no silent overlap unless unsafe by design. */
+    public boolean meetsBars() {
+        return staleWritesAccepted == 0 && lostUpdates == 0 && (unsafeByDesign || undetectedOverlaps == 0)
+                && acquiredOk > 0;
+    }
+}

@@ -1,0 +1,150 @@
+package io.distlock.chaos;
+
+import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.TempDirs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.netcrusher.core.reactor.NioReactor;
+import org.netcrusher.tcp.TcpCrusher;
+import org.netcrusher.tcp.TcpCrusherBuilder;
+
+/**
+ * One fault run: a store target, optionally a TCP proxy in front of it, worker JVMs running the workload against a
+ * fenced register, and the live stream of their events, so a scenario can act at the right moment (pause the worker
+ * that just acquired, for example). Closing it stops the workers and the proxy; the target belongs to the caller.
+ */
+final class ChaosRun implements AutoCloseable {
+
+    static final Duration WORK = Duration.ofMillis(40);
+
+    private final StoreTarget target;
+    private final Path dir = TempDirs.create("chaos-run");
+    private final Path registerFile = dir.resolve("register");
+    private final String lockName = "chaos:" + UUID.randomUUID();
+    private final BlockingQueue<Event> live = new LinkedBlockingQueue<>();
+    private final List<WorkerProcess> workers = new ArrayList<>();
+    private final List<WorkerProcess> retired = new ArrayList<>();
+    private NioReactor reactor;
+    private TcpCrusher proxy;
+    private int clientPort;
+    private int nextWorker;
+
+    ChaosRun(StoreTarget target, boolean throughProxy) throws Exception {
+        this.target = target;
+        this.clientPort = target.port();
+        if (throughProxy) {
+            reactor = new NioReactor();
+            clientPort = FreePorts.next();
+            proxy = TcpCrusherBuilder.builder().withReactor(reactor).withBindAddress("127.0.0.1", clientPort)
+                    .withConnectAddress("127.0.0.1", target.port()).buildAndOpen();
+        }
+    }
+
+    StoreTarget target() {
+        return target;
+    }
+
+    TcpCrusher proxy() {
+        return proxy;
+    }
+
+    /** Starts {@code n} workers and waits until the lock has been acquired at least once. */
+    void startWorkers(int n) throws InterruptedException {
+        for (int i = 0; i < n; i++) {
+            startWorker();
+        }
+        if (awaitEvent(e -> e.type().equals("ACQ_OK"), Duration.ofSeconds(90)) == null) {
+            throw new IllegalStateException("no worker acquired the lock within 90 s on " + target.store());
+        }
+    }
+
+    WorkerProcess startWorker() {
+        WorkerProcess w = WorkerProcess.start(target.uri(clientPort), "w" + (nextWorker++), lockName, registerFile,
+                target.lease(), WORK, target.holdBound().multipliedBy(2), live);
+        workers.add(w);
+        return w;
+    }
+
+    /** The worker called {@code label}. */
+    WorkerProcess worker(String label) {
+        return workers.stream().filter(w -> w.label().equals(label)).findFirst().orElseThrow();
+    }
+
+    /** Removes a dead worker from the running set (its history is kept). */
+    void retire(WorkerProcess w) {
+        workers.remove(w);
+        retired.add(w);
+    }
+
+    /** The next live event matching {@code filter}, or null after {@code timeout}. */
+    Event awaitEvent(Predicate<Event> filter, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            Event e = live.poll(left, TimeUnit.NANOSECONDS);
+            if (e != null && filter.test(e)) {
+                return e;
+            }
+        }
+    }
+
+    /** The next acquisition by any worker; fails if none comes within 60 s. */
+    Event awaitAcquisition() throws InterruptedException {
+        Event e = awaitEvent(x -> x.type().equals("ACQ_OK"), Duration.ofSeconds(60));
+        if (e == null) {
+            throw new IllegalStateException("no worker acquired the lock within 60 s on " + target.store());
+        }
+        return e;
+    }
+
+    /** Forgets events seen so far, so the next wait sees only new ones. */
+    void drain() {
+        live.clear();
+    }
+
+    /** Lets the workload run for {@code d} (events keep flowing into the history). */
+    void runFor(Duration d) throws InterruptedException {
+        Thread.sleep(d.toMillis()); // the workload's own running time, not a synchronisation
+    }
+
+    /** Stops every worker and returns all histories, dead workers' included. */
+    List<Event> stopAndCollect() {
+        List<Event> all = new ArrayList<>();
+        for (WorkerProcess w : workers) {
+            w.stop(Duration.ofSeconds(20));
+        }
+        for (WorkerProcess w : workers) {
+            all.addAll(w.history());
+        }
+        for (WorkerProcess w : retired) {
+            all.addAll(w.history());
+        }
+        return all;
+    }
+
+    FencedRegister.State register() {
+        return new FencedRegister(registerFile).state();
+    }
+
+    @Override
+    public void close() {
+        for (WorkerProcess w : workers) {
+            w.kill();
+        }
+        if (proxy != null) {
+            proxy.close();
+            reactor.close();
+        }
+        TempDirs.delete(dir);
+    }
+}

@@ -1,0 +1,75 @@
+package io.distlock.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The checker on synthetic histories with known violations, and on a clean one. */
+class ChaosCheckerTest {
+
+    private static final FencedRegister.State CLEAN = new FencedRegister.State(3, 3, 3, 0, 0);
+
+    private static Event e(String worker, long t, String type, long token) {
+        return new Event(worker, t, type, token);
+    }
+
+    private static ChaosResult check(List<Event> events) {
+        return ChaosChecker.check("s", "x", events, CLEAN, 1, -1, false, "");
+    }
+
+    @Test
+    void aCleanHistoryMeetsTheBars() {
+        ChaosResult r = check(List.of(
+                e("a", 0, "ACQ_INVOKE", 0), e("a", 1, "ACQ_OK", 1), e("a", 2, "WRITE_OK", 1), e("a", 3, "REL_OK", 1),
+                e("b", 0, "ACQ_INVOKE", 0), e("b", 4, "ACQ_OK", 2), e("b", 5, "WRITE_OK", 2), e("b", 6, "REL_OK", 2)));
+        assertThat(r.operations()).isEqualTo(2);
+        assertThat(r.acquiredOk()).isEqualTo(2);
+        assertThat(r.undetectedOverlaps()).isZero();
+        assertThat(r.detectedOverlaps()).isZero();
+        assertThat(r.staleWritesAccepted()).isZero();
+        assertThat(r.meetsBars()).isTrue();
+    }
+
+    @Test
+    void overlappingHoldsNobodyWasToldAboutAreSilentOverlaps() {
+        ChaosResult r = check(List.of(
+                e("a", 1, "ACQ_OK", 1), e("b", 2, "ACQ_OK", 2), e("a", 3, "REL_OK", 1), e("b", 4, "REL_OK", 2)));
+        assertThat(r.undetectedOverlaps()).isEqualTo(1);
+        assertThat(r.meetsBars()).isFalse();
+    }
+
+    @Test
+    void overlapsWhereTheStaleHolderWasToldAreCountedApart() {
+        ChaosResult r = check(List.of(
+                e("a", 1, "ACQ_OK", 1), e("b", 5, "ACQ_OK", 2), e("a", 6, "LOST_SIGNAL", 1),
+                e("a", 7, "WRITE_REFUSED", 1), e("a", 8, "REL_LOST", 1), e("b", 9, "REL_OK", 2)));
+        assertThat(r.undetectedOverlaps()).isZero();
+        assertThat(r.detectedOverlaps()).isEqualTo(1);
+        assertThat(r.fenceRejections()).isEqualTo(1);
+        assertThat(r.meetsBars()).isTrue();
+    }
+
+    @Test
+    void aWriteIssuedAfterAHigherTokenWasGrantedAndAcceptedIsStale() {
+        ChaosResult r = check(List.of(
+                e("a", 1, "ACQ_OK", 1), e("b", 5, "ACQ_OK", 2), e("a", 6, "WRITE_OK", 1), e("a", 8, "REL_LOST", 1)));
+        assertThat(r.staleWritesAccepted()).isEqualTo(1);
+        assertThat(r.meetsBars()).isFalse();
+    }
+
+    @Test
+    void lostUpdatesComeFromTheRegister() {
+        ChaosResult r = ChaosChecker.check("s", "x", List.of(e("a", 1, "ACQ_OK", 1), e("a", 2, "REL_OK", 1)),
+                new FencedRegister.State(1, 1, 2, 0, 1), 1, -1, false, "");
+        assertThat(r.lostUpdates()).isEqualTo(1);
+        assertThat(r.meetsBars()).isFalse();
+    }
+
+    @Test
+    void recoveryIsTheTimeToTheFirstAcquisitionAfterTheFault() {
+        ChaosResult r = ChaosChecker.check("s", "x", List.of(e("a", 1_000_000_000L, "ACQ_OK", 1),
+                e("b", 3_500_000_000L, "ACQ_OK", 2)), CLEAN, 1, 2_000_000_000L, false, "");
+        assertThat(r.recovery().toMillis()).isEqualTo(1500);
+    }
+}
