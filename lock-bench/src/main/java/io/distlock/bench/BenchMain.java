@@ -178,7 +178,7 @@ public final class BenchMain implements Callable<Integer> {
         requireAtLeast("--threads", threads, 2);
         requireAtLeast("--clients", clients, 2);
         if (threads < clients) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
+            throw new CommandLine.ParameterException(spec.commandLine(),
                     "--threads (" + threads + ") must be at least --clients (" + clients + ")");
         }
         Map<String, String> uris = new LinkedHashMap<>(BenchConfig.DEFAULT_DISTLOCK_URIS);

@@ -18,10 +18,16 @@ import java.util.Locale;
 
 /**
  * A shared SQL database (MariaDB or PostgreSQL, database {@code test}): distlock, Spring Integration's
- * {@code JdbcLockRegistry} and the raw two statements. Creates the tables the other contenders need if missing
- * (Spring's {@code INT_LOCK} from the DDL shipped in its jar, and {@code BENCH_RAW_LOCK}).
+ * {@code JdbcLockRegistry}, ShedLock's JDBC provider and the raw two statements. Creates the tables the other
+ * contenders need if missing (Spring's {@code INT_LOCK} from the DDL shipped in its jar, ShedLock's
+ * {@code shedlock}, and {@code BENCH_RAW_LOCK}).
  */
 public final class SqlBench implements StoreBench {
+
+    /** ShedLock's documented table, with millisecond timestamps (valid on MariaDB and PostgreSQL). */
+    private static final String SHEDLOCK_TABLE = "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL, "
+            + "lock_until TIMESTAMP(3) NOT NULL, locked_at TIMESTAMP(3) NOT NULL, locked_by VARCHAR(255) NOT NULL, "
+            + "PRIMARY KEY (name))";
 
     private final SqlDialect dialect;
     private final HostPort server;
@@ -39,6 +45,7 @@ public final class SqlBench implements StoreBench {
         try (Connection c = DriverManager.getConnection(dialect.jdbcUrl(server)); Statement s = c.createStatement()) {
             s.execute(springLockTable());
             s.execute(dialect.rawTable());
+            s.execute(SHEDLOCK_TABLE);
         }
     }
 
@@ -87,6 +94,7 @@ public final class SqlBench implements StoreBench {
         return List.of(
                 new DistlockContender(via.fill(distlockUri)),
                 new SpringJdbcContender(dialect, via),
+                new ShedLockContender(dialect, via),
                 new RawSqlContender(dialect, via));
     }
 
