@@ -4,8 +4,14 @@ import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.fixture.FreePorts;
+import org.junit.jupiter.api.Tag;
 
-/** The whole kit against the machine's MariaDB through the MariaDB client ({@code jdbc:mariadb:}). */
+/**
+ * The whole kit against the machine's MariaDB through the MariaDB client ({@code jdbc:mariadb:}). Tagged slow: the
+ * same SQL runs through Connector/J in {@link MariaDbTckTest} by default; run it with
+ * {@code ./mvnw -pl lock-jdbc verify -Dsurefire.excludedGroups=none -Dtest=MariaDbClientTckTest}.
+ */
+@Tag("slow")
 class MariaDbClientTckTest extends LockStoreTck {
 
     private static final String URI =
