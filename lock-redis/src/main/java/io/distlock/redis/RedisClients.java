@@ -83,6 +83,7 @@ final class RedisClients {
             }
         }
         JedisClientConfig sentinelConfig = DefaultJedisClientConfig.builder()
+                .autoNegotiateProtocol(false) // Sentinel listeners speak RESP2; saves a warning per connection
                 .connectionTimeoutMillis(uri.options().timeoutMillis())
                 .socketTimeoutMillis(uri.options().timeoutMillis())
                 .build();

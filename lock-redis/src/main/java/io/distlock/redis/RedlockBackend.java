@@ -31,7 +31,6 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Redlock over N independent Redis masters ({@code redlock://h1:p1,...}). An attempt runs the single-node acquire
@@ -138,6 +137,7 @@ final class RedlockBackend extends PollingLockBackend {
         long elapsed = clock.getAsLong() - start;
 
         List<Integer> granted = new ArrayList<>();
+        Map<Integer, Long> nodeFences = new HashMap<>();
         long fence = 0;
         long holderTtl = -1;
         int failed = 0;
@@ -151,12 +151,13 @@ final class RedlockBackend extends PollingLockBackend {
             long number = (Long) result.get(1);
             if ((Long) result.get(0) == 1L) {
                 granted.add(i);
+                nodeFences.put(i, number);
                 fence = Math.max(fence, number);
             } else if (number >= 0) {
                 holderTtl = holderTtl < 0 ? number : Math.min(holderTtl, number);
             }
         }
-        if (quorum.won(granted.size(), leaseTime, elapsed) && raiseFences(name, fence, granted)
+        if (quorum.won(granted.size(), leaseTime, elapsed) && raiseFences(name, fence, granted, nodeFences)
                 && quorum.won(granted.size(), leaseTime, clock.getAsLong() - start)) {
             return Attempt.granted(new Grant(name, token, fence, value));
         }
@@ -167,18 +168,23 @@ final class RedlockBackend extends PollingLockBackend {
         return Attempt.held(holderTtl >= 0 ? TimeUnit.MILLISECONDS.toNanos(holderTtl) : -1);
     }
 
-    /** Raises the fencing counter of every granting node to {@code fence}; drops nodes where that failed. */
-    private boolean raiseFences(String name, long fence, List<Integer> granted) {
-        List<String> fenceKey = List.of(keys.fence(name));
-        List<String> fenceArg = List.of(Long.toString(fence));
-        List<Outcome<Object>> raised = onNodes(granted, node -> RedisScripts.RAISE_FENCE.run(node, fenceKey, fenceArg));
-        List<Integer> kept = new ArrayList<>();
-        for (int i = 0; i < granted.size(); i++) {
-            if (!raised.get(i).failed()) {
-                kept.add(granted.get(i));
+    /**
+     * Raises the fencing counter of every granting node that is below {@code fence} (none, once the nodes' counters
+     * move in step); drops the nodes where that failed. Returns whether a majority is left.
+     */
+    private boolean raiseFences(String name, long fence, List<Integer> granted, Map<Integer, Long> nodeFences) {
+        List<Integer> behind = granted.stream().filter(i -> nodeFences.get(i) < fence).toList();
+        if (!behind.isEmpty()) {
+            List<String> fenceKey = List.of(keys.fence(name));
+            List<String> fenceArg = List.of(Long.toString(fence));
+            List<Outcome<Object>> raised = onNodes(behind,
+                    node -> RedisScripts.RAISE_FENCE.run(node, fenceKey, fenceArg));
+            for (int k = 0; k < behind.size(); k++) {
+                if (raised.get(k).failed()) {
+                    granted.remove(behind.get(k));
+                }
             }
         }
-        granted.retainAll(kept);
         return granted.size() >= quorum.quorum();
     }
 

@@ -1,17 +1,17 @@
 package io.distlock.redis;
 
 import io.distlock.LockStore;
-import io.distlock.tck.LockStoreTck;
-import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.AvailabilityRules;
 import io.distlock.tck.StoreOutage;
+import io.distlock.tck.fixture.FreePorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The compatibility kit against a {@code redis-server} this test starts on a free port, so the availability rules
- * can stop and restart it.
+ * The kit's availability rules (§14) against a {@code redis-server} this test starts on a free port, so they can
+ * stop and restart it (the rest of the kit runs against the shared server in {@link RedisTckTest}).
  */
-class RedisOutageTckTest extends LockStoreTck {
+class RedisOutageTckTest extends TckRuleGroups implements AvailabilityRules {
 
     private static RedisServer server;
 
@@ -33,13 +33,13 @@ class RedisOutageTckTest extends LockStoreTck {
     }
 
     @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
+    protected String storeUri() {
+        return server.uri("");
     }
 
     @Override
-    protected String storeUri() {
-        return server.uri("");
+    protected String unreachableStoreUri() {
+        return "redis://127.0.0.1:" + FreePorts.next() + "?timeout=1s";
     }
 
     @Override

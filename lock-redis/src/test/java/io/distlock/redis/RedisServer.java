@@ -19,26 +19,54 @@ final class RedisServer implements AutoCloseable {
     private final Path directory;
     private final int port;
     private final List<String> extraArgs;
+    private final Path configFile;
     private ServerProcess process;
 
-    private RedisServer(List<String> extraArgs) {
+    private RedisServer(List<String> extraArgs, String config) {
         this.directory = TempDirs.create("redis");
         this.port = FreePorts.next();
         this.extraArgs = List.copyOf(extraArgs);
+        if (config == null) {
+            this.configFile = null;
+        } else {
+            this.configFile = directory.resolve("redis.conf");
+            try {
+                java.nio.file.Files.writeString(configFile, config);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
     }
 
     /** Starts a new server on a free port; skips the test if no redis-server binary is installed. */
     static RedisServer start(String... extraArgs) {
         Assumptions.assumeTrue(ServerProcess.findBinary("redis-server").isPresent(),
                 "skipped: no redis-server binary on the PATH");
-        RedisServer server = new RedisServer(List.of(extraArgs));
+        RedisServer server = new RedisServer(List.of(extraArgs), null);
+        server.startProcess();
+        return server;
+    }
+
+    /** Starts a Sentinel on a free port that monitors {@code masterName} at {@code masterPort}, quorum 2. */
+    static RedisServer startSentinel(String masterName, int masterPort) {
+        Assumptions.assumeTrue(ServerProcess.findBinary("redis-server").isPresent(),
+                "skipped: no redis-server binary on the PATH");
+        RedisServer server = new RedisServer(List.of("--sentinel"), "sentinel monitor " + masterName
+                + " 127.0.0.1 " + masterPort + " 2\n"
+                + "sentinel down-after-milliseconds " + masterName + " 1000\n"
+                + "sentinel failover-timeout " + masterName + " 5000\n"
+                + "sentinel parallel-syncs " + masterName + " 1\n");
         server.startProcess();
         return server;
     }
 
     private void startProcess() {
-        List<String> command = new ArrayList<>(List.of(ServerProcess.findBinary("redis-server").orElseThrow()
-                .toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
+        List<String> command = new ArrayList<>();
+        command.add(ServerProcess.findBinary("redis-server").orElseThrow().toString());
+        if (configFile != null) {
+            command.add(configFile.toString()); // a Sentinel rewrites its config file: it must be a real file
+        }
+        command.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
                 "--appendonly", "no", "--dir", directory.toString()));
         command.addAll(extraArgs);
         process = new ServerProcess("redis-" + port, command, directory, port).start(Duration.ofSeconds(30));
