@@ -32,6 +32,7 @@ final class CuratorClients {
                 .connectionTimeoutMs(connectionMs)
                 .retryPolicy(new RetryUntilElapsed(connectionMs, RETRY_SLEEP_MS))
                 .ensembleTracker(false)
+                .defaultData(new byte[0])
                 .namespace(uri.chroot());
         if (uri.user() != null) {
             builder.authorization("digest", (uri.user() + ":" + uri.password()).getBytes(StandardCharsets.UTF_8))

@@ -132,7 +132,11 @@ final class ZooKeeperBackend implements LockBackend {
         }
     }
 
-    /** Creates our contender node; retried if a container parent vanishes between its creation and ours. */
+    /**
+     * Creates our contender node. A missing parent is created on demand as a CONTAINER node (the server deletes it
+     * once it has been emptied), and the create is retried: also when the server deletes an emptied parent between
+     * its creation and ours.
+     */
     private LockNode create(String parent) throws InterruptedException {
         String path = ZKPaths.makePath(parent, LockQueue.NODE_PREFIX);
         for (int attempt = 1; ; attempt++) {
@@ -140,7 +144,7 @@ final class ZooKeeperBackend implements LockBackend {
             try {
                 CreateBuilder builder = client.create();
                 createHook.accept(builder);
-                String created = builder.storingStatIn(stat).creatingParentContainersIfNeeded().withProtection()
+                String created = builder.storingStatIn(stat).withProtection()
                         .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(path, ownerData);
                 if (stat.getCzxid() == 0) {
                     // the reply was lost and Curator found our node again by its protected id: read its stat
@@ -154,11 +158,25 @@ final class ZooKeeperBackend implements LockBackend {
                 if (attempt >= CREATE_ATTEMPTS) {
                     throw errors.translate(e, "creating a node under " + parent);
                 }
+                createParent(parent);
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {
                 throw errors.translate(e, "creating a node under " + parent);
             }
+        }
+    }
+
+    /** Creates a lock's CONTAINER parent (and the root above it, if missing); fine if another client did first. */
+    private void createParent(String parent) throws InterruptedException {
+        try {
+            client.create().creatingParentContainersIfNeeded().withMode(CreateMode.CONTAINER).forPath(parent);
+        } catch (KeeperException.NodeExistsException raced) {
+            // another contender created it first
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw errors.translate(e, "creating " + parent);
         }
     }
 

@@ -1,0 +1,118 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * 200 threads on one lock through two stores: every one gets the lock exactly once, in a strict token order, and the
+ * server never sees more contender nodes than there are stores, because each store queues its own waiters locally
+ * and sends one contender at a time (Curator's recipe would create 200 nodes).
+ */
+class LocalWaitersTest {
+
+    private static final int STORES = 2;
+    private static final int THREADS_PER_STORE = 100;
+
+    private static TestingServer server;
+    private static CuratorFramework raw;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServers.server();
+        raw = TestServers.rawClient(server.getConnectString(), "waiters");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        raw.close();
+        server.close();
+    }
+
+    @Test
+    void twoHundredLocalWaitersCostTheServerOneNodePerStore() throws Exception {
+        String name = "crowded";
+        String parent = ZooKeeperBackend.parentPath(name);
+        List<LockStore> stores = new ArrayList<>();
+        AtomicInteger creates = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(STORES * THREADS_PER_STORE);
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger mostNodes = new AtomicInteger();
+        AtomicInteger samples = new AtomicInteger();
+        Thread sampler = new Thread(() -> {
+            while (!done.get()) {
+                try {
+                    mostNodes.accumulateAndGet(raw.getChildren().forPath(parent).size(), Math::max);
+                    samples.incrementAndGet();
+                } catch (KeeperException.NoNodeException notYet) {
+                    samples.incrementAndGet();
+                } catch (Exception e) {
+                    throw new IllegalStateException("sampling the lock's nodes failed", e);
+                }
+            }
+        }, "node-sampler");
+        try {
+            for (int s = 0; s < STORES; s++) {
+                LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), "waiters",
+                        Duration.ofSeconds(6), Duration.ofSeconds(5)));
+                TestServers.backend(store).createHook = builder -> creates.incrementAndGet();
+                stores.add(store);
+            }
+            sampler.start();
+            CountDownLatch go = new CountDownLatch(1);
+            List<Long> tokens = java.util.Collections.synchronizedList(new ArrayList<>());
+            AtomicInteger counter = new AtomicInteger();
+            List<Future<?>> workers = new ArrayList<>();
+            for (LockStore store : stores) {
+                for (int t = 0; t < THREADS_PER_STORE; t++) {
+                    workers.add(pool.submit(() -> {
+                        go.await();
+                        try (Lease lease = store.lock(name).acquire()) {
+                            int seen = counter.get(); // read-modify-write in two steps: overlaps would lose updates
+                            tokens.add(lease.fencingToken());
+                            counter.set(seen + 1);
+                        }
+                        return null;
+                    }));
+                }
+            }
+            go.countDown();
+            for (Future<?> worker : workers) {
+                worker.get(3, TimeUnit.MINUTES);
+            }
+            done.set(true);
+            sampler.join(TimeUnit.SECONDS.toMillis(30));
+
+            assertThat(counter.get()).as("every thread ran its critical section once").isEqualTo(200);
+            assertThat(tokens).hasSize(200).isSorted().doesNotHaveDuplicates();
+            // one create per acquisition; each store's first may be tried twice, before and after making the parent
+            assertThat(creates.get()).as("one node per acquisition, none for queuing").isBetween(200, 200 + STORES);
+            assertThat(samples.get()).as("the sampler looked").isPositive();
+            assertThat(mostNodes.get()).as("contender nodes at once, never more than the stores")
+                    .isBetween(1, STORES);
+            System.out.printf("200 local waiters: %d node samples, at most %d nodes at once%n", samples.get(),
+                    mostNodes.get());
+        } finally {
+            done.set(true);
+            pool.shutdownNow();
+            stores.forEach(LockStore::close);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CreateBuilder;
+import org.apache.curator.framework.imps.CreateFaults;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A create whose reply is lost (the node exists on the server, the client saw a connection loss) must not leave an
+ * orphan node that blocks the lock: Curator's protection mode finds our node again by its protected id. The fault is
+ * Curator's own test switch, so the node really is created on the server before the client is told it failed.
+ */
+class ProtectedCreateTest {
+
+    private static final Duration PROMPTLY = Duration.ofSeconds(3);
+
+    private static TestingServer server;
+    private static CuratorFramework raw;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServers.server();
+        raw = TestServers.rawClient(server.getConnectString(), "protected");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        raw.close();
+        server.close();
+    }
+
+    private static LockStore open() {
+        return LockStore.open(TestServers.uri(server.getConnectString(), "protected", Duration.ofSeconds(6),
+                Duration.ofSeconds(5)));
+    }
+
+    private static int nodesOf(String name) throws Exception {
+        return raw.getChildren().forPath(ZooKeeperBackend.parentPath(name)).size();
+    }
+
+    private static AtomicBoolean loseNextReply(LockStore store) {
+        AtomicBoolean armed = new AtomicBoolean(true);
+        TestServers.backend(store).createHook = (CreateBuilder builder) -> {
+            if (armed.compareAndSet(true, false)) {
+                CreateFaults.loseReplyOf(builder);
+            }
+        };
+        return armed;
+    }
+
+    @Test
+    void lostReplyOnAFreeLockStillGrantsItWithOneNode() throws Exception {
+        try (LockStore store = open(); LockStore other = open()) {
+            AtomicBoolean armed = loseNextReply(store);
+            Lease lease = store.lock("free").tryAcquire(PROMPTLY).orElseThrow();
+            assertThat(armed).as("the fault was injected").isFalse();
+            assertThat(nodesOf("free")).as("the retried create found our node instead of making a second").isEqualTo(1);
+            lease.release();
+            assertThat(nodesOf("free")).as("no orphan left").isZero();
+            assertThat(other.lock("free").tryAcquire()).as("nothing blocks the next client").isPresent()
+                    .get().satisfies(Lease::release);
+        }
+    }
+
+    @Test
+    void lostReplyWhileQueuedLeavesNothingBehindWhenTheWaiterGivesUp() throws Exception {
+        try (LockStore holder = open(); LockStore store = open(); LockStore next = open()) {
+            Lease held = holder.lock("busy").acquire();
+            AtomicBoolean armed = loseNextReply(store);
+            assertThat(store.lock("busy").tryAcquire(Duration.ofMillis(500))).isEmpty();
+            assertThat(armed).as("the fault was injected").isFalse();
+            assertThat(nodesOf("busy")).as("only the holder's node is left").isEqualTo(1);
+            held.release();
+            assertThat(next.lock("busy").tryAcquire()).as("the lock is free at once after its release").isPresent()
+                    .get().satisfies(Lease::release);
+        }
+    }
+}
