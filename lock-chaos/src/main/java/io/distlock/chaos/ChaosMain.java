@@ -33,6 +33,7 @@ public final class ChaosMain {
         stores.put("zookeeper", new ChaosSuite.StoreKind("zookeeper", ZooKeeperTarget::new, List.of()));
         stores.put("zookeeper-ensemble", new ChaosSuite.StoreKind("zookeeper (3-node ensemble)",
                 ZooKeeperEnsembleTarget::new, List.of()));
+        stores.put("redlock", new ChaosSuite.StoreKind("redlock (5 masters)", RedlockTarget::new, List.of()));
         stores.put("mariadb", new ChaosSuite.StoreKind("mariadb", MariaDbTarget::new, List.of()));
         return stores;
     }
@@ -91,9 +92,10 @@ public final class ChaosMain {
 
     private static void usage(String problem) {
         System.err.println("chaos: " + problem);
-        System.err.println("usage: ChaosMain [--store all|redis,redis-guard,zookeeper,zookeeper-ensemble,mariadb]"
-                + " [--scenario all|client-pause,client-crash,server-restart,server-pause,network-freeze-short,"
-                + "network-freeze-long,network-drop] [--rounds N] [--workers N] [--report FILE]");
+        System.err.println("usage: ChaosMain [--store all|redis,redis-guard,zookeeper,zookeeper-ensemble,redlock,"
+                + "mariadb] [--scenario all|client-pause,client-crash,server-restart,server-pause,"
+                + "network-freeze-short,network-freeze-long,script-flush,redlock-minority-down,redlock-majority-down,"
+                + "network-drop] [--rounds N] [--workers N] [--report FILE]");
         System.exit(2);
     }
 

@@ -65,11 +65,6 @@ enum Scenario {
     /** SIGSTOP the server past the lease time, then SIGCONT it. */
     SERVER_PAUSE("server pause", false) {
         @Override
-        String notApplicable(StoreTarget target) {
-            return target.canPause() ? null : "the server runs in-process (Curator's TestingServer): no SIGSTOP";
-        }
-
-        @Override
         Injection inject(ChaosRun run, int rounds) throws Exception {
             long end = 0;
             for (int i = 0; i < rounds; i++) {
@@ -101,6 +96,53 @@ enum Scenario {
         @Override
         Injection inject(ChaosRun run, int rounds) throws Exception {
             return freeze(run, rounds, run.target().holdBound().multipliedBy(2).plusSeconds(1));
+        }
+    },
+
+    /** Flush Redis's script cache right after an acquisition, so the release meets NOSCRIPT and must reload. */
+    SCRIPT_FLUSH("script cache flushed", false) {
+        @Override
+        String notApplicable(StoreTarget target) {
+            return target instanceof RedisTarget ? null : "Redis only";
+        }
+
+        @Override
+        Injection inject(ChaosRun run, int rounds) throws Exception {
+            long end = 0;
+            for (int i = 0; i < rounds * 5; i++) {
+                run.drain();
+                run.awaitAcquisition();
+                RedisCli.run(run.target().port(), "SCRIPT", "FLUSH");
+                end = System.nanoTime();
+                run.runFor(Duration.ofMillis(300));
+            }
+            return new Injection(rounds * 5, end);
+        }
+    },
+
+    /** Redlock with 2 of 5 masters killed: a majority remains, locking goes on. */
+    REDLOCK_MINORITY_DOWN("redlock: 2 of 5 nodes down", false) {
+        @Override
+        String notApplicable(StoreTarget target) {
+            return target instanceof RedlockTarget ? null : "Redlock only";
+        }
+
+        @Override
+        Injection inject(ChaosRun run, int rounds) throws Exception {
+            return nodesDown(run, rounds, 2);
+        }
+    },
+
+    /** Redlock with 3 of 5 masters killed: no majority, acquisitions must fail as unavailable, never overlap. */
+    REDLOCK_MAJORITY_DOWN("redlock: 3 of 5 nodes down", false) {
+        @Override
+        String notApplicable(StoreTarget target) {
+            return target instanceof RedlockTarget ? null : "Redlock only";
+        }
+
+        @Override
+        Injection inject(ChaosRun run, int rounds) throws Exception {
+            return nodesDown(run, rounds, 3);
         }
     },
 
@@ -138,14 +180,32 @@ enum Scenario {
 
     /** Why this scenario does not apply to {@code target}, or null if it does. */
     String notApplicable(StoreTarget target) {
-        if (needsProxy && target instanceof ZooKeeperEnsembleTarget) {
-            return "a proxy fronts one server; network faults run on the single-server target";
+        if (needsProxy && (target instanceof ZooKeeperEnsembleTarget || target instanceof RedlockTarget)) {
+            return "a proxy fronts one server; network faults run on the single-server targets";
+        }
+        if (this == SERVER_PAUSE && !target.canPause()) {
+            return "the server cannot be paused with SIGSTOP here";
         }
         return null;
     }
 
     /** Injects the fault {@code rounds} times. */
     abstract Injection inject(ChaosRun run, int rounds) throws Exception;
+
+    private static Injection nodesDown(ChaosRun run, int rounds, int count) throws Exception {
+        RedlockTarget redlock = (RedlockTarget) run.target();
+        long end = 0;
+        for (int i = 0; i < rounds; i++) {
+            run.drain();
+            run.awaitAcquisition();
+            redlock.stopNodes(count);
+            run.runFor(redlock.holdBound().multipliedBy(2).plusSeconds(1));
+            redlock.startStoppedNodes();
+            end = System.nanoTime();
+            run.runFor(redlock.holdBound().plusSeconds(3));
+        }
+        return new Injection(rounds, end);
+    }
 
     private static Injection freeze(ChaosRun run, int rounds, Duration frozen) throws Exception {
         long end = 0;

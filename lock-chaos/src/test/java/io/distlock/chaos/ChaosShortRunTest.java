@@ -57,6 +57,13 @@ class ChaosShortRunTest {
     }
 
     @Test
+    void redisScriptCacheFlushedBetweenAcquireAndReleaseIsTransparent() {
+        ChaosResult r = run("redis", Scenario.SCRIPT_FLUSH);
+        assertSafe(r);
+        assertThat(r.acquiredUnknown()).as("no acquisition failed because of NOSCRIPT").isZero();
+    }
+
+    @Test
     void everyScenarioHasACommandLineName() {
         assertThat(List.of(Scenario.values())).extracting(ChaosMain::cliName)
                 .contains("client-pause", "server-restart", "network-freeze-long");

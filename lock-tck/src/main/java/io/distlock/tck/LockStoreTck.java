@@ -1,12 +1,5 @@
 package io.distlock.tck;
 
-import io.distlock.LockStore;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-
 /**
  * The compatibility kit: one test per numbered rule of {@code lock-tck/SPEC.md}, each named after its rule
  * ({@code rule_1_1_...}). A store proves it keeps the distlock contract by extending this class:
@@ -21,96 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
  *
  * <p>Every call to {@link #newClient()} must open a new, independent client with its own connections: the kit uses
  * several to stand for several processes. Lock names are unique per test run, so a shared server needs no cleanup.
+ * To run only some rule groups, extend {@link TckHarness} and implement those groups' interfaces.
  */
-public abstract class LockStoreTck implements MutualExclusionRules, WaitingRules, OwnershipRules, ExpiryRules,
-        FencingRules, ReentrancyRules, JdkLockRules, InterruptionRules, CloseRules, LostLeaseRules, NameRules,
-        ScenarioRules, AvailabilityRules {
-
-    /** Opens a new independent client of the store under test; the kit closes it after the test. */
-    protected abstract LockStore newClient();
-
-    /** What the store under test can do. */
-    protected abstract StoreCapabilities capabilities();
-
-    /** A URI another JVM can open to reach the same store, or null if there is none (the mem: store). */
-    protected String storeUri() {
-        return null;
-    }
-
-    /** Control over a server owned by the test, for the availability rules; null skips them. */
-    protected StoreOutage outage() {
-        return null;
-    }
-
-    /**
-     * A URI of this store's kind on which no server answers (for example a closed port), or null to skip that rule.
-     * Opening it, or acquiring through it, must raise {@link io.distlock.StoreUnavailableException}.
-     */
-    protected String unreachableStoreUri() {
-        return null;
-    }
-
-    // ---- plumbing shared by the rules ---------------------------------------------------------------------------
-
-    private final List<LockStore> clients = new ArrayList<>();
-    private String namePrefix;
-    private final TckContext context = new TckContext() {
-        @Override
-        public LockStore client() {
-            LockStore client = newClient();
-            synchronized (clients) {
-                clients.add(client);
-            }
-            return client;
-        }
-
-        @Override
-        public String name(String suffix) {
-            return namePrefix + suffix;
-        }
-
-        @Override
-        public StoreCapabilities capabilities() {
-            return LockStoreTck.this.capabilities();
-        }
-
-        @Override
-        public String storeUri() {
-            return LockStoreTck.this.storeUri();
-        }
-
-        @Override
-        public StoreOutage outage() {
-            return LockStoreTck.this.outage();
-        }
-
-        @Override
-        public String unreachableStoreUri() {
-            return LockStoreTck.this.unreachableStoreUri();
-        }
-    };
-
-    @Override
-    public final TckContext tck() {
-        return context;
-    }
-
-    @BeforeEach
-    final void tckSetUp() {
-        namePrefix = "tck:" + getClass().getSimpleName() + ":" + UUID.randomUUID().toString().substring(0, 8) + ":";
-    }
-
-    @AfterEach
-    final void tckTearDown() {
-        synchronized (clients) {
-            for (LockStore client : clients) {
-                try {
-                    client.close();
-                } catch (RuntimeException e) {
-                    System.err.println("TCK: closing a client failed: " + e);
-                }
-            }
-            clients.clear();
-        }
-    }
+public abstract class LockStoreTck extends TckHarness implements MutualExclusionRules, WaitingRules, OwnershipRules,
+        ExpiryRules, FencingRules, ReentrancyRules, JdkLockRules, InterruptionRules, CloseRules, LostLeaseRules,
+        NameRules, ScenarioRules, AvailabilityRules {
 }

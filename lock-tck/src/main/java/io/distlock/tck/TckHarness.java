@@ -1,0 +1,105 @@
+package io.distlock.tck;
+
+import io.distlock.LockStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The plumbing under every kit run: the store's factory and declared capabilities, unique lock names per test, and
+ * every client closed after the test. {@link LockStoreTck} adds every rule group; a backend that wants only some
+ * groups for a topology (say, the availability rules against a server it can stop) extends this class and
+ * implements those groups' interfaces.
+ */
+public abstract class TckHarness implements TckSupport {
+
+    /** Opens a new independent client of the store under test; the kit closes it after the test. */
+    protected abstract LockStore newClient();
+
+    /** What the store under test can do. */
+    protected abstract StoreCapabilities capabilities();
+
+    /** A URI another JVM can open to reach the same store, or null if there is none (the mem: store). */
+    protected String storeUri() {
+        return null;
+    }
+
+    /** Control over a server owned by the test, for the availability rules; null skips them. */
+    protected StoreOutage outage() {
+        return null;
+    }
+
+    /**
+     * A URI of this store's kind on which no server answers (for example a closed port), or null to skip that rule.
+     * Opening it, or acquiring through it, must raise {@link io.distlock.StoreUnavailableException}.
+     */
+    protected String unreachableStoreUri() {
+        return null;
+    }
+
+    // ---- plumbing shared by the rules ---------------------------------------------------------------------------
+
+    private final List<LockStore> clients = new ArrayList<>();
+    private String namePrefix;
+    private final TckContext context = new TckContext() {
+        @Override
+        public LockStore client() {
+            LockStore client = newClient();
+            synchronized (clients) {
+                clients.add(client);
+            }
+            return client;
+        }
+
+        @Override
+        public String name(String suffix) {
+            return namePrefix + suffix;
+        }
+
+        @Override
+        public StoreCapabilities capabilities() {
+            return TckHarness.this.capabilities();
+        }
+
+        @Override
+        public String storeUri() {
+            return TckHarness.this.storeUri();
+        }
+
+        @Override
+        public StoreOutage outage() {
+            return TckHarness.this.outage();
+        }
+
+        @Override
+        public String unreachableStoreUri() {
+            return TckHarness.this.unreachableStoreUri();
+        }
+    };
+
+    @Override
+    public final TckContext tck() {
+        return context;
+    }
+
+    @BeforeEach
+    final void tckSetUp() {
+        namePrefix = "tck:" + getClass().getSimpleName() + ":" + UUID.randomUUID().toString().substring(0, 8) + ":";
+    }
+
+    @AfterEach
+    final void tckTearDown() {
+        synchronized (clients) {
+            for (LockStore client : clients) {
+                try {
+                    client.close();
+                } catch (RuntimeException e) {
+                    System.err.println("TCK: closing a client failed: " + e);
+                }
+            }
+            clients.clear();
+        }
+    }
+}
