@@ -2,9 +2,7 @@ package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerProcess;
-import io.distlock.tck.fixture.TempDirs;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,23 +12,23 @@ import java.util.concurrent.TimeUnit;
  * free port, root without password over TCP. InnoDB keeps committed rows across a crash, so a restart keeps the
  * lock table, as a production database would.
  */
-final class MariaDbTarget implements StoreTarget {
+final class MariaDbTarget extends ProcessTarget {
 
     static final Duration LEASE = Duration.ofSeconds(2);
 
-    private final Path dir = TempDirs.create("chaos-mariadb");
     private final int port = FreePorts.next();
-    private ServerProcess server;
 
     MariaDbTarget() {
+        super("mariadb");
         run(List.of("mariadb-install-db", "--no-defaults", "--datadir=" + dir.resolve("data"),
                 "--auth-root-authentication-method=normal", "--skip-test-db", "--user=root"));
         start();
         run(List.of("mariadb", "-h127.0.0.1", "-P" + port, "-uroot", "-e", "CREATE DATABASE IF NOT EXISTS test"));
     }
 
-    private void start() {
-        server = new ServerProcess("mariadb", List.of("mariadbd", "--no-defaults", "--datadir=" + dir.resolve("data"),
+    @Override
+    protected ServerProcess startServer() {
+        return new ServerProcess("mariadb", List.of("mariadbd", "--no-defaults", "--datadir=" + dir.resolve("data"),
                 "--port=" + port, "--bind-address=127.0.0.1", "--socket=" + dir.resolve("mysqld.sock"),
                 "--user=root", "--skip-log-bin", "--innodb-buffer-pool-size=32M",
                 "--pid-file=" + dir.resolve("mysqld.pid")), dir, port).start(Duration.ofSeconds(60));
@@ -63,40 +61,7 @@ final class MariaDbTarget implements StoreTarget {
     }
 
     @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
     public Duration holdBound() {
         return LEASE;
-    }
-
-    @Override
-    public void crashAndRestart(Duration down) throws InterruptedException {
-        server.kill();
-        Thread.sleep(down.toMillis()); // the outage itself
-        start();
-    }
-
-    @Override
-    public boolean canPause() {
-        return true;
-    }
-
-    @Override
-    public void pause() {
-        server.pause();
-    }
-
-    @Override
-    public void resume() {
-        server.resume();
-    }
-
-    @Override
-    public void close() {
-        server.kill();
-        TempDirs.delete(dir);
     }
 }
