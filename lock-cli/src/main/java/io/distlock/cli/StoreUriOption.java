@@ -1,16 +1,14 @@
 package io.distlock.cli;
 
 import io.distlock.LockStore;
-import io.distlock.spi.StoreDiscovery;
 import io.distlock.spi.StoreUri;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The required {@code --store URI} option shared by the subcommands that talk to one store. A URI that is malformed
- * or whose scheme no store on the class path claims is a usage error (exit 2) naming the problem.
+ * The required {@code --store URI} option shared by the subcommands that talk to one existing store. A URI that is
+ * malformed or whose scheme no store on the class path claims is a usage error (exit 2) naming the problem.
  */
 public final class StoreUriOption {
 
@@ -32,33 +30,8 @@ public final class StoreUriOption {
         return StoreUri.redact(uri);
     }
 
-    /**
-     * Opens the store.
-     *
-     * @throws ParameterException if the URI is malformed or names an unknown scheme
-     * @throws io.distlock.StoreUnavailableException if the store cannot be reached
-     */
+    /** Opens the store; see {@link StoreUris#open}. */
     public LockStore open() {
-        validate();
-        try {
-            return LockStore.open(uri);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(mixee.commandLine(), "--store: " + StoreUri.redact(e.getMessage()), e);
-        }
-    }
-
-    /** Checks the URI's form and scheme without connecting. */
-    public void validate() {
-        StoreUri parsed;
-        try {
-            parsed = StoreUri.parse(uri);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(mixee.commandLine(), "--store: " + e.getMessage());
-        }
-        if (!StoreDiscovery.availableSchemes().contains(parsed.scheme())) {
-            throw new ParameterException(mixee.commandLine(), "--store: no distlock store for scheme '"
-                    + parsed.scheme() + "' in " + parsed.redacted() + "; this build has "
-                    + StoreDiscovery.availableSchemes());
-        }
+        return StoreUris.open(mixee.commandLine(), uri);
     }
 }

@@ -39,9 +39,9 @@ class ArgumentHandlingTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tck", "inspect"})
+    @ValueSource(strings = {"inspect", "release"})
     void missingStoreIsAUsageErrorNamingTheOption(String subcommand) {
-        CliRun run = CliRun.of(subcommand);
+        CliRun run = CliRun.of(subcommand, "--force", "name");
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err()).contains("Missing required option").contains("--store");
     }

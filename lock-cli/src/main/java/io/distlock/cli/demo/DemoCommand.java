@@ -4,10 +4,10 @@ import io.distlock.LockStore;
 import io.distlock.cli.Durations;
 import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
+import io.distlock.cli.StoreUris;
 import io.distlock.cli.tck.CapabilitiesByScheme;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.LeaseModel;
-import io.distlock.spi.StoreDiscovery;
 import io.distlock.spi.StoreUri;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -75,6 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
         long start = System.nanoTime();
         EmbeddedZooKeeper embedded = null;
         Path dir = createTempDir();
+        ServiceGroup services = new ServiceGroup();
         try {
             String uri = storeUri;
             if (uri == null) {
@@ -85,13 +86,14 @@ public final class DemoCommand implements Callable<Integer> {
                 out.println("embedded ZooKeeper on 127.0.0.1:" + embedded.port()
                         + " (in this process; every service connects to it over TCP).");
             }
-            DemoContext ctx = context(uri, dir, out);
+            DemoContext ctx = context(uri, dir, out, services);
             out.println("Store: " + ctx.shownUri() + "  (" + describe(ctx) + ")");
             out.println("Each service is a separate JVM; they share only the lock store and a file that stands for "
                     + "the database.");
             Map<String, Boolean> results = runScenarios(ctx);
             return summarize(out, results, System.nanoTime() - start);
         } finally {
+            services.close();
             if (embedded != null) {
                 embedded.close();
             }
@@ -100,16 +102,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private void validateStore() {
-        StoreUri parsed;
-        try {
-            parsed = StoreUri.parse(storeUri);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--store: " + e.getMessage());
-        }
-        if (!StoreDiscovery.availableSchemes().contains(parsed.scheme())) {
-            throw new ParameterException(spec.commandLine(), "--store: no distlock store for scheme '"
-                    + parsed.scheme() + "'; this build has " + StoreDiscovery.availableSchemes());
-        }
+        StoreUri parsed = StoreUris.validate(spec.commandLine(), storeUri);
         if (parsed.scheme().equals("mem")) {
             throw new ParameterException(spec.commandLine(),
                     "--store: mem: lives inside one JVM and the demo's services are separate processes; "
@@ -117,23 +110,16 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private DemoContext context(String uri, Path dir, PrintWriter out) {
+    private DemoContext context(String uri, Path dir, PrintWriter out, ServiceGroup services) {
         LeaseModel model;
-        try (LockStore probe = openForProbe(uri)) {
+        try (LockStore probe = StoreUris.open(spec.commandLine(), uri)) {
             model = probe instanceof BackendLockStore backed ? backed.backend().leaseModel() : LeaseModel.TIME;
         }
         StoreUri parsed = StoreUri.parse(uri);
         Duration sessionTimeout = model == LeaseModel.SESSION ? CapabilitiesByScheme.sessionTimeout(parsed) : null;
         String runId = UUID.randomUUID().toString().substring(0, 8);
-        return new DemoContext(uri, dir, out, runId, model, sessionTimeout, processes == null ? 0 : processes);
-    }
-
-    private LockStore openForProbe(String uri) {
-        try {
-            return LockStore.open(uri);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--store: " + StoreUri.redact(e.getMessage()), e);
-        }
+        return new DemoContext(uri, dir, out, runId, model, sessionTimeout, processes == null ? 0 : processes,
+                services);
     }
 
     private Map<String, Boolean> runScenarios(DemoContext ctx) {
@@ -147,6 +133,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (scenario == Choice.fencing || scenario == Choice.all) {
             chosen.add(new FencingScenario());
         }
+        ctx.services().ensure(ctx, chosen.stream().mapToInt(sc -> sc.services(ctx)).max().orElse(2));
         Map<String, Boolean> results = new LinkedHashMap<>();
         int i = 0;
         for (Scenario s : chosen) {

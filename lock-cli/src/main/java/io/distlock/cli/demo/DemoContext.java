@@ -17,9 +17,10 @@ import java.time.Duration;
  * @param leaseModel how the store's leases end
  * @param sessionTimeout for session-bound stores, how long a silent client keeps its locks; else null
  * @param processes how many services contend in the points and flash-sale scenarios, or 0 for each one's default
+ * @param services the running services, shared by the scenarios (closed by whoever made the context)
  */
 public record DemoContext(String storeUri, Path dir, PrintWriter out, String runId, LeaseModel leaseModel,
-        Duration sessionTimeout, int processes) {
+        Duration sessionTimeout, int processes, ServiceGroup services) {
 
     /** How long each service works between its check and its write: widens the race window. */
     public static final long WORK_PAUSE_MS = 300;

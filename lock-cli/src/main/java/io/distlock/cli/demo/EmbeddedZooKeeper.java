@@ -1,6 +1,7 @@
 package io.distlock.cli.demo;
 
 import io.distlock.StoreUnavailableException;
+import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
 import java.io.IOException;
 import java.time.Duration;
@@ -40,9 +41,30 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return server.getPort();
     }
 
-    /** The store URI services open to reach it. */
+    /** The store URI the demo's services open to reach it, with the demo's short session timeout. */
     public String storeUri() {
-        return "zookeeper://127.0.0.1:" + port() + "?sessionTimeout=" + SESSION_TIMEOUT.toMillis() + "ms";
+        return storeUri(SESSION_TIMEOUT);
+    }
+
+    /** A store URI to reach it with the given session timeout (and a connection timeout as long). */
+    public String storeUri(Duration sessionTimeout) {
+        return "zookeeper://127.0.0.1:" + port() + "?sessionTimeout=" + sessionTimeout.toMillis() + "ms"
+                + "&connectionTimeout=" + sessionTimeout.toMillis() + "ms";
+    }
+
+    /** Stopping and restarting this server on the same port, for the kit's outage rule. */
+    public StoreOutage outage() {
+        return new StoreOutage() {
+            @Override
+            public void stop() throws Exception {
+                server.stop();
+            }
+
+            @Override
+            public void start() throws Exception {
+                server.restart();
+            }
+        };
     }
 
     @Override

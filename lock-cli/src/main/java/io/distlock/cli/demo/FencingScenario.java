@@ -6,6 +6,7 @@ import io.distlock.spi.LeaseModel;
 import io.distlock.tck.fixture.Signals;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The fencing story (Kleppmann): service A takes the lock and is paused (SIGSTOP) past its lease; service B takes
@@ -32,6 +33,11 @@ public final class FencingScenario implements Scenario {
     @Override
     public String key() {
         return "fencing";
+    }
+
+    @Override
+    public int services(DemoContext ctx) {
+        return 2;
     }
 
     @Override
@@ -63,48 +69,45 @@ public final class FencingScenario implements Scenario {
         new FencedRecord(plain, false).clear();
         new FencedRecord(fenced, true).clear();
         String lock = ctx.lockName(key());
-        Duration expiry = ctx.leaseModel() == LeaseModel.SESSION ? ctx.sessionTimeout() : LEASE;
+        boolean session = ctx.leaseModel() == LeaseModel.SESSION;
+        Duration expiry = session ? ctx.sessionTimeout() : LEASE;
         TextTable timeline = new TextTable("time", "who", "token", "what happened", "plain record", "fenced record");
-        try (ServiceGroup services = ServiceGroup.start(ctx, 2)) {
-            WorkerProcess a = services.get(0);
-            WorkerProcess b = services.get(1);
-            long t0 = System.nanoTime();
-            a.send("HOLD", lock, Long.toString(LEASE.toMillis()));
-            long tokenA = Long.parseLong(a.await("HELD", ServiceGroup.START_TIMEOUT)[0]);
-            timeline.row(at(t0), a.label(), tokenA, "took the lock"
-                    + (ctx.leaseModel() == LeaseModel.SESSION ? " (held while its session lives)"
-                            : " (lease " + Durations.show(LEASE) + ", no renewal)"));
-            Signals.send(a.pid(), "STOP");
-            try {
-                timeline.row(at(t0), a.label(), "", "frozen with SIGSTOP (pid " + a.pid() + ")");
-                b.send("TAKE", lock, Long.toString(expiry.plus(MARGIN).toMillis()), plain.toString(),
-                        fenced.toString(), "written by service B");
-                ctx.out().println("  service A is frozen; service B waits for A's "
-                        + (ctx.leaseModel() == LeaseModel.SESSION ? "session" : "lease") + " to run out (~"
-                        + Durations.show(expiry) + ") ...");
-                ctx.out().flush();
-                long waitStart = System.nanoTime();
-                String[] took = b.await("DONE", expiry.plus(MARGIN).plus(MARGIN), () -> tick(ctx, waitStart));
-                timeline.row(at(t0), b.label(), took[0], "took the lock after waiting "
-                        + Durations.show(Duration.ofMillis(Long.parseLong(took[1]))) + ", wrote", took[2], took[3]);
-                Signals.send(a.pid(), "CONT");
-                timeline.row(at(t0), a.label(), "", "resumed with SIGCONT, unaware it was frozen");
-                a.send("WRITE", plain.toString(), fenced.toString(), "written by service A");
-                String[] late = a.await("WROTE", ServiceGroup.START_TIMEOUT);
-                timeline.row(at(t0), a.label(), tokenA, "wrote with its old token", late[0], late[1]);
-                String released = a.await("DONE", ServiceGroup.START_TIMEOUT)[0];
-                timeline.row(at(t0), a.label(), "", "release() -> " + released);
-                ctx.out().println();
-                timeline.print(ctx.out(), "  ");
-                ctx.out().println();
-                return new Outcome(tokenA, Long.parseLong(took[0]), late[0], late[1],
-                        new FencedRecord(plain, false).value(), new FencedRecord(fenced, true).value(), released);
-            } finally {
-                if (a.pid() > 0 && ProcessHandle.of(a.pid()).map(ProcessHandle::isAlive).orElse(false)) {
-                    Signals.send(a.pid(), "CONT");
-                }
-            }
+        List<WorkerProcess> services = ctx.services().first(ctx, 2);
+        WorkerProcess a = services.get(0);
+        WorkerProcess b = services.get(1);
+
+        long t0 = System.nanoTime();
+        a.send("HOLD", lock, Long.toString(LEASE.toMillis()));
+        long tokenA = Long.parseLong(a.await("HELD", ServiceGroup.START_TIMEOUT)[0]);
+        timeline.row(at(t0), a.label(), tokenA, "took the lock" + (session ? " (held while its session lives)"
+                : " (lease " + Durations.show(LEASE) + ", no renewal)"));
+        Signals.send(a.pid(), "STOP");
+        String[] took;
+        try {
+            timeline.row(at(t0), a.label(), "", "frozen with SIGSTOP (pid " + a.pid() + ")");
+            b.send("TAKE", lock, Long.toString(expiry.plus(MARGIN).toMillis()), plain.toString(), fenced.toString(),
+                    "written by service B");
+            ctx.out().println("  service A is frozen; service B waits for A's " + (session ? "session" : "lease")
+                    + " to run out (~" + Durations.show(expiry) + ") ...");
+            ctx.out().flush();
+            long waitStart = System.nanoTime();
+            took = b.await("DONE", expiry.plus(MARGIN).plus(MARGIN), () -> tick(ctx, waitStart));
+            timeline.row(at(t0), b.label(), took[0], "took the lock after waiting "
+                    + Durations.show(Duration.ofMillis(Long.parseLong(took[1]))) + ", wrote", took[2], took[3]);
+        } finally {
+            Signals.send(a.pid(), "CONT");
         }
+        timeline.row(at(t0), a.label(), "", "resumed with SIGCONT, unaware it was frozen");
+        a.send("WRITE", plain.toString(), fenced.toString(), "written by service A");
+        String[] late = a.await("WROTE", ServiceGroup.START_TIMEOUT);
+        timeline.row(at(t0), a.label(), tokenA, "wrote with its old token", late[0], late[1]);
+        String released = a.await("DONE", ServiceGroup.START_TIMEOUT)[0];
+        timeline.row(at(t0), a.label(), "", "release() -> " + released);
+        ctx.out().println();
+        timeline.print(ctx.out(), "  ");
+        ctx.out().println();
+        return new Outcome(tokenA, Long.parseLong(took[0]), late[0], late[1], new FencedRecord(plain, false).value(),
+                new FencedRecord(fenced, true).value(), released);
     }
 
     private static String at(long t0) {

@@ -21,6 +21,11 @@ public final class PointsScenario implements Scenario {
     }
 
     @Override
+    public int services(DemoContext ctx) {
+        return ctx.processesOr(2);
+    }
+
+    @Override
     public String title() {
         return "Points redemption: a double click reaches two services";
     }
@@ -42,10 +47,8 @@ public final class PointsScenario implements Scenario {
         int count = ctx.processesOr(2);
         long[] amounts = new long[count];
         Arrays.fill(amounts, COST);
-        try (ServiceGroup services = ServiceGroup.start(ctx, count)) {
-            SpendRace race = new SpendRace(ctx, services, key(), POINTS, amounts);
-            return List.of(race.run(false), race.run(true));
-        }
+        SpendRace race = new SpendRace(ctx, key(), POINTS, amounts);
+        return List.of(race.run(false), race.run(true));
     }
 
     /** With the lock exactly one redemption succeeds and the balance is {@code POINTS - COST}. */

@@ -6,6 +6,9 @@ interface Scenario {
     /** The name used by {@code --scenario}. */
     String key();
 
+    /** How many services the scenario runs. */
+    int services(DemoContext ctx);
+
     /** The heading printed above the table. */
     String title();
 

@@ -7,47 +7,63 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The demo's services ("service A", "service B", ...): separate JVMs started together, each connected to the store
- * before the scenario begins, so start-up time never blurs the race.
+ * The demo's services ("service A", "service B", ...): separate JVMs, each connected to the store before a scenario
+ * begins so start-up time never blurs the race. Started on demand and reused by the following scenarios, because on
+ * a loaded machine starting a JVM costs more than a whole race.
  */
-final class ServiceGroup implements AutoCloseable {
+public final class ServiceGroup implements AutoCloseable {
 
-    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
-    private final List<WorkerProcess> workers;
+    private final List<WorkerProcess> workers = new ArrayList<>();
 
-    private ServiceGroup(List<WorkerProcess> workers) {
-        this.workers = workers;
+    /** An empty group; {@link #first} starts services as they are needed. */
+    public ServiceGroup() {
     }
 
-    /** Starts {@code count} services connected to the context's store, printing how long that took. */
-    static ServiceGroup start(DemoContext ctx, int count) {
+    /**
+     * The first {@code count} services, starting the missing ones (together) and connecting them to the context's
+     * store; prints how long that took.
+     */
+    List<WorkerProcess> first(DemoContext ctx, int count) {
+        if (workers.size() < count) {
+            start(ctx, count);
+        }
+        return List.copyOf(workers.subList(0, count));
+    }
+
+    /** Starts services until there are {@code count}, so later scenarios find them ready. */
+    public void ensure(DemoContext ctx, int count) {
+        first(ctx, count);
+    }
+
+    private void start(DemoContext ctx, int count) {
         long start = System.nanoTime();
         PrintWriter out = ctx.out();
-        out.print("  starting " + count + " services (separate JVMs) ... ");
+        int missing = count - workers.size();
+        out.print("  starting " + missing + (workers.isEmpty() ? "" : " more") + " service" + (missing == 1 ? "" : "s")
+                + " (separate JVMs) ... ");
         out.flush();
         List<WorkerProcess> started = new ArrayList<>();
-        ServiceGroup group = new ServiceGroup(started);
         try {
-            for (int i = 0; i < count; i++) {
-                started.add(WorkerProcess.start(label(i), ctx.dir()));
+            for (int i = workers.size(); i < count; i++) {
+                WorkerProcess w = WorkerProcess.start(label(i), ctx.dir());
+                started.add(w);
+                workers.add(w);
             }
             for (WorkerProcess w : started) {
                 w.send("STORE", ctx.storeUri());
             }
             for (WorkerProcess w : started) {
-                w.await("READY", START_TIMEOUT, () -> { });
+                w.await("READY", START_TIMEOUT);
             }
         } catch (RuntimeException e) {
             out.println("failed");
-            group.close();
             throw e;
         }
-        out.println("ready in " + Durations.showNanos(System.nanoTime() - start)
-                + " (pids " + started.stream().map(w -> Long.toString(w.pid())).reduce((a, b) -> a + ", " + b)
-                .orElse("") + ")");
+        out.println("ready in " + Durations.showNanos(System.nanoTime() - start) + " (pids "
+                + String.join(", ", started.stream().map(w -> Long.toString(w.pid())).toList()) + ")");
         out.flush();
-        return group;
     }
 
     /** {@code service A}, {@code service B}, ... */
@@ -55,22 +71,12 @@ final class ServiceGroup implements AutoCloseable {
         return "service " + (char) ('A' + index);
     }
 
-    List<WorkerProcess> workers() {
-        return workers;
-    }
-
-    WorkerProcess get(int index) {
-        return workers.get(index);
-    }
-
-    int size() {
-        return workers.size();
-    }
-
+    /** Stops every service. */
     @Override
     public void close() {
         for (WorkerProcess w : workers) {
             w.close();
         }
+        workers.clear();
     }
 }

@@ -15,14 +15,14 @@ final class SpendRace {
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
 
     private final DemoContext ctx;
-    private final ServiceGroup services;
+    private final List<WorkerProcess> workers;
     private final String scenario;
     private final long initial;
     private final long[] amounts;
 
-    SpendRace(DemoContext ctx, ServiceGroup services, String scenario, long initial, long[] amounts) {
+    SpendRace(DemoContext ctx, String scenario, long initial, long[] amounts) {
         this.ctx = ctx;
-        this.services = services;
+        this.workers = ctx.services().first(ctx, amounts.length);
         this.scenario = scenario;
         this.initial = initial;
         this.amounts = amounts.clone();
@@ -32,7 +32,6 @@ final class SpendRace {
         Path file = ctx.dir().resolve(scenario + (locked ? "-with-lock" : "-without-lock") + ".txt");
         SharedCounter counter = new SharedCounter(file);
         counter.set(initial);
-        List<WorkerProcess> workers = services.workers();
         for (int i = 0; i < workers.size(); i++) {
             workers.get(i).send("SPEND", Boolean.toString(locked), ctx.lockName(scenario), file.toString(),
                     Long.toString(amounts[i]), Long.toString(DemoContext.WORK_PAUSE_MS));

@@ -3,10 +3,12 @@ package io.distlock.cli.tck;
 import io.distlock.cli.Durations;
 import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
-import io.distlock.cli.StoreUriOption;
+import io.distlock.cli.StoreUris;
+import io.distlock.cli.demo.EmbeddedZooKeeper;
 import io.distlock.cli.TextTable;
 import io.distlock.spi.StoreUri;
 import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.StoreOutage;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +17,6 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -34,11 +35,18 @@ import picocli.CommandLine.Spec;
             "3:store unavailable"})
 public final class TckCommand implements Callable<Integer> {
 
+    /** The session timeout of the embedded ZooKeeper run: short so the session rules finish quickly. */
+    static final Duration EMBEDDED_SESSION_TIMEOUT = Duration.ofSeconds(4);
+
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    StoreUriOption store;
+    @Option(names = "--store", paramLabel = "URI",
+            description = {"Store to check, e.g. redis://127.0.0.1:6379, zookeeper://127.0.0.1:2181?sessionTimeout=4s, "
+                    + "jdbc:mariadb://127.0.0.1:3306/test?user=root, mem:NAME.",
+                "Default: an embedded ZooKeeper server started for the run (session timeout 4 s), which also lets "
+                    + "the outage rule stop and restart it."})
+    String storeUri;
 
     @Option(names = "--rule", paramLabel = "REGEX",
             description = "Run only the rules whose test method matches, e.g. 'rule_3_' or 'fencing'.")
@@ -49,7 +57,8 @@ public final class TckCommand implements Callable<Integer> {
     String sessionTimeout;
 
     @Option(names = "--unreachable-store", paramLabel = "URI",
-            description = "A URI of the same kind with no server behind it, for the availability rule.")
+            description = "A URI of the same kind with no server behind it, for the availability rule "
+                    + "(default: the store URI with a closed port, when its host is 127.0.0.1 or localhost).")
     String unreachableUri;
 
     @Option(names = {"-v", "--verbose"}, description = "Print every rule as it finishes, not only failures.")
@@ -58,19 +67,35 @@ public final class TckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        store.validate();
-        if (!verbose) {
-            Logging.hideDistlockWarnings();
+        if (storeUri != null) {
+            StoreUris.validate(spec.commandLine(), storeUri);
         }
         Pattern filter = compileFilter();
         Duration timeout = sessionTimeout == null ? null : Durations.parse(sessionTimeout);
-        StoreCapabilities capabilities = CapabilitiesByScheme.forUri(store.uri(), timeout);
-        store.open().close(); // fail fast (exit 3) if the store is down, before a hundred rules each time out
+        if (!verbose) {
+            Logging.hideDistlockWarnings();
+        }
+        if (storeUri != null) {
+            return check(out, storeUri, filter, timeout, null);
+        }
+        out.print("No --store given: starting an embedded ZooKeeper server ... ");
+        out.flush();
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start()) {
+            out.println("embedded ZooKeeper on 127.0.0.1:" + zk.port() + ".");
+            return check(out, zk.storeUri(EMBEDDED_SESSION_TIMEOUT), filter, timeout, zk.outage());
+        }
+    }
 
-        out.println("distlock TCK against " + store.redacted() + " (" + describe(capabilities) + ")");
+    private int check(PrintWriter out, String uri, Pattern filter, Duration timeout, StoreOutage outage) {
+        StoreCapabilities capabilities = CapabilitiesByScheme.forUri(uri, timeout);
+        StoreUris.open(spec.commandLine(), uri).close(); // fail fast (exit 3) if the store is down
+        String unreachable = unreachableUri != null ? unreachableUri : StoreUris.unreachableTwin(uri);
+        String shown = StoreUri.redact(uri);
+
+        out.println("distlock TCK against " + shown + " (" + describe(capabilities) + ")");
         out.flush();
         long start = System.nanoTime();
-        List<RuleResult> results = TckRunner.run(new TckTarget(store.uri(), capabilities, unreachableUri), filter,
+        List<RuleResult> results = TckRunner.run(new TckTarget(uri, capabilities, unreachable, outage), filter,
                 r -> progress(out, r));
         printReport(out, results, System.nanoTime() - start);
 
@@ -105,6 +130,7 @@ public final class TckCommand implements Callable<Integer> {
     }
 
     private static void printReport(PrintWriter out, List<RuleResult> results, long nanos) {
+        out.println();
         out.println();
         TextTable table = new TextTable("RULE", "RESULT", "TIME", "TEST", "NOTE");
         for (RuleResult r : results) {

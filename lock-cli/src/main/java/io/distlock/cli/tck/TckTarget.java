@@ -1,6 +1,7 @@
 package io.distlock.cli.tck;
 
 import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.StoreOutage;
 
 /**
  * The store the {@code tck} command is checking, handed to {@link UriStoreTck} (which JUnit instantiates itself).
@@ -9,8 +10,9 @@ import io.distlock.tck.StoreCapabilities;
  * @param uri the store URI every client opens
  * @param capabilities what the store can do
  * @param unreachableUri a URI of the same kind with no server behind it, or null
+ * @param outage control over a server this command started itself (the embedded ZooKeeper), or null
  */
-public record TckTarget(String uri, StoreCapabilities capabilities, String unreachableUri) {
+public record TckTarget(String uri, StoreCapabilities capabilities, String unreachableUri, StoreOutage outage) {
 
     private static volatile TckTarget current;
 

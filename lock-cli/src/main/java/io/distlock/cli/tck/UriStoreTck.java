@@ -3,6 +3,7 @@ package io.distlock.cli.tck;
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.StoreOutage;
 
 /**
  * The compatibility kit bound to a store URI given on the command line: every client is a fresh
@@ -23,6 +24,11 @@ public final class UriStoreTck extends LockStoreTck {
     @Override
     protected String storeUri() {
         return capabilities().separateJvmClients() ? TckTarget.current().uri() : null;
+    }
+
+    @Override
+    protected StoreOutage outage() {
+        return TckTarget.current().outage();
     }
 
     @Override

@@ -11,12 +11,14 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The demo end to end, with its services as separate JVMs sharing the Redis server on 127.0.0.1:6379. Only what is
- * guaranteed is asserted: with the lock exactly one redemption and a balance of 3, sold + stock = 10, the stale
+ * The demo end to end, with its services as separate JVMs: the scenarios one by one on the shared Redis server
+ * (127.0.0.1:6379), and the whole {@code distlock demo} as a new user runs it, on its embedded ZooKeeper. Only what
+ * is guaranteed is asserted: with the lock exactly one redemption and a balance of 3, sold + stock = 10, the stale
  * write refused. Whether the race shows without the lock depends on timing, so that run is only reported (and
  * checked for what holds in every interleaving: each deduction was whole).
  */
@@ -28,10 +30,16 @@ class DemoEndToEndTest {
     Path dir;
 
     private final StringWriter printed = new StringWriter();
+    private final ServiceGroup services = new ServiceGroup();
+
+    @AfterEach
+    void stopServices() {
+        services.close();
+    }
 
     private DemoContext context(LeaseModel model) {
         return new DemoContext(REDIS, dir, new PrintWriter(printed, true), UUID.randomUUID().toString().substring(0, 8),
-                model, null, 0);
+                model, null, 0, services);
     }
 
     @Test
@@ -83,46 +91,25 @@ class DemoEndToEndTest {
     }
 
     @Test
-    void theCommandPrintsThePointsTableAndExitsZero() {
+    void withoutArgumentsTheDemoRunsEveryScenarioOnAnEmbeddedZooKeeper() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = DistlockMain.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true),
-                new PrintWriter(err, true), "demo", "--scenario", "points", "--store", REDIS);
+                new PrintWriter(err, true), "demo");
+        String printed = out.toString();
 
-        assertThat(code).as(out + "\n" + err).isEqualTo(ExitCodes.OK);
-        String withLockRow = out.toString().lines().filter(l -> l.strip().startsWith("with lock")).findFirst()
-                .orElseThrow();
-        assertThat(withLockRow).contains("redeemed (read 10, 1st in lock)").contains("refused (read 3, 2nd in lock)")
-                .containsPattern("\\s3\\s+1\\s").contains("correct");
-        assertThat(out.toString()).contains("without lock").contains("Summary").contains("every run was correct");
-    }
-
-    @Test
-    void withoutStoreTheDemoStartsAnEmbeddedZooKeeperAndFencesTheFrozenHolder() {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = DistlockMain.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true),
-                new PrintWriter(err, true), "demo", "--scenario", "fencing");
-
-        assertThat(code).as(out + "\n" + err).isEqualTo(ExitCodes.OK);
-        assertThat(out.toString()).containsPattern("embedded ZooKeeper on 127\\.0\\.0\\.1:\\d+")
-                .contains("session timeout (3.00 s)")
+        assertThat(code).as(printed + "\n" + err).isEqualTo(ExitCodes.OK);
+        assertThat(printed).containsPattern("embedded ZooKeeper on 127\\.0\\.0\\.1:\\d+")
+                .contains("1/3  Points redemption", "2/3  Flash sale", "3/3  Fencing")
+                .contains("every run was correct");
+        List<String> withLockRows = printed.lines().filter(l -> l.strip().startsWith("with lock")).toList();
+        assertThat(withLockRows).hasSize(2);
+        assertThat(withLockRows.get(0)).as("points").containsPattern("\\s3\\s+1\\s").contains("correct")
+                .contains("redeemed (read 10, 1st in lock)").contains("refused (read 3, 2nd in lock)");
+        assertThat(withLockRows.get(1)).as("flash sale").contains("correct: sold + stock = 10");
+        assertThat(printed).contains("past its ZooKeeper session timeout (3.00 s)")
                 .contains("frozen with SIGSTOP")
                 .containsPattern("wrote with its old token +accepted +REFUSED")
                 .contains("fenced record now holds: \"written by service B\"");
-    }
-
-    @Test
-    void withoutStoreThePointsScenarioRunsOnTheEmbeddedZooKeeper() {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = DistlockMain.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true),
-                new PrintWriter(err, true), "demo", "--scenario", "points");
-
-        assertThat(code).as(out + "\n" + err).isEqualTo(ExitCodes.OK);
-        assertThat(out.toString()).contains("embedded ZooKeeper on 127.0.0.1:");
-        String withLockRow = out.toString().lines().filter(l -> l.strip().startsWith("with lock")).findFirst()
-                .orElseThrow();
-        assertThat(withLockRow).containsPattern("\\s3\\s+1\\s").contains("correct");
     }
 }
