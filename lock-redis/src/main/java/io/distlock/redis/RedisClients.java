@@ -3,7 +3,6 @@ package io.distlock.redis;
 import io.distlock.StoreUnavailableException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
-import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -135,10 +134,5 @@ final class RedisClients {
 
     private static RuntimeException unavailable(RedisUri uri, JedisException e) {
         return RedisErrors.translate(uri.redacted(), "open", e);
-    }
-
-    /** A plain connection to one node, for Redlock's per-node work. */
-    static Connection connection(RedisUri uri, HostAndPort host, Duration timeout) {
-        return new Connection(host, clientConfig(uri, uri.database(), timeout));
     }
 }

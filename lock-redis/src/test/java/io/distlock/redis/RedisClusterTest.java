@@ -2,16 +2,17 @@ package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.spi.Grant;
 import io.distlock.spi.LockInfo;
+import io.distlock.spi.Renewal;
 import io.distlock.tck.OwnershipRules;
 import io.distlock.tck.WaitingRules;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,23 +51,41 @@ class RedisClusterTest extends TckRuleGroups implements WaitingRules, OwnershipR
     }
 
     @Test
-    void locksOnEveryMasterAreAcquiredListedAndRenewedInSlotBatches() {
+    void locksOnEveryMasterAreListedAndRenewedInOnePipelineOfPerSlotBatches() throws Exception {
         try (LockStore store = newClient()) {
+            RedisBackend backend = RedisProbe.backendOf(store);
             RedisKeys keys = new RedisKeys("distlock:");
-            List<Lease> leases = new ArrayList<>();
-            Set<Integer> slots = new HashSet<>();
+            List<Grant> grants = new ArrayList<>();
+            Set<Integer> thirds = new HashSet<>();
             for (int i = 0; i < 60; i++) {
                 String name = tck().name("spread-" + i);
-                slots.add(JedisClusterCRC16.getSlot(keys.lock(name)) * 3 / 16384); // which third of the slots
-                leases.add(store.lock(name).tryAcquire().orElseThrow());
+                thirds.add(JedisClusterCRC16.getSlot(keys.lock(name)) * 3 / 16384); // roughly: which master
+                grants.add(backend.acquire(name, Duration.ofSeconds(10), 0));
             }
-            assertThat(slots).as("names landed on all three masters").hasSize(3);
-            assertThat(leases.get(0).extend(java.time.Duration.ofSeconds(40))).isTrue();
+            assertThat(grants).doesNotContainNull();
+            assertThat(thirds).as("names landed on all three masters").hasSize(3);
+
+            List<Renewal> renewals = grants.stream().map(g -> new Renewal(g, Duration.ofSeconds(60))).toList();
+            long roundTrips = backend.renewalRoundTrips();
+            assertThat(backend.renew(renewals)).isEmpty();
+            // fresh nodes have not cached the renew script: NOSCRIPT costs one more pipeline, once
+            assertThat(backend.renewalRoundTrips() - roundTrips).as("first renewal").isBetween(1L, 2L);
+            roundTrips = backend.renewalRoundTrips();
+            Set<Grant> lost = backend.renew(renewals);
+            assertThat(lost).isEmpty();
+            assertThat(backend.renewalRoundTrips() - roundTrips).as("one pipeline for all slots").isEqualTo(1);
+
             List<LockInfo> listed = store.admin().list(tck().name("spread-"), 1000);
-            assertThat(listed.stream().map(LockInfo::name).collect(Collectors.toSet()))
-                    .hasSize(60).contains(tck().name("spread-0"));
-            assertThat(listed).allMatch(info -> info.fencingToken() > 0 && !info.owner().contains("|"));
-            leases.forEach(Lease::release);
+            assertThat(listed).extracting(LockInfo::name).hasSize(60).contains(tck().name("spread-0"));
+            assertThat(listed).allSatisfy(info -> {
+                assertThat(info.timeLeft()).as("renewed to 60 s").isGreaterThan(Duration.ofSeconds(30));
+                assertThat(info.fencingToken()).isPositive();
+                assertThat(info.owner()).doesNotContain("|");
+            });
+            for (Grant grant : grants) {
+                assertThat(backend.release(grant)).isTrue();
+            }
+            assertThat(store.admin().list(tck().name("spread-"), 1000)).isEmpty();
         }
     }
 }
