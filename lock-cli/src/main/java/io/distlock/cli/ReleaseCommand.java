@@ -93,8 +93,10 @@ public final class ReleaseCommand implements Callable<Integer> {
         out.flush();
         try {
             String answer = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
+            if (answer == null || System.console() == null) {
+                out.println(); // the answer came from a pipe (or nowhere): end the prompt's line ourselves
+            }
             if (answer == null) {
-                out.println();
                 return false;
             }
             String a = answer.strip().toLowerCase(Locale.ROOT);

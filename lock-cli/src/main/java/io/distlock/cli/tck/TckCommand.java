@@ -49,7 +49,7 @@ public final class TckCommand implements Callable<Integer> {
     String storeUri;
 
     @Option(names = "--rule", paramLabel = "REGEX",
-            description = "Run only the rules whose test method matches, e.g. 'rule_3_' or 'fencing'.")
+            description = "Run only the rules whose test method matches, e.g. 'rule_6_' or 'Jvms'.")
     String rule;
 
     @Option(names = "--session-timeout", paramLabel = "DURATION",
