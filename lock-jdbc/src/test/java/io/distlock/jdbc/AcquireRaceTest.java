@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the same instant; the database's one-statement upsert must let exactly one through, whether the row is new
  * (racing inserts) or an expired holder's row (racing takeovers).
  */
+@ExtendWith(Databases.class)
 class AcquireRaceTest {
 
     private static final int CLIENTS = 4;
@@ -32,7 +34,7 @@ class AcquireRaceTest {
         List<LockStore> clients = open(uri);
         ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
         try {
-            for (int round = 0; round < 30; round++) {
+            for (int round = 0; round < 20; round++) {
                 String name = "race:new:" + round;
                 List<Lease> winners = race(clients, pool, name, LockOptions.defaults());
                 assertThat(winners).as("winners of round %d", round).hasSize(1);
@@ -52,7 +54,7 @@ class AcquireRaceTest {
         ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
         LockOptions shortLease = LockOptions.defaults().withLeaseTime(Duration.ofMillis(300)).withAutoRenew(false);
         try (LockStore holder = LockStore.open(uri)) {
-            for (int round = 0; round < 8; round++) {
+            for (int round = 0; round < 5; round++) {
                 String name = "race:expired:" + round;
                 Lease stale = holder.lock(name, shortLease).tryAcquire().orElseThrow();
                 // wait until the DATABASE considers the lease over (its admin view shows only unexpired rows)

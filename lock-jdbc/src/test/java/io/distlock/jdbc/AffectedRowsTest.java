@@ -8,12 +8,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Why the MySQL dialect forces {@code useAffectedRows=true}: with Connector/J's default (matched rows), the acquire
  * upsert on a row held by someone else reports 1, the same count as a fresh insert, so a held lock would look
  * granted. With changed rows it reports 0. Shown with the store's own statement on raw connections.
  */
+@ExtendWith(Databases.class)
 class AffectedRowsTest {
 
     @Test

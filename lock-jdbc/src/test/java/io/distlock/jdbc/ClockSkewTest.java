@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A client whose clock is far off cannot steal a live lock, because expiry is decided by the database's clock
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * and its time zone ten hours back. The test first shows the skew is real (a naive "compare with my NOW()" client
  * would see the live lock as expired), then that the distlock client on the same URL cannot take it.
  */
+@ExtendWith(Databases.class)
 class ClockSkewTest {
 
     private static final long DAY_SECONDS = 86_400;

@@ -44,7 +44,7 @@ class DatabaseRestartTest {
 
     @Test
     void outageRaisesStoreUnavailableAndTheHeldLeaseSurvivesTheRestart() throws Exception {
-        String uri = Databases.withOptions(server.url(), "distlock.connectTimeoutMillis=2000");
+        String uri = server.url() + "&distlock.connectTimeoutMillis=2000";
         try (LockStore holder = LockStore.open(uri); LockStore other = LockStore.open(uri)) {
             Lease lease = holder.lock("restart:ledger", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60)))
                     .tryAcquire().orElseThrow();

@@ -11,12 +11,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * How opening a store reports trouble: an unreachable database is {@link StoreUnavailableException}, refused
  * credentials are a plain {@link LockException} (not an outage), a missing table without permission to create it
  * names the DDL file to run, and no message or cause carries the password.
  */
+@ExtendWith(Databases.class)
 class FailureReportingTest {
 
     private static final String SECRET = "s3cret-pw-42";

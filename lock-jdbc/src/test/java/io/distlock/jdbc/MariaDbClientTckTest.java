@@ -5,13 +5,15 @@ import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.fixture.FreePorts;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The whole kit against the machine's MariaDB through the MariaDB client ({@code jdbc:mariadb:}). Tagged slow: the
  * same SQL runs through Connector/J in {@link MariaDbTckTest} by default; run it with
- * {@code ./mvnw -pl lock-jdbc verify -Dsurefire.excludedGroups=none -Dtest=MariaDbClientTckTest}.
+ * {@code ./mvnw -pl lock-jdbc verify -Dsurefire.excludedGroups= -Dtest=MariaDbClientTckTest}.
  */
 @Tag("slow")
+@ExtendWith(Databases.class)
 class MariaDbClientTckTest extends LockStoreTck {
 
     private static final String URI =

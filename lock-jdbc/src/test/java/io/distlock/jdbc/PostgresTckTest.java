@@ -4,8 +4,10 @@ import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.fixture.FreePorts;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The whole kit against the machine's PostgreSQL, on a table of its own. */
+@ExtendWith(Databases.class)
 class PostgresTckTest extends LockStoreTck {
 
     private static final String URI =

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * lock inside its own open transaction, then rolls that transaction back, keeps the acquisition (or release), while
  * its own work is undone.
  */
+@ExtendWith(Databases.class)
 class TransactionIndependenceTest {
 
     @ParameterizedTest(name = "{0}")
