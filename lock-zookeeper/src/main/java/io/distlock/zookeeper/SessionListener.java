@@ -74,7 +74,7 @@ final class SessionListener implements ConnectionStateListener {
     /** True if every held node was checked; false if the connection dropped again (SUSPENDED follows). */
     private boolean verifyHeld(CuratorFramework client) {
         try {
-            held.verify(client, client.getZookeeperClient().getZooKeeper().getSessionId());
+            held.verify(client.getZookeeperClient().getZooKeeper().getSessionId());
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -43,7 +43,7 @@ final class ZooKeeperBackend implements LockBackend {
 
     private final CuratorFramework client;
     private final ZooKeeperErrors errors;
-    private final HeldNodes held = new HeldNodes();
+    private final HeldNodes held;
     private final SessionListener sessionListener;
     private final Set<Wakeup> waiting = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -55,6 +55,7 @@ final class ZooKeeperBackend implements LockBackend {
         this.client = client;
         this.errors = new ZooKeeperErrors(redactedUri);
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
+        this.held = new HeldNodes(client, redactedUri);
         this.sessionListener = new SessionListener(held, this::wakeWaiters, redactedUri);
         client.getConnectionStateListenable().addListener(sessionListener);
     }
@@ -106,7 +107,7 @@ final class ZooKeeperBackend implements LockBackend {
                 int position = queue.position(ourName);
                 if (position == 0) {
                     Grant grant = new Grant(name, OwnerTokens.newToken(), ours.czxid(), ours);
-                    held.add(client, ours, grant);
+                    held.add(ours, grant);
                     ours = null; // handed over to the grant
                     return grant;
                 }
@@ -287,6 +288,7 @@ final class ZooKeeperBackend implements LockBackend {
         }
         wakeWaiters();
         sessionListener.close();
+        held.close();
         client.close();
     }
 }
