@@ -21,7 +21,14 @@ final class ConnectionPools {
         HikariConfig config = new HikariConfig();
         config.setPoolName("distlock-" + dialect.name() + "-" + SEQUENCE.incrementAndGet());
         config.setDriverClassName(dialect.driverClass());
-        config.setJdbcUrl(settings.driverUrl());
+        UrlCredentials credentials = UrlCredentials.split(settings.driverUrl());
+        config.setJdbcUrl(credentials.url());
+        if (credentials.user() != null) {
+            config.setUsername(credentials.user());
+        }
+        if (credentials.password() != null) {
+            config.setPassword(credentials.password());
+        }
         dialect.driverProperties(settings).forEach((key, value) -> {
             if (settings.urlProperty(key) == null) {
                 config.addDataSourceProperty(key, value);
