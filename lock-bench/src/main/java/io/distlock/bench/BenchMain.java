@@ -132,7 +132,10 @@ public final class BenchMain implements Callable<Integer> {
         BenchRunner runner = new BenchRunner(config, log);
         List<StoreResult> results = new ArrayList<>();
         List<String> missing = new ArrayList<>();
-        for (String store : config.stores()) {
+        List<TargetCheck> checks = new ArrayList<>();
+        List<String> stores = config.stores();
+        for (int i = 0; i < stores.size(); i++) {
+            String store = stores.get(i);
             log.println("== " + store);
             try (StoreBench bench = open(store, config)) {
                 results.add(runner.run(bench));
@@ -140,23 +143,31 @@ public final class BenchMain implements Callable<Integer> {
                 missing.add(store + ": " + BenchRunner.describe(e));
                 log.println("  " + store + " could not run: " + BenchRunner.describe(e));
             }
+            // written after every store, so an interrupted run still leaves what it measured
+            checks.clear();
+            results.forEach(r -> checks.addAll(runner.targets().check(r)));
+            List<String> notRun = new ArrayList<>(missing);
+            stores.subList(i + 1, stores.size()).forEach(s -> notRun.add(s + ": not reached yet (run in progress)"));
+            write(config, new BenchReport(started, Duration.between(started, Instant.now()).toSeconds() / 60.0,
+                    config.command(), Machine.describe(), loadBefore, Machine.loadAverage(), settings(config),
+                    runner.scenarioTitles(), results, checks, notRun));
         }
-        List<TargetCheck> checks = new ArrayList<>();
-        results.forEach(r -> checks.addAll(runner.targets().check(r)));
-        BenchReport report = new BenchReport(started, Duration.between(started, Instant.now()).toSeconds() / 60.0,
-                config.command(), Machine.describe(), loadBefore, Machine.loadAverage(), settings(config),
-                runner.scenarioTitles(), results, checks, missing);
-        Files.createDirectories(config.outputDirectory());
         Path md = config.outputDirectory().resolve("bench-report.md");
         Path svg = config.outputDirectory().resolve("bench-chart.svg");
-        Files.writeString(md, MarkdownReport.render(report), StandardCharsets.UTF_8);
-        Files.writeString(svg, SvgChart.render(report), StandardCharsets.UTF_8);
         log.println("targets:");
         for (TargetCheck check : checks) {
             log.printf("  %-10s %-70s %-12s %s%n", check.store(), check.target(), check.verdict(), check.measured());
         }
         log.println("wrote " + md + " and " + svg);
         return results.isEmpty() ? 1 : 0;
+    }
+
+    private static void write(BenchConfig config, BenchReport report) throws java.io.IOException {
+        Files.createDirectories(config.outputDirectory());
+        Files.writeString(config.outputDirectory().resolve("bench-report.md"), MarkdownReport.render(report),
+                StandardCharsets.UTF_8);
+        Files.writeString(config.outputDirectory().resolve("bench-chart.svg"), SvgChart.render(report),
+                StandardCharsets.UTF_8);
     }
 
     private BenchConfig config() {

@@ -124,7 +124,7 @@ public final class Targets {
         HeldLeasesResult h = ours.get();
         double per100 = h.roundTripsPer100LeasesPerInterval();
         boolean met = per100 < 1.0 && h.lostAtRelease() == 0;
-        String measured = String.format(Locale.ROOT, "%.3f (%.1f round trips per interval for %,d leases)%s", per100,
+        String measured = String.format(Locale.ROOT, "%.4f (%.1f round trips per interval for %,d leases)%s", per100,
                 h.roundTripsPerInterval(), h.leases(), h.lostAtRelease() == 0 ? "" : ", " + h.lostAtRelease() + " lost");
         return new TargetCheck(store.store(), target, measured, met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
                 met ? "" : String.format(Locale.ROOT, "%.2fx the limit", per100), null, null);

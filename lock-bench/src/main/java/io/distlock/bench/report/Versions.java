@@ -18,6 +18,8 @@ public final class Versions {
         {"org.apache.zookeeper", "zookeeper", "org.apache.zookeeper.ZooKeeper"},
         {"org.springframework.integration", "spring-integration-jdbc",
             "org.springframework.integration.jdbc.lock.JdbcLockRegistry"},
+        {"net.javacrumbs.shedlock", "shedlock-provider-jdbc-template",
+            "net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider"},
         {"com.zaxxer", "HikariCP", "com.zaxxer.hikari.HikariDataSource"},
         {"org.mariadb.jdbc", "mariadb-java-client", "org.mariadb.jdbc.Driver"},
         {"org.postgresql", "postgresql", "org.postgresql.Driver"},

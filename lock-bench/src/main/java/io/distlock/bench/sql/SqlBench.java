@@ -24,11 +24,6 @@ import java.util.Locale;
  */
 public final class SqlBench implements StoreBench {
 
-    /** ShedLock's documented table, with millisecond timestamps (valid on MariaDB and PostgreSQL). */
-    private static final String SHEDLOCK_TABLE = "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL, "
-            + "lock_until TIMESTAMP(3) NOT NULL, locked_at TIMESTAMP(3) NOT NULL, locked_by VARCHAR(255) NOT NULL, "
-            + "PRIMARY KEY (name))";
-
     private final SqlDialect dialect;
     private final HostPort server;
     private final String distlockUri;
@@ -45,7 +40,7 @@ public final class SqlBench implements StoreBench {
         try (Connection c = DriverManager.getConnection(dialect.jdbcUrl(server)); Statement s = c.createStatement()) {
             s.execute(springLockTable());
             s.execute(dialect.rawTable());
-            s.execute(SHEDLOCK_TABLE);
+            s.execute(dialect.shedLockTable());
         }
     }
 

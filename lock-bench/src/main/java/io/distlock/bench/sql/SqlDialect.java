@@ -4,7 +4,7 @@ import io.distlock.bench.core.HostPort;
 
 /**
  * What differs between MariaDB and PostgreSQL for the SQL contenders: the JDBC URL, Spring Integration's schema
- * script, and the two raw statements (an atomic upsert that takes a free or expired lock, and an update that
+ * script, ShedLock's table, and the two raw statements (an atomic upsert that takes a free or expired lock, and an update that
  * frees it only for its owner).
  */
 public enum SqlDialect {
@@ -20,7 +20,9 @@ public enum SqlDialect {
                     + "OWNER = IF(EXPIRES_AT < NOW(3), VALUES(OWNER), OWNER), "
                     + "EXPIRES_AT = IF(EXPIRES_AT < NOW(3), VALUES(EXPIRES_AT), EXPIRES_AT)",
             "UPDATE BENCH_RAW_LOCK SET OWNER = NULL, EXPIRES_AT = '1970-01-02 00:00:00' WHERE NAME = ? AND OWNER = ?",
-            "SELECT VERSION()"),
+            "SELECT VERSION()",
+            "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL, lock_until TIMESTAMP(3) NOT NULL, "
+                    + "locked_at TIMESTAMP(3) NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))"),
 
     /** PostgreSQL; the upsert's conditional DO UPDATE reports 0 rows when the lock is held. */
     POSTGRESQL("postgresql", "jdbc:postgresql://{host}:{port}/test?user=postgres",
@@ -32,7 +34,11 @@ public enum SqlDialect {
                     + "ON CONFLICT (NAME) DO UPDATE SET OWNER = EXCLUDED.OWNER, FENCE = BENCH_RAW_LOCK.FENCE + 1, "
                     + "EXPIRES_AT = EXCLUDED.EXPIRES_AT WHERE BENCH_RAW_LOCK.EXPIRES_AT < LOCALTIMESTAMP",
             "UPDATE BENCH_RAW_LOCK SET OWNER = NULL, EXPIRES_AT = '1970-01-02 00:00:00' WHERE NAME = ? AND OWNER = ?",
-            "SELECT VERSION()");
+            "SELECT VERSION()",
+            // microsecond timestamps as ShedLock documents: rounding to milliseconds would leave a just-released
+            // lock looking held until the next millisecond
+            "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL, lock_until TIMESTAMP NOT NULL, "
+                    + "locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
 
     private final String storeName;
     private final String jdbcUrl;
@@ -41,9 +47,10 @@ public enum SqlDialect {
     private final String rawAcquire;
     private final String rawRelease;
     private final String versionQuery;
+    private final String shedLockTable;
 
     SqlDialect(String storeName, String jdbcUrl, String springSchema, String rawTable, String rawAcquire,
-               String rawRelease, String versionQuery) {
+               String rawRelease, String versionQuery, String shedLockTable) {
         this.storeName = storeName;
         this.jdbcUrl = jdbcUrl;
         this.springSchema = springSchema;
@@ -51,6 +58,7 @@ public enum SqlDialect {
         this.rawAcquire = rawAcquire;
         this.rawRelease = rawRelease;
         this.versionQuery = versionQuery;
+        this.shedLockTable = shedLockTable;
     }
 
     /** The store's name on the command line and in the report. */
@@ -77,6 +85,10 @@ public enum SqlDialect {
 
     String rawRelease() {
         return rawRelease;
+    }
+
+    String shedLockTable() {
+        return shedLockTable;
     }
 
     String versionQuery() {
