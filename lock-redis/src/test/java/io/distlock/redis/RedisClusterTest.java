@@ -7,6 +7,8 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.LockInfo;
 import io.distlock.spi.Renewal;
 import io.distlock.tck.OwnershipRules;
+import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.TckHarness;
 import io.distlock.tck.WaitingRules;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +26,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * every master are listed by the admin view and renewed in per-slot batches. The whole kit runs in
  * {@link RedisClusterTckTest} (tagged slow).
  */
-class RedisClusterTest extends TckRuleGroups implements WaitingRules, OwnershipRules {
+class RedisClusterTest extends TckHarness implements WaitingRules, OwnershipRules {
 
     private static RedisClusterFixture cluster;
 
@@ -38,6 +40,11 @@ class RedisClusterTest extends TckRuleGroups implements WaitingRules, OwnershipR
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.timeBound();
     }
 
     @Override

@@ -2,7 +2,9 @@ package io.distlock.redis;
 
 import io.distlock.LockStore;
 import io.distlock.tck.AvailabilityRules;
+import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
+import io.distlock.tck.TckHarness;
 import io.distlock.tck.fixture.FreePorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
  * The kit's availability rules (§14) against a {@code redis-server} this test starts on a free port, so they can
  * stop and restart it (the rest of the kit runs against the shared server in {@link RedisTckTest}).
  */
-class RedisOutageTckTest extends TckRuleGroups implements AvailabilityRules {
+class RedisOutageTckTest extends TckHarness implements AvailabilityRules {
 
     private static RedisServer server;
 
@@ -25,6 +27,11 @@ class RedisOutageTckTest extends TckRuleGroups implements AvailabilityRules {
         if (server != null) {
             server.close();
         }
+    }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.timeBound();
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.distlock.tck.ExpiryRules;
 import io.distlock.tck.FencingRules;
 import io.distlock.tck.MutualExclusionRules;
 import io.distlock.tck.OwnershipRules;
+import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.TckHarness;
 import io.distlock.tck.WaitingRules;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.Tag;
  * default build.
  */
 @Tag("slow")
-class RedisSentinelCoreRulesTest extends TckRuleGroups
+class RedisSentinelCoreRulesTest extends TckHarness
         implements MutualExclusionRules, WaitingRules, OwnershipRules, ExpiryRules, FencingRules {
 
     private static RedisSentinelFixture sentinel;
@@ -31,6 +33,11 @@ class RedisSentinelCoreRulesTest extends TckRuleGroups
         if (sentinel != null) {
             sentinel.close();
         }
+    }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.timeBound();
     }
 
     @Override

@@ -6,6 +6,8 @@ import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.tck.OwnershipRules;
+import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.TckHarness;
 import io.distlock.tck.WaitingRules;
 import java.time.Duration;
 import java.util.Optional;
@@ -24,7 +26,7 @@ import redis.clients.jedis.RedisClient;
  * keep growing. The core rules run in {@link RedisSentinelCoreRulesTest} (tagged slow).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class RedisSentinelTest extends TckRuleGroups implements WaitingRules, OwnershipRules {
+class RedisSentinelTest extends TckHarness implements WaitingRules, OwnershipRules {
 
     private static RedisSentinelFixture sentinel;
 
@@ -38,6 +40,11 @@ class RedisSentinelTest extends TckRuleGroups implements WaitingRules, Ownership
         if (sentinel != null) {
             sentinel.close();
         }
+    }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.timeBound();
     }
 
     @Override
