@@ -1,13 +1,15 @@
 package io.distlock.cli;
 
 import io.distlock.StoreUnavailableException;
+import io.distlock.cli.demo.DemoFailure;
 import io.distlock.spi.StoreUri;
 import picocli.CommandLine;
 
 /**
  * Turns what a subcommand throws into a one-line message and an exit code: an unreachable store is
- * {@link ExitCodes#STORE_UNAVAILABLE}, bad input ({@link IllegalArgumentException}) is {@link ExitCodes#USAGE},
- * anything else is a failure with its stack trace. Messages pass through {@link StoreUri#redact} so a password in a
+ * {@link ExitCodes#STORE_UNAVAILABLE}, bad input ({@link IllegalArgumentException}) is {@link ExitCodes#USAGE}, a
+ * demo that could not run (a worker died or timed out) is a failure with its reason, anything else is a failure with
+ * its stack trace. Messages pass through {@link StoreUri#redact} so a password in a
  * URI never reaches the terminal.
  */
 final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
@@ -17,6 +19,10 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         if (ex instanceof StoreUnavailableException) {
             cli.getErr().println("distlock: store unavailable: " + messageOf(ex));
             return ExitCodes.STORE_UNAVAILABLE;
+        }
+        if (ex instanceof DemoFailure) {
+            cli.getErr().println("distlock: the demo could not run: " + messageOf(ex));
+            return ExitCodes.CHECK_FAILED;
         }
         if (ex instanceof IllegalArgumentException) {
             cli.getErr().println("distlock: " + messageOf(ex));

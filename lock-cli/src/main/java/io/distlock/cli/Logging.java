@@ -1,9 +1,9 @@
 package io.distlock.cli;
 
 /**
- * Keeps the clients' own logging (ZooKeeper, Curator, Jedis, HikariCP through slf4j-simple) to warnings and errors
- * on stderr, so the command's output stays readable; {@code -Dorg.slf4j.simpleLogger.defaultLogLevel=info}
- * overrides it.
+ * Keeps the clients' own logging (ZooKeeper, Curator, Jedis, HikariCP through slf4j-simple) quiet on stderr, so the
+ * command's output stays readable: errors only in the command, warnings in the demo's worker processes (whose
+ * stderr goes to a log file). {@code -Dorg.slf4j.simpleLogger.defaultLogLevel=info} overrides it.
  */
 public final class Logging {
 

@@ -69,10 +69,11 @@ class ArgumentHandlingTest {
         assertThat(run.err()).contains("must not be empty");
     }
 
-    @Test
-    void unreachableStoreExitsThreeWithoutShowingThePassword() {
+    @ParameterizedTest
+    @ValueSource(strings = {"inspect", "tck", "demo"})
+    void unreachableStoreExitsThreeWithoutShowingThePassword(String subcommand) {
         int closedPort = io.distlock.tck.fixture.FreePorts.next();
-        CliRun run = CliRun.of("inspect", "--store", "redis://admin:s3cr3t-pw@127.0.0.1:" + closedPort);
+        CliRun run = CliRun.of(subcommand, "--store", "redis://admin:s3cr3t-pw@127.0.0.1:" + closedPort);
         assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.STORE_UNAVAILABLE);
         assertThat(run.err()).contains("store unavailable").contains("127.0.0.1:" + closedPort);
         assertThat(run.all()).doesNotContain("s3cr3t-pw");

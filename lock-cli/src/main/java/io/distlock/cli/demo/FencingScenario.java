@@ -41,6 +41,11 @@ public final class FencingScenario implements Scenario {
     }
 
     @Override
+    public String promise() {
+        return "the stale write refused";
+    }
+
+    @Override
     public String title() {
         return "Fencing: a paused holder wakes up after its lease ran out";
     }
@@ -91,7 +96,7 @@ public final class FencingScenario implements Scenario {
                     + " to run out (~" + Durations.show(expiry) + ") ...");
             ctx.out().flush();
             long waitStart = System.nanoTime();
-            took = b.await("DONE", expiry.plus(MARGIN).plus(MARGIN), () -> tick(ctx, waitStart));
+            took = b.await("DONE", expiry.plus(MARGIN).plus(MARGIN), () -> tick(ctx, waitStart, expiry));
             timeline.row(at(t0), b.label(), took[0], "took the lock after waiting "
                     + Durations.show(Duration.ofMillis(Long.parseLong(took[1]))) + ", wrote", took[2], took[3]);
         } finally {
@@ -114,10 +119,11 @@ public final class FencingScenario implements Scenario {
         return Durations.showNanos(System.nanoTime() - t0);
     }
 
-    private static void tick(DemoContext ctx, long start) {
+    private static void tick(DemoContext ctx, long start, Duration expiry) {
         long waited = System.nanoTime() - start;
         long secs = Duration.ofNanos(waited).toSeconds();
-        if (secs > 0 && secs % 2 == 0) {
+        long every = expiry.toSeconds() > 10 ? 5 : 2;
+        if (secs > 0 && secs % every == 0) {
             ctx.out().println("    ... " + Durations.showNanos(waited));
             ctx.out().flush();
         }

@@ -23,6 +23,11 @@ public final class FlashSaleScenario implements Scenario {
     }
 
     @Override
+    public String promise() {
+        return "no oversell";
+    }
+
+    @Override
     public String title() {
         return "Flash sale: buyers reach several services at once";
     }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -44,8 +43,8 @@ final class LockedFile {
      */
     String update(UnaryOperator<String> change) {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-             FileLock ignored = channel.lock()) {
+                StandardOpenOption.WRITE)) {
+            channel.lock(); // an OS lock across processes, released when the channel closes (also on failure)
             ByteBuffer buffer = ByteBuffer.allocate((int) channel.size());
             while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
                 // read it all

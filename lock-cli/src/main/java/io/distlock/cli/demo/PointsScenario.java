@@ -26,6 +26,11 @@ public final class PointsScenario implements Scenario {
     }
 
     @Override
+    public String promise() {
+        return "no negative balance";
+    }
+
+    @Override
     public String title() {
         return "Points redemption: a double click reaches two services";
     }

@@ -9,6 +9,9 @@ interface Scenario {
     /** How many services the scenario runs. */
     int services(DemoContext ctx);
 
+    /** What a correct run shows, for the summary line, e.g. "no oversell". */
+    String promise();
+
     /** The heading printed above the table. */
     String title();
 
