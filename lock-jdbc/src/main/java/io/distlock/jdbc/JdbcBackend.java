@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseModel;
@@ -87,6 +88,13 @@ final class JdbcBackend extends PollingLockBackend {
                     c -> dialect.acquire(c, name, token, owner, micros(leaseTime)));
         } catch (ContentionException e) {
             return Attempt.held(-1); // another client's statement got in the way: the next attempt decides
+        } catch (StoreUnavailableException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                // the driver or the pool gave up because this thread was interrupted, not because the database
+                // is down: report "not granted" and let the waiting loop raise InterruptedException
+                return Attempt.held(0);
+            }
+            throw e;
         }
         return fence > 0 ? Attempt.granted(new Grant(name, token, fence, null)) : Attempt.held(-1);
     }
@@ -154,7 +162,7 @@ final class JdbcBackend extends PollingLockBackend {
             renewed = withConnection("renewing " + chunk.size() + " lease(s)",
                     c -> dialect.renew(c, tokens, leaseMicros));
         } catch (ContentionException e) {
-            throw new io.distlock.StoreUnavailableException("renewal in store " + store
+            throw new StoreUnavailableException("renewal in store " + store
                     + " collided with another transaction; will retry", e.sql);
         }
         Set<Grant> lost = new HashSet<>();
