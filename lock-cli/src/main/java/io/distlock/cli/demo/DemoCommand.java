@@ -76,6 +76,11 @@ public final class DemoCommand implements Callable<Integer> {
         EmbeddedZooKeeper embedded = null;
         Path dir = createTempDir();
         ServiceGroup services = new ServiceGroup();
+        Thread cleanup = new Thread(() -> {
+            services.kill(); // on Ctrl-C or kill: leave no service behind, not even a frozen one
+            deleteQuietly(dir);
+        }, "distlock-demo-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             String uri = storeUri;
             if (uri == null) {
@@ -94,10 +99,19 @@ public final class DemoCommand implements Callable<Integer> {
             return summarize(out, results, System.nanoTime() - start);
         } finally {
             services.close();
+            removeHook(cleanup);
             if (embedded != null) {
                 embedded.close();
             }
             deleteQuietly(dir);
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down: the hook runs anyway
         }
     }
 

@@ -71,6 +71,16 @@ public final class ServiceGroup implements AutoCloseable {
         return "service " + (char) ('A' + index);
     }
 
+    /**
+     * Kills every service at once, also a frozen one (SIGKILL works on a stopped process): for a demo interrupted
+     * with Ctrl-C, so that no service is left behind, stopped forever.
+     */
+    void kill() {
+        for (WorkerProcess w : List.copyOf(workers)) {
+            w.kill();
+        }
+    }
+
     /** Stops every service. */
     @Override
     public void close() {

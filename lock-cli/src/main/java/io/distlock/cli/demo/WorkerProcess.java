@@ -158,6 +158,11 @@ final class WorkerProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the worker without asking. */
+    void kill() {
+        process.destroyForcibly();
+    }
+
     /** Asks the worker to quit, and kills it if it has not within a few seconds (also when it is paused). */
     @Override
     public void close() {
