@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code distlock tck} runs the real kit through the JUnit Platform launcher. Against the in-memory reference store
- * (quick, needs no server) a selection of rules must pass; a filter matching nothing must fail.
+ * {@code distlock tck} runs the real kit through the JUnit Platform launcher. A selection of rules must pass against
+ * the in-memory reference store and against the shared Redis server (including a client in another JVM and the
+ * unreachable-store rule, whose URI the command derives); a filter matching nothing must fail.
  */
 class TckCommandTest {
 
@@ -28,6 +29,18 @@ class TckCommandTest {
 
         assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.OK);
         assertThat(run.out()).containsPattern("PASSED +6\\.1 +tokens increase across clients");
+    }
+
+    @Test
+    void checksARealStoreIncludingItsUnreachableTwinAndAnotherJvm() {
+        CliRun run = CliRun.of("tck", "--store", "redis://127.0.0.1:6379", "--rule", "rule_(1_3|6_2|14_1)_");
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.OK);
+        assertThat(run.out()).contains("(time-bound leases)")
+                .containsPattern("1\\.3 +PASSED")
+                .containsPattern("6\\.2 +PASSED")
+                .containsPattern("14\\.1 +PASSED")
+                .contains("tck: 3 passed, 0 failed, 0 skipped");
     }
 
     @Test
