@@ -19,17 +19,17 @@ import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * 200 threads on one lock through two stores: every one gets the lock exactly once, in a strict token order, and the
- * server never sees more contender nodes than there are stores, because each store queues its own waiters locally
- * and sends one contender at a time (Curator's recipe would create 200 nodes).
+ * 200 threads on one lock, through one store and through two: every one gets the lock exactly once, in a strict token
+ * order, and the server never sees more contender nodes than there are stores, because each store queues its own
+ * waiters locally and sends one contender at a time (Curator's recipe would create 200 nodes).
  */
 class LocalWaitersTest {
 
-    private static final int STORES = 2;
-    private static final int THREADS_PER_STORE = 100;
+    private static final int THREADS = 200;
 
     private static TestingServer server;
     private static CuratorFramework raw;
@@ -46,13 +46,15 @@ class LocalWaitersTest {
         server.close();
     }
 
-    @Test
-    void twoHundredLocalWaitersCostTheServerOneNodePerStore() throws Exception {
-        String name = "crowded";
+    @ParameterizedTest(name = "200 threads through {0} store(s)")
+    @ValueSource(ints = {1, 2})
+    void twoHundredLocalWaitersCostTheServerOneNodePerStore(int storeCount) throws Exception {
+        int threadsPerStore = THREADS / storeCount;
+        String name = "crowded-" + storeCount;
         String parent = ZooKeeperBackend.parentPath(name);
         List<LockStore> stores = new ArrayList<>();
         AtomicInteger creates = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(STORES * THREADS_PER_STORE);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         AtomicBoolean done = new AtomicBoolean();
         AtomicInteger mostNodes = new AtomicInteger();
         AtomicInteger samples = new AtomicInteger();
@@ -69,7 +71,7 @@ class LocalWaitersTest {
             }
         }, "node-sampler");
         try {
-            for (int s = 0; s < STORES; s++) {
+            for (int s = 0; s < storeCount; s++) {
                 LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), "waiters",
                         Duration.ofSeconds(6), Duration.ofSeconds(5)));
                 TestServers.backend(store).createHook = builder -> creates.incrementAndGet();
@@ -81,7 +83,7 @@ class LocalWaitersTest {
             AtomicInteger counter = new AtomicInteger();
             List<Future<?>> workers = new ArrayList<>();
             for (LockStore store : stores) {
-                for (int t = 0; t < THREADS_PER_STORE; t++) {
+                for (int t = 0; t < threadsPerStore; t++) {
                     workers.add(pool.submit(() -> {
                         go.await();
                         try (Lease lease = store.lock(name).acquire()) {
@@ -100,15 +102,15 @@ class LocalWaitersTest {
             done.set(true);
             sampler.join(TimeUnit.SECONDS.toMillis(30));
 
-            assertThat(counter.get()).as("every thread ran its critical section once").isEqualTo(200);
-            assertThat(tokens).hasSize(200).isSorted().doesNotHaveDuplicates();
+            assertThat(counter.get()).as("every thread ran its critical section once").isEqualTo(THREADS);
+            assertThat(tokens).hasSize(THREADS).isSorted().doesNotHaveDuplicates();
             // one create per acquisition; each store's first may be tried twice, before and after making the parent
-            assertThat(creates.get()).as("one node per acquisition, none for queuing").isBetween(200, 200 + STORES);
+            assertThat(creates.get()).as("one node per acquisition, none for queuing").isBetween(THREADS, THREADS + storeCount);
             assertThat(samples.get()).as("the sampler looked").isPositive();
             assertThat(mostNodes.get()).as("contender nodes at once, never more than the stores")
-                    .isBetween(1, STORES);
-            System.out.printf("200 local waiters: %d node samples, at most %d nodes at once%n", samples.get(),
-                    mostNodes.get());
+                    .isBetween(1, storeCount);
+            System.out.printf("200 local waiters through %d store(s): %d node samples, at most %d nodes at once, "
+                    + "%d creates%n", storeCount, samples.get(), mostNodes.get(), creates.get());
         } finally {
             done.set(true);
             pool.shutdownNow();
