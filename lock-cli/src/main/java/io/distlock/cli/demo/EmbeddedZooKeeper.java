@@ -15,8 +15,11 @@ import org.apache.curator.test.TestingServer;
  */
 public final class EmbeddedZooKeeper implements AutoCloseable {
 
-    /** The session timeout the demo's URI asks for: short, so a frozen holder loses its lock quickly. */
-    public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
+    /**
+     * The session timeout the demo's URI asks for: short, so a frozen holder loses its lock quickly, yet long enough
+     * that the healthy services keep their sessions on a loaded machine.
+     */
+    public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(4);
     private static final int TICK_MILLIS = 500;
 
     private final TestingServer server;

@@ -107,7 +107,7 @@ class DemoEndToEndTest {
         assertThat(withLockRows.get(0)).as("points").containsPattern("\\s3\\s+1\\s").contains("correct")
                 .contains("redeemed (read 10, 1st in lock)").contains("refused (read 3, 2nd in lock)");
         assertThat(withLockRows.get(1)).as("flash sale").contains("correct: sold + stock = 10");
-        assertThat(printed).contains("past its ZooKeeper session timeout (3.00 s)")
+        assertThat(printed).contains("past its ZooKeeper session timeout (4.00 s)")
                 .contains("frozen with SIGSTOP")
                 .containsPattern("wrote with its old token +accepted +REFUSED")
                 .contains("fenced record now holds: \"written by service B\"");
