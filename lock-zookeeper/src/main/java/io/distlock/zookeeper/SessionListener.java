@@ -2,10 +2,9 @@ package io.distlock.zookeeper;
 
 import io.distlock.spi.LeaseEvents;
 import java.lang.System.Logger.Level;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -21,15 +20,20 @@ final class SessionListener implements ConnectionStateListener {
 
     private static final System.Logger LOG = System.getLogger(SessionListener.class.getName());
 
+    /** How soon a failed check after reconnecting is tried again, while the connection stays up. */
+    private static final long VERIFY_RETRY_MS = 1000;
+
     private final HeldNodes held;
     private final Runnable wakeWaiters;
-    private final ExecutorService thread;
+    private final ScheduledExecutorService thread;
+    /** The latest state Curator reported; a retried check runs only while it is still RECONNECTED. */
+    private volatile ConnectionState latest = ConnectionState.CONNECTED;
     private volatile LeaseEvents events = LeaseEvents.NONE;
 
     SessionListener(HeldNodes held, Runnable wakeWaiters, String storeName) {
         this.held = held;
         this.wakeWaiters = wakeWaiters;
-        this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "distlock-zookeeper-session-" + storeName);
             t.setDaemon(true);
             return t;
@@ -42,6 +46,7 @@ final class SessionListener implements ConnectionStateListener {
 
     @Override
     public void stateChanged(CuratorFramework client, ConnectionState state) {
+        latest = state;
         try {
             thread.execute(() -> handle(client, state));
         } catch (RejectedExecutionException closed) {
@@ -53,11 +58,7 @@ final class SessionListener implements ConnectionStateListener {
         try {
             switch (state) {
                 case SUSPENDED -> events.suspended();
-                case RECONNECTED -> {
-                    if (verifyHeld(client)) {
-                        events.reconnected();
-                    }
-                }
+                case RECONNECTED -> reconnected(client);
                 case LOST -> {
                     held.clear();
                     events.sessionLost("the ZooKeeper session expired (or the connection stayed down for longer "
@@ -71,7 +72,27 @@ final class SessionListener implements ConnectionStateListener {
         }
     }
 
-    /** True if every held node was checked; false if the connection dropped again (SUSPENDED follows). */
+    /**
+     * Makes the leases certain again once every held node is checked. If the check fails while the connection is
+     * still up, it is tried again shortly (leases stay UNCERTAIN meanwhile); if the connection dropped, SUSPENDED
+     * follows and the next RECONNECTED checks again.
+     */
+    private void reconnected(CuratorFramework client) {
+        if (latest != ConnectionState.RECONNECTED) {
+            return; // a later state change superseded this one
+        }
+        if (verifyHeld(client)) {
+            events.reconnected();
+        } else {
+            try {
+                thread.schedule(() -> reconnected(client), VERIFY_RETRY_MS, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closed) {
+                // the store is closing
+            }
+        }
+    }
+
+    /** True if every held node was checked; false if the store could not be asked. */
     private boolean verifyHeld(CuratorFramework client) {
         try {
             held.verify(client.getZookeeperClient().getZooKeeper().getSessionId());
