@@ -105,9 +105,11 @@ public final class DemoWorker {
             reply("ERROR", label + " waited 60 s for lock " + lockName + " without getting it");
             return;
         }
+        String[] result;
         try (Lease held = lease.get()) {
-            reply(spendUnlocked(counter, amount, pauseMs, held.fencingToken()));
-        }
+            result = spendUnlocked(counter, amount, pauseMs, held.fencingToken());
+        } // released before answering: a lease lost meanwhile is reported as an ERROR, not hidden behind DONE
+        reply(result);
     }
 
     private static String[] spendUnlocked(SharedCounter counter, long amount, long pauseMs, long token)
@@ -157,12 +159,15 @@ public final class DemoWorker {
             reply("ERROR", label + " waited " + waitedMs + " ms for " + lockName + " without getting it");
             return;
         }
+        long token;
+        FencedRecord.WriteResult plain;
+        FencedRecord.WriteResult fenced;
         try (Lease lease = taken.get()) {
-            long token = lease.fencingToken();
-            FencedRecord.WriteResult plain = new FencedRecord(plainFile, false).write(token, value);
-            FencedRecord.WriteResult fenced = new FencedRecord(fencedFile, true).write(token, value);
-            reply("DONE", Long.toString(token), Long.toString(waitedMs), plain.toString(), fenced.toString());
+            token = lease.fencingToken();
+            plain = new FencedRecord(plainFile, false).write(token, value);
+            fenced = new FencedRecord(fencedFile, true).write(token, value);
         }
+        reply("DONE", Long.toString(token), Long.toString(waitedMs), plain.toString(), fenced.toString());
     }
 
     private String[] awaitLine(String command) throws IOException {
