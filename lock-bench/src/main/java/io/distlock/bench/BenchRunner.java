@@ -8,6 +8,7 @@ import io.distlock.bench.core.StoreBench;
 import io.distlock.bench.result.HeldLeasesResult;
 import io.distlock.bench.result.ScenarioResult;
 import io.distlock.bench.result.StoreResult;
+import io.distlock.bench.result.WireCost;
 import io.distlock.bench.scenario.Contended;
 import io.distlock.bench.scenario.Handoff;
 import io.distlock.bench.scenario.HeldLeases;
@@ -163,11 +164,11 @@ public final class BenchRunner {
                     String prefix = "bench:" + runId + ":p" + c + ":";
                     if (config.pairsForRoundTrips() > 0) {
                         try {
-                            double perPair = RoundTripProbe.perPair(contender, proxy, prefix,
+                            WireCost perPair = RoundTripProbe.perPair(contender, proxy, prefix,
                                     config.pairsForRoundTrips());
                             result.roundTripsPerPair().put(contender.name(), perPair);
-                            log.printf(Locale.ROOT, "  %-10s round trips per pair  %-38s %.2f%n", store.name(),
-                                    contender.name(), perPair);
+                            log.printf(Locale.ROOT, "  %-10s per pair  %-38s %.2f round trips, %.2f pushed%n",
+                                    store.name(), contender.name(), perPair.roundTrips(), perPair.pushes());
                         } catch (Exception e) {
                             result.notes().add("Round trips per pair of " + contender.name() + " not measured: "
                                     + describe(e));

@@ -22,6 +22,7 @@ public final class RoundTripProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final AtomicLong roundTrips = new AtomicLong();
     private final AtomicLong bytesUp = new AtomicLong();
+    private final AtomicLong pushes = new AtomicLong();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
     private volatile boolean closed;
@@ -43,6 +44,15 @@ public final class RoundTripProxy implements AutoCloseable {
     /** Request bursts sent to the store so far. */
     public long roundTrips() {
         return roundTrips.get();
+    }
+
+    /**
+     * Reads from the store that answered no request (the connection was not waiting for a reply): messages the
+     * store pushes, such as pub/sub deliveries and watch events. A reply split over several reads also counts,
+     * which on loopback is rare for small replies.
+     */
+    public long pushes() {
+        return pushes.get();
     }
 
     /** Bytes sent to the store so far. */
@@ -82,8 +92,10 @@ public final class RoundTripProxy implements AutoCloseable {
                             roundTrips.incrementAndGet();
                         }
                         bytesUp.addAndGet(n);
-                    } else {
+                    } else if (direction.sending) {
                         direction.sending = false;
+                    } else {
+                        pushes.incrementAndGet();
                     }
                     out.write(buffer, 0, n);
                     out.flush();

@@ -86,7 +86,8 @@ public final class JfrProfile {
                         + "recording kept at `%s`):%n%n", contender.name(), store, scenario.id(),
                 "settings 'profile', CPU sample every 2 ms, every socket read", sample.opsPerSecond(), file));
         if (sample.operations() > 0) {
-            md.append(String.format(Locale.ROOT, "- socket reads by benchmark threads: %.2f per operation, "
+            md.append(String.format(Locale.ROOT, "- blocking socket reads by benchmark threads (zero for clients that "
+                            + "do I/O on their own threads, like ZooKeeper's): %.2f per operation, "
                             + "%.0f%% of the benchmark threads' time (the rest is CPU in client code and waiting for a core)%n",
                     (double) benchSocketReads / sample.operations(),
                     100.0 * benchSocketReadNanos / Math.max(1, sample.elapsedNanos() * threadsOf(scenario))));

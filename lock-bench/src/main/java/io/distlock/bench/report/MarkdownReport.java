@@ -108,10 +108,11 @@ public final class MarkdownReport {
                 + "latency (above 1 means faster).\n\n");
 
         if (!store.roundTripsPerPair().isEmpty()) {
-            md.append("Round trips per uncontended acquire/release pair (one thread, counted through a loopback "
-                    + "proxy):\n\n| contender | round trips |\n|---|---:|\n");
-            store.roundTripsPerPair().forEach((name, rt) ->
-                    md.append(String.format(Locale.ROOT, "| %s | %.2f |%n", name, rt)));
+            md.append("Wire cost of one uncontended acquire/release pair (one thread, counted through a loopback "
+                    + "proxy; pushed = messages the store sent unasked, e.g. pub/sub deliveries):\n\n"
+                    + "| contender | round trips | pushed messages |\n|---|---:|---:|\n");
+            store.roundTripsPerPair().forEach((name, cost) -> md.append(String.format(Locale.ROOT,
+                    "| %s | %.2f | %.2f |%n", name, cost.roundTrips(), cost.pushes())));
             md.append('\n');
         }
         if (!store.heldLeases().isEmpty()) {

@@ -13,7 +13,7 @@ public final class StoreResult {
     private final String store;
     private final String server;
     private final List<ScenarioResult> scenarios = new ArrayList<>();
-    private final Map<String, Double> roundTripsPerPair = new LinkedHashMap<>();
+    private final Map<String, WireCost> roundTripsPerPair = new LinkedHashMap<>();
     private final List<HeldLeasesResult> heldLeases = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<String> profiles = new ArrayList<>();
@@ -36,7 +36,7 @@ public final class StoreResult {
     }
 
     /** Round trips per uncontended acquire/release pair by contender name (counted through the proxy). */
-    public Map<String, Double> roundTripsPerPair() {
+    public Map<String, WireCost> roundTripsPerPair() {
         return roundTripsPerPair;
     }
 

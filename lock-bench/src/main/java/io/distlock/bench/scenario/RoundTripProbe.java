@@ -3,6 +3,7 @@ package io.distlock.bench.scenario;
 import io.distlock.bench.core.Contender;
 import io.distlock.bench.core.LockClient;
 import io.distlock.bench.core.RoundTripProxy;
+import io.distlock.bench.result.WireCost;
 
 /**
  * Counts the store round trips of one uncontended acquire/release pair: a contender connected through a
@@ -14,8 +15,8 @@ public final class RoundTripProbe {
     private RoundTripProbe() {
     }
 
-    /** Round trips per pair of {@code contender}, whose clients must connect through {@code proxy}. */
-    public static double perPair(Contender contender, RoundTripProxy proxy, String namePrefix, int pairs)
+    /** Round trips and pushed messages per pair of {@code contender}, whose clients connect through {@code proxy}. */
+    public static WireCost perPair(Contender contender, RoundTripProxy proxy, String namePrefix, int pairs)
             throws Exception {
         LockClient client = contender.client(0);
         String name = namePrefix + "probe";
@@ -23,9 +24,11 @@ public final class RoundTripProbe {
             client.acquire(name).release();
         }
         long before = proxy.roundTrips();
+        long pushedBefore = proxy.pushes();
         for (int i = 0; i < pairs; i++) {
             client.acquire(name).release();
         }
-        return (double) (proxy.roundTrips() - before) / pairs;
+        return new WireCost((double) (proxy.roundTrips() - before) / pairs,
+                (double) (proxy.pushes() - pushedBefore) / pairs);
     }
 }

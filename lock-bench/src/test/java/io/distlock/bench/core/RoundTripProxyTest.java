@@ -40,6 +40,7 @@ class RoundTripProxyTest {
                 }
                 assertThat(proxy.roundTrips()).isEqualTo(3);
                 assertThat(proxy.bytesUp()).isEqualTo(12);
+                assertThat(proxy.pushes()).as("replies are not pushes").isZero();
             }
         }
     }

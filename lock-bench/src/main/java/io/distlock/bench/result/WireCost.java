@@ -1,0 +1,11 @@
+package io.distlock.bench.result;
+
+/**
+ * What one uncontended acquire/release pair costs on the wire, counted through the round-trip proxy.
+ *
+ * @param roundTrips request bursts the client sent (each waits for a reply)
+ * @param pushes messages the store sent without a request (pub/sub deliveries, watch events), which wake client
+ *        threads and cost server and client CPU even when nobody waits for the lock
+ */
+public record WireCost(double roundTrips, double pushes) {
+}
