@@ -42,7 +42,7 @@ record ZooKeeperUri(String connectString, String chroot, String user, String pas
      * @throws IllegalArgumentException naming what is wrong, without the password
      */
     static ZooKeeperUri parse(StoreUri uri) {
-        String shown = uri.redacted();
+        String shown = redact(uri);
         String rest = uri.withoutQuery();
         if (!rest.startsWith("//")) {
             throw bad(shown, "expected " + uri.scheme() + "://host:2181[,host:2181...][/chroot]");
@@ -83,6 +83,28 @@ record ZooKeeperUri(String connectString, String chroot, String user, String pas
         return new ZooKeeperUri(connectString(hosts, shown), chroot, user, password,
                 duration(uri, "sessionTimeout", DEFAULT_SESSION_TIMEOUT, shown),
                 duration(uri, "connectionTimeout", DEFAULT_CONNECTION_TIMEOUT, shown), shown);
+    }
+
+    /**
+     * The URI with its password replaced by {@code ***}. Done here rather than by {@link StoreUri#redacted()}, whose
+     * pattern stops at the first {@code @} or {@code /} and so would show the rest of a password containing one.
+     */
+    static String redact(StoreUri uri) {
+        String raw = uri.raw();
+        int start = raw.indexOf("//");
+        if (start < 0) {
+            return uri.redacted();
+        }
+        start += 2;
+        int query = raw.indexOf('?', start);
+        int end = query < 0 ? raw.length() : query;
+        int at = raw.lastIndexOf('@', end - 1);
+        if (at < start) {
+            return uri.redacted();
+        }
+        int colon = raw.indexOf(':', start);
+        String user = colon >= 0 && colon < at ? raw.substring(start, colon) : raw.substring(start, at);
+        return raw.substring(0, start) + user + ":***" + raw.substring(at);
     }
 
     private static String connectString(String hosts, String shown) {

@@ -56,6 +56,17 @@ class ZooKeeperUriTest {
     }
 
     @Test
+    void passwordsWithAtSignsAndSlashesNeverShowEither() {
+        ZooKeeperUri uri = parse("zookeeper://app:hu@nt/er2@h1:2181/x?sessionTimeout=5s");
+        assertThat(uri.password()).isEqualTo("hu@nt/er2");
+        assertThat(uri.connectString()).isEqualTo("h1:2181");
+        assertThat(uri.chroot()).isEqualTo("x");
+        assertThat(uri.toString()).isEqualTo("zookeeper://app:***@h1:2181/x?sessionTimeout=5s");
+        assertThatThrownBy(() -> parse("zookeeper://app:hu@nt/er2@h1:2181/x?sessionTimeout=never"))
+                .hasMessageNotContaining("nt/er2").hasMessageNotContaining("hu@");
+    }
+
+    @Test
     void badUrisAreRefusedWithTheProblemNamed() {
         assertThatThrownBy(() -> parse("zookeeper:h1:2181")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("zookeeper://host:2181");
