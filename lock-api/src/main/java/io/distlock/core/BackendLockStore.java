@@ -188,8 +188,13 @@ public final class BackendLockStore implements LockStore {
 
     /** Declares a hold lost: tells its listeners and lets the next local waiter through. */
     private void lose(Hold hold, String reason) {
+        lose(hold, reason, Level.WARNING);
+    }
+
+    /** As {@link #lose(Hold, String)}, logged at {@code level}: a close is expected, an expiry is not. */
+    private void lose(Hold hold, String reason, Level level) {
         if (hold.markLost(reason)) {
-            LOG.log(Level.WARNING, "lease on lock ''{0}'' (fencing token {1}) of store {2} lost: {3}",
+            LOG.log(level, "lease on lock ''{0}'' (fencing token {1}) of store {2} lost: {3}",
                     hold.grant.name(), hold.grant.fencingToken(), description, reason);
         }
         holds.remove(hold.grant.name(), hold);
@@ -222,7 +227,7 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         for (Hold hold : holds.values()) {
-            lose(hold, "its store was closed");
+            lose(hold, "its store was closed", Level.DEBUG);
             releaseQuietly(hold.grant);
         }
         renewals.shutdown();
