@@ -73,11 +73,6 @@ final class JdbcBackend extends PollingLockBackend {
         return signals;
     }
 
-    /** The dialect in use, for tests. */
-    SqlDialect dialect() {
-        return dialect;
-    }
-
     @Override
     protected Attempt attempt(String name, Duration leaseTime) {
         String token = OwnerTokens.newToken();
