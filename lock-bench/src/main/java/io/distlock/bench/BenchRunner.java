@@ -15,6 +15,7 @@ import io.distlock.bench.scenario.HeldLeases;
 import io.distlock.bench.scenario.RoundTripProbe;
 import io.distlock.bench.scenario.Uncontended;
 import io.distlock.bench.report.JfrProfile;
+import io.distlock.bench.report.Machine;
 import io.distlock.bench.report.TargetCheck;
 import io.distlock.bench.report.Targets;
 import java.io.PrintStream;
@@ -57,6 +58,7 @@ public final class BenchRunner {
     /** Measures {@code store}; never throws for a contender's failure, only records it. */
     public StoreResult run(StoreBench store) throws Exception {
         StoreResult result = new StoreResult(store.name(), store.describeServer());
+        double loadAtStart = Machine.loadAverage();
         String runId = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
         List<Contender> contenders = store.contenders(store.server());
         try {
@@ -71,6 +73,7 @@ public final class BenchRunner {
         if (hasServer && (config.pairsForRoundTrips() > 0 || config.heldLeases() > 0)) {
             measureThroughProxy(store, runId, result);
         }
+        result.load(loadAtStart, Machine.loadAverage());
         return result;
     }
 

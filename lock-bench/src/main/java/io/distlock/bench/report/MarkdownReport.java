@@ -72,7 +72,12 @@ public final class MarkdownReport {
     }
 
     private static void renderStore(StringBuilder md, StoreResult store) {
-        md.append("## ").append(store.store()).append("\n\n").append(store.server()).append("\n\n");
+        md.append("## ").append(store.store()).append("\n\n").append(store.server());
+        if (store.loadAtStart() >= 0) {
+            md.append(String.format(Locale.ROOT, "; 1-minute load average %.2f when this store started, %.2f when it "
+                    + "ended", store.loadAtStart(), store.loadAtEnd()));
+        }
+        md.append("\n\n");
         md.append("| contender | scenario | ops/s (median) | runs min-max | x raw | x best other library | "
                 + "p50 ms | p99 ms | p99.9 ms | notes |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");

@@ -17,10 +17,28 @@ public final class StoreResult {
     private final List<HeldLeasesResult> heldLeases = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<String> profiles = new ArrayList<>();
+    private double loadAtStart = -1;
+    private double loadAtEnd = -1;
 
     public StoreResult(String store, String server) {
         this.store = store;
         this.server = server;
+    }
+
+    /** Records the machine's 1-minute load average when this store's measurements started and ended. */
+    public void load(double atStart, double atEnd) {
+        this.loadAtStart = atStart;
+        this.loadAtEnd = atEnd;
+    }
+
+    /** The 1-minute load average when this store's measurements started (-1 if unknown). */
+    public double loadAtStart() {
+        return loadAtStart;
+    }
+
+    /** The 1-minute load average when this store's measurements ended (-1 if unknown). */
+    public double loadAtEnd() {
+        return loadAtEnd;
     }
 
     public String store() {
