@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 public final class StoreUri {
 
     private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*");
-    private static final Pattern USERINFO_PASSWORD = Pattern.compile("(//[^/@:?#]*:)[^/@?#]*@");
+    /** user:password@ up to the last '@' before the path, so a raw '@' inside a password is hidden too. */
+    private static final Pattern USERINFO_PASSWORD = Pattern.compile("(//[^/@:?#]*:)[^/?#]*@");
     private static final Pattern PARAM_PASSWORD =
             Pattern.compile("(?i)([?&;](?:password|pwd|pass|secret)=)[^&;]*");
 

@@ -33,5 +33,6 @@ class StoreUriTest {
                 .isEqualTo("zookeeper://bob:***@h1:2181,h2:2181/chroot");
         assertThat(StoreUri.parse("redis://a:b@h:1").toString()).doesNotContain(":b@");
         assertThat(StoreUri.redact("redis://host:6379")).isEqualTo("redis://host:6379");
+        assertThat(StoreUri.redact("redis://bob:p@ss@word@host:6379/1")).isEqualTo("redis://bob:***@host:6379/1");
     }
 }
