@@ -168,10 +168,12 @@ public final class BenchRunner {
                     if (config.pairsForRoundTrips() > 0) {
                         try {
                             WireCost perPair = RoundTripProbe.perPair(contender, proxy, prefix,
-                                    config.pairsForRoundTrips());
+                                    config.pairsForRoundTrips(), store::serverCpuSeconds);
                             result.roundTripsPerPair().put(contender.name(), perPair);
-                            log.printf(Locale.ROOT, "  %-10s per pair  %-38s %.2f round trips, %.2f pushed%n",
-                                    store.name(), contender.name(), perPair.roundTrips(), perPair.pushes());
+                            log.printf(Locale.ROOT,
+                                    "  %-10s per pair  %-38s %.2f round trips, %.2f pushed, server CPU %.1f us%n",
+                                    store.name(), contender.name(), perPair.roundTrips(), perPair.pushes(),
+                                    perPair.serverCpuMicros());
                         } catch (Exception e) {
                             result.notes().add("Round trips per pair of " + contender.name() + " not measured: "
                                     + describe(e));

@@ -1,6 +1,7 @@
 package io.distlock.bench.core;
 
 import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * One store in the benchmark (Redis, ZooKeeper, MariaDB, PostgreSQL): where it listens and the contenders that use
@@ -19,6 +20,14 @@ public interface StoreBench extends AutoCloseable {
 
     /** Every contender of this store, connecting to {@code via} (the server itself or a proxy in front of it). */
     List<Contender> contenders(HostPort via) throws Exception;
+
+    /**
+     * CPU seconds the store's server process has used so far, where the store reports it (Redis {@code INFO cpu}),
+     * so the harness can give server CPU per operation. On a shared server this includes other clients' load.
+     */
+    default OptionalDouble serverCpuSeconds() {
+        return OptionalDouble.empty();
+    }
 
     /** Stops whatever the harness started for this store (an in-process server); never a shared server. */
     @Override

@@ -5,6 +5,7 @@ import io.distlock.bench.core.HostPort;
 import io.distlock.bench.core.StoreBench;
 import io.distlock.bench.distlock.DistlockContender;
 import java.util.List;
+import java.util.OptionalDouble;
 import redis.clients.jedis.RedisClient;
 
 /** Redis (a shared server, never started or stopped here): distlock, Redisson RLock and RFencedLock, raw Jedis. */
@@ -32,6 +33,19 @@ public final class RedisBench implements StoreBench {
                     .map(line -> line.substring("redis_version:".length()).strip())
                     .findFirst().orElse("?");
             return "Redis " + version + " at " + server;
+        }
+    }
+
+    @Override
+    public OptionalDouble serverCpuSeconds() {
+        try (RedisClient jedis = RedisClient.create(server.host(), server.port())) {
+            double total = 0;
+            for (String line : jedis.info("cpu").split("\\R")) {
+                if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                    total += Double.parseDouble(line.substring(line.indexOf(':') + 1).strip());
+                }
+            }
+            return OptionalDouble.of(total);
         }
     }
 

@@ -114,10 +114,13 @@ public final class MarkdownReport {
 
         if (!store.roundTripsPerPair().isEmpty()) {
             md.append("Wire cost of one uncontended acquire/release pair (one thread, counted through a loopback "
-                    + "proxy; pushed = messages the store sent unasked, e.g. pub/sub deliveries):\n\n"
-                    + "| contender | round trips | pushed messages |\n|---|---:|---:|\n");
+                    + "proxy; pushed = messages the store sent unasked, e.g. pub/sub deliveries; server CPU from the "
+                    + "store's own counters where it has them, including any other client's load meanwhile):\n\n"
+                    + "| contender | round trips | pushed messages | server CPU us |\n|---|---:|---:|---:|\n");
             store.roundTripsPerPair().forEach((name, cost) -> md.append(String.format(Locale.ROOT,
-                    "| %s | %.2f | %.2f |%n", name, cost.roundTrips(), cost.pushes())));
+                    "| %s | %.2f | %.2f | %s |%n", name, cost.roundTrips(), cost.pushes(),
+                    Double.isNaN(cost.serverCpuMicros()) ? "n/a" : String.format(Locale.ROOT, "%.1f",
+                            cost.serverCpuMicros()))));
             md.append('\n');
         }
         if (!store.heldLeases().isEmpty()) {
