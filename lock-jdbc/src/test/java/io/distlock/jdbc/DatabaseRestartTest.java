@@ -1,5 +1,7 @@
 package io.distlock.jdbc;
 
+import io.distlock.tck.fixture.MariaDbServer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
