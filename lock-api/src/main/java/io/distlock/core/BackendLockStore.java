@@ -36,6 +36,13 @@ public final class BackendLockStore implements LockStore {
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Losses a backend reported for a grant before the core registered its hold (a race at acquisition). */
+    private final ConcurrentHashMap<Grant, EarlyLoss> earlyLosses = new ConcurrentHashMap<>();
+    private static final long EARLY_LOSS_KEPT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    /** A loss reported before its hold was registered, kept for a minute at most. */
+    private record EarlyLoss(String reason, long atNanos) {
+    }
 
     /**
      * A store over {@code backend}.
@@ -109,6 +116,10 @@ public final class BackendLockStore implements LockStore {
             holds.put(name, hold);
             handedOver = true;
             renewals.track(hold);
+            EarlyLoss lostEarly = earlyLosses.remove(grant);
+            if (lostEarly != null) {
+                lose(hold, lostEarly.reason());
+            }
             if (closed.get()) {
                 lose(hold, "its store was closed");
                 releaseQuietly(hold.grant);
@@ -261,6 +272,17 @@ public final class BackendLockStore implements LockStore {
             Hold hold = holds.get(grant.name());
             if (hold != null && hold.grant.equals(grant)) {
                 lose(hold, reason);
+                return;
+            }
+            // the hold may not be registered yet (acquire is between the backend's grant and holds.put): keep the
+            // loss for acquire to find, then look once more in case acquire registered it meanwhile
+            long now = System.nanoTime();
+            earlyLosses.values().removeIf(e -> now - e.atNanos() > EARLY_LOSS_KEPT_NANOS);
+            earlyLosses.put(grant, new EarlyLoss(reason, now));
+            Hold registered = holds.get(grant.name());
+            EarlyLoss early;
+            if (registered != null && registered.grant.equals(grant) && (early = earlyLosses.remove(grant)) != null) {
+                lose(registered, early.reason());
             }
         }
     }

@@ -14,8 +14,9 @@ public interface LockAdmin {
     List<LockInfo> list(String prefix, int limit);
 
     /**
-     * Deletes the lock named {@code name} whoever holds it. Its holder finds out at its next renewal, or at
-     * release, through {@link io.distlock.LockLostException}. Fencing tokens keep increasing afterwards.
+     * Deletes the lock named {@code name} whoever holds it. Its holder finds out at its next renewal (time-bound
+     * stores), through the store's watch (session-bound stores), or at the latest at release, through
+     * {@link io.distlock.LockLostException}. Fencing tokens keep increasing afterwards.
      *
      * @return false if no one held it
      */

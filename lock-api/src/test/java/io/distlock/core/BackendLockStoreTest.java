@@ -177,6 +177,17 @@ class BackendLockStoreTest {
     }
 
     @Test
+    void aLossReportedBetweenGrantAndRegistrationIsNotDropped() throws InterruptedException {
+        BackendLockStore store = store();
+        backend.model = LeaseModel.SESSION;
+        backend.loseGrantsBeforeHandingThemOver = true;
+        Lease lease = store.lock("raced").acquire();
+        assertThat(lease.state()).isEqualTo(LeaseState.LOST);
+        assertThatThrownBy(lease::release).isInstanceOf(LockLostException.class)
+                .hasMessageContaining("right after the grant");
+    }
+
+    @Test
     void aThrowingListenerDoesNotStopTheOthers() throws InterruptedException {
         BackendLockStore store = store();
         Lease lease = store.lock("listeners").acquire();

@@ -26,6 +26,8 @@ final class CountingBackend implements LockBackend {
     final AtomicBoolean storeDown = new AtomicBoolean();
     volatile LeaseModel model = LeaseModel.TIME;
     volatile LeaseEvents events;
+    /** When set, the backend reports each grant lost before handing it to the core (the acquisition race). */
+    volatile boolean loseGrantsBeforeHandingThemOver;
 
     CountingBackend(LockBackend delegate) {
         this.delegate = delegate;
@@ -51,7 +53,11 @@ final class CountingBackend implements LockBackend {
         int now = acquiresInFlight.incrementAndGet();
         maxAcquiresInFlight.accumulateAndGet(now, Math::max);
         try {
-            return delegate.acquire(name, leaseTime, timeoutNanos);
+            Grant grant = delegate.acquire(name, leaseTime, timeoutNanos);
+            if (grant != null && loseGrantsBeforeHandingThemOver) {
+                events.lost(grant, "node vanished right after the grant");
+            }
+            return grant;
         } finally {
             acquiresInFlight.decrementAndGet();
         }

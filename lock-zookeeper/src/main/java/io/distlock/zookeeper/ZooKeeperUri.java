@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 
 /**
  * A parsed {@code zookeeper://[user:password@]host[:port][,host[:port]...][/chroot][?options]} URI (alias
- * {@code zk://}). Options: {@code sessionTimeout} (default 30 s) and {@code connectionTimeout} (default 10 s), each
+ * {@code zk://}). Options: {@code sessionTimeout} (default 30 s) and {@code connectionTimeout} (default 10 s, or the
+ * session timeout if that is shorter), each
  * as milliseconds ({@code 5000}), with a unit ({@code 500ms}, {@code 5s}, {@code 1m}) or ISO-8601 ({@code PT5S}).
  * {@link #toString()} never shows the password.
  *
@@ -80,9 +81,12 @@ record ZooKeeperUri(String connectString, String chroot, String user, String pas
         if (chroot != null && (!CHROOT.matcher(chroot).matches() || chroot.matches("(.*/)?\\.{1,2}(/.*)?"))) {
             throw bad(shown, "chroot '/" + chroot + "' must be a path of letters, digits, '_', '-', ':' and '.'");
         }
-        return new ZooKeeperUri(connectString(hosts, shown), chroot, user, password,
-                duration(uri, "sessionTimeout", DEFAULT_SESSION_TIMEOUT, shown),
-                duration(uri, "connectionTimeout", DEFAULT_CONNECTION_TIMEOUT, shown), shown);
+        Duration sessionTimeout = duration(uri, "sessionTimeout", DEFAULT_SESSION_TIMEOUT, shown);
+        // a connection timeout longer than the session makes Curator warn and keeps waiters on a dead session
+        Duration connectionDefault = sessionTimeout.compareTo(DEFAULT_CONNECTION_TIMEOUT) < 0
+                ? sessionTimeout : DEFAULT_CONNECTION_TIMEOUT;
+        return new ZooKeeperUri(connectString(hosts, shown), chroot, user, password, sessionTimeout,
+                duration(uri, "connectionTimeout", connectionDefault, shown), shown);
     }
 
     /**
