@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.spi.StoreUri;
+import io.distlock.tck.fixture.StoreServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -13,8 +14,9 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Where the shared test databases are: MariaDB and PostgreSQL on this machine (overridable with
- * {@code DISTLOCK_MYSQL_URI} / {@code DISTLOCK_POSTGRES_URI}), and a table name unique to each test class run so
+ * Where the test databases are: MariaDB and PostgreSQL as the kit's fixture finds them ({@code DISTLOCK_MYSQL_URI} /
+ * {@code DISTLOCK_POSTGRES_URI}, Testcontainers, this machine's servers, or a MariaDB started from its binaries: see
+ * {@link StoreServers}), and a table name unique to each test class run so
  * concurrent runs never see each other's rows. As a JUnit extension ({@code @ExtendWith(Databases.class)}) it drops
  * the tables this JVM's tests created on the shared servers after each test class.
  */
@@ -24,7 +26,7 @@ final class Databases implements AfterAllCallback {
 
     /** MariaDB (or MySQL) through Connector/J. */
     static String mysql() {
-        return env("DISTLOCK_MYSQL_URI", "jdbc:mysql://127.0.0.1:3306/test?user=root");
+        return StoreServers.mysql();
     }
 
     /** The same MariaDB through the MariaDB client. */
@@ -34,7 +36,7 @@ final class Databases implements AfterAllCallback {
 
     /** PostgreSQL. */
     static String postgres() {
-        return env("DISTLOCK_POSTGRES_URI", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+        return StoreServers.postgres();
     }
 
     /** A table name unique to this run, prefixed with {@code what}. */
@@ -69,10 +71,5 @@ final class Databases implements AfterAllCallback {
                 st.execute("DROP TABLE IF EXISTS " + settings.table());
             }
         }
-    }
-
-    private static String env(String name, String fallback) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? fallback : v;
     }
 }
