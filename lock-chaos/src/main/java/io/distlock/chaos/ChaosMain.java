@@ -35,6 +35,7 @@ public final class ChaosMain {
                 ZooKeeperEnsembleTarget::new, List.of()));
         stores.put("redlock", new ChaosSuite.StoreKind("redlock (5 masters)", RedlockTarget::new, List.of()));
         stores.put("mariadb", new ChaosSuite.StoreKind("mariadb", MariaDbTarget::new, List.of()));
+        stores.put("postgresql", new ChaosSuite.StoreKind("postgresql", PostgresTarget::new, List.of()));
         return stores;
     }
 
@@ -93,7 +94,7 @@ public final class ChaosMain {
     private static void usage(String problem) {
         System.err.println("chaos: " + problem);
         System.err.println("usage: ChaosMain [--store all|redis,redis-guard,zookeeper,zookeeper-ensemble,redlock,"
-                + "mariadb] [--scenario all|client-pause,client-crash,server-restart,server-pause,"
+                + "mariadb,postgresql] [--scenario all|client-pause,client-crash,server-restart,server-pause,"
                 + "network-freeze-short,network-freeze-long,script-flush,redlock-minority-down,redlock-majority-down,"
                 + "network-drop] [--rounds N] [--workers N] [--report FILE]");
         System.exit(2);

@@ -99,6 +99,9 @@ enum Scenario {
         if (needsProxy && multiServer) {
             return "a proxy fronts one server; network faults run on the single-server targets";
         }
+        if (this == SERVER_RESTART && !target.canCrash()) {
+            return "the server is shared with other work, not the run's own: it is not crashed";
+        }
         if (this == SERVER_PAUSE && !target.canPause()) {
             return "the server cannot be paused with SIGSTOP here";
         }

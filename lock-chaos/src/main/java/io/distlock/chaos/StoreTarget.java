@@ -25,6 +25,11 @@ interface StoreTarget extends AutoCloseable {
         return holdBound();
     }
 
+    /** Whether {@link #crashAndRestart} works (a server of the run's own, not a shared one). */
+    default boolean canCrash() {
+        return true;
+    }
+
     /** Kills the server (SIGKILL or an in-process crash) and starts it again after {@code down}. */
     void crashAndRestart(Duration down) throws Exception;
 
