@@ -1,8 +1,6 @@
 package io.distlock.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 
@@ -72,15 +70,7 @@ final class H2Dialect extends SqlDialect {
 
     @Override
     long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
-            ps.setString(1, name);
-            ps.setString(2, token);
-            ps.setLong(3, leaseMicros);
-            ps.setString(4, owner);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
-            }
-        }
+        return fenceFromQuery(c, acquireSql, name, token, owner, leaseMicros);
     }
 
     @Override

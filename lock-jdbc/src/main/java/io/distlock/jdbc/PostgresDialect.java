@@ -75,15 +75,7 @@ final class PostgresDialect extends SqlDialect {
 
     @Override
     long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
-            ps.setString(1, name);
-            ps.setString(2, token);
-            ps.setLong(3, leaseMicros);
-            ps.setString(4, owner);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
-            }
-        }
+        return fenceFromQuery(c, acquireSql, name, token, owner, leaseMicros);
     }
 
     @Override

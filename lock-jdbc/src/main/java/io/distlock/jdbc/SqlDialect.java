@@ -69,6 +69,23 @@ abstract class SqlDialect {
     abstract long acquire(Connection c, String name, String token, String owner, long leaseMicros)
             throws SQLException;
 
+    /**
+     * Runs an acquire statement that returns the new fence as a row when it took the lock and no row otherwise
+     * (PostgreSQL {@code RETURNING}, H2 {@code FINAL TABLE}); parameters are name, token, lease, owner.
+     */
+    static long fenceFromQuery(Connection c, String sql, String name, String token, String owner, long leaseMicros)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            ps.setLong(3, leaseMicros);
+            ps.setString(4, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
     /** Whether {@code e} only says another transaction got in the way (deadlock, lock wait, duplicate insert). */
     abstract boolean isContention(SQLException e);
 
