@@ -1,8 +1,7 @@
 package io.distlock.jdbc;
 
-import io.distlock.LockStore;
-import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -14,24 +13,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @Tag("slow")
 @ExtendWith(Databases.class)
-class MariaDbClientTckTest extends LockStoreTck {
+class MariaDbClientTckTest extends StoreUriTck {
 
     private static final String URI =
             Databases.withOptions(Databases.mariadb(), "distlock.table=" + Databases.uniqueTable("tck_mc"));
 
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(URI);
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
-    }
-
-    @Override
-    protected String storeUri() {
-        return URI;
+    MariaDbClientTckTest() {
+        super(URI, StoreCapabilities.timeBound());
     }
 
     @Override

@@ -1,31 +1,19 @@
 package io.distlock.jdbc;
 
-import io.distlock.LockStore;
-import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The whole kit against the machine's PostgreSQL, on a table of its own. */
 @ExtendWith(Databases.class)
-class PostgresTckTest extends LockStoreTck {
+class PostgresTckTest extends StoreUriTck {
 
     private static final String URI =
             Databases.withOptions(Databases.postgres(), "distlock.table=" + Databases.uniqueTable("tck_pg"));
 
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(URI);
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
-    }
-
-    @Override
-    protected String storeUri() {
-        return URI;
+    PostgresTckTest() {
+        super(URI, StoreCapabilities.timeBound());
     }
 
     @Override

@@ -1,8 +1,7 @@
 package io.distlock.redis;
 
-import io.distlock.LockStore;
-import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.StoreServers;
 
@@ -11,23 +10,12 @@ import io.distlock.tck.fixture.StoreServers;
  * this machine's 127.0.0.1:6379, or a redis-server it starts: see {@link StoreServers}). The
  * availability rule on a closed port runs here; the outage rule runs in {@link RedisOutageTckTest}.
  */
-class RedisTckTest extends LockStoreTck {
+class RedisTckTest extends StoreUriTck {
 
     static final String URI = StoreServers.redis();
 
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(URI);
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
-    }
-
-    @Override
-    protected String storeUri() {
-        return URI;
+    RedisTckTest() {
+        super(URI, StoreCapabilities.timeBound());
     }
 
     @Override
