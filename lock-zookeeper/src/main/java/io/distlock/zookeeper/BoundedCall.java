@@ -67,11 +67,18 @@ final class BoundedCall implements BackgroundCallback {
             if (outcome.compareAndSet(null, ABANDONED)) {
                 return null;
             }
-            return (CuratorEvent) outcome.get();
+            return outcome.get() instanceof CuratorEvent event ? event : null;
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** Ends the wait now without a result (the store is closing); a result still to come goes to the clean-up. */
+    void cancel() {
+        if (outcome.compareAndSet(null, ABANDONED)) {
+            done.countDown();
         }
     }
 

@@ -54,6 +54,8 @@ final class ZooKeeperBackend implements LockBackend {
     private final SessionListener sessionListener;
     private final long operationNanos;
     private final Set<Wakeup> waiting = ConcurrentHashMap.newKeySet();
+    /** Operations being waited for: closing the store ends their waits at once. */
+    private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final byte[] ownerData;
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
@@ -360,16 +362,23 @@ final class ZooKeeperBackend implements LockBackend {
     /** Starts one background operation and waits for its event within the budget. */
     private CuratorEvent call(WaitBudget budget, String what, BoundedCall call, Starter starter)
             throws InterruptedException {
+        inFlight.add(call);
         try {
-            starter.start(call);
-        } catch (Exception e) {
-            throw errors.translate(e, what);
+            ensureOpen();
+            try {
+                starter.start(call);
+            } catch (Exception e) {
+                throw errors.translate(e, what);
+            }
+            CuratorEvent event = call.await(budget.operationDeadline(), budget.interruptible());
+            if (event == null) {
+                ensureOpen(); // a wait ended by close
+                throw noAnswer(what);
+            }
+            return event;
+        } finally {
+            inFlight.remove(call);
         }
-        CuratorEvent event = call.await(budget.operationDeadline(), budget.interruptible());
-        if (event == null) {
-            throw noAnswer(what);
-        }
-        return event;
     }
 
     private StoreUnavailableException noAnswer(String what) {
@@ -415,6 +424,7 @@ final class ZooKeeperBackend implements LockBackend {
             return;
         }
         wakeWaiters();
+        inFlight.forEach(BoundedCall::cancel);
         sessionListener.close();
         held.close();
         client.close();
