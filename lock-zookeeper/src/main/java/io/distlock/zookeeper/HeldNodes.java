@@ -22,7 +22,8 @@ import org.apache.zookeeper.data.Stat;
  * within about half a second instead of only at release; short critical sections end before the sweep and cost the
  * server, and the acquiring thread, nothing extra (measured: a watch set on every acquisition halves single-thread
  * throughput on a busy machine). After a reconnect, {@link #verify} checks that every node still exists and still
- * belongs to our session.
+ * belongs to our session. A node is added only while the session it was created in lives, and {@link #endSession}
+ * hands back every grant of a session that ended, so no grant escapes the loss of its session.
  */
 final class HeldNodes implements Watcher {
 
@@ -36,6 +37,8 @@ final class HeldNodes implements Watcher {
     private final CuratorFramework client;
     private final ScheduledThreadPoolExecutor timer;
     private volatile LeaseEvents events = LeaseEvents.NONE;
+    /** Moves on when a session ends; guarded by this. */
+    private long epoch;
 
     HeldNodes(CuratorFramework client, String storeName) {
         this.client = client;
@@ -51,9 +54,29 @@ final class HeldNodes implements Watcher {
         this.events = events;
     }
 
-    /** Remembers a held node; the next sweep but one watches it if it is still held. */
-    void add(LockNode node, Grant grant) {
-        byPath.put(fullPath(node.path()), new Entry(grant));
+    /**
+     * The session epoch: it moves on each time a session ends. Read it before creating a node, and pass it to
+     * {@link #add}: a node created before a session ended is never added after that session's grants were reported.
+     */
+    synchronized long epoch() {
+        return epoch;
+    }
+
+    /**
+     * Remembers a held node, unless its session has ended meanwhile; the next sweep but one watches it if it is still
+     * held.
+     *
+     * @param epochAtCreate {@link #epoch()} read before the node was created
+     * @param currentSession the client's session now
+     * @return false if the node's session ended (a session ended since {@code epochAtCreate}, or the node belongs to
+     *         another session than the current one): the grant must not be handed out
+     */
+    synchronized boolean add(LockNode node, Grant grant, long epochAtCreate, long currentSession) {
+        if (epochAtCreate != epoch || node.sessionId() != currentSession) {
+            return false;
+        }
+        byPath.put(fullPath(node.path()), new Entry(node, grant));
+        return true;
     }
 
     private void watchNewNodes() {
@@ -93,9 +116,18 @@ final class HeldNodes implements Watcher {
         return byPath.containsKey(fullPath(path));
     }
 
-    /** Forgets every node: the session that owned them is gone. */
-    void clear() {
+    /**
+     * Forgets every node, because the session that owned them is gone, and moves the epoch on so that no node created
+     * before is added later.
+     *
+     * @return the grants of the forgotten nodes: every one must be reported lost, also those the core has not
+     *         registered yet
+     */
+    synchronized List<Grant> endSession() {
+        epoch++;
+        List<Grant> grants = byPath.values().stream().map(entry -> entry.grant).toList();
         byPath.clear();
+        return grants;
     }
 
     @Override
@@ -122,7 +154,8 @@ final class HeldNodes implements Watcher {
                 gone(path, "its node was gone when the connection came back");
                 continue;
             }
-            if (stat.getEphemeralOwner() != sessionId) {
+            Entry entry = byPath.get(path);
+            if (stat.getEphemeralOwner() != sessionId || (entry != null && entry.node.sessionId() != sessionId)) {
                 gone(path, "its node belongs to another session after reconnecting");
             }
         }
@@ -143,13 +176,15 @@ final class HeldNodes implements Watcher {
         return ZKPaths.fixForNamespace(client.getNamespace(), path);
     }
 
-    /** A held node's grant and how far the sweep got with it (touched by the sweep thread only). */
+    /** A held node, its grant and how far the sweep got with it (seen and watched: the sweep thread only). */
     private static final class Entry {
+        final LockNode node;
         final Grant grant;
         boolean seen;
         boolean watched;
 
-        Entry(Grant grant) {
+        Entry(LockNode node, Grant grant) {
+            this.node = node;
             this.grant = grant;
         }
     }

@@ -1,5 +1,6 @@
 package io.distlock.zookeeper;
 
+import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.Executors;
@@ -14,7 +15,8 @@ import org.apache.curator.framework.state.ConnectionStateListener;
  * Turns Curator's connection states into lease events, in order, on a thread of its own (so checks that need the
  * store never block Curator's event thread): SUSPENDED makes every lease uncertain; RECONNECTED first re-checks that
  * each held node still exists in our session (reporting the missing ones lost), then makes the others certain
- * again; LOST (the session expired) loses every lease. Each change also wakes waiting acquires to re-check.
+ * again; LOST (the session expired) reports every grant of the session lost, then the session. Each change also
+ * wakes waiting acquires to re-check.
  */
 final class SessionListener implements ConnectionStateListener {
 
@@ -60,9 +62,14 @@ final class SessionListener implements ConnectionStateListener {
                 case SUSPENDED -> events.suspended();
                 case RECONNECTED -> reconnected(client);
                 case LOST -> {
-                    held.clear();
-                    events.sessionLost("the ZooKeeper session expired (or the connection stayed down for longer "
-                            + "than the session timeout): its ephemeral lock nodes are gone");
+                    String reason = "the ZooKeeper session expired (or the connection stayed down for longer "
+                            + "than the session timeout): its ephemeral lock nodes are gone";
+                    // every grant of the session, also one the core has not registered yet: the core keeps such a
+                    // loss and applies it when it registers the grant
+                    for (Grant grant : held.endSession()) {
+                        events.lost(grant, reason);
+                    }
+                    events.sessionLost(reason);
                 }
                 default -> {
                 }

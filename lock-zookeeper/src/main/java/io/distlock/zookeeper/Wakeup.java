@@ -8,14 +8,20 @@ import org.apache.zookeeper.Watcher;
 /**
  * How one waiting acquire is woken: set as the watch on its predecessor's node, it fires when that node changes or
  * goes; the backend also fires it on connection changes and close. One instance per acquire call, so repeated watches
- * on the same predecessor collapse into one on the server.
+ * on the same predecessor collapse into one. It remembers which node it still watches, so that a wait that ends
+ * without the watch firing (a timeout, say) can remove the watch instead of leaving it in the client.
  */
 final class Wakeup implements Watcher {
 
     private final Semaphore signal = new Semaphore(0);
+    /** The node whose watch is set and has not fired yet, or null. */
+    private volatile String watched;
 
     @Override
     public void process(WatchedEvent event) {
+        if (event.getType() != Event.EventType.None) {
+            watched = null; // a node event consumes the watch; connection events do not
+        }
         wake();
     }
 
@@ -27,6 +33,24 @@ final class Wakeup implements Watcher {
     /** Forgets wake-ups from before: call before setting a new watch. */
     void reset() {
         signal.drainPermits();
+    }
+
+    /**
+     * Records that the watch on {@code path} is set.
+     *
+     * @return the node watched before if it is another one and its watch has not fired, else null
+     */
+    String watching(String path) {
+        String before = watched;
+        watched = path;
+        return before == null || before.equals(path) ? null : before;
+    }
+
+    /** The node whose watch is still set (to remove it), or null; forgets it. */
+    String stopWatching() {
+        String path = watched;
+        watched = null;
+        return path;
     }
 
     /** Waits until woken or {@code nanos} pass (the safety-net re-check). */

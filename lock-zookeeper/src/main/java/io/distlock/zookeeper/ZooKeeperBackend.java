@@ -1,5 +1,6 @@
 package io.distlock.zookeeper;
 
+import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LeaseModel;
@@ -10,6 +11,7 @@ import io.distlock.spi.Renewal;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,9 +21,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CreateBuilder;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher.WatcherType;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -31,6 +35,10 @@ import org.apache.zookeeper.data.Stat;
  * is the node's czxid, which grows across the whole ensemble, so it keeps growing even when the server deletes an
  * empty parent and its sequence counter starts again. Leases live as long as the session: see
  * {@link SessionListener}.
+ *
+ * <p>Every store operation is a Curator background operation waited for within a {@link WaitBudget}, so an acquire
+ * returns within its limit plus one operation timeout also while the server is gone; what it leaves behind (a node,
+ * a watch) is removed in the background. A node is granted only if it belongs to the current session.
  */
 final class ZooKeeperBackend implements LockBackend {
 
@@ -39,21 +47,31 @@ final class ZooKeeperBackend implements LockBackend {
 
     private static final System.Logger LOG = System.getLogger(ZooKeeperBackend.class.getName());
     private static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(2);
-    private static final int CREATE_ATTEMPTS = 5;
 
     private final CuratorFramework client;
     private final ZooKeeperErrors errors;
     private final HeldNodes held;
     private final SessionListener sessionListener;
+    private final long operationNanos;
     private final Set<Wakeup> waiting = ConcurrentHashMap.newKeySet();
+    /** Operations being waited for: closing the store ends their waits at once. */
+    private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final byte[] ownerData;
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
     volatile Consumer<CreateBuilder> createHook = builder -> { };
+    /** Tests only: runs when our node has come first in the queue, just before the grant is made. */
+    volatile Runnable beforeGrantHook = () -> { };
 
-    ZooKeeperBackend(CuratorFramework client, String redactedUri) {
+    /**
+     * A backend over a started client.
+     *
+     * @param operationTimeout how long any one operation is waited for (the URI's connection timeout)
+     */
+    ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout) {
         this.client = client;
         this.errors = new ZooKeeperErrors(redactedUri);
+        this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
         this.held = new HeldNodes(client, redactedUri);
         this.sessionListener = new SessionListener(held, this::wakeWaiters, redactedUri);
@@ -89,134 +107,11 @@ final class ZooKeeperBackend implements LockBackend {
     @Override
     public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
         ensureOpen();
-        long deadline = System.nanoTime() + Math.max(0, timeoutNanos);
-        String parent = parentPath(name);
-        Wakeup wakeup = new Wakeup();
-        waiting.add(wakeup);
-        LockNode ours = null;
+        WaitBudget budget = WaitBudget.forAcquire(timeoutNanos, operationNanos);
+        // a single attempt does not wait, so like Lock.tryLock() it ignores the interrupt flag (and keeps it)
+        boolean interrupted = !budget.interruptible() && Thread.interrupted();
         try {
-            if (timeoutNanos == 0 && !LockQueue.of(children(parent)).isEmpty()) {
-                return null; // held right now: a try-lock need not queue only to leave again
-            }
-            while (true) {
-                if (ours == null) {
-                    ours = create(parent);
-                }
-                String ourName = ZKPaths.getNodeFromPath(ours.path());
-                LockQueue queue = LockQueue.of(children(parent));
-                int position = queue.position(ourName);
-                if (position == 0) {
-                    Grant grant = new Grant(name, OwnerTokens.newToken(), ours.czxid(), ours);
-                    held.add(ours, grant);
-                    ours = null; // handed over to the grant
-                    return grant;
-                }
-                if (position < 0) {
-                    ours = null; // our node is gone (the session expired while we waited): queue again
-                    continue;
-                }
-                long left = deadline - System.nanoTime();
-                if (timeoutNanos >= 0 && left <= 0) {
-                    return null;
-                }
-                wakeup.reset();
-                if (watch(ZKPaths.makePath(parent, queue.predecessorOf(position)), wakeup)) {
-                    wakeup.await(timeoutNanos < 0 ? RECHECK_NANOS : Math.min(left, RECHECK_NANOS));
-                }
-                ensureOpen();
-            }
-        } finally {
-            waiting.remove(wakeup);
-            if (ours != null) {
-                deleteLeftover(ours.path());
-            }
-        }
-    }
-
-    /**
-     * Creates our contender node. A missing parent is created on demand as a CONTAINER node (the server deletes it
-     * once it has been emptied), and the create is retried: also when the server deletes an emptied parent between
-     * its creation and ours.
-     */
-    private LockNode create(String parent) throws InterruptedException {
-        String path = ZKPaths.makePath(parent, LockQueue.NODE_PREFIX);
-        for (int attempt = 1; ; attempt++) {
-            Stat stat = new Stat();
-            try {
-                CreateBuilder builder = client.create();
-                createHook.accept(builder);
-                String created = builder.storingStatIn(stat).withProtection()
-                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(path, ownerData);
-                if (stat.getCzxid() == 0) {
-                    // the reply was lost and Curator found our node again by its protected id: read its stat
-                    stat = client.checkExists().forPath(created);
-                    if (stat == null) {
-                        continue;
-                    }
-                }
-                return new LockNode(created, stat.getCzxid(), stat.getEphemeralOwner());
-            } catch (KeeperException.NoNodeException e) {
-                if (attempt >= CREATE_ATTEMPTS) {
-                    throw errors.translate(e, "creating a node under " + parent);
-                }
-                createParent(parent);
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                throw errors.translate(e, "creating a node under " + parent);
-            }
-        }
-    }
-
-    /** Creates a lock's CONTAINER parent (and the root above it, if missing); fine if another client did first. */
-    private void createParent(String parent) throws InterruptedException {
-        try {
-            client.create().creatingParentContainersIfNeeded().withMode(CreateMode.CONTAINER).forPath(parent);
-        } catch (KeeperException.NodeExistsException raced) {
-            // another contender created it first
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception e) {
-            throw errors.translate(e, "creating " + parent);
-        }
-    }
-
-    private List<String> children(String parent) throws InterruptedException {
-        try {
-            return client.getChildren().forPath(parent);
-        } catch (KeeperException.NoNodeException e) {
-            return List.of();
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception e) {
-            throw errors.translate(e, "listing " + parent);
-        }
-    }
-
-    /** Watches {@code predecessor}; false if it is already gone (re-check at once). */
-    private boolean watch(String predecessor, Wakeup wakeup) throws InterruptedException {
-        try {
-            client.getData().usingWatcher(wakeup).forPath(predecessor);
-            return true;
-        } catch (KeeperException.NoNodeException e) {
-            return false;
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception e) {
-            throw errors.translate(e, "watching " + predecessor);
-        }
-    }
-
-    /** Deletes a node we queued with but will not hold (timeout, interrupt, failure); Curator retries if needed. */
-    private void deleteLeftover(String path) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            client.delete().guaranteed().forPath(path);
-        } catch (KeeperException.NoNodeException gone) {
-            // already gone with its session
-        } catch (Exception e) {
-            LOG.log(Level.DEBUG, "could not delete " + path + " now; Curator keeps retrying (guaranteed delete), "
-                    + "and it goes with the session at the latest", e);
+            return contend(name, budget);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -224,45 +119,287 @@ final class ZooKeeperBackend implements LockBackend {
         }
     }
 
-    @Override
-    public boolean release(Grant grant) {
-        LockNode node = (LockNode) grant.handle();
-        held.remove(node.path());
+    private Grant contend(String name, WaitBudget budget) throws InterruptedException {
+        String parent = parentPath(name);
+        Wakeup wakeup = new Wakeup();
+        waiting.add(wakeup);
+        LockNode ours = null;
+        long epoch = 0;
         try {
-            client.delete().guaranteed().forPath(node.path());
-            return true;
-        } catch (KeeperException.NoNodeException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw errors.translate(new KeeperException.OperationTimeoutException(), "releasing " + grant.name()
-                    + " (interrupted; the delete is retried in the background)");
+            if (budget.singleAttempt() && !LockQueue.of(children(parent, budget)).isEmpty()) {
+                return null; // held right now: a try-lock need not queue only to leave again
+            }
+            while (true) {
+                if (ours == null) {
+                    epoch = held.epoch();
+                    ours = create(parent, budget);
+                }
+                LockQueue queue = LockQueue.of(children(parent, budget));
+                int position = queue.position(ZKPaths.getNodeFromPath(ours.path()));
+                boolean current = ours.sessionId() == currentSession();
+                if (position == 0 && current) {
+                    beforeGrantHook.run();
+                    Grant grant = new Grant(name, OwnerTokens.newToken(), ours.czxid(), ours);
+                    if (held.add(ours, grant, epoch, currentSession())) {
+                        ours = null; // handed over to the grant
+                        return grant;
+                    }
+                    current = false; // the session ended while we granted: its losses are already reported
+                }
+                if (position < 0 || !current) {
+                    // our node is gone, or it was made in a session that has ended since (the server may keep such
+                    // a node until it times the old session out): queue again in the current session
+                    if (position >= 0) {
+                        deleteInBackground(ours.path());
+                    }
+                    ours = null;
+                    if (budget.expired()) {
+                        return null;
+                    }
+                    continue;
+                }
+                if (budget.expired()) {
+                    return null;
+                }
+                wakeup.reset();
+                if (watch(ZKPaths.makePath(parent, queue.predecessorOf(position)), wakeup, budget)) {
+                    wakeup.await(budget.waitNanos(RECHECK_NANOS));
+                }
+                ensureOpen();
+                if (budget.expired()) {
+                    return null;
+                }
+            }
+        } finally {
+            waiting.remove(wakeup);
+            String stillWatched = wakeup.stopWatching();
+            if (stillWatched != null) {
+                removeWatch(stillWatched, wakeup);
+            }
+            if (ours != null) {
+                deleteLeftover(ours.path(), budget);
+            }
+        }
+    }
+
+    /**
+     * Creates our contender node. A missing parent is created on demand as a CONTAINER node (the server deletes it
+     * once it has been emptied), also when the server deletes an emptied parent between its creation and ours. A
+     * create whose reply is lost is found again by its protected id; one that succeeds after we stopped waiting is
+     * deleted.
+     */
+    private LockNode create(String parent, WaitBudget budget) throws InterruptedException {
+        String path = ZKPaths.makePath(parent, LockQueue.NODE_PREFIX);
+        String what = "creating a node under " + parent;
+        CreateBuilder builder = client.create();
+        createHook.accept(builder);
+        CuratorEvent event = call(budget, what, new BoundedCall(late -> {
+            if (late.getResultCode() == KeeperException.Code.OK.intValue() && late.getName() != null) {
+                deleteInBackground(late.getName());
+            }
+        }), callback -> builder.creatingParentContainersIfNeeded().withProtection()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).inBackground(callback).forPath(path, ownerData));
+        check(event, what);
+        String created = event.getName();
+        Stat stat = event.getStat();
+        if (stat == null) {
+            // the reply was lost and Curator found our node again by its protected id: read its stat
+            stat = exists(created, budget, what);
+            if (stat == null) {
+                throw new StoreUnavailableException("ZooKeeper store " + errors.store() + ": our node under "
+                        + parent + " vanished right after it was created (its session ended)");
+            }
+        }
+        return new LockNode(created, stat.getCzxid(), stat.getEphemeralOwner());
+    }
+
+    private List<String> children(String parent, WaitBudget budget) throws InterruptedException {
+        String what = "listing " + parent;
+        CuratorEvent event = call(budget, what, new BoundedCall(),
+                callback -> client.getChildren().inBackground(callback).forPath(parent));
+        if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+            return List.of();
+        }
+        check(event, what);
+        return event.getChildren();
+    }
+
+    private Stat exists(String path, WaitBudget budget, String what) throws InterruptedException {
+        CuratorEvent event = call(budget, what, new BoundedCall(),
+                callback -> client.checkExists().inBackground(callback).forPath(path));
+        if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+            return null;
+        }
+        check(event, what);
+        return event.getStat();
+    }
+
+    /** Watches {@code predecessor}; false if it is already gone (re-check at once). */
+    private boolean watch(String predecessor, Wakeup wakeup, WaitBudget budget) throws InterruptedException {
+        String what = "watching " + predecessor;
+        CuratorEvent event = call(budget, what, new BoundedCall(late -> {
+            if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
+                removeWatch(predecessor, wakeup); // set after we stopped waiting for it
+            }
+        }), callback -> client.getData().usingWatcher(wakeup).inBackground(callback).forPath(predecessor));
+        if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+            return false; // no watch is left on a node that does not exist
+        }
+        check(event, what);
+        String before = wakeup.watching(predecessor);
+        if (before != null) {
+            removeWatch(before, wakeup);
+        }
+        return true;
+    }
+
+    /** Removes our watch on {@code path} from the client (and the server, if connected), in the background. */
+    private void removeWatch(String path, Wakeup wakeup) {
+        try {
+            client.watchers().remove(wakeup).ofType(WatcherType.Data).locally().quietly().inBackground()
+                    .forPath(path);
         } catch (Exception e) {
-            throw errors.translate(e, "releasing " + grant.name());
+            LOG.log(Level.DEBUG, "could not remove the watch on " + path + "; it goes when the node changes", e);
+        }
+    }
+
+    /**
+     * Deletes a node we queued with but will not hold (timeout, interrupt, failure), waiting for it within the
+     * budget so that the next contender finds the lock free at once; past that Curator keeps retrying in the
+     * background (a guaranteed delete), and the node goes with the session at the latest.
+     */
+    private void deleteLeftover(String path, WaitBudget budget) {
+        BoundedCall call = new BoundedCall();
+        try {
+            client.delete().guaranteed().inBackground(call).forPath(path);
+            call.await(budget.operationDeadline(), false);
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "could not delete " + path + " now; Curator keeps retrying (guaranteed delete), "
+                    + "and it goes with the session at the latest", e);
+        }
+    }
+
+    /** Deletes a node without waiting: Curator retries it until it is done (a guaranteed delete). */
+    private void deleteInBackground(String path) {
+        try {
+            client.delete().guaranteed().inBackground().forPath(path);
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "could not delete " + path + "; it goes with its session", e);
         }
     }
 
     @Override
+    public boolean release(Grant grant) {
+        LockNode node = (LockNode) grant.handle();
+        held.remove(node.path());
+        String what = "releasing " + grant.name();
+        try {
+            CuratorEvent event = call(WaitBudget.forCall(operationNanos), what + " (the delete goes on in the "
+                    + "background)", new BoundedCall(),
+                    callback -> client.delete().guaranteed().inBackground(callback).forPath(node.path()));
+            if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                return false;
+            }
+            check(event, what);
+            return true;
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    /**
+     * Checks, in one round trip for all of them, that each lease's node still exists and belongs to the current
+     * session; the others are no longer held. There is nothing to renew: a node lives as long as its session.
+     */
+    @Override
     public Set<Grant> renew(List<Renewal> renewals) {
         Set<Grant> lost = new HashSet<>();
+        long session = currentSession();
+        WaitBudget budget = WaitBudget.forCall(operationNanos);
+        List<Renewal> asked = new ArrayList<>();
+        List<BoundedCall> calls = new ArrayList<>();
         for (Renewal renewal : renewals) {
             LockNode node = (LockNode) renewal.grant().handle();
-            if (!held.contains(node.path()) || !stillOurs(node)) {
+            if (!held.contains(node.path()) || node.sessionId() != session) {
                 lost.add(renewal.grant());
+                continue;
+            }
+            BoundedCall call = new BoundedCall();
+            try {
+                client.checkExists().inBackground(call).forPath(node.path());
+            } catch (Exception e) {
+                throw errors.translate(e, "checking " + node.path());
+            }
+            asked.add(renewal);
+            calls.add(call);
+        }
+        long deadline = budget.operationDeadline();
+        for (int i = 0; i < asked.size(); i++) {
+            Grant grant = asked.get(i).grant();
+            LockNode node = (LockNode) grant.handle();
+            CuratorEvent event;
+            try {
+                event = calls.get(i).await(deadline, false);
+            } catch (InterruptedException e) {
+                throw new AssertionError("an uninterruptible wait was interrupted", e);
+            }
+            String what = "checking " + node.path();
+            if (event == null) {
+                throw noAnswer(what);
+            }
+            if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                lost.add(grant);
+                continue;
+            }
+            check(event, what);
+            if (event.getStat().getEphemeralOwner() != node.sessionId()) {
+                lost.add(grant);
             }
         }
         return lost;
     }
 
-    private boolean stillOurs(LockNode node) {
+    /** Starts one background operation and waits for its event within the budget. */
+    private CuratorEvent call(WaitBudget budget, String what, BoundedCall call, Starter starter)
+            throws InterruptedException {
+        inFlight.add(call);
         try {
-            Stat stat = client.checkExists().forPath(node.path());
-            return stat != null && stat.getEphemeralOwner() == node.sessionId();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw errors.translate(new KeeperException.OperationTimeoutException(), "checking " + node.path());
+            ensureOpen();
+            try {
+                starter.start(call);
+            } catch (Exception e) {
+                throw errors.translate(e, what);
+            }
+            CuratorEvent event = call.await(budget.operationDeadline(), budget.interruptible());
+            if (event == null) {
+                ensureOpen(); // a wait ended by close
+                throw noAnswer(what);
+            }
+            return event;
+        } finally {
+            inFlight.remove(call);
+        }
+    }
+
+    private StoreUnavailableException noAnswer(String what) {
+        return new StoreUnavailableException("ZooKeeper store " + errors.store() + " did not answer within the "
+                + "connection timeout of " + Duration.ofNanos(operationNanos) + " while " + what);
+    }
+
+    /** Throws what {@code event}'s result code means, unless it is OK. */
+    private void check(CuratorEvent event, String what) {
+        KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+        if (code != KeeperException.Code.OK) {
+            throw errors.translate(KeeperException.create(code, event.getPath()), what);
+        }
+    }
+
+    /** The client's current session id, or 0 if it has none right now. */
+    private long currentSession() {
+        try {
+            return client.getZookeeperClient().getZooKeeper().getSessionId();
         } catch (Exception e) {
-            throw errors.translate(e, "checking " + node.path());
+            return 0;
         }
     }
 
@@ -287,8 +424,15 @@ final class ZooKeeperBackend implements LockBackend {
             return;
         }
         wakeWaiters();
+        inFlight.forEach(BoundedCall::cancel);
         sessionListener.close();
         held.close();
         client.close();
+    }
+
+    /** Starts a Curator operation in the background with the given callback. */
+    @FunctionalInterface
+    private interface Starter {
+        void start(BoundedCall callback) throws Exception;
     }
 }

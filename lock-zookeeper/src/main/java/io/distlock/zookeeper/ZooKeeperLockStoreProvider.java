@@ -21,7 +21,8 @@ public final class ZooKeeperLockStoreProvider implements LockStoreProvider {
     @Override
     public LockStore open(StoreUri uri) {
         ZooKeeperUri parsed = ZooKeeperUri.parse(uri);
-        return new BackendLockStore(new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted()),
+        return new BackendLockStore(new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(),
+                parsed.connectionTimeout()),
                 parsed.redacted());
     }
 }

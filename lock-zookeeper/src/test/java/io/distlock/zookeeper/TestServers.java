@@ -59,6 +59,12 @@ final class TestServers {
         return (ZooKeeperBackend) ((BackendLockStore) store).backend();
     }
 
+    /** A backend of its own (no core) for a ZooKeeper URI: tests that watch exactly what the backend reports. */
+    static ZooKeeperBackend backend(String uri) {
+        ZooKeeperUri parsed = ZooKeeperUri.parse(io.distlock.spi.StoreUri.parse(uri));
+        return new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(), parsed.connectionTimeout());
+    }
+
     /** A plain Curator client (no distlock), rooted at {@code chroot}, started and connected. */
     static CuratorFramework rawClient(String connectString, String chroot) throws InterruptedException {
         CuratorFramework client = CuratorFrameworkFactory.builder().connectString(connectString)

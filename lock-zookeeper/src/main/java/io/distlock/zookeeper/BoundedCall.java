@@ -1,0 +1,92 @@
+package io.distlock.zookeeper;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+
+/**
+ * One Curator background operation whose caller waits for the result only until a deadline. The operation itself goes
+ * on (Curator retries it) and a result that arrives after the caller left is handed to a clean-up instead: a node
+ * created too late is deleted, a watch set too late removed. Waiting on a latch rather than inside the ZooKeeper
+ * client's synchronous call also keeps a virtual thread off the client's monitor.
+ */
+final class BoundedCall implements BackgroundCallback {
+
+    private static final Object ABANDONED = new Object();
+
+    private final AtomicReference<Object> outcome = new AtomicReference<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final Consumer<CuratorEvent> lateResult;
+
+    /** A call whose late results go to {@code lateResult} (called on a Curator or ZooKeeper thread: must not block). */
+    BoundedCall(Consumer<CuratorEvent> lateResult) {
+        this.lateResult = lateResult;
+    }
+
+    /** A call whose late results need no clean-up. */
+    BoundedCall() {
+        this(event -> { });
+    }
+
+    @Override
+    public void processResult(CuratorFramework client, CuratorEvent event) {
+        if (outcome.compareAndSet(null, event)) {
+            done.countDown();
+        } else {
+            lateResult.accept(event);
+        }
+    }
+
+    /**
+     * The operation's result, or null if it did not come by {@code deadlineNanos} (a {@link System#nanoTime()}).
+     *
+     * @param interruptible whether the caller's interrupt ends the wait; if not, the interrupt is kept for the caller
+     * @throws InterruptedException if interruptible and interrupted; the result goes to the clean-up
+     */
+    CuratorEvent await(long deadlineNanos, boolean interruptible) throws InterruptedException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                long left = deadlineNanos - System.nanoTime();
+                try {
+                    if (left <= 0 || done.await(left, TimeUnit.NANOSECONDS)) {
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        abandon();
+                        throw e;
+                    }
+                    interrupted = true;
+                }
+            }
+            if (outcome.compareAndSet(null, ABANDONED)) {
+                return null;
+            }
+            return outcome.get() instanceof CuratorEvent event ? event : null;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Ends the wait now without a result (the store is closing); a result still to come goes to the clean-up. */
+    void cancel() {
+        if (outcome.compareAndSet(null, ABANDONED)) {
+            done.countDown();
+        }
+    }
+
+    /** Leaves without the result: one that came already goes to the clean-up, one still to come will. */
+    void abandon() {
+        Object before = outcome.getAndSet(ABANDONED);
+        if (before instanceof CuratorEvent event) {
+            lateResult.accept(event);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import java.time.Duration;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientWatches;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A wait that ends without its predecessor changing (a timeout) takes its watch with it: the client's watch manager
+ * does not grow with every timed-out attempt on a lock that stays held.
+ */
+class WatcherLeakTest {
+
+    private static final int ATTEMPTS = 40;
+
+    private static TestingServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServers.server();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    private static LockStore open() {
+        return LockStore.open(TestServers.uri(server.getConnectString(), "watchers", Duration.ofSeconds(6),
+                Duration.ofSeconds(5)));
+    }
+
+    private static ZooKeeper zooKeeperOf(LockStore store) throws Exception {
+        return TestServers.backend(store).curator().getZookeeperClient().getZooKeeper();
+    }
+
+    @Test
+    void timedOutWaitsLeaveNoWatchersBehind() throws Exception {
+        try (LockStore holder = open(); LockStore waiter = open()) {
+            Lease lease = holder.lock("held-long").acquire();
+            for (int i = 0; i < ATTEMPTS; i++) {
+                assertThat(waiter.lock("held-long").tryAcquire(Duration.ofMillis(20))).isEmpty();
+            }
+            ZooKeeper zk = zooKeeperOf(waiter);
+            await("the timed-out waits' watchers are removed").atMost(Duration.ofSeconds(5))
+                    .until(() -> ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk) == 0);
+            lease.release();
+        }
+    }
+
+    @Test
+    void aWaitThatEndsWithTheLockLeavesNoWatcherBehind() throws Exception {
+        try (LockStore holder = open(); LockStore waiter = open()) {
+            Lease lease = holder.lock("handed-over").acquire();
+            assertThat(waiter.lock("handed-over").tryAcquire(Duration.ofMillis(50))).isEmpty();
+            lease.release();
+            waiter.lock("handed-over").tryAcquire(Duration.ofSeconds(5)).orElseThrow().release();
+            ZooKeeper zk = zooKeeperOf(waiter);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk) == 0);
+        }
+    }
+}

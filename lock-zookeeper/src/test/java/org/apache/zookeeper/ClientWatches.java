@@ -1,0 +1,31 @@
+package org.apache.zookeeper;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Counts the watchers a ZooKeeper client keeps on its side (its watch manager's own tables, reached from ZooKeeper's
+ * package as its tests do): the memory a leaked watcher costs, which the server's per-connection watch count does not
+ * show because the server keeps one watch per path and connection however many watchers the client registered.
+ */
+public final class ClientWatches {
+
+    private ClientWatches() {
+    }
+
+    /** Data watchers (set by getData) registered in {@code zk}, counted one per watcher object and path. */
+    public static int dataWatchers(ZooKeeper zk) {
+        return count(zk.getWatchManager().getDataWatches());
+    }
+
+    /** Exists watchers registered in {@code zk}. */
+    public static int existWatchers(ZooKeeper zk) {
+        return count(zk.getWatchManager().getExistWatches());
+    }
+
+    private static int count(Map<String, Set<Watcher>> watches) {
+        synchronized (watches) { // the watch manager guards each table with its own monitor
+            return watches.values().stream().mapToInt(Set::size).sum();
+        }
+    }
+}
