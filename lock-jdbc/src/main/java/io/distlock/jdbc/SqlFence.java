@@ -137,7 +137,7 @@ public final class SqlFence {
         }
         if (c.getAutoCommit()) {
             throw new IllegalStateException("SqlFence.advance needs an open transaction: call setAutoCommit(false) on"
-                    + " the connection first; in autocommit the fence row would be unlocked before the protected write");
+                    + " the connection first; in autocommit the fence row is unlocked before the protected write");
         }
         long recorded = FenceDialect.of(c).advance(c, table, resource, fencingToken);
         if (recorded > fencingToken) {
