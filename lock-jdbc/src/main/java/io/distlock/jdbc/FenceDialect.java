@@ -57,30 +57,19 @@ enum FenceDialect {
     },
 
     /**
-     * H2: one {@code SELECT fence FROM FINAL TABLE (MERGE ...)}. When two transactions insert the first row of a
-     * resource at once, H2 makes the later one wait and then fail with a duplicate key; H2 undoes only that statement,
-     * so it is sent once more and now updates the committed row.
+     * H2: one {@code SELECT fence FROM FINAL TABLE (MERGE ...)}. It waits for a transaction holding the row, also for
+     * one that inserted the resource's first row and has not committed yet, and then updates that row.
      */
     H2("fences-h2.sql") {
         @Override
         long advance(Connection c, String table, String resource, long token) throws SQLException {
-            String sql = "SELECT fence FROM FINAL TABLE (MERGE INTO " + table + " AS f"
+            return queryFence(c, table, "SELECT fence FROM FINAL TABLE (MERGE INTO " + table + " AS f"
                     + " USING (VALUES (CAST(? AS VARCHAR(255)), CAST(? AS BIGINT))) AS s(resource, fence)"
                     + " ON f.resource = s.resource"
                     + " WHEN MATCHED THEN UPDATE SET fence = GREATEST(f.fence, s.fence)"
-                    + " WHEN NOT MATCHED THEN INSERT (resource, fence) VALUES (s.resource, s.fence))";
-            try {
-                return queryFence(c, table, sql, resource, token);
-            } catch (SQLException e) {
-                if (e.getErrorCode() != H2_DUPLICATE_KEY) {
-                    throw e;
-                }
-                return queryFence(c, table, sql, resource, token);
-            }
+                    + " WHEN NOT MATCHED THEN INSERT (resource, fence) VALUES (s.resource, s.fence))", resource, token);
         }
     };
-
-    private static final int H2_DUPLICATE_KEY = 23505;
 
     private final String schemaResource;
 
