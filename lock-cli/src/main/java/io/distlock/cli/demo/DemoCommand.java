@@ -93,8 +93,8 @@ public final class DemoCommand implements Callable<Integer> {
             }
             DemoContext ctx = context(uri, dir, out, services);
             out.println("Store: " + ctx.shownUri() + "  (" + describe(ctx) + ")");
-            out.println("Each service is a separate JVM; they share only the lock store and a file that stands for "
-                    + "the database.");
+            out.println("Each service is a separate JVM; they share only the lock store and the data (a file for "
+                    + "the counters, an SQL table for the fencing records).");
             Map<Scenario, Boolean> results = runScenarios(ctx);
             return summarize(out, results, System.nanoTime() - start);
         } finally {

@@ -21,9 +21,11 @@ import java.util.Optional;
  * <p>Commands in: {@code STORE uri} (first line; the URI travels on stdin, never on the command line, so a password
  * never shows in {@code ps}), {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits
  * for {@code GO}, then answers {@code DONE ok|refused seen token}), {@code HOLD lockName leaseMs} (answers
- * {@code HELD token}, waits for {@code WRITE plainFile fencedFile value}, then answers
- * {@code WROTE plain fenced} and, once it has released, {@code DONE releaseOutcome}), {@code TAKE lockName maxWaitMs plainFile fencedFile value} (answers
- * {@code DONE token waitedMs plain fenced}) and {@code QUIT}. Any failure is answered {@code ERROR message}.
+ * {@code HELD token}, waits for {@code WRITE jdbcUrl table value}, then answers {@code WROTE plain fenced} and, once
+ * it has released, {@code DONE releaseOutcome}), {@code TAKE lockName maxWaitMs jdbcUrl table value} (answers
+ * {@code DONE token waitedMs plain fenced}) and {@code QUIT}. The writes go to the {@link SqlRecords} of
+ * {@code table}: the plain record as is, the fenced one through {@code SqlFence} with the lease's token. Any failure
+ * is answered {@code ERROR message}.
  */
 public final class DemoWorker {
 
@@ -85,7 +87,7 @@ public final class DemoWorker {
             case "SPEND" -> spend(Boolean.parseBoolean(cmd[1]), cmd[2], Path.of(cmd[3]), Long.parseLong(cmd[4]),
                     Long.parseLong(cmd[5]));
             case "HOLD" -> hold(cmd[1], Long.parseLong(cmd[2]));
-            case "TAKE" -> take(cmd[1], Long.parseLong(cmd[2]), Path.of(cmd[3]), Path.of(cmd[4]), cmd[5]);
+            case "TAKE" -> take(cmd[1], Long.parseLong(cmd[2]), new SqlRecords(cmd[3], cmd[4]), cmd[5]);
             default -> reply("ERROR", "unknown command " + cmd[0]);
         }
     }
@@ -134,11 +136,12 @@ public final class DemoWorker {
         Lease lease = taken.get();
         reply("HELD", Long.toString(lease.fencingToken()));
         String[] write = awaitLine("WRITE");
+        SqlRecords records = new SqlRecords(write[1], write[2]);
         String value = write[3];
         // a real service resumed from a pause does not know it was paused: it goes on with its old token
-        FencedRecord.WriteResult plain = new FencedRecord(Path.of(write[1]), false).write(lease.fencingToken(), value);
-        FencedRecord.WriteResult fenced = new FencedRecord(Path.of(write[2]), true).write(lease.fencingToken(), value);
-        reply("WROTE", plain.toString(), fenced.toString());
+        String plain = records.writePlain(value);
+        String fenced = records.writeFenced(lockName, lease.fencingToken(), value);
+        reply("WROTE", plain, fenced);
         String released;
         try {
             lease.release();
@@ -150,7 +153,7 @@ public final class DemoWorker {
     }
 
     /** Waits for the lock, then writes with its own token. */
-    private void take(String lockName, long maxWaitMs, Path plainFile, Path fencedFile, String value)
+    private void take(String lockName, long maxWaitMs, SqlRecords records, String value)
             throws InterruptedException {
         long start = System.nanoTime();
         Optional<Lease> taken = store.lock(lockName).tryAcquire(Duration.ofMillis(maxWaitMs));
@@ -160,14 +163,14 @@ public final class DemoWorker {
             return;
         }
         long token;
-        FencedRecord.WriteResult plain;
-        FencedRecord.WriteResult fenced;
+        String plain;
+        String fenced;
         try (Lease lease = taken.get()) {
             token = lease.fencingToken();
-            plain = new FencedRecord(plainFile, false).write(token, value);
-            fenced = new FencedRecord(fencedFile, true).write(token, value);
+            plain = records.writePlain(value);
+            fenced = records.writeFenced(lockName, token, value);
         }
-        reply("DONE", Long.toString(token), Long.toString(waitedMs), plain.toString(), fenced.toString());
+        reply("DONE", Long.toString(token), Long.toString(waitedMs), plain, fenced);
     }
 
     private String[] awaitLine(String command) throws IOException {

@@ -4,14 +4,15 @@ import io.distlock.cli.Durations;
 import io.distlock.cli.TextTable;
 import io.distlock.spi.LeaseModel;
 import io.distlock.tck.fixture.Signals;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * The fencing story (Kleppmann): service A takes the lock and is paused (SIGSTOP) past its lease; service B takes
- * the lock and writes; A resumes and writes with its old token. A plain record accepts A's stale write and loses
- * B's; the fenced record, which remembers the highest token it accepted, refuses it.
+ * the lock and writes; A resumes and writes with its old token. Both records are rows of an SQL table (in the
+ * store's database when the store is one, else in an H2 database served by this process). The plain record accepts
+ * A's stale write and loses B's; the fenced record, written in transactions that start with
+ * {@code SqlFence.advance(connection, lock, token)}, refuses it.
  */
 public final class FencingScenario implements Scenario {
 
@@ -69,10 +70,15 @@ public final class FencingScenario implements Scenario {
 
     /** Plays the story and prints its timeline. */
     public Outcome play(DemoContext ctx) {
-        Path plain = ctx.dir().resolve("fencing-plain.txt");
-        Path fenced = ctx.dir().resolve("fencing-fenced.txt");
-        new FencedRecord(plain, false).clear();
-        new FencedRecord(fenced, true).clear();
+        try (FencingDatabase db = FencingDatabase.open(ctx)) {
+            ctx.out().println("  Both records are rows in " + db.shown() + ";");
+            ctx.out().println("  the fenced one is written in transactions that begin with"
+                    + " SqlFence.advance(connection, lock, token).");
+            return play(ctx, db);
+        }
+    }
+
+    private Outcome play(DemoContext ctx, FencingDatabase db) {
         String lock = ctx.lockName(key());
         boolean session = ctx.leaseModel() == LeaseModel.SESSION;
         Duration expiry = session ? ctx.sessionTimeout() : LEASE;
@@ -80,6 +86,7 @@ public final class FencingScenario implements Scenario {
         List<WorkerProcess> services = ctx.services().first(ctx, 2);
         WorkerProcess a = services.get(0);
         WorkerProcess b = services.get(1);
+        String table = db.records().table();
 
         long t0 = System.nanoTime();
         a.send("HOLD", lock, Long.toString(LEASE.toMillis()));
@@ -90,7 +97,7 @@ public final class FencingScenario implements Scenario {
         String[] took;
         try {
             timeline.row(at(t0), a.label(), "", "frozen with SIGSTOP (pid " + a.pid() + ")");
-            b.send("TAKE", lock, Long.toString(expiry.plus(MARGIN).toMillis()), plain.toString(), fenced.toString(),
+            b.send("TAKE", lock, Long.toString(expiry.plus(MARGIN).toMillis()), db.url(), table,
                     "written by service B");
             ctx.out().println("  service A is frozen; service B waits for A's " + (session ? "session" : "lease")
                     + " to run out (~" + Durations.show(expiry) + ") ...");
@@ -103,7 +110,7 @@ public final class FencingScenario implements Scenario {
             Signals.send(a.pid(), "CONT");
         }
         timeline.row(at(t0), a.label(), "", "resumed with SIGCONT, unaware it was frozen");
-        a.send("WRITE", plain.toString(), fenced.toString(), "written by service A");
+        a.send("WRITE", db.url(), table, "written by service A");
         String[] late = a.await("WROTE", ServiceGroup.START_TIMEOUT);
         timeline.row(at(t0), a.label(), tokenA, "wrote with its old token", late[0], late[1]);
         String released = a.await("DONE", ServiceGroup.START_TIMEOUT)[0];
@@ -111,8 +118,8 @@ public final class FencingScenario implements Scenario {
         ctx.out().println();
         timeline.print(ctx.out(), "  ");
         ctx.out().println();
-        return new Outcome(tokenA, Long.parseLong(took[0]), late[0], late[1], new FencedRecord(plain, false).value(),
-                new FencedRecord(fenced, true).value(), released);
+        return new Outcome(tokenA, Long.parseLong(took[0]), late[0], late[1], db.records().value(SqlRecords.PLAIN),
+                db.records().value(SqlRecords.FENCED), released);
     }
 
     private static String at(long t0) {

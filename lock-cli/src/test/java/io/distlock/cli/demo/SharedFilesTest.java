@@ -6,7 +6,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The demo's shared resources: a counter whose subtraction is one atomic step, and a fenced record. */
+/**
+ * The demo's shared resources: a counter whose subtraction is one atomic step, and the SQL records of the fencing
+ * story (on an in-memory H2).
+ */
 class SharedFilesTest {
 
     @TempDir
@@ -22,22 +25,21 @@ class SharedFilesTest {
     }
 
     @Test
-    void fencedRecordRefusesLowerTokensButPlainRecordDoesNot() {
-        FencedRecord fenced = new FencedRecord(dir.resolve("fenced"), true);
-        FencedRecord plain = new FencedRecord(dir.resolve("plain"), false);
-        fenced.clear();
-        plain.clear();
+    void theFencedSqlRecordRefusesLowerTokensButThePlainOneDoesNot() {
+        SqlRecords records = new SqlRecords("jdbc:h2:mem:shared_files_test;DB_CLOSE_DELAY=-1", "demo_records");
+        records.create();
+        try {
+            assertThat(records.writeFenced("demo:lock", 8, "B")).isEqualTo("accepted");
+            assertThat(records.writeFenced("demo:lock", 7, "A")).isEqualTo("REFUSED (token 7 < 8, already recorded)");
+            assertThat(records.value(SqlRecords.FENCED)).isEqualTo("B");
+            assertThat(records.writeFenced("demo:lock", 8, "B again")).isEqualTo("accepted");
+            assertThat(records.value(SqlRecords.FENCED)).isEqualTo("B again");
 
-        assertThat(fenced.write(8, "B").accepted()).isTrue();
-        FencedRecord.WriteResult stale = fenced.write(7, "A");
-        assertThat(stale.accepted()).isFalse();
-        assertThat(stale.highestToken()).isEqualTo(8);
-        assertThat(stale.toString()).startsWith("REFUSED");
-        assertThat(fenced.value()).isEqualTo("B");
-        assertThat(fenced.write(8, "B again").accepted()).isTrue();
-
-        plain.write(8, "B");
-        assertThat(plain.write(7, "A").accepted()).isTrue();
-        assertThat(plain.value()).isEqualTo("A");
+            records.writePlain("B");
+            assertThat(records.writePlain("A")).isEqualTo("accepted");
+            assertThat(records.value(SqlRecords.PLAIN)).isEqualTo("A");
+        } finally {
+            records.drop();
+        }
     }
 }
