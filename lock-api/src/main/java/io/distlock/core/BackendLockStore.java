@@ -198,7 +198,7 @@ public final class BackendLockStore implements LockStore {
         }
         boolean stillOurs;
         try {
-            stillOurs = backend.release(hold.grant);
+            stillOurs = releaseInStore(hold.grant);
         } finally {
             hold.openGate();
         }
@@ -281,9 +281,24 @@ public final class BackendLockStore implements LockStore {
         hold.openGate();
     }
 
+    /**
+     * The store's release, run without the caller's interrupt flag (store clients give up on an interrupted thread,
+     * and a release must not fail because the thread was interrupted); the flag is set again afterwards.
+     */
+    private boolean releaseInStore(Grant grant) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return backend.release(grant);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private void releaseQuietly(Grant grant) {
         try {
-            backend.release(grant);
+            releaseInStore(grant);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "could not release " + grant + " in " + description, e);
         }

@@ -190,9 +190,9 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
-    /** A store whose single attempt and release give up when the thread's interrupt flag is set. */
-    static class RefusesWhenInterruptedTck extends BrokenStubTck {
-        RefusesWhenInterruptedTck() {
+    /** A backend whose single attempt and release give up when the thread's interrupt flag is set. */
+    static class BackendRefusesWhenInterruptedTck extends BrokenStubTck {
+        BackendRefusesWhenInterruptedTck() {
             super(stub -> new CountedStub(stub) {
                 @Override
                 public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
@@ -210,6 +210,23 @@ class KitCatchesBrokenStoresTest {
                     return delegate.release(grant);
                 }
             });
+        }
+    }
+
+    /** A lock store of its own (not the shared core) whose tryAcquire() and tryLock() refuse on an interrupted thread. */
+    static class StoreRefusesWhenInterruptedTck extends BrokenStubTck {
+        StoreRefusesWhenInterruptedTck() {
+            super(CountedStub::new);
+        }
+
+        @Override
+        protected LockStore newClient() {
+            return new InterruptShyStore(super.newClient());
+        }
+
+        @Override
+        protected WaitResources waitResources() {
+            return null;
         }
     }
 
@@ -255,8 +272,13 @@ class KitCatchesBrokenStoresTest {
 
     @Test
     void attemptsThatGiveUpOnInterruptAreCaught() {
-        assertThat(failedRules(RefusesWhenInterruptedTck.class, WATCHED_ON_STUB))
+        assertThat(failedRules(StoreRefusesWhenInterruptedTck.class, WATCHED_ON_STUB))
                 .containsExactly("rule_15_2_interruptedThreadTakesAFreeLockAndReleasesIt");
+    }
+
+    @Test
+    void theSharedCoreShieldsABackendThatGivesUpOnInterrupt() {
+        assertThat(failedRules(BackendRefusesWhenInterruptedTck.class, WATCHED_ON_STUB)).isEmpty();
     }
 
     @Test
