@@ -135,7 +135,9 @@ class CoreRacesTest {
         Pause hang = pause(store, Point.RENEW_BEFORE_STORE);
         assertThat(hang.awaitReached(LONG)).isTrue();
         assertThat(lost.await(3, TimeUnit.SECONDS)).as("lost-listener told while the renew call still hangs").isTrue();
-        assertThat(Tck.elapsedSince(acquired)).isGreaterThanOrEqualTo(Duration.ofMillis(550));
+        Duration after = Tck.elapsedSince(acquired);
+        System.out.println("CoreRacesTest: 600 ms lease with a hanging renew call lost after " + after.toMillis() + " ms");
+        assertThat(after).isGreaterThanOrEqualTo(Duration.ofMillis(550));
         assertThat(lease.isValid()).isFalse();
     }
 
@@ -164,7 +166,9 @@ class CoreRacesTest {
         Awaitility.await("at most 20 renew calls in two seconds of failures")
                 .during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
                 .until(() -> stub(store).renewCalls() - first <= 20);
-        assertThat(stub(store).renewCalls() - first).as("renewal was retried").isGreaterThanOrEqualTo(1);
+        int retries = stub(store).renewCalls() - first;
+        System.out.println("CoreRacesTest: " + retries + " renew calls in 2 s of plain LockException failures");
+        assertThat(retries).as("renewal was retried").isGreaterThanOrEqualTo(1);
     }
 
     @Test
