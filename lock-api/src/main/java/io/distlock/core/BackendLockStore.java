@@ -44,7 +44,7 @@ public final class BackendLockStore implements LockStore {
      * Losses a backend reports for grants of a name whose acquisition is in flight (granted in the store, not yet
      * registered here): one slot per name while its acquire call runs, dropped when it ends, so nothing piles up.
      */
-    private final ConcurrentHashMap<String, ConcurrentHashMap<Grant, String>> lossesInFlight =
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, String>> lossesInFlight =
             new ConcurrentHashMap<>();
     /** Whether the backend reported its connection suspended and not yet back; set before holds are walked. */
     private volatile boolean suspended;
@@ -60,7 +60,7 @@ public final class BackendLockStore implements LockStore {
     public BackendLockStore(LockBackend backend, String description) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.description = Objects.requireNonNull(description, "description");
-        this.renewals = new RenewalScheduler(backend, description, this::lose);
+        this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
         backend.attach(new Events());
     }
 
@@ -112,7 +112,7 @@ public final class BackendLockStore implements LockStore {
             }
             long left = timeoutNanos <= 0 ? timeoutNanos : Math.max(0, deadline - System.nanoTime());
             long calledAt = System.nanoTime();
-            ConcurrentHashMap<Grant, String> earlyLosses = new ConcurrentHashMap<>();
+            ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
             lossesInFlight.put(name, earlyLosses);
             try {
                 Grant grant = backend.acquire(name, options.leaseTime(), left);
@@ -132,7 +132,7 @@ public final class BackendLockStore implements LockStore {
             renewals.track(hold);
             // register, then look: a loss or suspension reported before registration is found here, one reported
             // after it finds the hold registered
-            String lostEarly = earlyLosses.remove(hold.grant);
+            String lostEarly = earlyLosses.remove(hold.grant.ownerToken());
             if (lostEarly != null) {
                 lose(hold, lostEarly);
             }
@@ -360,20 +360,25 @@ public final class BackendLockStore implements LockStore {
         @Override
         public void lost(Grant grant, String reason) {
             Hold hold = holds.get(grant.name());
-            if (hold != null && hold.grant.equals(grant)) {
+            if (hold != null && sameOwner(hold.grant, grant)) {
                 lose(hold, reason);
                 return;
             }
             // not registered (yet): if its acquisition is in flight, leave the loss where acquire looks after
             // registering; then look once more in case acquire registered it meanwhile (losing twice is harmless)
-            ConcurrentHashMap<Grant, String> inFlight = lossesInFlight.get(grant.name());
+            ConcurrentHashMap<String, String> inFlight = lossesInFlight.get(grant.name());
             if (inFlight != null) {
-                inFlight.putIfAbsent(grant, reason);
+                inFlight.putIfAbsent(grant.ownerToken(), reason);
             }
             Hold registered = holds.get(grant.name());
-            if (registered != null && registered.grant.equals(grant)) {
+            if (registered != null && sameOwner(registered.grant, grant)) {
                 lose(registered, reason);
             }
+        }
+
+        /** The same grant, whatever the backend filled in since (its issue time, say): same name and owner token. */
+        private boolean sameOwner(Grant a, Grant b) {
+            return a.name().equals(b.name()) && a.ownerToken().equals(b.ownerToken());
         }
     }
 }

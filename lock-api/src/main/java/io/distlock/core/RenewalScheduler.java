@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.LeaseState;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseClock;
 import io.distlock.spi.LockBackend;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Renews auto-renewed leases and ends expired ones, with the two jobs on separate threads: a clock thread that never
@@ -37,6 +39,7 @@ final class RenewalScheduler {
     private final LockBackend backend;
     private final String storeName;
     private final BiConsumer<Hold, String> onLost;
+    private final Consumer<Grant> releaseOrphan;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor clock;
     private final ExecutorService calls;
@@ -45,10 +48,16 @@ final class RenewalScheduler {
     private ScheduledFuture<?> next; // guarded by scheduleLock
     private long nextAt = Long.MAX_VALUE; // guarded by scheduleLock
 
-    RenewalScheduler(LockBackend backend, String storeName, BiConsumer<Hold, String> onLost) {
+    /**
+     * @param onLost declares a hold lost
+     * @param releaseOrphan frees in the store a grant whose renewal succeeded after its hold was already lost here
+     */
+    RenewalScheduler(LockBackend backend, String storeName, BiConsumer<Hold, String> onLost,
+            Consumer<Grant> releaseOrphan) {
         this.backend = backend;
         this.storeName = storeName;
         this.onLost = onLost;
+        this.releaseOrphan = releaseOrphan;
         this.clock = new ScheduledThreadPoolExecutor(1, daemons("distlock-lease-clock-" + storeName));
         clock.setRemoveOnCancelPolicy(true);
         this.calls = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
@@ -194,6 +203,9 @@ final class RenewalScheduler {
                 Hold hold = sent.get(i);
                 if (lost.contains(hold.grant)) {
                     onLost.accept(hold, "the store no longer had it at renewal (expired, deleted, or taken over)");
+                } else if (hold.state() == LeaseState.LOST) {
+                    // its deadline passed while this call was on its way: nobody holds it here any more
+                    releaseOrphan.accept(hold.grant);
                 } else {
                     hold.leaseSet(sentAt, renewals.get(i).leaseTime());
                 }

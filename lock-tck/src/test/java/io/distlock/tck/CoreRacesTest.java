@@ -142,6 +142,23 @@ class CoreRacesTest {
     }
 
     @Test
+    void aRenewalAnsweredAfterTheLocalDeadlineFreesTheLockInTheStore() throws Exception {
+        BackendLockStore store = store();
+        Lease lease = store.lock("late answer", LockOptions.defaults().withLeaseTime(Duration.ofMillis(1500)))
+                .acquire();
+        CountDownLatch lost = new CountDownLatch(1);
+        lease.onLost(e -> lost.countDown());
+        Pause answer = pause(store, Point.RENEW_AFTER_STORE);
+        assertThat(answer.awaitReached(LONG)).as("the store renewed it; the answer is on its way").isTrue();
+        assertThat(lost.await(5, TimeUnit.SECONDS)).as("lost at the local deadline").isTrue();
+        long storeExpiry = space.expiresAtNanos("late answer").orElseThrow(
+                () -> new AssertionError("the store should still hold the renewed lock"));
+        answer.resume();
+        Awaitility.await("the orphan is freed in the store").atMost(LONG).until(() -> !storeHolds("late answer"));
+        assertThat(System.nanoTime() - storeExpiry).as("freed before the store's own expiry").isNegative();
+    }
+
+    @Test
     void oneHangingRenewCallDoesNotStallTheRenewalsOfOtherLeases() throws Exception {
         BackendLockStore store = store();
         LockOptions shortLease = LockOptions.defaults().withLeaseTime(Duration.ofMillis(600));
