@@ -17,7 +17,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -175,6 +180,34 @@ class CoreRacesTest {
 
     @Test
     void renewalsFailingWithAPlainLockExceptionBackOff() throws Exception {
+        Logger jul = Logger.getLogger("io.distlock.core.RenewalScheduler");
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        jul.addHandler(handler);
+        try {
+            renewalsFailWithAPlainLockException();
+        } finally {
+            jul.removeHandler(handler);
+        }
+        assertThat(warnings).as("one warning when renewals start failing, not one per attempt").hasSize(1);
+    }
+
+    private void renewalsFailWithAPlainLockException() throws Exception {
         BackendLockStore store = store();
         stub(store).failRenewalsWith(() -> new LockException("OOM command not allowed when used memory > 'maxmemory'"));
         store.lock("oom", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(3))).acquire();
