@@ -107,10 +107,16 @@ final class Hold {
         return sessionBound || nowNanos - validUntilNanos < 0;
     }
 
-    /** Whether a background renewal is due by {@code nowNanos} (due ones are renewed up to half an interval early). */
+    /**
+     * Whether a background renewal is due by {@code nowNanos}. Regular renewals may go up to half an interval early,
+     * to share a batch; a retry after a failure waits out its back-off.
+     */
     boolean renewalDueAt(long nowNanos) {
-        return autoRenew && !sessionBound && !renewing.get()
-                && nowNanos - (nextRenewNanos - LeaseClock.renewIntervalNanos(leaseTime) / 2) >= 0;
+        if (!autoRenew || sessionBound || renewing.get()) {
+            return false;
+        }
+        long early = failures > 0 ? 0 : LeaseClock.renewIntervalNanos(leaseTime) / 2;
+        return nowNanos - (nextRenewNanos - early) >= 0;
     }
 
     /** When the clock must look at this hold next: its renewal, or its expiry while a renewal is in flight. */

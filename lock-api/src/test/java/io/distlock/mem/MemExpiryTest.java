@@ -1,6 +1,5 @@
 package io.distlock.mem;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
