@@ -9,7 +9,9 @@ import java.util.concurrent.locks.Lock;
  * of ownership and can be released from any thread.
  *
  * <p>Reentrancy is per thread and per store: a thread that already holds this lock through the same store gets a
- * nested lease with the same fencing token, and the lock is freed when the outermost lease is released.
+ * nested lease with the same fencing token, and the lock is freed when the outermost lease is released. A nested
+ * acquisition must use the same {@link LockOptions} as the outer one (it shares that lease), else it is refused with
+ * {@link IllegalArgumentException}.
  */
 public interface DistributedLock {
 

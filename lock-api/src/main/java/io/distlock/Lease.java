@@ -31,8 +31,9 @@ public interface Lease extends AutoCloseable {
     LeaseState state();
 
     /**
-     * Renews the lease now for {@code leaseTime} from now (and keeps that lease time for later renewals).
-     * On stores whose leases are bound to a session this only checks that the lease is still held.
+     * Renews the lease now for {@code leaseTime} from now (and keeps that lease time for later renewals), in one round
+     * trip to the store, ordered with the background renewal of the same lease. On stores whose leases are bound to
+     * a session it checks in the store, in one round trip, that the lease is still held (the session keeps it).
      *
      * @return false if the lease is no longer held
      * @throws IllegalArgumentException if {@code leaseTime} is not positive

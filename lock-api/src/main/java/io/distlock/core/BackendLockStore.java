@@ -13,7 +13,11 @@ import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,13 +40,16 @@ public final class BackendLockStore implements LockStore {
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Losses a backend reported for a grant before the core registered its hold (a race at acquisition). */
-    private final ConcurrentHashMap<Grant, EarlyLoss> earlyLosses = new ConcurrentHashMap<>();
-    private static final long EARLY_LOSS_KEPT_NANOS = TimeUnit.SECONDS.toNanos(60);
-
-    /** A loss reported before its hold was registered, kept for a minute at most. */
-    private record EarlyLoss(String reason, long atNanos) {
-    }
+    /**
+     * Losses a backend reports for grants of a name whose acquisition is in flight (granted in the store, not yet
+     * registered here): one slot per name while its acquire call runs, dropped when it ends, so nothing piles up.
+     */
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, String>> lossesInFlight =
+            new ConcurrentHashMap<>();
+    /** Whether the backend reported its connection suspended and not yet back; set before holds are walked. */
+    private volatile boolean suspended;
+    /** The leases each thread took through {@link java.util.concurrent.locks.Lock} views, per lock name. */
+    private final ThreadLocal<Map<String, Deque<Lease>>> viewLeases = new ThreadLocal<>();
 
     /**
      * A store over {@code backend}.
@@ -53,7 +60,7 @@ public final class BackendLockStore implements LockStore {
     public BackendLockStore(LockBackend backend, String description) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.description = Objects.requireNonNull(description, "description");
-        this.renewals = new RenewalScheduler(backend, description, this::lose);
+        this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
         backend.attach(new Events());
     }
 
@@ -82,7 +89,7 @@ public final class BackendLockStore implements LockStore {
     Lease acquire(String name, LockOptions options, long timeoutNanos) throws InterruptedException {
         ensureOpen();
         Thread me = Thread.currentThread();
-        Lease nested = nestedLease(name, me);
+        Lease nested = nestedLease(name, options, me);
         if (nested != null) {
             return nested;
         }
@@ -90,6 +97,7 @@ public final class BackendLockStore implements LockStore {
         LocalGates.Gate gate = gates.enter(name);
         boolean permitted = false;
         boolean handedOver = false;
+        Hold hold;
         try {
             if (timeoutNanos < 0) {
                 gate.permit.acquire();
@@ -104,22 +112,31 @@ public final class BackendLockStore implements LockStore {
             }
             long left = timeoutNanos <= 0 ? timeoutNanos : Math.max(0, deadline - System.nanoTime());
             long calledAt = System.nanoTime();
-            Grant grant = backend.acquire(name, options.leaseTime(), left);
-            if (grant == null) {
-                return null;
+            ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
+            lossesInFlight.put(name, earlyLosses);
+            try {
+                Grant grant = backend.acquire(name, options.leaseTime(), left);
+                if (grant == null) {
+                    return null;
+                }
+                hold = new Hold(grant, me, options, backend.leaseModel() == LeaseModel.SESSION, () -> {
+                    gate.permit.release();
+                    gates.leave(name);
+                });
+                hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
+                holds.put(name, hold);
+                handedOver = true;
+            } finally {
+                lossesInFlight.remove(name, earlyLosses);
             }
-            Hold hold = new Hold(grant, me, options.leaseTime(), options.autoRenew(), () -> {
-                gate.permit.release();
-                gates.leave(name);
-            });
-            startClock(hold, grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt);
-            holds.put(name, hold);
-            handedOver = true;
             renewals.track(hold);
-            EarlyLoss lostEarly = earlyLosses.remove(grant);
+            // register, then look: a loss or suspension reported before registration is found here, one reported
+            // after it finds the hold registered
+            String lostEarly = earlyLosses.remove(hold.grant.ownerToken());
             if (lostEarly != null) {
-                lose(hold, lostEarly.reason());
+                lose(hold, lostEarly);
             }
+            applyConnectionState(hold);
             if (closed.get()) {
                 lose(hold, "its store was closed");
                 releaseQuietly(hold.grant);
@@ -136,22 +153,36 @@ public final class BackendLockStore implements LockStore {
         }
     }
 
-    private Lease nestedLease(String name, Thread me) {
+    private Lease nestedLease(String name, LockOptions options, Thread me) {
         Hold existing = holds.get(name);
         if (existing == null || existing.owner != me || !existing.isActive()) {
             return null;
+        }
+        if (!existing.options.equals(options)) {
+            throw new IllegalArgumentException("lock '" + name + "' is already held by this thread with "
+                    + existing.options + "; a nested acquisition shares that lease and cannot use " + options
+                    + ": acquire it with the same options");
         }
         int before = existing.depth.getAndUpdate(d -> d > 0 ? d + 1 : d);
         return before > 0 ? new CoreLease(this, existing) : null;
     }
 
-    private void startClock(Hold hold, long issuedAt) {
-        if (backend.leaseModel() == LeaseModel.SESSION) {
-            hold.validUntilNanos = Long.MAX_VALUE;
-            hold.nextRenewNanos = Long.MAX_VALUE;
-        } else {
-            hold.validUntilNanos = issuedAt + RenewalScheduler.validityNanos(hold.leaseTime);
-            hold.nextRenewNanos = issuedAt + RenewalScheduler.renewIntervalNanos(hold.leaseTime);
+    /**
+     * Brings a just registered hold in line with the connection state. The event side sets the state before it walks
+     * the registered holds, this side registers before it reads the state, so one of the two always sees the other;
+     * reading again until the state stays put covers an event pair (suspended, reconnected) racing this.
+     */
+    private void applyConnectionState(Hold hold) {
+        while (true) {
+            boolean seen = suspended;
+            if (seen) {
+                hold.markUncertain();
+            } else {
+                hold.markCertain();
+            }
+            if (suspended == seen) {
+                return;
+            }
         }
     }
 
@@ -167,7 +198,7 @@ public final class BackendLockStore implements LockStore {
         }
         boolean stillOurs;
         try {
-            stillOurs = backend.release(hold.grant);
+            stillOurs = releaseInStore(hold.grant);
         } finally {
             hold.openGate();
         }
@@ -177,24 +208,61 @@ public final class BackendLockStore implements LockStore {
         }
     }
 
-    /** Renews one lease now; false if it is no longer held. */
+    /**
+     * Renews one lease now (time-bound stores) or checks in the store that it is still held (session-bound ones): one
+     * round trip, ordered with the background renewal of the same hold. False if the store no longer has it.
+     */
     boolean extend(Hold hold, Duration leaseTime) {
         if (!hold.isActive()) {
             return false;
         }
-        if (backend.leaseModel() == LeaseModel.SESSION) {
-            return hold.isActive();
+        hold.storeCalls.lock(); // waits for a renewal of this hold in flight, so the store applies them in this order
+        try {
+            if (!hold.isActive()) {
+                return false;
+            }
+            long sentAt = System.nanoTime();
+            Set<Grant> lost = backend.renew(List.of(new Renewal(hold.grant, leaseTime)));
+            if (lost.contains(hold.grant)) {
+                lose(hold, hold.sessionBound ? "the store no longer had it when extend checked"
+                        : "the store no longer had it when extended");
+                return false;
+            }
+            if (!hold.sessionBound) {
+                hold.leaseSet(sentAt, leaseTime);
+            }
+        } finally {
+            hold.storeCalls.unlock();
         }
-        long sentAt = System.nanoTime();
-        Set<Grant> lost = backend.renew(List.of(new Renewal(hold.grant, leaseTime)));
-        if (lost.contains(hold.grant)) {
-            lose(hold, "the store no longer had it when extended");
-            return false;
-        }
-        hold.leaseTime = leaseTime;
-        startClock(hold, sentAt);
         renewals.rescheduleFor(hold);
         return hold.isActive();
+    }
+
+    /** Remembers a lease taken through a Lock view by the calling thread; views of one name share the stack. */
+    void pushViewLease(String name, Lease lease) {
+        Map<String, Deque<Lease>> mine = viewLeases.get();
+        if (mine == null) {
+            mine = new HashMap<>();
+            viewLeases.set(mine);
+        }
+        mine.computeIfAbsent(name, k -> new ArrayDeque<>()).push(lease);
+    }
+
+    /** The calling thread's innermost lease taken through a Lock view of {@code name}, removed; null if none. */
+    Lease popViewLease(String name) {
+        Map<String, Deque<Lease>> mine = viewLeases.get();
+        Deque<Lease> leases = mine == null ? null : mine.get(name);
+        if (leases == null || leases.isEmpty()) {
+            return null;
+        }
+        Lease lease = leases.pop();
+        if (leases.isEmpty()) {
+            mine.remove(name);
+            if (mine.isEmpty()) {
+                viewLeases.remove();
+            }
+        }
+        return lease;
     }
 
     /** Declares a hold lost: tells its listeners and lets the next local waiter through. */
@@ -206,16 +274,31 @@ public final class BackendLockStore implements LockStore {
     private void lose(Hold hold, String reason, Level level) {
         if (hold.markLost(reason)) {
             LOG.log(level, "lease on lock ''{0}'' (fencing token {1}) of store {2} lost: {3}",
-                    hold.grant.name(), hold.grant.fencingToken(), description, reason);
+                    hold.grant.name(), Long.toString(hold.grant.fencingToken()), description, reason);
         }
         holds.remove(hold.grant.name(), hold);
         renewals.untrack(hold);
         hold.openGate();
     }
 
+    /**
+     * The store's release, run without the caller's interrupt flag (store clients give up on an interrupted thread,
+     * and a release must not fail because the thread was interrupted); the flag is set again afterwards.
+     */
+    private boolean releaseInStore(Grant grant) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return backend.release(grant);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private void releaseQuietly(Grant grant) {
         try {
-            backend.release(grant);
+            releaseInStore(grant);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "could not release " + grant + " in " + description, e);
         }
@@ -225,6 +308,11 @@ public final class BackendLockStore implements LockStore {
         if (closed.get()) {
             throw new IllegalStateException("store " + description + " is closed");
         }
+    }
+
+    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
+    int lossesKeptForUnregisteredGrants() {
+        return lossesInFlight.values().stream().mapToInt(Map::size).sum();
     }
 
     /** Number of local gates in use (for tests: gates must not leak). */
@@ -254,11 +342,13 @@ public final class BackendLockStore implements LockStore {
     private final class Events implements LeaseEvents {
         @Override
         public void suspended() {
+            suspended = true;
             holds.values().forEach(Hold::markUncertain);
         }
 
         @Override
         public void reconnected() {
+            suspended = false;
             holds.values().forEach(Hold::markCertain);
         }
 
@@ -270,20 +360,25 @@ public final class BackendLockStore implements LockStore {
         @Override
         public void lost(Grant grant, String reason) {
             Hold hold = holds.get(grant.name());
-            if (hold != null && hold.grant.equals(grant)) {
+            if (hold != null && sameOwner(hold.grant, grant)) {
                 lose(hold, reason);
                 return;
             }
-            // the hold may not be registered yet (acquire is between the backend's grant and holds.put): keep the
-            // loss for acquire to find, then look once more in case acquire registered it meanwhile
-            long now = System.nanoTime();
-            earlyLosses.values().removeIf(e -> now - e.atNanos() > EARLY_LOSS_KEPT_NANOS);
-            earlyLosses.put(grant, new EarlyLoss(reason, now));
-            Hold registered = holds.get(grant.name());
-            EarlyLoss early;
-            if (registered != null && registered.grant.equals(grant) && (early = earlyLosses.remove(grant)) != null) {
-                lose(registered, early.reason());
+            // not registered (yet): if its acquisition is in flight, leave the loss where acquire looks after
+            // registering; then look once more in case acquire registered it meanwhile (losing twice is harmless)
+            ConcurrentHashMap<String, String> inFlight = lossesInFlight.get(grant.name());
+            if (inFlight != null) {
+                inFlight.putIfAbsent(grant.ownerToken(), reason);
             }
+            Hold registered = holds.get(grant.name());
+            if (registered != null && sameOwner(registered.grant, grant)) {
+                lose(registered, reason);
+            }
+        }
+
+        /** The same grant, whatever the backend filled in since (its issue time, say): same name and owner token. */
+        private boolean sameOwner(Grant a, Grant b) {
+            return a.name().equals(b.name()) && a.ownerToken().equals(b.ownerToken());
         }
     }
 }

@@ -32,7 +32,7 @@ final class CoreLease implements Lease {
 
     @Override
     public boolean isValid() {
-        return !released.get() && hold.state() == LeaseState.HELD && System.nanoTime() - hold.validUntilNanos < 0;
+        return !released.get() && hold.state() == LeaseState.HELD && hold.withinValidity(System.nanoTime());
     }
 
     @Override

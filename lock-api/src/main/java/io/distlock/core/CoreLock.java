@@ -20,7 +20,7 @@ final class CoreLock implements DistributedLock {
         this.store = store;
         this.name = name;
         this.options = options;
-        this.adapter = new LockAdapter(this);
+        this.adapter = new LockAdapter(this, store);
     }
 
     @Override
@@ -40,12 +40,18 @@ final class CoreLock implements DistributedLock {
 
     @Override
     public Optional<Lease> tryAcquire() {
+        // a single attempt does not wait, so, as Lock.tryLock(), it ignores the interrupt flag: the store call runs
+        // without it (store clients give up on an interrupted thread) and the caller gets it back afterwards
+        boolean interrupted = Thread.interrupted();
         try {
             return Optional.ofNullable(store.acquire(name, options, 0));
         } catch (InterruptedException e) {
-            // a single attempt does not wait; keep the interrupt for the caller
-            Thread.currentThread().interrupt();
+            interrupted = true;
             return Optional.empty();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -3,10 +3,7 @@ package io.distlock.core;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -14,15 +11,18 @@ import java.util.concurrent.locks.Lock;
 /**
  * The {@link Lock} view of a {@link DistributedLock}: each thread's leases are kept on a stack so that
  * {@code unlock()} releases the innermost one, and an {@code unlock()} by a thread that holds none throws
- * {@link IllegalMonitorStateException}, as {@link java.util.concurrent.locks.ReentrantLock} does.
+ * {@link IllegalMonitorStateException}, as {@link java.util.concurrent.locks.ReentrantLock} does. The stacks live in
+ * the store, per thread and lock name, so every view of one name in one store shares them, and a thread that dies
+ * takes its stack with it.
  */
 final class LockAdapter implements Lock {
 
     private final DistributedLock lock;
-    private final ConcurrentHashMap<Thread, Deque<Lease>> leasesByThread = new ConcurrentHashMap<>();
+    private final BackendLockStore store;
 
-    LockAdapter(DistributedLock lock) {
+    LockAdapter(DistributedLock lock, BackendLockStore store) {
         this.lock = lock;
+        this.store = store;
     }
 
     @Override
@@ -68,15 +68,10 @@ final class LockAdapter implements Lock {
 
     @Override
     public void unlock() {
-        Thread me = Thread.currentThread();
-        Deque<Lease> leases = leasesByThread.get(me);
-        if (leases == null || leases.isEmpty()) {
-            throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold lock '"
-                    + lock.name() + "' through this Lock view");
-        }
-        Lease lease = leases.pop();
-        if (leases.isEmpty()) {
-            leasesByThread.remove(me);
+        Lease lease = store.popViewLease(lock.name());
+        if (lease == null) {
+            throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+                    + " does not hold lock '" + lock.name() + "' through a Lock view of this store");
         }
         lease.release();
     }
@@ -93,7 +88,7 @@ final class LockAdapter implements Lock {
     }
 
     private void push(Lease lease) {
-        leasesByThread.computeIfAbsent(Thread.currentThread(), t -> new ArrayDeque<>()).push(lease);
+        store.pushViewLease(lock.name(), lease);
     }
 
     @Override

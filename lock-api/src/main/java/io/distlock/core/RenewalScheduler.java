@@ -1,65 +1,81 @@
 package io.distlock.core;
 
-import io.distlock.StoreUnavailableException;
+import io.distlock.LeaseState;
 import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseClock;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import java.lang.System.Logger.Level;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
- * One background thread per store that renews auto-renewed leases and notices expired ones. Renewals are batched:
- * a tick renews every lease due within half a renewal interval in one {@link LockBackend#renew} call, so many
- * leases cost the store a few round trips, not one each. A lease whose renewal keeps failing is declared lost when
- * its local estimate of the store-side expiry passes; a lease the store no longer has is declared lost at once.
+ * Renews auto-renewed leases and ends expired ones, with the two jobs on separate threads: a clock thread that never
+ * calls the store fires each lease's local deadline on time and picks the leases due for renewal; renew calls run on
+ * their own threads, so a call blocked in the store delays neither a deadline nor the renewals of other leases.
+ * Renewals are batched: a tick renews every lease due within half a renewal interval in one {@link LockBackend#renew}
+ * call, so many leases cost the store a few round trips, not one each. A failed renewal (of any kind) is retried with
+ * a growing back-off until the lease's local deadline; a lease the store no longer has is declared lost at once.
  */
 final class RenewalScheduler {
 
     private static final System.Logger LOG = System.getLogger(RenewalScheduler.class.getName());
-    private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final LockBackend backend;
+    private final String storeName;
     private final BiConsumer<Hold, String> onLost;
+    private final Consumer<Grant> releaseOrphan;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
-    private final ScheduledThreadPoolExecutor executor;
-    private final Object scheduleLock = new Object();
-    private ScheduledFuture<?> next;
-    private long nextAt = Long.MAX_VALUE;
+    private final ScheduledThreadPoolExecutor clock;
+    private final ExecutorService calls;
+    private final ReentrantLock scheduleLock = new ReentrantLock();
+    private final AtomicBoolean failing = new AtomicBoolean();
+    private ScheduledFuture<?> next; // guarded by scheduleLock
+    private long nextAt = Long.MAX_VALUE; // guarded by scheduleLock
 
-    RenewalScheduler(LockBackend backend, String storeName, BiConsumer<Hold, String> onLost) {
+    /**
+     * @param onLost declares a hold lost
+     * @param releaseOrphan frees in the store a grant whose renewal succeeded after its hold was already lost here
+     */
+    RenewalScheduler(LockBackend backend, String storeName, BiConsumer<Hold, String> onLost,
+            Consumer<Grant> releaseOrphan) {
         this.backend = backend;
+        this.storeName = storeName;
         this.onLost = onLost;
-        this.executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "distlock-renewal-" + storeName);
+        this.releaseOrphan = releaseOrphan;
+        this.clock = new ScheduledThreadPoolExecutor(1, daemons("distlock-lease-clock-" + storeName));
+        clock.setRemoveOnCancelPolicy(true);
+        this.calls = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                daemons("distlock-renewal-" + storeName));
+    }
+
+    private static ThreadFactory daemons(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + count.incrementAndGet());
             t.setDaemon(true);
             return t;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-    }
-
-    /** The part of a lease time the client counts on: the lease minus 1% and 2 ms for clock drift. */
-    static long validityNanos(Duration leaseTime) {
-        long lease = leaseTime.toNanos();
-        return Math.max(0, lease - lease / 100 - TimeUnit.MILLISECONDS.toNanos(2));
-    }
-
-    /** How often a lease is renewed: every third of its lease time. */
-    static long renewIntervalNanos(Duration leaseTime) {
-        return Math.max(MIN_TICK_NANOS, leaseTime.toNanos() / 3);
+        };
     }
 
     void track(Hold hold) {
         holds.add(hold);
-        scheduleBy(dueNanos(hold));
+        scheduleBy(hold.nextDeadlineNanos());
     }
 
     void untrack(Hold hold) {
@@ -68,23 +84,21 @@ final class RenewalScheduler {
 
     /** Re-plans the next tick after a hold's deadlines moved. */
     void rescheduleFor(Hold hold) {
-        scheduleBy(dueNanos(hold));
+        scheduleBy(hold.nextDeadlineNanos());
     }
 
     void shutdown() {
-        executor.shutdownNow();
-    }
-
-    private static long dueNanos(Hold hold) {
-        return hold.autoRenew ? Math.min(hold.nextRenewNanos, hold.validUntilNanos) : hold.validUntilNanos;
+        clock.shutdownNow();
+        calls.shutdownNow();
     }
 
     private void scheduleBy(long dueNanos) {
         if (dueNanos == Long.MAX_VALUE) {
             return;
         }
-        synchronized (scheduleLock) {
-            if (executor.isShutdown() || (next != null && !next.isDone() && dueNanos - nextAt >= 0)) {
+        scheduleLock.lock();
+        try {
+            if (clock.isShutdown() || (next != null && !next.isDone() && dueNanos - nextAt >= 0)) {
                 return;
             }
             if (next != null) {
@@ -92,70 +106,118 @@ final class RenewalScheduler {
             }
             nextAt = dueNanos;
             long delay = Math.max(0, dueNanos - System.nanoTime());
-            next = executor.schedule(this::tick, delay, TimeUnit.NANOSECONDS);
+            next = clock.schedule(this::tick, delay, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            // the store is closing
+        } finally {
+            scheduleLock.unlock();
         }
     }
 
+    /** On the clock thread: ends expired leases and hands the due ones to a renew call. Never calls the store. */
     private void tick() {
-        synchronized (scheduleLock) {
+        scheduleLock.lock();
+        try {
             nextAt = Long.MAX_VALUE;
             next = null;
+        } finally {
+            scheduleLock.unlock();
         }
         try {
-            renewDue();
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "lease renewal failed unexpectedly", e);
-        } finally {
-            long earliest = Long.MAX_VALUE;
+            long now = System.nanoTime();
+            List<Hold> due = new ArrayList<>();
             for (Hold hold : holds) {
-                long due = dueNanos(hold);
-                if (due - earliest < 0) {
-                    earliest = due;
+                if (!hold.isActive()) {
+                    holds.remove(hold);
+                } else if (hold.expiredAt(now)) {
+                    onLost.accept(hold, "its lease time of " + hold.leaseTime() + " ran out without renewal");
+                } else if (hold.renewalDueAt(now) && hold.startRenewal()) {
+                    due.add(hold);
                 }
             }
-            if (earliest != Long.MAX_VALUE) {
-                scheduleBy(Math.max(earliest, System.nanoTime() + MIN_TICK_NANOS));
+            if (!due.isEmpty()) {
+                try {
+                    calls.execute(() -> renew(due));
+                } catch (RejectedExecutionException closed) {
+                    due.forEach(Hold::endRenewal);
+                }
             }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "lease clock of store " + storeName + " failed unexpectedly", e);
+        } finally {
+            scheduleNextTick();
         }
     }
 
-    private void renewDue() {
-        long now = System.nanoTime();
-        List<Hold> due = new ArrayList<>();
+    private void scheduleNextTick() {
+        long earliest = Long.MAX_VALUE;
         for (Hold hold : holds) {
-            if (!hold.isActive()) {
-                holds.remove(hold);
-            } else if (now - hold.validUntilNanos >= 0) {
-                onLost.accept(hold, "its lease time of " + hold.leaseTime + " ran out without renewal");
-            } else if (hold.autoRenew && now - (hold.nextRenewNanos - renewIntervalNanos(hold.leaseTime) / 2) >= 0) {
-                due.add(hold);
+            long due = hold.nextDeadlineNanos();
+            if (due - earliest < 0) {
+                earliest = due;
             }
         }
-        if (due.isEmpty()) {
-            return;
+        if (earliest != Long.MAX_VALUE) {
+            scheduleBy(Math.max(earliest, System.nanoTime() + LeaseClock.MIN_TICK_NANOS));
         }
+    }
+
+    /**
+     * On a renewal thread: one renew call for the due holds whose store calls are free (an {@code extend} in progress
+     * renews its hold itself). Validity counts from the moment the call was sent, with the lease time it carried.
+     */
+    private void renew(List<Hold> due) {
+        List<Hold> sent = new ArrayList<>(due.size());
         List<Renewal> renewals = new ArrayList<>(due.size());
-        for (Hold hold : due) {
-            renewals.add(new Renewal(hold.grant, hold.leaseTime));
-        }
-        long sentAt = System.nanoTime();
-        Set<Grant> lost;
         try {
-            lost = backend.renew(renewals);
-        } catch (StoreUnavailableException e) {
-            LOG.log(Level.DEBUG, "store unavailable during renewal; retrying", e);
             for (Hold hold : due) {
-                hold.nextRenewNanos = sentAt + Math.min(MAX_RETRY_NANOS, renewIntervalNanos(hold.leaseTime) / 3);
+                if (hold.isActive() && hold.storeCalls.tryLock()) {
+                    sent.add(hold);
+                    renewals.add(new Renewal(hold.grant, hold.leaseTime()));
+                } else {
+                    hold.postponeRenewal(System.nanoTime());
+                }
             }
-            return;
-        }
-        for (Hold hold : due) {
-            if (lost.contains(hold.grant)) {
-                onLost.accept(hold, "the store no longer had it at renewal (expired, deleted, or taken over)");
-            } else {
-                hold.validUntilNanos = sentAt + validityNanos(hold.leaseTime);
-                hold.nextRenewNanos = sentAt + renewIntervalNanos(hold.leaseTime);
+            if (renewals.isEmpty()) {
+                return;
             }
+            long sentAt = System.nanoTime();
+            Set<Grant> lost;
+            try {
+                lost = backend.renew(renewals);
+            } catch (RuntimeException e) {
+                long now = System.nanoTime();
+                sent.forEach(hold -> hold.renewalFailed(now));
+                if (failing.compareAndSet(false, true)) {
+                    LOG.log(Level.WARNING, "renewing leases in store " + storeName + " fails; retrying with back-off "
+                            + "until each lease's time runs out: " + e, e);
+                } else {
+                    LOG.log(Level.DEBUG, "renewal in store " + storeName + " failed again: " + e);
+                }
+                return;
+            }
+            if (failing.compareAndSet(true, false)) {
+                LOG.log(Level.INFO, "renewing leases in store " + storeName + " works again");
+            }
+            for (int i = 0; i < sent.size(); i++) {
+                Hold hold = sent.get(i);
+                if (lost.contains(hold.grant)) {
+                    onLost.accept(hold, "the store no longer had it at renewal (expired, deleted, or taken over)");
+                } else if (hold.state() == LeaseState.LOST) {
+                    // its deadline passed while this call was on its way: nobody holds it here any more
+                    releaseOrphan.accept(hold.grant);
+                } else {
+                    hold.leaseSet(sentAt, renewals.get(i).leaseTime());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "lease renewal in store " + storeName + " failed unexpectedly", e);
+        } finally {
+            for (Hold hold : sent) {
+                hold.storeCalls.unlock();
+            }
+            due.forEach(Hold::endRenewal);
+            scheduleNextTick();
         }
     }
 }

@@ -54,6 +54,7 @@ final class MemBackend extends PollingLockBackend implements LockAdmin {
         ensureOpen();
         String token = OwnerTokens.newToken();
         long now = System.nanoTime();
+        space.sweepExpired(now);
         MemSpace.Entry after = space.entries.compute(name, (k, current) -> {
             if (current != null && !current.expiredAt(now)) {
                 return current;

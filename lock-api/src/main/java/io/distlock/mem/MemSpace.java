@@ -2,6 +2,7 @@ package io.distlock.mem;
 
 import io.distlock.spi.ReleaseSignals;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,6 +21,20 @@ final class MemSpace {
     final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     final ConcurrentHashMap<String, AtomicLong> fences = new ConcurrentHashMap<>();
     final ReleaseSignals signals = new ReleaseSignals();
+
+    private static final long SWEEP_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
+
+    /**
+     * Drops expired entries, at most once a second (one thread does it), so names that are never asked about again
+     * do not stay in memory. Fencing counters stay: tokens must keep increasing.
+     */
+    void sweepExpired(long now) {
+        long last = lastSweep.get();
+        if (now - last >= SWEEP_EVERY_NANOS && lastSweep.compareAndSet(last, now)) {
+            entries.values().removeIf(e -> e.expiredAt(now));
+        }
+    }
 
     long nextFence(String name) {
         return fences.computeIfAbsent(name, k -> new AtomicLong()).incrementAndGet();

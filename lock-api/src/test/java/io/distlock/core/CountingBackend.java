@@ -28,6 +28,8 @@ final class CountingBackend implements LockBackend {
     volatile LeaseEvents events;
     /** When set, the backend reports each grant lost before handing it to the core (the acquisition race). */
     volatile boolean loseGrantsBeforeHandingThemOver;
+    /** When positive, grants carry this fencing token instead of the store's. */
+    volatile long fenceOverride;
 
     CountingBackend(LockBackend delegate) {
         this.delegate = delegate;
@@ -54,6 +56,9 @@ final class CountingBackend implements LockBackend {
         maxAcquiresInFlight.accumulateAndGet(now, Math::max);
         try {
             Grant grant = delegate.acquire(name, leaseTime, timeoutNanos);
+            if (grant != null && fenceOverride > 0) {
+                grant = new Grant(grant.name(), grant.ownerToken(), fenceOverride, grant.handle(), grant.issuedAtNanos());
+            }
             if (grant != null && loseGrantsBeforeHandingThemOver) {
                 events.lost(grant, "node vanished right after the grant");
             }

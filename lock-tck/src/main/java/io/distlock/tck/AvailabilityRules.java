@@ -9,8 +9,10 @@ import io.distlock.StoreUnavailableException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
@@ -64,5 +66,45 @@ public interface AvailabilityRules extends TckSupport {
                 .orElseThrow();
         assertThat(after.isValid()).isTrue();
         after.release();
+    }
+
+    @Test
+    @DisplayName("§14.3 tryAcquire(d) returns within d plus one operation timeout when the server stops mid-wait")
+    default void rule_14_3_timedWaitIsBoundedWhenTheServerStopsMidWait() throws Exception {
+        StoreOutage outage = tck().outage();
+        Assumptions.assumeTrue(outage != null, "skipped: the store under test gives the kit no server to stop");
+        LockStore holder = tck().client();
+        LockStore waiting = tck().client();
+        String name = tck().name("wait through outage");
+        holder.lock(name).acquire();
+        Duration wait = Duration.ofSeconds(2);
+        Duration bound = wait.plus(tck().operationTimeout()).plus(Tck.PROMPTLY);
+        long start = System.nanoTime();
+        CompletableFuture<Optional<Lease>> attempt = CompletableFuture.supplyAsync(() -> {
+            try {
+                return waiting.lock(name).tryAcquire(wait);
+            } catch (InterruptedException e) {
+                throw new CompletionException(e);
+            }
+        });
+        assertThatThrownBy(() -> attempt.get(500, TimeUnit.MILLISECONDS)).as("waiting while the lock is held")
+                .isInstanceOf(TimeoutException.class);
+        outage.stop();
+        try {
+            Optional<Lease> result;
+            try {
+                result = attempt.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                throw new AssertionError("tryAcquire(" + wait.toMillis() + " ms) had not returned "
+                        + bound.toMillis() + " ms after it started, with the server stopped mid-wait");
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).as("the only failure allowed").isInstanceOf(StoreUnavailableException.class);
+                result = Optional.empty();
+            }
+            assertThat(result).as("no lease while the holder holds and the server is down").isEmpty();
+            assertThat(Tck.elapsedSince(start)).isLessThan(bound);
+        } finally {
+            outage.start();
+        }
     }
 }

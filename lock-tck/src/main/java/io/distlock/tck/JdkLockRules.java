@@ -93,4 +93,21 @@ public interface JdkLockRules extends TckSupport {
             held.unlock();
         }
     }
+
+    @Test
+    @DisplayName("§8.5 two Lock views of one name in one client share the thread's holds: either view unlocks")
+    default void rule_8_5_lockViewsOfOneNameShareTheThreadsHolds() throws InterruptedException {
+        LockStore client = tck().client();
+        String name = tck().name("jdk views");
+        Lock first = client.lock(name).asLock();
+        Lock second = client.lock(name).asLock();
+        first.lock();
+        assertThat(second.tryLock()).as("reentrant through the other view").isTrue();
+        second.unlock();
+        second.unlock(); // the outer hold, taken through the first view
+        assertThatThrownBy(first::unlock).as("nothing left to unlock").isInstanceOf(IllegalMonitorStateException.class);
+        Lock theirs = tck().client().lock(name).asLock();
+        assertThat(theirs.tryLock(Tck.PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("freed").isTrue();
+        theirs.unlock();
+    }
 }

@@ -1,9 +1,12 @@
 package io.distlock.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
+import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -57,5 +60,25 @@ public interface ReentrancyRules extends TckSupport {
         Optional<Lease> next = other.lock(name).tryAcquire(Tck.PROMPTLY);
         assertThat(next).isPresent();
         next.get().release();
+    }
+
+    @Test
+    @DisplayName("§7.4 a nested acquisition with other LockOptions is refused with IllegalArgumentException naming both")
+    default void rule_7_4_nestedAcquisitionWithOtherOptionsIsRefused() throws InterruptedException {
+        LockStore store = tck().client();
+        String name = tck().name("nested options");
+        LockOptions outerOptions = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(20));
+        LockOptions otherOptions = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(7)).withAutoRenew(false);
+        try (Lease outer = store.lock(name, outerOptions).acquire()) {
+            assertThatThrownBy(() -> store.lock(name, otherOptions).acquire())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(outerOptions.toString()).hasMessageContaining(otherOptions.toString());
+            assertThatThrownBy(() -> store.lock(name, otherOptions).tryAcquire())
+                    .isInstanceOf(IllegalArgumentException.class);
+            try (Lease same = store.lock(name, outerOptions).acquire()) {
+                assertThat(same.fencingToken()).isEqualTo(outer.fencingToken());
+            }
+            assertThat(outer.isValid()).isTrue();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.distlock.tck;
 
 import io.distlock.LockStore;
+import java.time.Duration;
 
 /** What a rule needs from the store under test: clients, unique names and the declared capabilities. */
 public interface TckContext {
@@ -22,4 +23,10 @@ public interface TckContext {
 
     /** A URI with no server behind it, or null. */
     String unreachableStoreUri();
+
+    /** The longest one store operation may take before the client gives up on it. */
+    Duration operationTimeout();
+
+    /** A count of what a client keeps for its waits, or null if the store offers none. */
+    WaitResources waitResources();
 }

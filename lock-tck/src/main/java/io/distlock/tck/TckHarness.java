@@ -1,6 +1,7 @@
 package io.distlock.tck;
 
 import io.distlock.LockStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -36,6 +37,23 @@ public abstract class TckHarness implements TckSupport {
      * Opening it, or acquiring through it, must raise {@link io.distlock.StoreUnavailableException}.
      */
     protected String unreachableStoreUri() {
+        return null;
+    }
+
+    /**
+     * The longest one store operation of a client of the store under test may take before it gives up (its socket
+     * or request timeout); bounds the timed waits of §14.3. The default, 30 s, is loose: override it with the
+     * client's configured timeout.
+     */
+    protected Duration operationTimeout() {
+        return AvailabilityRules.UNAVAILABLE_BOUND;
+    }
+
+    /**
+     * A count of what a client keeps for its waits (watchers, subscriptions), for §15.3; null (the default) checks
+     * only what the admin view shows.
+     */
+    protected WaitResources waitResources() {
         return null;
     }
 
@@ -76,6 +94,16 @@ public abstract class TckHarness implements TckSupport {
         @Override
         public String unreachableStoreUri() {
             return TckHarness.this.unreachableStoreUri();
+        }
+
+        @Override
+        public Duration operationTimeout() {
+            return TckHarness.this.operationTimeout();
+        }
+
+        @Override
+        public WaitResources waitResources() {
+            return TckHarness.this.waitResources();
         }
     };
 

@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.tck.stub.StubBackend;
+import io.distlock.tck.stub.StubSpace;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -20,7 +25,8 @@ import org.junit.platform.testkit.engine.Events;
 
 /**
  * Proves the kit can fail: it runs chosen rules against deliberately broken stores (a wrapper around the mem: store
- * that gets one operation wrong) and checks that exactly those rules fail, and that a correct store passes them.
+ * or the stub store that gets one operation wrong) and checks that exactly those rules fail, and that a correct store
+ * passes them.
  */
 class KitCatchesBrokenStoresTest {
 
@@ -95,6 +101,190 @@ class KitCatchesBrokenStoresTest {
         protected StoreCapabilities capabilities() {
             return StoreCapabilities.timeBound().withSeparateJvmClients(false);
         }
+    }
+
+    /** A backend whose wait resources the kit can count (the probe of §15.3). */
+    interface CountsWaits {
+        long waits();
+    }
+
+    /** A stub-store client wrapped by a fault, for the rules that need an outage switch or a wait probe. */
+    abstract static class BrokenStubTck extends TckHarness implements AvailabilityRules, RacesAndBoundsRules {
+        private final StubSpace space = new StubSpace();
+        private final Function<StubBackend, LockBackend> fault;
+
+        BrokenStubTck(Function<StubBackend, LockBackend> fault) {
+            this.fault = fault;
+        }
+
+        @Override
+        protected LockStore newClient() {
+            return new BackendLockStore(fault.apply(new StubBackend(space)), "broken stub");
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+
+        @Override
+        protected StoreOutage outage() {
+            return new StoreOutage() {
+                @Override
+                public void stop() {
+                    space.stop();
+                }
+
+                @Override
+                public void start() {
+                    space.start();
+                }
+            };
+        }
+
+        @Override
+        protected Duration operationTimeout() {
+            return space.operationTimeout();
+        }
+
+        @Override
+        protected WaitResources waitResources() {
+            return client -> ((CountsWaits) ((BackendLockStore) client).backend()).waits();
+        }
+    }
+
+    /** A stub client that counts its waits in progress: the correct control. */
+    static class CountedStub extends ForwardingBackend implements CountsWaits {
+        CountedStub(StubBackend stub) {
+            super(stub);
+        }
+
+        @Override
+        public long waits() {
+            return ((StubBackend) delegate).waitsInProgress();
+        }
+    }
+
+    /** The correct stub store, through the same wrapper path, as the control. */
+    static class StubControlTck extends BrokenStubTck {
+        StubControlTck() {
+            super(CountedStub::new);
+        }
+    }
+
+    /** A store that retries through an outage whatever the caller's deadline (a client library's retry policy). */
+    static class RetriesThroughOutageTck extends BrokenStubTck {
+        RetriesThroughOutageTck() {
+            super(stub -> new CountedStub(stub) {
+                @Override
+                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+                    while (true) {
+                        try {
+                            return delegate.acquire(name, leaseTime, timeoutNanos);
+                        } catch (StoreUnavailableException e) {
+                            // retry until the store is back
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /** A backend whose single attempt and release give up when the thread's interrupt flag is set. */
+    static class BackendRefusesWhenInterruptedTck extends BrokenStubTck {
+        BackendRefusesWhenInterruptedTck() {
+            super(stub -> new CountedStub(stub) {
+                @Override
+                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new InterruptedException("interrupted before the attempt");
+                    }
+                    return delegate.acquire(name, leaseTime, timeoutNanos);
+                }
+
+                @Override
+                public boolean release(Grant grant) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new StoreUnavailableException("interrupted during release");
+                    }
+                    return delegate.release(grant);
+                }
+            });
+        }
+    }
+
+    /** A lock store of its own (not the shared core) whose tryAcquire() and tryLock() refuse on an interrupted thread. */
+    static class StoreRefusesWhenInterruptedTck extends BrokenStubTck {
+        StoreRefusesWhenInterruptedTck() {
+            super(CountedStub::new);
+        }
+
+        @Override
+        protected LockStore newClient() {
+            return new InterruptShyStore(super.newClient());
+        }
+
+        @Override
+        protected WaitResources waitResources() {
+            return null;
+        }
+    }
+
+    /** A store whose timed-out waits each leave a watcher behind. */
+    static class LeaksWatchersTck extends BrokenStubTck {
+        LeaksWatchersTck() {
+            super(stub -> new CountedStub(stub) {
+                private final AtomicLong leaked = new AtomicLong();
+
+                @Override
+                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+                    Grant grant = delegate.acquire(name, leaseTime, timeoutNanos);
+                    if (grant == null && timeoutNanos > 0) {
+                        leaked.incrementAndGet();
+                    }
+                    return grant;
+                }
+
+                @Override
+                public long waits() {
+                    return super.waits() + leaked.get();
+                }
+            });
+        }
+    }
+
+    private static final String[] WATCHED_ON_STUB = {
+        "rule_14_3_timedWaitIsBoundedWhenTheServerStopsMidWait",
+        "rule_15_2_interruptedThreadTakesAFreeLockAndReleasesIt",
+        "rule_15_3_timedOutWaitsLeaveNothingBehind",
+    };
+
+    @Test
+    void aCorrectStubStorePassesTheWatchedRules() {
+        assertThat(failedRules(StubControlTck.class, WATCHED_ON_STUB)).isEmpty();
+    }
+
+    @Test
+    void waitsThatRetryThroughAnOutageAreCaught() {
+        assertThat(failedRules(RetriesThroughOutageTck.class, WATCHED_ON_STUB))
+                .containsExactly("rule_14_3_timedWaitIsBoundedWhenTheServerStopsMidWait");
+    }
+
+    @Test
+    void attemptsThatGiveUpOnInterruptAreCaught() {
+        assertThat(failedRules(StoreRefusesWhenInterruptedTck.class, WATCHED_ON_STUB))
+                .containsExactly("rule_15_2_interruptedThreadTakesAFreeLockAndReleasesIt");
+    }
+
+    @Test
+    void theSharedCoreShieldsABackendThatGivesUpOnInterrupt() {
+        assertThat(failedRules(BackendRefusesWhenInterruptedTck.class, WATCHED_ON_STUB)).isEmpty();
+    }
+
+    @Test
+    void timedOutWaitsThatLeaveWatchersAreCaught() {
+        assertThat(failedRules(LeaksWatchersTck.class, WATCHED_ON_STUB))
+                .containsExactly("rule_15_3_timedOutWaitsLeaveNothingBehind");
     }
 
     private static Set<String> failedRules(Class<?> tck, String... rules) {

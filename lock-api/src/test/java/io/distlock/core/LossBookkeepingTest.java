@@ -1,0 +1,67 @@
+package io.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.LockStore;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseModel;
+import java.util.UUID;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** What the core keeps and logs about losses: nothing for grants it never registers, tokens printed plainly. */
+class LossBookkeepingTest {
+
+    @Test
+    void lossesOfGrantsThatAreNeverRegisteredAreNotKept() {
+        BackendLockStore plain = (BackendLockStore) LockStore.open("mem:losses-" + UUID.randomUUID());
+        CountingBackend backend = new CountingBackend(plain.backend());
+        backend.model = LeaseModel.SESSION;
+        try (BackendLockStore store = new BackendLockStore(backend, "counted")) {
+            for (int i = 0; i < 100; i++) {
+                // a grant of an abandoned acquisition in a dead session: the core never registers it
+                backend.events.lost(new Grant("abandoned-" + i, "token-" + i, i + 1, null), "session expired");
+            }
+            assertThat(store.lossesKeptForUnregisteredGrants()).isZero();
+        }
+    }
+
+    @Test
+    void theLostLeaseLogPrintsTheFencingTokenWithoutGroupingSeparators() throws Exception {
+        Logger jul = Logger.getLogger(BackendLockStore.class.getName());
+        CopyOnWriteArrayList<String> lines = new CopyOnWriteArrayList<>();
+        SimpleFormatter formatter = new SimpleFormatter();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                lines.add(formatter.formatMessage(record));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        jul.addHandler(handler);
+        try {
+            BackendLockStore plain = (BackendLockStore) LockStore.open("mem:tokens-" + UUID.randomUUID());
+            CountingBackend backend = new CountingBackend(plain.backend());
+            backend.model = LeaseModel.SESSION;
+            backend.fenceOverride = 1_796_111_895_803_499L;
+            try (BackendLockStore store = new BackendLockStore(backend, "counted")) {
+                store.lock("big token").acquire();
+                backend.events.sessionLost("session expired");
+            }
+        } finally {
+            jul.removeHandler(handler);
+        }
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("fencing token 1796111895803499"));
+    }
+}

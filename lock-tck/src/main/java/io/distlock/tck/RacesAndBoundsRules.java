@@ -1,0 +1,151 @@
+package io.distlock.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LeaseState;
+import io.distlock.LockLostException;
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import io.distlock.core.BackendLockStore;
+import io.distlock.spi.LockInfo;
+import io.distlock.tck.stub.Pause;
+import io.distlock.tck.stub.StubBackend;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * §15 Races and bounds: the orderings and leftovers a review of the core found, checked against the store under test
+ * (the kit's own tests force the interleavings with the stub backend, which a real store cannot be made to take).
+ */
+public interface RacesAndBoundsRules extends TckSupport {
+
+    @Test
+    @DisplayName("§15.1 extend racing the background renewal never leaves a lease valid after the store let it go")
+    default void rule_15_1_extendRacingRenewalNeverOutlivesTheStore() throws InterruptedException {
+        Tck.assumeTimeBound(tck());
+        LockStore holder = tck().client();
+        LockStore other = tck().client();
+        String name = tck().name("extend race");
+        Duration shortLease = Duration.ofMillis(450);
+        // renewed every 150 ms: the extend calls below keep meeting background renewals of the short lease time
+        Lease lease = holder.lock(name, LockOptions.defaults().withLeaseTime(shortLease)).acquire();
+        for (int round = 0; round < 4; round++) {
+            assertThat(lease.extend(shortLease)).isTrue();
+            assertThat(other.lock(name).tryAcquire(Duration.ofMillis(200))).as("held while renewed").isEmpty();
+            assertThat(lease.extend(Duration.ofSeconds(20))).isTrue();
+            // a renewal with the short lease time landing after the extend would free the lock in the store now
+            Optional<Lease> taken = other.lock(name).tryAcquire(shortLease.multipliedBy(2));
+            boolean stillValid = lease.isValid();
+            taken.ifPresent(Lease::release);
+            assertThat(taken.isPresent() && stillValid)
+                    .as("round " + round + ": another client got the lock while the extended lease said it was valid")
+                    .isFalse();
+            assertThat(stillValid).as("round " + round + ": the extended lease is held").isTrue();
+        }
+        lease.release();
+    }
+
+    @Test
+    @DisplayName("§15.2 tryAcquire() and tryLock() on an interrupted thread take a free lock; release() there succeeds")
+    default void rule_15_2_interruptedThreadTakesAFreeLockAndReleasesIt() {
+        LockStore client = tck().client();
+        String name = tck().name("interrupted try");
+        Lock view = client.lock(tck().name("interrupted tryLock")).asLock();
+        Thread.currentThread().interrupt();
+        try {
+            Optional<Lease> lease = client.lock(name).tryAcquire();
+            assertThat(lease).as("a single attempt ignores the interrupt, as Lock.tryLock() does").isPresent();
+            lease.get().release();
+            assertThat(lease.get().state()).isEqualTo(LeaseState.RELEASED);
+            assertThat(view.tryLock()).as("tryLock() on an interrupted thread").isTrue();
+            view.unlock();
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt flag is kept").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        LockStore other = tck().client();
+        assertThat(other.lock(name).tryAcquire()).as("released in the store").isPresent().get()
+                .satisfies(Lease::release);
+        Lock theirs = other.lock(tck().name("interrupted tryLock")).asLock();
+        assertThat(theirs.tryLock()).as("unlocked in the store").isTrue();
+        theirs.unlock();
+    }
+
+    @Test
+    @DisplayName("§15.3 timed-out waits leave nothing behind: no entries, no wait resources, no delay for the next")
+    default void rule_15_3_timedOutWaitsLeaveNothingBehind() throws InterruptedException {
+        LockStore holder = tck().client();
+        LockStore waiting = tck().client();
+        String name = tck().name("timed out");
+        Lease held = holder.lock(name).acquire();
+        WaitResources probe = tck().waitResources();
+        long before = probe == null ? 0 : probe.count(waiting);
+        for (int i = 0; i < 40; i++) {
+            assertThat(waiting.lock(name).tryAcquire(Duration.ofMillis(10))).isEmpty();
+        }
+        if (probe != null) {
+            Awaitility.await("the waiting client's wait resources are back to " + before).atMost(Tck.PROMPTLY)
+                    .until(() -> probe.count(waiting) <= before);
+        }
+        if (tck().capabilities().forceRelease()) {
+            List<LockInfo> listed = holder.admin().list(name, 10);
+            assertThat(listed).as("the admin view shows the holder only").hasSize(1);
+            assertThat(listed.get(0).fencingToken()).isEqualTo(held.fencingToken());
+        }
+        held.release();
+        long released = System.nanoTime();
+        Optional<Lease> next = waiting.lock(name).tryAcquire(Tck.PROMPTLY);
+        assertThat(next).as("the waiting client gets the lock at once").isPresent();
+        assertThat(Tck.elapsedSince(released)).isLessThan(Tck.PROMPTLY);
+        assertThat(next.get().fencingToken()).isGreaterThan(held.fencingToken());
+        next.get().release();
+    }
+
+    @Test
+    @DisplayName("§15.4 a connection event racing an acquisition is applied to the new lease")
+    default void rule_15_4_connectionEventRacingAnAcquisitionIsApplied() throws Exception {
+        LockStore client = tck().client();
+        Assumptions.assumeTrue(client instanceof BackendLockStore store && store.backend() instanceof StubBackend,
+                "skipped: a real store cannot be made to raise a connection event between its grant and the core's "
+                        + "registration; the kit checks the shared core with its stub backend");
+        StubBackend stub = (StubBackend) ((BackendLockStore) client).backend();
+        String name = tck().name("raced event");
+
+        Pause suspended = stub.pauseAt(StubBackend.Point.AFTER_GRANT);
+        CompletableFuture<Lease> first = CompletableFuture.supplyAsync(() -> client.lock(name).tryAcquire().orElseThrow());
+        try {
+            assertThat(suspended.awaitReached(Tck.HANG)).isTrue();
+            stub.events().suspended();
+        } finally {
+            suspended.resume();
+        }
+        Lease uncertain = first.get(Tck.HANG.toSeconds(), TimeUnit.SECONDS);
+        assertThat(uncertain.state()).as("suspended before registration").isEqualTo(LeaseState.UNCERTAIN);
+        stub.events().reconnected();
+        assertThat(uncertain.state()).isEqualTo(LeaseState.HELD);
+        uncertain.release();
+
+        Pause lost = stub.pauseAt(StubBackend.Point.AFTER_GRANT);
+        CompletableFuture<Lease> second = CompletableFuture.supplyAsync(() -> client.lock(name).tryAcquire().orElseThrow());
+        try {
+            assertThat(lost.awaitReached(Tck.HANG)).isTrue();
+            stub.events().sessionLost("session expired");
+            stub.events().lost(lost.grant(), "session expired");
+        } finally {
+            lost.resume();
+        }
+        Lease gone = second.get(Tck.HANG.toSeconds(), TimeUnit.SECONDS);
+        assertThat(gone.state()).as("the session was lost before registration").isEqualTo(LeaseState.LOST);
+        assertThatThrownBy(gone::release).isInstanceOf(LockLostException.class);
+    }
+}

@@ -1,0 +1,284 @@
+package io.distlock.tck.stub;
+
+import io.distlock.spi.Attempt;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseEvents;
+import io.distlock.spi.LeaseModel;
+import io.distlock.spi.LockAdmin;
+import io.distlock.spi.LockBackend;
+import io.distlock.spi.LockInfo;
+import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PollingLockBackend;
+import io.distlock.spi.ReleaseSignals;
+import io.distlock.spi.Renewal;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * A controllable backend for the interleavings a real store cannot be forced into: its calls can be paused at named
+ * {@link Point}s, its renewals made to fail, its lease model switched, and the connection events the core listens
+ * to raised by hand. Store semantics (atomic acquire, compare-and-act release and renew, expiry, fencing) are real,
+ * kept in a {@link StubSpace} shared by every client of the space.
+ */
+public final class StubBackend implements LockBackend, LockAdmin {
+
+    /** Where a call can be paused. */
+    public enum Point {
+        /** In {@code acquire}, after the store granted the lock, before the grant is handed to the core. */
+        AFTER_GRANT,
+        /** In {@code renew}, before the store applies the renewal (a request still on its way). */
+        RENEW_BEFORE_STORE,
+        /** In {@code renew}, after the store applied it, before the answer reaches the core. */
+        RENEW_AFTER_STORE
+    }
+
+    private final StubSpace space;
+    private final Store store = new Store();
+    private final Map<Point, Pause> pauses = new ConcurrentHashMap<>();
+    private final AtomicInteger renewCalls = new AtomicInteger();
+    private final AtomicInteger waitsInProgress = new AtomicInteger();
+    private volatile LeaseModel model = LeaseModel.TIME;
+    private volatile LeaseEvents events = LeaseEvents.NONE;
+    private volatile Supplier<? extends RuntimeException> renewFailure;
+
+    /** A client of {@code space}. */
+    public StubBackend(StubSpace space) {
+        this.space = space;
+    }
+
+    /** The shared store behind this client. */
+    public StubSpace space() {
+        return space;
+    }
+
+    /** Arms a one-shot pause at {@code point} for calls on any lock name. */
+    public Pause pauseAt(Point point) {
+        return pauseAt(point, name -> true);
+    }
+
+    /** Arms a one-shot pause at {@code point} for calls on a lock name {@code names} accepts. */
+    public Pause pauseAt(Point point, Predicate<String> names) {
+        Pause pause = new Pause(names);
+        if (pauses.putIfAbsent(point, pause) != null) {
+            throw new IllegalStateException("a pause at " + point + " is already armed");
+        }
+        return pause;
+    }
+
+    private void pass(Point point, String name, Grant grant) {
+        Pause pause = pauses.get(point);
+        if (pause != null && pause.matches(name) && pauses.remove(point, pause)) {
+            pause.hold(grant);
+        }
+    }
+
+    private void passRenew(Point point, List<Renewal> renewals) {
+        Pause pause = pauses.get(point);
+        if (pause == null) {
+            return;
+        }
+        for (Renewal r : renewals) {
+            if (pause.matches(r.grant().name())) {
+                if (pauses.remove(point, pause)) {
+                    pause.hold(r.grant());
+                }
+                return;
+            }
+        }
+    }
+
+    /** Makes every later renew call throw what {@code failure} supplies (null: renew normally again). */
+    public void failRenewalsWith(Supplier<? extends RuntimeException> failure) {
+        this.renewFailure = failure;
+    }
+
+    /** How many times the core called renew. */
+    public int renewCalls() {
+        return renewCalls.get();
+    }
+
+    /** How many acquire calls are in this backend right now (waits that did not end would stay counted). */
+    public int waitsInProgress() {
+        return waitsInProgress.get();
+    }
+
+    /** Reports leases as bound to a session (as ZooKeeper) or to a lease time. */
+    public void leaseModel(LeaseModel leaseModel) {
+        this.model = leaseModel;
+    }
+
+    /** The core's listener for connection events: raise {@code suspended()}, {@code lost(...)} and so on with it. */
+    public LeaseEvents events() {
+        return events;
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return model;
+    }
+
+    @Override
+    public int maxNameLength() {
+        return 1024;
+    }
+
+    @Override
+    public void attach(LeaseEvents coreEvents) {
+        this.events = coreEvents;
+    }
+
+    @Override
+    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+        waitsInProgress.incrementAndGet();
+        Grant grant;
+        try {
+            grant = store.acquire(name, leaseTime, timeoutNanos);
+        } finally {
+            waitsInProgress.decrementAndGet();
+        }
+        if (grant != null) {
+            pass(Point.AFTER_GRANT, name, grant);
+        }
+        return grant;
+    }
+
+    @Override
+    public boolean release(Grant grant) {
+        space.operation("release");
+        long now = System.nanoTime();
+        boolean[] removed = {false};
+        space.entries.computeIfPresent(grant.name(), (k, current) -> {
+            if (current.ownerToken().equals(grant.ownerToken()) && !current.expiredAt(now)) {
+                removed[0] = true;
+                return null;
+            }
+            return current;
+        });
+        space.signals.signal(grant.name());
+        return removed[0];
+    }
+
+    @Override
+    public Set<Grant> renew(List<Renewal> renewals) {
+        renewCalls.incrementAndGet();
+        Supplier<? extends RuntimeException> failure = renewFailure;
+        if (failure != null) {
+            throw failure.get();
+        }
+        space.operation("renew");
+        passRenew(Point.RENEW_BEFORE_STORE, renewals);
+        Set<Grant> lost = new HashSet<>();
+        for (Renewal renewal : renewals) {
+            Grant grant = renewal.grant();
+            long now = System.nanoTime();
+            boolean[] renewed = {false};
+            space.entries.computeIfPresent(grant.name(), (k, current) -> {
+                if (current.ownerToken().equals(grant.ownerToken()) && !current.expiredAt(now)) {
+                    renewed[0] = true;
+                    return new StubSpace.Entry(current.ownerToken(), current.fence(),
+                            now + renewal.leaseTime().toNanos());
+                }
+                return current;
+            });
+            if (!renewed[0]) {
+                lost.add(grant);
+            }
+        }
+        passRenew(Point.RENEW_AFTER_STORE, renewals);
+        return lost;
+    }
+
+    @Override
+    public LockAdmin admin() {
+        return this;
+    }
+
+    @Override
+    public List<LockInfo> list(String prefix, int limit) {
+        space.operation("list");
+        long now = System.nanoTime();
+        return space.entries.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix == null ? "" : prefix))
+                .filter(e -> !e.getValue().expiredAt(now))
+                .sorted(Map.Entry.comparingByKey(Comparator.naturalOrder()))
+                .limit(limit)
+                .map(e -> new LockInfo(e.getKey(), e.getValue().fence(),
+                        Duration.ofNanos(e.getValue().expiresAtNanos() - now), "stub"))
+                .toList();
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        space.operation("force-release");
+        long now = System.nanoTime();
+        StubSpace.Entry removed = space.entries.remove(name);
+        space.signals.signal(name);
+        return removed != null && !removed.expiredAt(now);
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public String toString() {
+        return "StubBackend[" + model + "]";
+    }
+
+    /** The atomic attempts and the shared core's wait loop. */
+    private final class Store extends PollingLockBackend {
+        @Override
+        public LeaseModel leaseModel() {
+            return model;
+        }
+
+        @Override
+        public int maxNameLength() {
+            return StubBackend.this.maxNameLength();
+        }
+
+        @Override
+        public ReleaseSignals signals() {
+            return space.signals;
+        }
+
+        @Override
+        protected Attempt attempt(String name, Duration leaseTime) {
+            space.operation("acquire");
+            String token = OwnerTokens.newToken();
+            long now = System.nanoTime();
+            StubSpace.Entry after = space.entries.compute(name, (k, current) -> {
+                if (current != null && !current.expiredAt(now)) {
+                    return current;
+                }
+                return new StubSpace.Entry(token, space.nextFence(name), now + leaseTime.toNanos());
+            });
+            if (after.ownerToken().equals(token)) {
+                return Attempt.granted(new Grant(name, token, after.fence(), null, now));
+            }
+            return Attempt.held(Math.max(0, after.expiresAtNanos() - now));
+        }
+
+        @Override
+        public boolean release(Grant grant) {
+            return StubBackend.this.release(grant);
+        }
+
+        @Override
+        public Set<Grant> renew(List<Renewal> renewals) {
+            return StubBackend.this.renew(renewals);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

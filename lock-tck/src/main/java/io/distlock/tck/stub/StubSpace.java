@@ -1,0 +1,93 @@
+package io.distlock.tck.stub;
+
+import io.distlock.StoreUnavailableException;
+import io.distlock.core.BackendLockStore;
+import io.distlock.spi.ReleaseSignals;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The "server" behind one or more {@link StubBackend}s: who holds each lock until when (by {@link System#nanoTime()}),
+ * the fencing counters, release wake-ups, and an on/off switch that makes every operation of every client fail with
+ * {@link StoreUnavailableException} after an operation timeout, as a stopped server would.
+ */
+public final class StubSpace {
+
+    /** A held lock in the stub store. */
+    record Entry(String ownerToken, long fence, long expiresAtNanos) {
+        boolean expiredAt(long now) {
+            return now - expiresAtNanos >= 0;
+        }
+    }
+
+    final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, AtomicLong> fences = new ConcurrentHashMap<>();
+    final ReleaseSignals signals = new ReleaseSignals();
+    private final Duration operationTimeout;
+    private volatile CountDownLatch up = new CountDownLatch(0);
+
+    /** A space whose operations, while it is stopped, fail after {@code operationTimeout}. */
+    public StubSpace(Duration operationTimeout) {
+        this.operationTimeout = operationTimeout;
+    }
+
+    /** A space with a 200 ms operation timeout. */
+    public StubSpace() {
+        this(Duration.ofMillis(200));
+    }
+
+    /** How long an operation on the stopped store takes before it fails. */
+    public Duration operationTimeout() {
+        return operationTimeout;
+    }
+
+    /** A new client of this space, with its own backend, behind the shared core. */
+    public BackendLockStore openStore() {
+        return new BackendLockStore(new StubBackend(this), "stub");
+    }
+
+    /** Stops the store: operations in flight and new ones fail after the operation timeout until {@link #start()}. */
+    public synchronized void stop() {
+        if (up.getCount() == 0) {
+            up = new CountDownLatch(1);
+        }
+    }
+
+    /** Brings the store back. */
+    public synchronized void start() {
+        up.countDown();
+    }
+
+    /** Waits out an operation on a stopped store: returns once it runs, or throws after the operation timeout. */
+    void operation(String what) {
+        CountDownLatch latch = up;
+        if (latch.getCount() == 0) {
+            return;
+        }
+        boolean back;
+        try {
+            back = latch.await(operationTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("interrupted during " + what + " on the stopped stub store", e);
+        }
+        if (!back) {
+            throw new StoreUnavailableException(what + " timed out after " + operationTimeout.toMillis()
+                    + " ms: the stub store is stopped");
+        }
+    }
+
+    long nextFence(String name) {
+        return fences.computeIfAbsent(name, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** When the store expires {@code name}'s current holder ({@link System#nanoTime()}), or empty if it is free. */
+    public java.util.OptionalLong expiresAtNanos(String name) {
+        Entry e = entries.get(name);
+        return e == null || e.expiredAt(System.nanoTime()) ? java.util.OptionalLong.empty()
+                : java.util.OptionalLong.of(e.expiresAtNanos());
+    }
+}

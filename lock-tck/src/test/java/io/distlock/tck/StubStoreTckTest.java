@@ -1,0 +1,51 @@
+package io.distlock.tck;
+
+import io.distlock.LockStore;
+import io.distlock.core.BackendLockStore;
+import io.distlock.tck.stub.StubBackend;
+import io.distlock.tck.stub.StubSpace;
+import java.time.Duration;
+
+/**
+ * The rule groups that need a controllable store, against the kit's stub backend: its outage switch runs the
+ * availability rules (§14) and its pause points the races of §15 that no real store can be forced into.
+ */
+class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAndBoundsRules {
+
+    private final StubSpace space = new StubSpace();
+
+    @Override
+    protected LockStore newClient() {
+        return space.openStore();
+    }
+
+    @Override
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+    }
+
+    @Override
+    protected StoreOutage outage() {
+        return new StoreOutage() {
+            @Override
+            public void stop() {
+                space.stop();
+            }
+
+            @Override
+            public void start() {
+                space.start();
+            }
+        };
+    }
+
+    @Override
+    protected Duration operationTimeout() {
+        return space.operationTimeout();
+    }
+
+    @Override
+    protected WaitResources waitResources() {
+        return client -> ((StubBackend) ((BackendLockStore) client).backend()).waitsInProgress();
+    }
+}
