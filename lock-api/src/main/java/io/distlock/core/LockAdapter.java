@@ -14,14 +14,16 @@ import java.util.concurrent.locks.Lock;
 /**
  * The {@link Lock} view of a {@link DistributedLock}: each thread's leases are kept on a stack so that
  * {@code unlock()} releases the innermost one, and an {@code unlock()} by a thread that holds none throws
- * {@link IllegalMonitorStateException}, as {@link java.util.concurrent.locks.ReentrantLock} does.
+ * {@link IllegalMonitorStateException}, as {@link java.util.concurrent.locks.ReentrantLock} does. Public so that
+ * decorators of {@link DistributedLock} (metrics, adapters) can offer the same view over their own acquire path.
  */
-final class LockAdapter implements Lock {
+public final class LockAdapter implements Lock {
 
     private final DistributedLock lock;
     private final ConcurrentHashMap<Thread, Deque<Lease>> leasesByThread = new ConcurrentHashMap<>();
 
-    LockAdapter(DistributedLock lock) {
+    /** A {@link Lock} view whose every acquisition goes through {@code lock}. */
+    public LockAdapter(DistributedLock lock) {
         this.lock = lock;
     }
 
