@@ -1,12 +1,15 @@
 package io.distlock.shedlock;
 
 import io.distlock.Lease;
+import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
@@ -18,12 +21,14 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * get store-clock expiry, crash release and fencing tokens without changing their annotations.
  *
  * <ul>
- *   <li>{@code lockAtMostFor} is the lease time, not renewed: a node that hangs or dies holds the lock at most that
- *       long, measured by the store (Redis TTL, the database's clock) or until its session ends (ZooKeeper).</li>
- *   <li>{@code lockAtLeastFor}: when the task ends earlier, the lease is kept and released by this provider's timer
- *       thread once {@code lockAtLeastFor} has passed since acquisition. If the node crashes in between, the lock
- *       frees when its lease ends: after {@code lockAtMostFor} on time-bound stores (later than asked, never
- *       earlier), but at the end of its session on ZooKeeper, which may be before {@code lockAtLeastFor}.</li>
+ *   <li>{@code lockAtMostFor} is the lease time, not renewed: a node that dies holds the lock at most that long,
+ *       measured by the store (Redis TTL, the database's clock), or until its session ends (ZooKeeper). A node
+ *       that is alive but whose task runs past {@code lockAtMostFor} has its lock released by this provider's
+ *       timer then, on every store, as ShedLock specifies (the task is not stopped).</li>
+ *   <li>{@code lockAtLeastFor}: when the task ends earlier, the lease is kept and released by the timer once
+ *       {@code lockAtLeastFor} has passed since acquisition. If the node crashes in between, the lock frees when
+ *       its lease ends: after {@code lockAtMostFor} on time-bound stores (later than asked, never earlier), but at
+ *       the end of its session on ZooKeeper, which may be before {@code lockAtLeastFor}.</li>
  *   <li>It never waits, as ShedLock expects: one attempt, empty if another node holds the lock. A lock this
  *       provider still holds (also while it keeps it for {@code lockAtLeastFor}) is reported taken without asking
  *       the store, so the same node never runs the task again early, whichever thread it schedules on.</li>
@@ -42,7 +47,7 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
 
     private final LockStore store;
     private final String prefix;
-    private final ConcurrentHashMap<String, Lease> held = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Held> held = new ConcurrentHashMap<>();
     private final ScheduledThreadPoolExecutor timer;
 
     /** A provider whose locks are named {@value #DEFAULT_PREFIX} + ShedLock's name. */
@@ -59,7 +64,7 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
         this.store = Objects.requireNonNull(store, "store must not be null");
         this.prefix = Objects.requireNonNull(prefix, "prefix must not be null");
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "distlock-shedlock-release");
+            Thread t = new Thread(r, "distlock-shedlock-timer");
             t.setDaemon(true);
             return t;
         });
@@ -77,12 +82,14 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
         if (lease.isEmpty()) {
             return Optional.empty();
         }
-        if (held.putIfAbsent(name, lease.get()) != null) {
+        Held hold = new Held(name, lease.get());
+        if (held.putIfAbsent(name, hold) != null) {
             // another thread of this provider registered the name meanwhile: this is not a new acquisition
             lease.get().release();
             return Optional.empty();
         }
-        return Optional.of(new DistlockSimpleLock(this, name, lease.get(), config, System.nanoTime()));
+        hold.capAt(config.getLockAtMostFor().toNanos());
+        return Optional.of(new DistlockSimpleLock(hold, config, System.nanoTime()));
     }
 
     /**
@@ -90,46 +97,91 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
      * {@link Lease#fencingToken()} to the resource the task writes to.
      */
     public Optional<Lease> lease(String lockName) {
-        return Optional.ofNullable(held.get(prefix + lockName));
+        Held hold = held.get(prefix + lockName);
+        return hold == null ? Optional.empty() : Optional.of(hold.lease);
     }
 
-    /** Ends a hold: at once, or once {@code keepNanos} have passed. */
-    void releaseAfter(String name, Lease lease, long keepNanos) {
-        if (keepNanos <= 0 || timer.isShutdown()) {
-            release(name, lease);
-            return;
-        }
-        timer.schedule(() -> release(name, lease), keepNanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void release(String name, Lease lease) {
-        held.remove(name, lease);
-        try {
-            lease.release();
-        } catch (io.distlock.LockLostException e) {
-            LOG.log(System.Logger.Level.WARNING, "ShedLock task lock ''{0}'' was lost before it was released "
-                    + "(the task ran longer than lockAtMostFor, or the store lost it): runs may have overlapped; {1}",
-                    name, e.getMessage());
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not release ShedLock task lock ''" + name
-                    + "''; it frees itself when its lease time ends", e);
-        }
-    }
-
-    /** Extends a lease for a new lockAtMostFor; false if it is no longer held. */
-    boolean extend(Lease lease, Duration lockAtMostFor) {
-        return lease.extend(lockAtMostFor);
-    }
-
-    /** Releases at once every lease kept for lockAtLeastFor. Does not close the store. */
+    /** Releases at once every lease this provider holds or keeps for lockAtLeastFor. Does not close the store. */
     @Override
     public void close() {
         timer.shutdownNow();
-        held.forEach(this::release);
+        held.values().forEach(Held::release);
     }
 
     @Override
     public String toString() {
         return "DistlockLockProvider[" + store + ", prefix=" + prefix + "]";
+    }
+
+    /** One lease taken for ShedLock, with the timer task that ends it (at lockAtMostFor, or after lockAtLeastFor). */
+    final class Held {
+        final String name;
+        final Lease lease;
+        private ScheduledFuture<?> timeout;
+
+        Held(String name, Lease lease) {
+            this.name = name;
+            this.lease = lease;
+        }
+
+        /** Releases the lease {@code nanos} from now unless unlocked or extended first: the lockAtMostFor cap. */
+        synchronized void capAt(long nanos) {
+            schedule(this::expire, nanos);
+        }
+
+        /** The task ended: release now, or once {@code keepNanos} have passed (lockAtLeastFor). */
+        synchronized void unlockAfter(long keepNanos) {
+            if (keepNanos <= 0) {
+                cancelTimeout();
+                release();
+            } else {
+                schedule(this::release, keepNanos);
+            }
+        }
+
+        /** Renews the lease for a new lockAtMostFor; false if it is no longer held. */
+        synchronized boolean extend(Duration lockAtMostFor) {
+            if (!lease.extend(lockAtMostFor)) {
+                return false;
+            }
+            schedule(this::expire, lockAtMostFor.toNanos());
+            return true;
+        }
+
+        private void schedule(Runnable task, long nanos) {
+            cancelTimeout();
+            if (timer.isShutdown()) {
+                release();
+                return;
+            }
+            timeout = timer.schedule(task, nanos, TimeUnit.NANOSECONDS);
+        }
+
+        private void cancelTimeout() {
+            if (timeout != null) {
+                timeout.cancel(false);
+                timeout = null;
+            }
+        }
+
+        private void expire() {
+            LOG.log(Level.WARNING, "ShedLock task lock ''{0}'' reached its lockAtMostFor while the task still ran: "
+                    + "released, another node may start the task now", name);
+            release();
+        }
+
+        void release() {
+            held.remove(name, this);
+            try {
+                lease.release();
+            } catch (LockLostException e) {
+                LOG.log(Level.WARNING, "ShedLock task lock ''{0}'' was lost before it was released (the task ran "
+                        + "longer than lockAtMostFor, or the store lost it): runs may have overlapped; {1}",
+                        name, e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "could not release ShedLock task lock ''" + name
+                        + "''; it frees itself when its lease time ends", e);
+            }
+        }
     }
 }

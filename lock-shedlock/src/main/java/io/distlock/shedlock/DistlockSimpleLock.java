@@ -1,48 +1,41 @@
 package io.distlock.shedlock;
 
-import io.distlock.Lease;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 
 /**
- * One ShedLock lock over a distlock {@link Lease}. Unlock keeps the lease until {@code lockAtLeastFor} has passed
- * since acquisition (or since the last extension); extending renews the lease for the new {@code lockAtMostFor}.
+ * One ShedLock lock over a distlock lease. Unlock keeps the lease until {@code lockAtLeastFor} has passed since
+ * acquisition (or since the last extension); extending renews the lease for the new {@code lockAtMostFor}.
  */
 final class DistlockSimpleLock extends AbstractSimpleLock {
 
-    private final DistlockLockProvider provider;
-    private final String name;
-    private final Lease lease;
+    private final DistlockLockProvider.Held hold;
     private final long sinceNanos;
 
-    DistlockSimpleLock(DistlockLockProvider provider, String name, Lease lease, LockConfiguration config,
-            long sinceNanos) {
+    DistlockSimpleLock(DistlockLockProvider.Held hold, LockConfiguration config, long sinceNanos) {
         super(config);
-        this.provider = provider;
-        this.name = name;
-        this.lease = lease;
+        this.hold = hold;
         this.sinceNanos = sinceNanos;
     }
 
     @Override
     protected void doUnlock() {
-        long keep = lockConfiguration.getLockAtLeastFor().toNanos() - (System.nanoTime() - sinceNanos);
-        provider.releaseAfter(name, lease, keep);
+        hold.unlockAfter(lockConfiguration.getLockAtLeastFor().toNanos() - (System.nanoTime() - sinceNanos));
     }
 
     @Override
     protected Optional<SimpleLock> doExtend(LockConfiguration newConfig) {
         long now = System.nanoTime();
-        if (!provider.extend(lease, newConfig.getLockAtMostFor())) {
+        if (!hold.extend(newConfig.getLockAtMostFor())) {
             return Optional.empty();
         }
-        return Optional.of(new DistlockSimpleLock(provider, name, lease, newConfig, now));
+        return Optional.of(new DistlockSimpleLock(hold, newConfig, now));
     }
 
     @Override
     public String toString() {
-        return "DistlockSimpleLock[" + name + ", fence=" + lease.fencingToken() + "]";
+        return "DistlockSimpleLock[" + hold.name + ", fence=" + hold.lease.fencingToken() + "]";
     }
 }
