@@ -5,6 +5,7 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.LockStoreListener;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LeaseModel;
@@ -55,6 +56,14 @@ public final class BackendLockStore implements LockStore {
         this.description = Objects.requireNonNull(description, "description");
         this.renewals = new RenewalScheduler(backend, description, this::lose);
         backend.attach(new Events());
+    }
+
+    /**
+     * Sets the listener told of this store's background renewal round trips (one per store; {@code null} for none).
+     * Used by metrics, for example lock-micrometer.
+     */
+    public void setListener(LockStoreListener listener) {
+        renewals.listener(listener == null ? LockStoreListener.NONE : listener);
     }
 
     /** The backend behind this store, for backend-specific tests and tools. */

@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.LockStoreListener;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
@@ -34,6 +35,8 @@ final class RenewalScheduler {
     private final Object scheduleLock = new Object();
     private ScheduledFuture<?> next;
     private long nextAt = Long.MAX_VALUE;
+    /** Told of each renewal round trip (metrics); NONE unless a listener was set. */
+    private volatile LockStoreListener listener = LockStoreListener.NONE;
 
     RenewalScheduler(LockBackend backend, String storeName, BiConsumer<Hold, String> onLost) {
         this.backend = backend;
@@ -69,6 +72,10 @@ final class RenewalScheduler {
     /** Re-plans the next tick after a hold's deadlines moved. */
     void rescheduleFor(Hold hold) {
         scheduleBy(dueNanos(hold));
+    }
+
+    void listener(LockStoreListener listener) {
+        this.listener = listener;
     }
 
     void shutdown() {
@@ -143,12 +150,14 @@ final class RenewalScheduler {
         try {
             lost = backend.renew(renewals);
         } catch (StoreUnavailableException e) {
+            listener.renewalFailed(due.size(), System.nanoTime() - sentAt, e);
             LOG.log(Level.DEBUG, "store unavailable during renewal; retrying", e);
             for (Hold hold : due) {
                 hold.nextRenewNanos = sentAt + Math.min(MAX_RETRY_NANOS, renewIntervalNanos(hold.leaseTime) / 3);
             }
             return;
         }
+        listener.renewed(due.size(), lost.size(), System.nanoTime() - sentAt);
         for (Hold hold : due) {
             if (lost.contains(hold.grant)) {
                 onLost.accept(hold, "the store no longer had it at renewal (expired, deleted, or taken over)");
