@@ -2,6 +2,9 @@ package io.distlock.micrometer;
 
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import io.distlock.LockStoreListener;
+import io.distlock.StoreUnavailableException;
+import io.distlock.core.BackendLockStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code unavailable}, {@code interrupted}): how long callers waited for a lock;</li>
  *   <li>{@code distlock.held} (timer): from acquisition to release or loss of an outermost lease;</li>
  *   <li>{@code distlock.lost} (counter, tag {@code cause}): leases lost while held;</li>
- *   <li>{@code distlock.renewals} (counter): renewal round trips asked for through {@code Lease.extend};</li>
+ *   <li>{@code distlock.renewals} (counter, tag {@code trigger}: {@code background} for the store's renewal
+ *       thread, {@code explicit} for {@code Lease.extend}): renewal round trips; {@code distlock.renewals.failed}
+ *       (counter): background round trips that found the store unreachable;</li>
  *   <li>{@code distlock.leases.held} (gauge): outermost leases held now;</li>
  *   <li>{@code distlock.waiters} (gauge): threads of this process waiting in an acquire now.</li>
  * </ul>
@@ -50,6 +55,8 @@ public final class LockStoreMetrics implements MeterBinder {
     private final Map<LostCause, Counter> lost = new EnumMap<>(LostCause.class);
     private final Timer held;
     private final Counter renewals;
+    private final Counter backgroundRenewals;
+    private final Counter failedRenewals;
     private final AtomicInteger heldLeases = new AtomicInteger();
     private final AtomicInteger waiters = new AtomicInteger();
     /** Outermost holds by lock name and fencing token: how many leases share each, and since when. */
@@ -78,7 +85,12 @@ public final class LockStoreMetrics implements MeterBinder {
         }
         held = Timer.builder("distlock.held").description("time from acquisition to release or loss of a lease")
                 .tags(tags).register(meters);
-        renewals = Counter.builder("distlock.renewals").description("renewal round trips asked for by the holder")
+        renewals = Counter.builder("distlock.renewals").description("renewal round trips")
+                .tags(tags).tag("trigger", "explicit").register(meters);
+        backgroundRenewals = Counter.builder("distlock.renewals").description("renewal round trips")
+                .tags(tags).tag("trigger", "background").register(meters);
+        failedRenewals = Counter.builder("distlock.renewals.failed")
+                .description("background renewal round trips that found the store unreachable")
                 .tags(tags).register(meters);
         Gauge.builder("distlock.leases.held", heldLeases, AtomicInteger::get)
                 .description("outermost leases held now").tags(tags).register(meters);
@@ -86,9 +98,28 @@ public final class LockStoreMetrics implements MeterBinder {
                 .description("local threads waiting to acquire a lock").tags(tags).register(meters);
     }
 
-    /** {@code store} with every acquisition, release, loss and renewal recorded here. */
+    /**
+     * {@code store} with every acquisition, release, loss and renewal recorded here. Background renewal round trips
+     * are seen only when {@code store} is the core's {@link BackendLockStore} itself (what {@code LockStore.open}
+     * returns), not a wrapper of it: instrument first, wrap after.
+     */
     public LockStore instrument(LockStore store) {
-        return new MeteredLockStore(Objects.requireNonNull(store, "store must not be null"), this);
+        Objects.requireNonNull(store, "store must not be null");
+        if (store instanceof BackendLockStore core) {
+            core.setListener(new LockStoreListener() {
+                @Override
+                public void renewed(int leases, int lost, long nanos) {
+                    backgroundRenewals.increment();
+                }
+
+                @Override
+                public void renewalFailed(int leases, long nanos, StoreUnavailableException cause) {
+                    backgroundRenewals.increment();
+                    failedRenewals.increment();
+                }
+            });
+        }
+        return new MeteredLockStore(store, this);
     }
 
     @Override

@@ -126,7 +126,7 @@ class LockStoreMetricsTest {
             assertThat(lease.extend(Duration.ofSeconds(10))).isTrue();
             assertThat(lease.extend(Duration.ofSeconds(10))).isTrue();
         }
-        assertThat(registry.get("distlock.renewals").counter().count()).isEqualTo(2.0);
+        assertThat(registry.get("distlock.renewals").tag("trigger", "explicit").counter().count()).isEqualTo(2.0);
     }
 
     @Test
@@ -168,6 +168,18 @@ class LockStoreMetricsTest {
     }
 
     @Test
+    void onRedisBackgroundRenewalRoundTripsAreCounted() throws Exception {
+        LockStore store = open(StoreServers.redis() + "?keyPrefix=metrics-" + UUID.randomUUID() + ":");
+        try (Lease lease = store.lock("renewed-in-background",
+                LockOptions.defaults().withLeaseTime(Duration.ofMillis(600))).acquire()) {
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    registry.get("distlock.renewals").tag("trigger", "background").counter().count() >= 3);
+            assertThat(lease.isValid()).isTrue();
+        }
+        assertThat(registry.get("distlock.renewals.failed").counter().count()).isZero();
+    }
+
+    @Test
     void onAPausedRedisAttemptsAreUnavailable() {
         Path binary = ServerProcess.findBinary("redis-server", "/usr/bin/redis-server")
                 .orElseThrow(() -> new IllegalStateException("redis-server is needed: apt-get install redis-server"));
@@ -177,13 +189,18 @@ class LockStoreMetricsTest {
                 Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
                 dir.toString()), dir, port).start()) {
             LockStore store = open("redis://127.0.0.1:" + port + "?timeout=300ms");
+            Lease held = store.lock("held-while-down", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(6)))
+                    .tryAcquire().orElseThrow();
             redis.pause();
             try {
                 assertThatThrownBy(() -> store.lock("down").tryAcquire())
                         .isInstanceOf(StoreUnavailableException.class);
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> registry.get("distlock.renewals.failed").counter().count() >= 1);
             } finally {
                 redis.resume();
             }
+            held.release();
             assertThat(acquires("unavailable")).isEqualTo(1);
             assertThat(gauge("distlock.waiters")).isZero();
             store.close();

@@ -1,5 +1,6 @@
 package io.distlock.spring;
 
+import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -17,17 +18,21 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(DistlockProperties.class)
 public class DistlockAutoConfiguration {
 
-    /** The store: {@code LockStore.open(distlock.uri)} with the configured default options, then customized. */
+    /**
+     * The store: {@code LockStore.open(distlock.uri)}, customized, and outermost the configured default options
+     * (customizers see the store {@code open} returned, so metrics can attach to its renewal thread).
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(LockStore.class)
     @ConditionalOnProperty(prefix = "distlock", name = "uri")
     public LockStore distlockStore(DistlockProperties properties, ObjectProvider<LockStoreCustomizer> customizers) {
-        LockStore store = new DefaultOptionsLockStore(LockStore.open(properties.getUri()), properties.toOptions());
+        LockOptions defaults = properties.toOptions();
+        LockStore store = LockStore.open(properties.getUri());
         try {
             for (LockStoreCustomizer customizer : customizers.orderedStream().toList()) {
                 store = customizer.customize(store);
             }
-            return store;
+            return new DefaultOptionsLockStore(store, defaults);
         } catch (RuntimeException e) {
             store.close();
             throw e;
