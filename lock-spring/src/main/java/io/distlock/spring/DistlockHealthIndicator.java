@@ -6,14 +6,13 @@ import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.UUID;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * Whether the lock store answers: tries once to take and release a probe lock of its own (a name no other process
- * uses, a 10 s lease, no renewal). UP with the round-trip time when the store answers (whether or not the probe
- * was free); DOWN with the store's error when it cannot be reached.
+ * Whether the lock store answers: tries once to take and release the probe lock {@value #PROBE_NAME} (10 s lease,
+ * no renewal). UP with the round-trip time when the store answers, whether the probe was free or held by another
+ * instance's check; DOWN with the store's error when it cannot be reached.
  */
 public final class DistlockHealthIndicator implements HealthIndicator {
 
@@ -21,7 +20,8 @@ public final class DistlockHealthIndicator implements HealthIndicator {
             .withAutoRenew(false);
 
     private final LockStore store;
-    private final String probeName = "distlock-health:" + UUID.randomUUID();
+    /** One name for every instance: a per-instance name would leave a row per start-up in a SQL store's table. */
+    static final String PROBE_NAME = "distlock-health-probe";
 
     /** An indicator probing {@code store}. */
     public DistlockHealthIndicator(LockStore store) {
@@ -32,13 +32,13 @@ public final class DistlockHealthIndicator implements HealthIndicator {
     public Health health() {
         long start = System.nanoTime();
         try {
-            Optional<Lease> lease = store.lock(probeName, PROBE).tryAcquire();
+            Optional<Lease> lease = store.lock(PROBE_NAME, PROBE).tryAcquire();
             lease.ifPresent(Lease::release);
             long millis = (System.nanoTime() - start) / 1_000_000;
-            // either answer proves the store reachable; "held" happens when an earlier probe's request reached the
-            // store after that probe had given up waiting (its lease then runs out on its own)
+            // either answer proves the store reachable; "held" means another instance's check holds it now, or an
+            // earlier probe's request reached the store after that probe had given up (its lease runs out alone)
             return Health.up().withDetail("store", store.toString()).withDetail("probeMillis", millis)
-                    .withDetail("probe", lease.isPresent() ? "acquired and released" : "held by an earlier probe")
+                    .withDetail("probe", lease.isPresent() ? "acquired and released" : "held by another check")
                     .build();
         } catch (StoreUnavailableException | IllegalStateException e) {
             return Health.down(e).withDetail("store", store.toString()).build();

@@ -17,10 +17,14 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.integration.support.locks.LockRegistry;
@@ -135,6 +139,24 @@ class DistlockAutoConfigurationTest {
             assertThat(registry.get("distlock.acquire").tag("outcome", "acquired").timer().count()).isEqualTo(1);
             assertThat(registry.get("distlock.held").timer().count()).isEqualTo(1);
         });
+    }
+
+    @Test
+    void aBootApplicationFindsTheAutoConfigurationThroughItsImportsFile() {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(PlainApplication.class)
+                .web(WebApplicationType.NONE).logStartupInfo(false)
+                .properties("spring.main.banner-mode=off", memUri()).run()) {
+            assertThat(app.getBeansOfType(LockStore.class)).hasSize(1);
+            assertThat(app.getBeansOfType(DistlockLockRegistry.class)).hasSize(1);
+            assertThat(app.getBeansOfType(DistlockLockProvider.class)).hasSize(1);
+            assertThat(app.getBeansOfType(DistlockHealthIndicator.class)).hasSize(1);
+            assertThat(app.getBeansOfType(LockStoreMetrics.class)).hasSize(1);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    static class PlainApplication {
     }
 
     @Configuration(proxyBeanMethods = false)
