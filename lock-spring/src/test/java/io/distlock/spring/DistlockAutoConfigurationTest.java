@@ -134,6 +134,7 @@ class DistlockAutoConfigurationTest {
             MeterRegistry registry = new SimpleMeterRegistry();
             context.getBean(LockStoreMetrics.class).bindTo(registry);
             try (Lease lease = context.getBean(LockStore.class).lock("metered").acquire()) {
+                assertThat(lease.lockName()).isEqualTo("metered");
                 assertThat(registry.get("distlock.leases.held").gauge().value()).isEqualTo(1.0);
             }
             assertThat(registry.get("distlock.acquire").tag("outcome", "acquired").timer().count()).isEqualTo(1);
