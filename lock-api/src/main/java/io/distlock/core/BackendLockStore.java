@@ -5,6 +5,7 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.LockStoreListener;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LeaseModel;
@@ -13,9 +14,6 @@ import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,8 +46,8 @@ public final class BackendLockStore implements LockStore {
             new ConcurrentHashMap<>();
     /** Whether the backend reported its connection suspended and not yet back; set before holds are walked. */
     private volatile boolean suspended;
-    /** The leases each thread took through {@link java.util.concurrent.locks.Lock} views, per lock name. */
-    private final ThreadLocal<Map<String, Deque<Lease>>> viewLeases = new ThreadLocal<>();
+    /** The leases each thread took through a Lock view of this store, shared by every view of a name. */
+    final ViewLeases viewLeases = new ViewLeases();
 
     /**
      * A store over {@code backend}.
@@ -62,6 +60,14 @@ public final class BackendLockStore implements LockStore {
         this.description = Objects.requireNonNull(description, "description");
         this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
         backend.attach(new Events());
+    }
+
+    /**
+     * Sets the listener told of this store's background renewal round trips (one per store; {@code null} for none).
+     * Used by metrics, for example lock-micrometer.
+     */
+    public void setListener(LockStoreListener listener) {
+        renewals.listener(listener == null ? LockStoreListener.NONE : listener);
     }
 
     /** The backend behind this store, for backend-specific tests and tools. */
@@ -236,33 +242,6 @@ public final class BackendLockStore implements LockStore {
         }
         renewals.rescheduleFor(hold);
         return hold.isActive();
-    }
-
-    /** Remembers a lease taken through a Lock view by the calling thread; views of one name share the stack. */
-    void pushViewLease(String name, Lease lease) {
-        Map<String, Deque<Lease>> mine = viewLeases.get();
-        if (mine == null) {
-            mine = new HashMap<>();
-            viewLeases.set(mine);
-        }
-        mine.computeIfAbsent(name, k -> new ArrayDeque<>()).push(lease);
-    }
-
-    /** The calling thread's innermost lease taken through a Lock view of {@code name}, removed; null if none. */
-    Lease popViewLease(String name) {
-        Map<String, Deque<Lease>> mine = viewLeases.get();
-        Deque<Lease> leases = mine == null ? null : mine.get(name);
-        if (leases == null || leases.isEmpty()) {
-            return null;
-        }
-        Lease lease = leases.pop();
-        if (leases.isEmpty()) {
-            mine.remove(name);
-            if (mine.isEmpty()) {
-                viewLeases.remove();
-            }
-        }
-        return lease;
     }
 
     /** Declares a hold lost: tells its listeners and lets the next local waiter through. */

@@ -20,7 +20,7 @@ final class CoreLock implements DistributedLock {
         this.store = store;
         this.name = name;
         this.options = options;
-        this.adapter = new LockAdapter(this, store);
+        this.adapter = new LockAdapter(this, store.viewLeases);
     }
 
     @Override

@@ -12,17 +12,23 @@ import java.util.concurrent.locks.Lock;
  * The {@link Lock} view of a {@link DistributedLock}: each thread's leases are kept on a stack so that
  * {@code unlock()} releases the innermost one, and an {@code unlock()} by a thread that holds none throws
  * {@link IllegalMonitorStateException}, as {@link java.util.concurrent.locks.ReentrantLock} does. The stacks live in
- * the store, per thread and lock name, so every view of one name in one store shares them, and a thread that dies
- * takes its stack with it.
+ * a {@link ViewLeases} of the store, per thread and lock name, so every view of one name in one store shares them,
+ * and a thread that dies takes its stack with it. Public so that decorators of {@link DistributedLock} (metrics,
+ * adapters) can offer the same view over their own acquire path.
  */
-final class LockAdapter implements Lock {
+public final class LockAdapter implements Lock {
 
     private final DistributedLock lock;
-    private final BackendLockStore store;
+    private final ViewLeases stacks;
 
-    LockAdapter(DistributedLock lock, BackendLockStore store) {
+    /**
+     * A {@link Lock} view whose every acquisition goes through {@code lock}.
+     *
+     * @param stacks where the views of one store keep each thread's leases; share one per store
+     */
+    public LockAdapter(DistributedLock lock, ViewLeases stacks) {
         this.lock = lock;
-        this.store = store;
+        this.stacks = stacks;
     }
 
     @Override
@@ -68,7 +74,7 @@ final class LockAdapter implements Lock {
 
     @Override
     public void unlock() {
-        Lease lease = store.popViewLease(lock.name());
+        Lease lease = stacks.pop(lock.name());
         if (lease == null) {
             throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
                     + " does not hold lock '" + lock.name() + "' through a Lock view of this store");
@@ -88,7 +94,7 @@ final class LockAdapter implements Lock {
     }
 
     private void push(Lease lease) {
-        store.pushViewLease(lock.name(), lease);
+        stacks.push(lock.name(), lease);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.distlock.core;
 
 import io.distlock.LeaseState;
+import io.distlock.LockStoreListener;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseClock;
 import io.distlock.spi.LockBackend;
@@ -47,6 +48,8 @@ final class RenewalScheduler {
     private final AtomicBoolean failing = new AtomicBoolean();
     private ScheduledFuture<?> next; // guarded by scheduleLock
     private long nextAt = Long.MAX_VALUE; // guarded by scheduleLock
+    /** Told of each renewal round trip (metrics); NONE unless a listener was set. */
+    private volatile LockStoreListener listener = LockStoreListener.NONE;
 
     /**
      * @param onLost declares a hold lost
@@ -85,6 +88,10 @@ final class RenewalScheduler {
     /** Re-plans the next tick after a hold's deadlines moved. */
     void rescheduleFor(Hold hold) {
         scheduleBy(hold.nextDeadlineNanos());
+    }
+
+    void listener(LockStoreListener listener) {
+        this.listener = listener;
     }
 
     void shutdown() {
@@ -187,6 +194,7 @@ final class RenewalScheduler {
                 lost = backend.renew(renewals);
             } catch (RuntimeException e) {
                 long now = System.nanoTime();
+                listener.renewalFailed(sent.size(), now - sentAt, e);
                 sent.forEach(hold -> hold.renewalFailed(now));
                 if (failing.compareAndSet(false, true)) {
                     LOG.log(Level.WARNING, "renewing leases in store " + storeName + " fails; retrying with back-off "
@@ -196,6 +204,7 @@ final class RenewalScheduler {
                 }
                 return;
             }
+            listener.renewed(sent.size(), lost.size(), System.nanoTime() - sentAt);
             if (failing.compareAndSet(true, false)) {
                 LOG.log(Level.INFO, "renewing leases in store " + storeName + " works again");
             }

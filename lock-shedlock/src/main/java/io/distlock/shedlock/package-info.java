@@ -1,0 +1,2 @@
+/** A ShedLock {@code LockProvider} over a distlock {@code LockStore}. */
+package io.distlock.shedlock;

@@ -1,0 +1,54 @@
+package io.distlock.spring;
+
+import io.distlock.LockOptions;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** The {@code distlock.*} properties: which store to open and the options its locks get unless code says others. */
+@ConfigurationProperties("distlock")
+public class DistlockProperties {
+
+    /**
+     * The store URI, for example redis://localhost:6379, zookeeper://zk1:2181/app or
+     * jdbc:postgresql://db/app?user=svc. Setting it creates the LockStore bean.
+     */
+    private String uri;
+
+    /** How long a lease lasts without renewal, measured by the store. */
+    private Duration leaseTime = LockOptions.DEFAULT_LEASE_TIME;
+
+    /** Whether leases are renewed in the background while held. */
+    private boolean autoRenew = true;
+
+    public String getUri() {
+        return uri;
+    }
+
+    public void setUri(String uri) {
+        this.uri = uri;
+    }
+
+    public Duration getLeaseTime() {
+        return leaseTime;
+    }
+
+    public void setLeaseTime(Duration leaseTime) {
+        this.leaseTime = leaseTime;
+    }
+
+    public boolean isAutoRenew() {
+        return autoRenew;
+    }
+
+    public void setAutoRenew(boolean autoRenew) {
+        this.autoRenew = autoRenew;
+    }
+
+    /** The options these properties describe; a bad lease time is refused with a message naming the property. */
+    LockOptions toOptions() {
+        if (leaseTime == null || leaseTime.isNegative() || leaseTime.toMillis() < 1) {
+            throw new IllegalArgumentException("distlock.lease-time must be at least 1ms, got " + leaseTime);
+        }
+        return LockOptions.defaults().withLeaseTime(leaseTime).withAutoRenew(autoRenew);
+    }
+}
