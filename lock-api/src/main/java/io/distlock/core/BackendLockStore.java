@@ -36,6 +36,7 @@ public final class BackendLockStore implements LockStore {
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final DelayedReleases delayedReleases;
     /** Losses a backend reported for a grant before the core registered its hold (a race at acquisition). */
     private final ConcurrentHashMap<Grant, EarlyLoss> earlyLosses = new ConcurrentHashMap<>();
     private static final long EARLY_LOSS_KEPT_NANOS = TimeUnit.SECONDS.toNanos(60);
@@ -54,6 +55,7 @@ public final class BackendLockStore implements LockStore {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.description = Objects.requireNonNull(description, "description");
         this.renewals = new RenewalScheduler(backend, description, this::lose);
+        this.delayedReleases = new DelayedReleases(backend, description);
         backend.attach(new Events());
     }
 
@@ -108,10 +110,12 @@ public final class BackendLockStore implements LockStore {
             if (grant == null) {
                 return null;
             }
+            long acquiredAt = System.nanoTime();
             Hold hold = new Hold(grant, me, options.leaseTime(), options.autoRenew(), () -> {
                 gate.permit.release();
                 gates.leave(name);
             });
+            hold.acquiredAtNanos = acquiredAt;
             startClock(hold, grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt);
             holds.put(name, hold);
             handedOver = true;
@@ -174,6 +178,50 @@ public final class BackendLockStore implements LockStore {
         if (!stillOurs) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
             throw hold.lostCause();
+        }
+    }
+
+    // ---- releaseAfter (Lease.releaseAfter): keep the store lock until minHeld, then let it free ----
+
+    /**
+     * Releases an outermost lease but keeps the store lock until {@code minHeld} has passed since acquisition: on
+     * time-bound stores by setting its expiry to the time left (one renew, nothing deleted), on session-bound ones
+     * by deleting it later on a distlock thread. No time left: a plain {@link #releaseHold}.
+     */
+    void releaseHoldAfter(Hold hold, Duration minHeld) {
+        long leftNanos = hold.acquiredAtNanos + saturatedNanos(minHeld) - System.nanoTime();
+        if (leftNanos < TimeUnit.MILLISECONDS.toNanos(1) || hold.state() == io.distlock.LeaseState.LOST) {
+            releaseHold(hold);
+            return;
+        }
+        holds.remove(hold.grant.name(), hold);
+        renewals.untrack(hold);
+        if (!hold.markReleased()) {
+            releaseHold(hold); // lost meanwhile: reported as release reports it
+            return;
+        }
+        if (backend.leaseModel() == LeaseModel.SESSION) {
+            delayedReleases.releaseLater(hold.grant, leftNanos);
+            hold.openGate();
+            return;
+        }
+        Set<Grant> lost;
+        try {
+            lost = backend.renew(List.of(new Renewal(hold.grant, Duration.ofMillis((leftNanos + 999_999) / 1_000_000))));
+        } finally {
+            hold.openGate();
+        }
+        if (lost.contains(hold.grant)) {
+            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
+            throw hold.lostCause();
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE / 4;
         }
     }
 
@@ -242,6 +290,7 @@ public final class BackendLockStore implements LockStore {
             releaseQuietly(hold.grant);
         }
         renewals.shutdown();
+        delayedReleases.shutdown();
         backend.close();
     }
 

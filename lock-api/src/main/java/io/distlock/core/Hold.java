@@ -34,6 +34,8 @@ final class Hold {
     volatile long validUntilNanos;
     /** When the next background renewal is due (nanoTime). */
     volatile long nextRenewNanos;
+    /** When the acquisition returned to the caller (nanoTime): releaseAfter counts its minimum hold from here. */
+    volatile long acquiredAtNanos;
 
     Hold(Grant grant, Thread owner, Duration leaseTime, boolean autoRenew, Runnable openGate) {
         this.grant = grant;
