@@ -13,7 +13,6 @@ import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.tck.process.LockClientProcess;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -178,11 +177,11 @@ public interface LeadershipRules extends TckSupport {
         AtomicInteger leaders = new AtomicInteger();
         List<String> violations = new CopyOnWriteArrayList<>();
         List<Long> terms = new CopyOnWriteArrayList<>();
-        BlockingQueue<Leadership> elected = new LinkedBlockingQueue<>();
+        BlockingQueue<Object> elected = new LinkedBlockingQueue<>();
         List<LockStore> clients = List.of(tck().client(), tck().client(), tck().client());
         List<Leadership> campaigns = new CopyOnWriteArrayList<>();
         class Recorder implements LeadershipListener {
-            Leadership self;
+            Leadership self; // set by the test thread before it looks for this recorder in the queue
             final List<Long> revoked = new CopyOnWriteArrayList<>();
             final List<Long> won = new CopyOnWriteArrayList<>();
 
@@ -196,8 +195,7 @@ public interface LeadershipRules extends TckSupport {
                 }
                 terms.add(term.fencingToken());
                 won.add(term.fencingToken());
-                await().atMost(Tck.PROMPTLY).until(() -> self != null);
-                elected.add(self);
+                elected.add(this);
             }
 
             @Override
@@ -208,21 +206,19 @@ public interface LeadershipRules extends TckSupport {
                 revoked.add(term.fencingToken());
             }
         }
-        List<Recorder> recorders = new ArrayList<>();
         for (LockStore client : clients) {
             Recorder r = new Recorder();
-            recorders.add(r);
             Leadership l = client.leadership(name, Tck.renewed(), r);
             r.self = l;
             campaigns.add(l);
         }
         try {
             for (int handover = 0; handover < 4; handover++) {
-                Leadership leader = poll(elected);
+                Recorder r = (Recorder) poll(elected);
+                Leadership leader = r.self;
                 assertThat(leader.isLeader()).isTrue();
                 long term = leader.lease().orElseThrow().fencingToken();
                 assertThat(campaigns.stream().filter(Leadership::isLeader).count()).as("one leader").isEqualTo(1);
-                Recorder r = recorders.get(campaigns.indexOf(leader));
                 leaders.decrementAndGet(); // the leader stops acting as leader, then steps down
                 long closing = System.nanoTime();
                 leader.close();
@@ -230,13 +226,12 @@ public interface LeadershipRules extends TckSupport {
                 assertThat(r.revoked).as("revoked by the time close() returned").contains(term);
                 assertThat(leader.isLeader()).isFalse();
                 assertThat(leader.lease()).isEmpty();
-                Leadership next = poll(elected);
+                Object next = poll(elected);
                 Duration handedOver = Tck.elapsedSince(closing);
                 assertThat(handedOver).as("handed over promptly").isLessThan(Tck.PROMPTLY);
                 elected.add(next); // the next round closes it
                 int i = campaigns.indexOf(leader);
                 Recorder fresh = new Recorder();
-                recorders.set(i, fresh);
                 Leadership again = clients.get(i).leadership(name, Tck.renewed(), fresh);
                 fresh.self = again;
                 campaigns.set(i, again);
@@ -249,9 +244,9 @@ public interface LeadershipRules extends TckSupport {
         }
     }
 
-    private static Leadership poll(BlockingQueue<Leadership> elected) {
+    private static Object poll(BlockingQueue<Object> elected) {
         try {
-            Leadership next = elected.poll(Tck.PROMPTLY.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+            Object next = elected.poll(Tck.PROMPTLY.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
             assertThat(next).as("a leader elected").isNotNull();
             return next;
         } catch (InterruptedException e) {
