@@ -20,8 +20,8 @@ public interface Leadership extends AutoCloseable {
     Optional<Lease> lease();
 
     /**
-     * Steps down if leader (the term's lease is released, so another campaigner can win at once; revoked is told)
-     * and stops campaigning. Waits for the step-down unless called from the listener itself. Idempotent.
+     * Steps down if leader (revoked is told, then the term's lease is released, so another campaigner can win at
+     * once) and stops campaigning. Waits for the step-down unless called from the listener itself. Idempotent.
      */
     @Override
     void close();

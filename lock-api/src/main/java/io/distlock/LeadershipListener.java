@@ -15,8 +15,11 @@ public interface LeadershipListener {
     void elected(Lease term);
 
     /**
-     * The term ended: its lease was lost (expired, session lost, store closed), or the leader stepped down with
-     * {@link Leadership#close()}. Stop acting as leader. Unless closed, the campaigner campaigns again afterwards.
+     * The term ended: its lease was lost (expired, session lost, store closed), or the leader steps down with
+     * {@link Leadership#close()}. Stop acting as leader. On a step-down this runs before the term's lease is
+     * released, so the next leader is elected only after it returns; on a loss it runs after the loss (another
+     * leader may already be elected: the fencing token is what protects resources then). Unless closed, the
+     * campaigner campaigns again afterwards.
      */
     void revoked(Lease term);
 }

@@ -40,6 +40,7 @@ public final class ScheduledOnce implements AutoCloseable {
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
+        timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // close(): the pending period never fires
     }
 
     /** As {@link #atFixedRate(DistributedLock, Duration, Duration, LeaseTask)} with {@code minHeld} half the period. */

@@ -16,7 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The {@link Leadership} every store shares, built only on the lock API: one daemon thread acquires the lock
  * (blocking, so a freed lock is won at once), tells the listener, waits until the lease is lost or the campaign is
- * closed, ends the term, and campaigns again. Only short critical sections are guarded (no blocking call holds
+ * closed, ends the term (on a step-down the listener is told before the lease is released, so two leaders never
+ * act at once), and campaigns again. Only short critical sections are guarded (no blocking call holds
  * the monitor), so it suits virtual threads; {@link #close()} interrupts the thread only while it waits to acquire,
  * never inside the listener.
  */
@@ -164,9 +165,18 @@ public final class CampaignLoop implements Leadership {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "leadership listener of '" + name() + "' threw in elected", e);
         }
-        awaitEnd();
+        boolean lost = awaitEnd();
         term = null;
-        releaseQuietly(won);
+        if (lost) {
+            releaseQuietly(won); // frees the local gate; the store lock is gone already
+            revoked(won);
+        } else {
+            revoked(won); // stepping down: the leader stops before the next one can start
+            releaseQuietly(won);
+        }
+    }
+
+    private void revoked(Lease won) {
         try {
             listener.revoked(won);
         } catch (RuntimeException e) {
@@ -174,13 +184,15 @@ public final class CampaignLoop implements Leadership {
         }
     }
 
-    private void awaitEnd() {
+    /** Waits until the term is lost (true) or the campaign closed (false). */
+    private boolean awaitEnd() {
         guard.lock();
         try {
             while (!closed && !termLost) {
                 changed.awaitUninterruptibly();
             }
             phase = Phase.OTHER;
+            return termLost;
         } finally {
             guard.unlock();
         }

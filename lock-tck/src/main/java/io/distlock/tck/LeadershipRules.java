@@ -203,6 +203,7 @@ public interface LeadershipRules extends TckSupport {
                 if (!won.contains(term.fencingToken())) {
                     violations.add("revoked term " + term.fencingToken() + " before it was elected");
                 }
+                leaders.decrementAndGet(); // a step-down is told before its lease is released
                 revoked.add(term.fencingToken());
             }
         }
@@ -219,7 +220,6 @@ public interface LeadershipRules extends TckSupport {
                 assertThat(leader.isLeader()).isTrue();
                 long term = leader.lease().orElseThrow().fencingToken();
                 assertThat(campaigns.stream().filter(Leadership::isLeader).count()).as("one leader").isEqualTo(1);
-                leaders.decrementAndGet(); // the leader stops acting as leader, then steps down
                 long closing = System.nanoTime();
                 leader.close();
                 leader.close(); // idempotent
@@ -345,6 +345,41 @@ public interface LeadershipRules extends TckSupport {
                 assertThat(term).isGreaterThan(remoteTerm);
                 System.out.println("TCK §16.10: new leader elected " + Tck.elapsedSince(killed).toMillis()
                         + " ms after SIGKILL of the old one");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("§16.11 leadership: a leader frozen (SIGSTOP) past its term is replaced by a higher term, and is told revoked when it resumes")
+    default void rule_16_11_frozenLeaderReplacedAndToldOnResume() throws InterruptedException {
+        Tck.assumeSeparateJvms(tck());
+        String name = tck().name("frozen-leader");
+        BlockingQueue<Long> elected = new LinkedBlockingQueue<>();
+        try (LockClientProcess remote = LockClientProcess.start(tck().storeUri(), "leader")) {
+            long remoteTerm = remote.lead(name, Tck.SHORT_LEASE, Tck.HANG);
+            try (Leadership local = tck().client().leadership(name, Tck.renewed(), new LeadershipListener() {
+                @Override
+                public void elected(Lease term) {
+                    elected.add(term.fencingToken());
+                }
+
+                @Override
+                public void revoked(Lease term) {
+                }
+            })) {
+                remote.pause();
+                Duration bound = Tck.deadHolderBound(tck(), Tck.SHORT_LEASE);
+                Long term;
+                try {
+                    term = elected.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
+                } finally {
+                    remote.resume();
+                }
+                assertThat(term).as("a new leader within " + bound + " of the freeze").isNotNull();
+                assertThat(term).as("a fenced resource refuses the frozen leader's term").isGreaterThan(remoteTerm);
+                assertThat(remote.expect("REVOKED", Tck.PROMPTLY.plus(tck().capabilities().expiryMargin())))
+                        .as("the resumed leader is told its term ended").isEqualTo("REVOKED " + remoteTerm);
+                assertThat(local.isLeader()).as("the new leader keeps its term").isTrue();
             }
         }
     }
