@@ -56,8 +56,9 @@ public interface DistributedLock {
      * @return the task's result; empty if the task was not run, or if it returned null
      * @throws LockLostException if the task completed but the lease had been lost while it ran: the work may have
      *         overlapped with another holder's, so its result is not returned
-     * @throws StoreUnavailableException if the store cannot be reached (never reported as "not run because held");
-     *         the task was not run if the attempt itself failed
+     * @throws StoreUnavailableException if the store cannot be reached (never reported as "not run because held"):
+     *         either the attempt failed and the task was not run, or the task ran and its release could not reach the
+     *         store (the lock then frees itself when its lease runs out)
      * @throws Exception whatever the task threw, after the lease was released; a loss or failure found at release
      *         is added to it as suppressed
      */

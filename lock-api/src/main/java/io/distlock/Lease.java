@@ -63,7 +63,7 @@ public interface Lease extends AutoCloseable {
      * {@code lockAtLeastFor}, so services whose timers fire slightly later skip the same period. Returns at once.
      *
      * <p>On time-bound stores the store's expiry is set to the time left in one round trip and nothing is deleted:
-     * the lock frees itself then, also if this process dies. On session-bound stores (ZooKeeper) the lock is kept
+     * the lock frees itself then, also if this process dies or its store is closed. On session-bound stores (ZooKeeper) the lock is kept
      * and deleted by a distlock thread when the time has passed; if the process dies or the store is closed first,
      * the session ends and frees it earlier. With no time left (or {@code Duration.ZERO}) this is
      * {@link #release()}. A nested (reentrant) lease does not free the lock, so on it this is {@link #release()} as
