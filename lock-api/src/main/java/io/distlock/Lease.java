@@ -60,7 +60,8 @@ public interface Lease extends AutoCloseable {
     /**
      * Releases the lease, but the lock stays taken (no longer renewed) until {@code minHeld} has passed since it was
      * acquired (counted from when the acquisition returned to this client), then frees: ShedLock's
-     * {@code lockAtLeastFor}, so services whose timers fire slightly later skip the same period. Returns at once.
+     * {@code lockAtLeastFor}, so services whose timers fire slightly later skip the same period. Returns at once: after one round trip at
+     * most (waiting first for a background renewal of this lease already in flight, so the new expiry lands last).
      *
      * <p>On time-bound stores the store's expiry is set to the time left in one round trip and nothing is deleted:
      * the lock frees itself then, also if this process dies or its store is closed. On session-bound stores (ZooKeeper) the lock is kept

@@ -195,11 +195,11 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         holds.remove(hold.grant.name(), hold);
-        renewals.untrack(hold);
         if (!hold.markReleased()) {
             releaseHold(hold); // lost meanwhile: reported as release reports it
             return;
         }
+        renewals.untrackAndAwaitInFlight(hold);
         if (backend.leaseModel() == LeaseModel.SESSION) {
             delayedReleases.releaseLater(hold.grant, leftNanos);
             hold.openGate();

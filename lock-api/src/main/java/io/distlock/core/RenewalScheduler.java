@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 
 /**
@@ -66,6 +67,16 @@ final class RenewalScheduler {
         holds.remove(hold);
     }
 
+    // ---- ordering for releaseAfter: its write of the expiry must land after any renewal of the hold in flight ----
+    private final ReentrantLock ticking = new ReentrantLock();
+
+    /** Stops renewing {@code hold}, then waits for a tick that may be renewing it now (one round trip at most). */
+    void untrackAndAwaitInFlight(Hold hold) {
+        holds.remove(hold);
+        ticking.lock();
+        ticking.unlock();
+    }
+
     /** Re-plans the next tick after a hold's deadlines moved. */
     void rescheduleFor(Hold hold) {
         scheduleBy(dueNanos(hold));
@@ -101,11 +112,13 @@ final class RenewalScheduler {
             nextAt = Long.MAX_VALUE;
             next = null;
         }
+        ticking.lock();
         try {
             renewDue();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "lease renewal failed unexpectedly", e);
         } finally {
+            ticking.unlock();
             long earliest = Long.MAX_VALUE;
             for (Hold hold : holds) {
                 long due = dueNanos(hold);
