@@ -207,7 +207,8 @@ public final class BackendLockStore implements LockStore {
         }
         Set<Grant> lost;
         try {
-            lost = backend.renew(List.of(new Renewal(hold.grant, Duration.ofMillis((leftNanos + 999_999) / 1_000_000))));
+            Duration left = Duration.ofMillis((leftNanos + 999_999) / 1_000_000); // rounded up: never shorter
+            lost = backend.renew(List.of(new Renewal(hold.grant, left)));
         } finally {
             hold.openGate();
         }

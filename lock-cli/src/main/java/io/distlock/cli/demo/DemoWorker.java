@@ -22,9 +22,10 @@ import java.util.Optional;
  * <p>Commands in: {@code STORE uri} (first line; the URI travels on stdin, never on the command line, so a password
  * never shows in {@code ps}), {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits
  * for {@code GO}, then answers {@code DONE ok|refused seen token}), {@code HOLD lockName leaseMs} (answers
- * {@code HELD token}, waits for {@code WRITE plainFile fencedFile value}, then answers
- * {@code WROTE plain fenced} and, once it has released, {@code DONE releaseOutcome}), {@code SCHEDULE lock? lockName journal ticks periodMs skewMs jobMs minHeldMs startAtEpochMs}
- * (runs this service's timer, answers {@code DONE ran skipped}), {@code TAKE lockName maxWaitMs plainFile fencedFile value} (answers
+ * {@code HELD token}, waits for {@code WRITE plainFile fencedFile value}, then answers {@code WROTE plain fenced}
+ * and, once it has released, {@code DONE releaseOutcome}),
+ * {@code SCHEDULE lock? lockName journal ticks periodMs skewMs jobMs minHeldMs startAtEpochMs} (runs this service's
+ * timer, answers {@code DONE ran skipped}), {@code TAKE lockName maxWaitMs plainFile fencedFile value} (answers
  * {@code DONE token waitedMs plain fenced}) and {@code QUIT}. Any failure is answered {@code ERROR message}.
  */
 public final class DemoWorker {

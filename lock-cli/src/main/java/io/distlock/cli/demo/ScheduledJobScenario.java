@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -74,15 +75,16 @@ public final class ScheduledJobScenario implements Scenario {
 
     private ScheduledJobRun run(DemoContext ctx, ScheduledJobRun.Mode mode) {
         List<WorkerProcess> workers = ctx.services().first(ctx, services(ctx));
-        Path journal = ctx.dir().resolve(key() + "-" + mode.name().toLowerCase() + ".txt");
+        Path journal = ctx.dir().resolve(key() + "-" + mode.name().toLowerCase(Locale.ROOT) + ".txt");
         LockedFile file = new LockedFile(journal);
         file.write("");
         long startAt = System.currentTimeMillis() + START_DELAY_MS;
         long minHeld = mode == ScheduledJobRun.Mode.TRY_RUN_MIN_HELD ? MIN_HELD_MS : 0;
         for (int i = 0; i < workers.size(); i++) {
+            long skew = SPREAD_MS * i / (workers.size() - 1);
             workers.get(i).send("SCHEDULE", Boolean.toString(mode != ScheduledJobRun.Mode.NO_LOCK),
-                    ctx.lockName(key() + "-" + mode.name().toLowerCase()), journal.toString(),
-                    Integer.toString(TICKS), Long.toString(PERIOD_MS), Long.toString(SPREAD_MS * i / (workers.size() - 1)),
+                    ctx.lockName(key() + "-" + mode.name().toLowerCase(Locale.ROOT)), journal.toString(),
+                    Integer.toString(TICKS), Long.toString(PERIOD_MS), Long.toString(skew),
                     Long.toString(JOB_MS), Long.toString(minHeld), Long.toString(startAt));
         }
         for (WorkerProcess w : workers) {

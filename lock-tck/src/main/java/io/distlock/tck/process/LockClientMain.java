@@ -18,9 +18,10 @@ import java.util.Optional;
 /**
  * A lock client in its own JVM, driven line by line over stdin by {@link LockClientProcess}, so tests can kill or
  * pause a real holder. Commands: {@code acquire NAME LEASE_MS AUTORENEW}, {@code try NAME LEASE_MS AUTORENEW WAIT_MS},
- * {@code release}, {@code lead NAME LEASE_MS}, {@code work NAME ROUNDS COUNTER_FILE PAUSE_MS}, {@code exit}. Replies: {@code READY},
- * {@code ACQUIRED token}, {@code NOT_ACQUIRED}, {@code RELEASED}, {@code LOST message}, {@code SECTION ...},
- * {@code DONE}, {@code LOST_SIGNAL token}, {@code ELECTED term}, {@code REVOKED term}, {@code ERROR message}. Names are URL-style encoded with %20 for spaces.
+ * {@code release}, {@code lead NAME LEASE_MS}, {@code work NAME ROUNDS COUNTER_FILE PAUSE_MS}, {@code exit}.
+ * Replies: {@code READY}, {@code ACQUIRED token}, {@code NOT_ACQUIRED}, {@code RELEASED}, {@code LOST message}, {@code SECTION ...},
+ * {@code DONE}, {@code LOST_SIGNAL token}, {@code ELECTED term}, {@code REVOKED term}, {@code ERROR message}.
+ * Names are URL-style encoded with %20 for spaces.
  */
 public final class LockClientMain {
 
