@@ -1,6 +1,7 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 
@@ -45,6 +46,58 @@ public interface DistributedLock {
      * @throws StoreUnavailableException if the store cannot be reached
      */
     Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException;
+
+    /**
+     * Runs {@code task} if the lock is free now (one attempt, like {@link #tryAcquire()}), then releases it; if the
+     * lock is held elsewhere the task is not run and the result is empty. This is the "skip if another service is
+     * already doing it" of scheduled jobs. The lease is renewed while the task runs (per {@link #options()}), so a
+     * task longer than the lease time keeps the lock; a lease lost meanwhile tells its
+     * {@linkplain Lease#onLost lost-listeners} at once, as usual. A thread that already holds this lock runs the
+     * task under a nested lease.
+     *
+     * @return the task's result; empty if the task was not run, or if it returned null
+     * @throws LockLostException if the task completed but the lease had been lost while it ran: the work may have
+     *         overlapped with another holder's, so its result is not returned
+     * @throws StoreUnavailableException if the store cannot be reached (never reported as "not run because held"):
+     *         either the attempt failed and the task was not run, or the task ran and its release could not reach the
+     *         store (the lock then frees itself when its lease runs out)
+     * @throws Exception whatever the task threw, after the lease was released; a loss or failure found at release
+     *         is added to it as suppressed
+     */
+    default <T> Optional<T> tryRun(LeaseTask<T> task) throws Exception {
+        return tryRun(Duration.ZERO, task);
+    }
+
+    /**
+     * As {@link #tryRun(LeaseTask)}, but the lock is freed with {@link Lease#releaseAfter(Duration)}: it stays
+     * taken until {@code minHeld} has passed since it was acquired, so services whose timers fire a little later
+     * for the same period skip it (ShedLock's {@code lockAtLeastFor}). {@code Duration.ZERO} is a plain release.
+     *
+     * @throws IllegalArgumentException if {@code minHeld} is negative
+     * @throws NullPointerException if {@code minHeld} or {@code task} is null
+     */
+    default <T> Optional<T> tryRun(Duration minHeld, LeaseTask<T> task) throws Exception {
+        Arguments.requireNonNegative(minHeld, "minHeld");
+        Objects.requireNonNull(task, "task must not be null");
+        Optional<Lease> taken = tryAcquire();
+        if (taken.isEmpty()) {
+            return Optional.empty();
+        }
+        Lease lease = taken.get();
+        T result;
+        try {
+            result = task.run(lease);
+        } catch (Throwable failure) {
+            try {
+                lease.releaseAfter(minHeld);
+            } catch (RuntimeException atRelease) {
+                failure.addSuppressed(atRelease);
+            }
+            throw failure;
+        }
+        lease.releaseAfter(minHeld);
+        return Optional.ofNullable(result);
+    }
 
     /**
      * A {@link java.util.concurrent.locks.Lock} view for code written against the JDK interface. It is reentrant per

@@ -58,6 +58,28 @@ public interface Lease extends AutoCloseable {
      */
     void release();
 
+    /**
+     * Releases the lease, but the lock stays taken (no longer renewed) until {@code minHeld} has passed since it was
+     * acquired (counted from when the acquisition returned to this client), then frees: ShedLock's
+     * {@code lockAtLeastFor}, so services whose timers fire slightly later skip the same period. Returns at once:
+     * after one round trip at most (waiting first for a background renewal of this lease already in flight, so the
+     * new expiry lands last).
+     *
+     * <p>On time-bound stores the store's expiry is set to the time left in one round trip and nothing is deleted:
+     * the lock frees itself then, also if this process dies or its store is closed. On session-bound stores
+     * (ZooKeeper) the lock is kept and deleted by a distlock thread when the time has passed; if the process dies or
+     * the store is closed first, the session ends and frees it earlier. With no time left (or {@code Duration.ZERO})
+     * this is {@link #release()}. A nested (reentrant) lease does not free the lock, so on it this is
+     * {@link #release()} as well: only the release that frees the lock is delayed, counted from the outermost
+     * acquisition.
+     *
+     * @throws IllegalArgumentException if {@code minHeld} is negative
+     * @throws LockLostException if the lease had been lost before (as {@link #release()})
+     * @throws StoreUnavailableException if the store could not be told; the lock then frees itself when its current
+     *         lease time runs out (or its session ends), which may be before {@code minHeld}
+     */
+    void releaseAfter(Duration minHeld);
+
     /** Same as {@link #release()}. */
     @Override
     void close();

@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.core.CampaignLoop;
 import io.distlock.spi.LockAdmin;
 import io.distlock.spi.StoreDiscovery;
 
@@ -45,6 +46,24 @@ public interface LockStore extends AutoCloseable {
      * @throws IllegalArgumentException if {@code name} is empty or longer than the store allows
      */
     DistributedLock lock(String name, LockOptions options);
+
+    /** As {@link #leadership(String, LockOptions, LeadershipListener)} with {@link LockOptions#defaults()}. */
+    default Leadership leadership(String name, LeadershipListener listener) {
+        return leadership(name, LockOptions.defaults(), listener);
+    }
+
+    /**
+     * Campaigns, at once and on a distlock thread, for the leadership named {@code name}: a term is a lease of the
+     * lock {@code name} taken with {@code options}, so at most one campaigner holds it at a time and a crashed
+     * leader's term ends within its lease time (or session timeout). The listener hears each term's start and end;
+     * after a lost term the campaign goes on until {@link Leadership#close()}.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code name} is not a valid lock name for this store
+     */
+    default Leadership leadership(String name, LockOptions options, LeadershipListener listener) {
+        return CampaignLoop.start(lock(name, options), listener);
+    }
 
     /**
      * Operator access: list held locks and break a stuck one. Not for application code, which must only release

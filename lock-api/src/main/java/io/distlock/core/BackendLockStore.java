@@ -38,6 +38,7 @@ public final class BackendLockStore implements LockStore {
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final DelayedReleases delayedReleases;
     /**
      * Losses a backend reports for grants of a name whose acquisition is in flight (granted in the store, not yet
      * registered here): one slot per name while its acquire call runs, dropped when it ends, so nothing piles up.
@@ -59,6 +60,7 @@ public final class BackendLockStore implements LockStore {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.description = Objects.requireNonNull(description, "description");
         this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
+        this.delayedReleases = new DelayedReleases(backend, description);
         backend.attach(new Events());
     }
 
@@ -129,6 +131,7 @@ public final class BackendLockStore implements LockStore {
                     gate.permit.release();
                     gates.leave(name);
                 });
+                hold.acquiredAtNanos = System.nanoTime();
                 hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
                 holds.put(name, hold);
                 handedOver = true;
@@ -211,6 +214,53 @@ public final class BackendLockStore implements LockStore {
         if (!stillOurs) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
             throw hold.lostCause();
+        }
+    }
+
+    // ---- releaseAfter (Lease.releaseAfter): keep the store lock until minHeld, then let it free ----
+
+    /**
+     * Releases an outermost lease but keeps the store lock until {@code minHeld} has passed since acquisition: on
+     * time-bound stores by setting its expiry to the time left (one renew, nothing deleted), on session-bound ones
+     * by deleting it later on a distlock thread. No time left: a plain {@link #releaseHold}.
+     */
+    void releaseHoldAfter(Hold hold, Duration minHeld) {
+        long leftNanos = hold.acquiredAtNanos + saturatedNanos(minHeld) - System.nanoTime();
+        if (leftNanos < TimeUnit.MILLISECONDS.toNanos(1) || hold.state() == io.distlock.LeaseState.LOST) {
+            releaseHold(hold);
+            return;
+        }
+        holds.remove(hold.grant.name(), hold);
+        if (!hold.markReleased()) {
+            releaseHold(hold); // lost meanwhile: reported as release reports it
+            return;
+        }
+        renewals.untrack(hold);
+        if (backend.leaseModel() == LeaseModel.SESSION) {
+            delayedReleases.releaseLater(hold.grant, leftNanos);
+            hold.openGate();
+            return;
+        }
+        Set<Grant> lost;
+        hold.storeCalls.lock(); // after a renewal of this hold in flight, so the new expiry lands last
+        try {
+            Duration left = Duration.ofMillis((leftNanos + 999_999) / 1_000_000); // rounded up: never shorter
+            lost = backend.renew(List.of(new Renewal(hold.grant, left)));
+        } finally {
+            hold.storeCalls.unlock();
+            hold.openGate();
+        }
+        if (lost.contains(hold.grant)) {
+            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
+            throw hold.lostCause();
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE / 4;
         }
     }
 
@@ -309,6 +359,7 @@ public final class BackendLockStore implements LockStore {
             releaseQuietly(hold.grant);
         }
         renewals.shutdown();
+        delayedReleases.shutdown();
         backend.close();
     }
 

@@ -72,6 +72,22 @@ final class CoreLease implements Lease {
         store.releaseHold(hold);
     }
 
+    // releaseAfter: a delayed release of the outermost lease; nested leases release as usual
+    @Override
+    public void releaseAfter(Duration minHeld) {
+        Arguments.requireNonNegative(minHeld, "minHeld");
+        if (!released.compareAndSet(false, true)) {
+            return;
+        }
+        if (hold.depth.decrementAndGet() > 0) {
+            if (hold.state() == LeaseState.LOST) {
+                throw hold.lostCause();
+            }
+            return;
+        }
+        store.releaseHoldAfter(hold, minHeld);
+    }
+
     @Override
     public void close() {
         release();

@@ -51,6 +51,8 @@ final class Hold {
     /** Renewal failures in a row, for the back-off. */
     private volatile int failures;
     private final AtomicBoolean renewing = new AtomicBoolean();
+    /** When the acquisition returned to the caller (nanoTime): releaseAfter counts its minimum hold from here. */
+    volatile long acquiredAtNanos;
 
     Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Runnable openGate) {
         this.grant = grant;

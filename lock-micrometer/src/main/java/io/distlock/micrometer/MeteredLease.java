@@ -63,15 +63,29 @@ final class MeteredLease implements Lease {
         try {
             lease.release();
         } finally {
-            if (ended.compareAndSet(false, true)) {
-                metrics.leaseEnded(lease.lockName(), lease.fencingToken());
-            }
+            ended();
+        }
+    }
+
+    /** The held time ends here for the metrics, although the store keeps the lock until {@code minHeld}. */
+    @Override
+    public void releaseAfter(Duration minHeld) {
+        try {
+            lease.releaseAfter(minHeld);
+        } finally {
+            ended();
         }
     }
 
     @Override
     public void close() {
         release();
+    }
+
+    private void ended() {
+        if (ended.compareAndSet(false, true)) {
+            metrics.leaseEnded(lease.lockName(), lease.fencingToken());
+        }
     }
 
     @Override

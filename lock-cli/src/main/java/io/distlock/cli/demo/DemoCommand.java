@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code distlock demo}: shows, with separate processes sharing a real store, the race a distributed lock prevents
- * (points redemption, flash sale) and why fencing tokens matter (a frozen holder). Without {@code --store} it starts
+ * (points redemption, flash sale), a scheduled job run once per tick instead of once per service, and why fencing
+ * tokens matter (a frozen holder). Without {@code --store} it starts
  * an embedded ZooKeeper server, so it runs on a fresh clone with nothing installed.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
@@ -43,7 +44,7 @@ import picocli.CommandLine.Spec;
 public final class DemoCommand implements Callable<Integer> {
 
     /** Which scenarios {@code --scenario} can pick. */
-    public enum Choice { points, flash_sale, fencing, all }
+    public enum Choice { points, flash_sale, fencing, scheduled_job, all }
 
     @Spec
     CommandSpec spec;
@@ -53,13 +54,13 @@ public final class DemoCommand implements Callable<Integer> {
     String storeUri;
 
     @Option(names = "--processes", paramLabel = "N",
-            description = "Services contending in the points and flash-sale scenarios, 2-10 "
-                    + "(default: 2 for points, 4 for flash-sale).")
+            description = "Services contending in the points, flash-sale and scheduled-job scenarios, 2-10 "
+                    + "(default: 2 for points, 4 for flash-sale and scheduled-job).")
     Integer processes;
 
     @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "all",
             converter = ChoiceConverter.class,
-            description = "points, flash-sale, fencing or all (default: ${DEFAULT-VALUE}).")
+            description = "points, flash-sale, fencing, scheduled-job or all (default: ${DEFAULT-VALUE}).")
     Choice scenario;
 
     @Override
@@ -146,6 +147,9 @@ public final class DemoCommand implements Callable<Integer> {
         }
         if (scenario == Choice.fencing || scenario == Choice.all) {
             chosen.add(new FencingScenario());
+        }
+        if (scenario == Choice.scheduled_job || scenario == Choice.all) {
+            chosen.add(new ScheduledJobScenario());
         }
         ctx.services().ensure(ctx, chosen.stream().mapToInt(sc -> sc.services(ctx)).max().orElse(2));
         Map<Scenario, Boolean> results = new LinkedHashMap<>();

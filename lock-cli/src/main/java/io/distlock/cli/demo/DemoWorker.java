@@ -1,5 +1,6 @@
 package io.distlock.cli.demo;
 
+import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
@@ -22,7 +23,9 @@ import java.util.Optional;
  * never shows in {@code ps}), {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits
  * for {@code GO}, then answers {@code DONE ok|refused seen token}), {@code HOLD lockName leaseMs} (answers
  * {@code HELD token}, waits for {@code WRITE jdbcUrl table value}, then answers {@code WROTE plain fenced} and, once
- * it has released, {@code DONE releaseOutcome}), {@code TAKE lockName maxWaitMs jdbcUrl table value} (answers
+ * it has released, {@code DONE releaseOutcome}),
+ * {@code SCHEDULE lock? lockName journal ticks periodMs skewMs jobMs minHeldMs startAtEpochMs} (runs this service's
+ * timer, answers {@code DONE ran skipped}), {@code TAKE lockName maxWaitMs jdbcUrl table value} (answers
  * {@code DONE token waitedMs plain fenced}) and {@code QUIT}. The writes go to the {@link SqlRecords} of
  * {@code table}: the plain record as is, the fenced one through {@code SqlFence} with the lease's token. Any failure
  * is answered {@code ERROR message}.
@@ -87,6 +90,9 @@ public final class DemoWorker {
             case "SPEND" -> spend(Boolean.parseBoolean(cmd[1]), cmd[2], Path.of(cmd[3]), Long.parseLong(cmd[4]),
                     Long.parseLong(cmd[5]));
             case "HOLD" -> hold(cmd[1], Long.parseLong(cmd[2]));
+            case "SCHEDULE" -> schedule(Boolean.parseBoolean(cmd[1]), cmd[2], Path.of(cmd[3]), Integer.parseInt(cmd[4]),
+                    Long.parseLong(cmd[5]), Long.parseLong(cmd[6]), Long.parseLong(cmd[7]), Long.parseLong(cmd[8]),
+                    Long.parseLong(cmd[9]));
             case "TAKE" -> take(cmd[1], Long.parseLong(cmd[2]), new SqlRecords(cmd[3], cmd[4]), cmd[5]);
             default -> reply("ERROR", "unknown command " + cmd[0]);
         }
@@ -171,6 +177,48 @@ public final class DemoWorker {
             fenced = records.writeFenced(lockName, token, value);
         }
         reply("DONE", Long.toString(token), Long.toString(waitedMs), plain, fenced);
+    }
+
+    /**
+     * This service's timer: fires {@code ticks} times, every {@code periodMs} from {@code startAtEpochMs} plus this
+     * service's {@code skewMs}, and runs the job (journal a line, work {@code jobMs}) each time: unguarded, or with
+     * {@code tryRun(minHeld, job)}.
+     */
+    private void schedule(boolean useLock, String lockName, Path journal, int ticks, long periodMs, long skewMs,
+            long jobMs, long minHeldMs, long startAtEpochMs) throws InterruptedException {
+        LockedFile runs = new LockedFile(journal);
+        DistributedLock lock = store.lock(lockName);
+        int ran = 0;
+        for (int tick = 1; tick <= ticks; tick++) {
+            long fireAt = startAtEpochMs + (tick - 1) * periodMs + skewMs;
+            long wait = fireAt - System.currentTimeMillis();
+            if (wait > 0) {
+                Thread.sleep(wait); // the service's timer
+            }
+            int t = tick;
+            if (!useLock) {
+                job(runs, t, 0, jobMs);
+                ran++;
+                continue;
+            }
+            try {
+                if (lock.tryRun(Duration.ofMillis(minHeldMs), lease -> job(runs, t, lease.fencingToken(), jobMs))
+                        .isPresent()) {
+                    ran++;
+                }
+            } catch (InterruptedException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        reply("DONE", Integer.toString(ran), Integer.toString(ticks - ran));
+    }
+
+    private Boolean job(LockedFile journal, int tick, long token, long jobMs) throws InterruptedException {
+        journal.update(old -> old + tick + SEP + label + SEP + token + "\n");
+        Thread.sleep(jobMs); // the job's own work
+        return Boolean.TRUE;
     }
 
     private String[] awaitLine(String command) throws IOException {

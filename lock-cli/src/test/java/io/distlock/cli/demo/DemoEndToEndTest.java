@@ -100,7 +100,7 @@ class DemoEndToEndTest {
 
         assertThat(code).as(printed + "\n" + err).isEqualTo(ExitCodes.OK);
         assertThat(printed).containsPattern("embedded ZooKeeper on 127\\.0\\.0\\.1:\\d+")
-                .contains("1/3  Points redemption", "2/3  Flash sale", "3/3  Fencing")
+                .contains("1/4  Points redemption", "2/4  Flash sale", "3/4  Fencing", "4/4  Scheduled job")
                 .contains("every run was correct");
         List<String> withLockRows = printed.lines().filter(l -> l.strip().startsWith("with lock")).toList();
         assertThat(withLockRows).hasSize(2);
@@ -111,5 +111,6 @@ class DemoEndToEndTest {
                 .contains("frozen with SIGSTOP")
                 .containsPattern("wrote with its old token +accepted +REFUSED")
                 .contains("fenced record now holds: \"written by service B\"");
+        assertThat(printed).containsPattern("tryRun\\(minHeld, task\\) +1x .*correct: once per tick");
     }
 }

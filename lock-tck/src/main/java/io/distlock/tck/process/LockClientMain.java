@@ -18,9 +18,10 @@ import java.util.Optional;
 /**
  * A lock client in its own JVM, driven line by line over stdin by {@link LockClientProcess}, so tests can kill or
  * pause a real holder. Commands: {@code acquire NAME LEASE_MS AUTORENEW}, {@code try NAME LEASE_MS AUTORENEW WAIT_MS},
- * {@code release}, {@code work NAME ROUNDS COUNTER_FILE PAUSE_MS}, {@code exit}. Replies: {@code READY},
- * {@code ACQUIRED token}, {@code NOT_ACQUIRED}, {@code RELEASED}, {@code LOST message}, {@code SECTION ...},
- * {@code DONE}, {@code LOST_SIGNAL token}, {@code ERROR message}. Names are URL-style encoded with %20 for spaces.
+ * {@code release}, {@code lead NAME LEASE_MS}, {@code work NAME ROUNDS COUNTER_FILE PAUSE_MS}, {@code exit}.
+ * Replies: {@code READY}, {@code ACQUIRED token}, {@code NOT_ACQUIRED}, {@code RELEASED}, {@code LOST message}, {@code SECTION ...},
+ * {@code DONE}, {@code LOST_SIGNAL token}, {@code ELECTED term}, {@code REVOKED term}, {@code ERROR message}.
+ * Names are URL-style encoded with %20 for spaces.
  */
 public final class LockClientMain {
 
@@ -62,6 +63,7 @@ public final class LockClientMain {
                     case "acquire" -> acquired(store.lock(decode(f[1]), options(f[2], f[3])).acquire());
                     case "try" -> tryAcquire(decode(f[1]), options(f[2], f[3]), Long.parseLong(f[4]));
                     case "release" -> release();
+                    case "lead" -> lead(decode(f[1]), options(f[2], "true"));
                     case "work" -> work(decode(f[1]), Integer.parseInt(f[2]), Path.of(f[3]), Long.parseLong(f[4]));
                     case "exit" -> {
                         return;
@@ -110,6 +112,21 @@ public final class LockClientMain {
         } catch (io.distlock.LockLostException e) {
             out.println("LOST " + oneLine(e));
         }
+    }
+
+    /** Campaigns for leadership {@code name}; replies {@code ELECTED term} and {@code REVOKED term}. */
+    private void lead(String name, LockOptions options) {
+        store.leadership(name, options, new io.distlock.LeadershipListener() {
+            @Override
+            public void elected(Lease term) {
+                out.println("ELECTED " + term.fencingToken());
+            }
+
+            @Override
+            public void revoked(Lease term) {
+                out.println("REVOKED " + term.fencingToken());
+            }
+        });
     }
 
     private void work(String name, int rounds, Path counterFile, long pauseMillis) throws InterruptedException {

@@ -80,6 +80,12 @@ public final class LockClientProcess implements AutoCloseable {
         return Long.parseLong(expect("ACQUIRED", timeout).substring("ACQUIRED ".length()));
     }
 
+    /** Campaigns for leadership {@code name} in the other JVM (renewed leases); returns its term once elected. */
+    public long lead(String name, Duration lease, Duration timeout) {
+        send("lead " + LockClientMain.encode(name) + " " + lease.toMillis());
+        return Long.parseLong(expect("ELECTED", timeout).substring("ELECTED ".length()));
+    }
+
     /** Runs the read-pause-write workload and returns the critical sections it recorded. */
     public List<CriticalSection> work(String name, int rounds, Path counterFile, Duration pause, Duration timeout) {
         send("work " + LockClientMain.encode(name) + " " + rounds + " " + counterFile + " " + pause.toMillis());

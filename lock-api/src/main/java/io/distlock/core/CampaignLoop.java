@@ -1,0 +1,230 @@
+package io.distlock.core;
+
+import io.distlock.DistributedLock;
+import io.distlock.Lease;
+import io.distlock.Leadership;
+import io.distlock.LeadershipListener;
+import io.distlock.LockLostException;
+import io.distlock.StoreUnavailableException;
+import java.lang.System.Logger.Level;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The {@link Leadership} every store shares, built only on the lock API: one daemon thread acquires the lock
+ * (blocking, so a freed lock is won at once), tells the listener, waits until the lease is lost or the campaign is
+ * closed, ends the term (on a step-down the listener is told before the lease is released, so two leaders never
+ * act at once), and campaigns again. Only short critical sections are guarded (no blocking call holds
+ * the monitor), so it suits virtual threads; {@link #close()} interrupts the thread only while it waits to acquire,
+ * never inside the listener.
+ */
+public final class CampaignLoop implements Leadership {
+
+    private static final System.Logger LOG = System.getLogger(CampaignLoop.class.getName());
+    private static final long OUTAGE_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private enum Phase { CAMPAIGNING, LEADING, OTHER }
+
+    private final DistributedLock lock;
+    private final LeadershipListener listener;
+    private final ReentrantLock guard = new ReentrantLock();
+    private final Condition changed = guard.newCondition();
+    private final Thread thread;
+    private boolean closed;
+    private Phase phase = Phase.OTHER;
+    private volatile Lease term;
+    private boolean termLost;
+
+    private CampaignLoop(DistributedLock lock, LeadershipListener listener) {
+        this.lock = lock;
+        this.listener = listener;
+        this.thread = new Thread(this::campaign, "distlock-leadership-" + lock.name());
+        thread.setDaemon(true);
+    }
+
+    /** Starts campaigning for {@code lock} at once; the listener hears each term. */
+    public static Leadership start(DistributedLock lock, LeadershipListener listener) {
+        Objects.requireNonNull(lock, "lock must not be null");
+        Objects.requireNonNull(listener, "listener must not be null");
+        CampaignLoop loop = new CampaignLoop(lock, listener);
+        loop.thread.start();
+        return loop;
+    }
+
+    @Override
+    public String name() {
+        return lock.name();
+    }
+
+    @Override
+    public boolean isLeader() {
+        Lease current = term;
+        return current != null && current.isValid();
+    }
+
+    @Override
+    public Optional<Lease> lease() {
+        return Optional.ofNullable(term);
+    }
+
+    @Override
+    public void close() {
+        guard.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                if (phase == Phase.CAMPAIGNING) {
+                    thread.interrupt();
+                }
+                changed.signalAll();
+            }
+        } finally {
+            guard.unlock();
+        }
+        if (Thread.currentThread() != thread) {
+            boolean interrupted = false;
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void campaign() {
+        try {
+            while (enter(Phase.CAMPAIGNING)) {
+                Lease won;
+                try {
+                    won = lock.acquire();
+                } catch (InterruptedException e) {
+                    continue; // close() interrupts only while campaigning; the loop condition sees closed
+                } catch (StoreUnavailableException e) {
+                    LOG.log(Level.DEBUG, "leadership ''{0}'': store unavailable, campaigning again", name());
+                    pauseAfterOutage();
+                    continue;
+                }
+                if (!enter(Phase.LEADING)) {
+                    releaseQuietly(won); // closed while the acquisition returned: never elected
+                    return;
+                }
+                serve(won);
+            }
+        } catch (IllegalStateException storeClosed) {
+            LOG.log(Level.DEBUG, "leadership ''{0}'' stops: {1}", name(), storeClosed.getMessage());
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.ERROR, "leadership '" + name() + "' stopped campaigning unexpectedly", e);
+        } finally {
+            guard.lock();
+            try {
+                phase = Phase.OTHER;
+            } finally {
+                guard.unlock();
+            }
+        }
+    }
+
+    /** Moves to {@code next} unless closed; clears an interrupt close() may have sent while campaigning. */
+    private boolean enter(Phase next) {
+        guard.lock();
+        try {
+            Thread.interrupted();
+            if (closed) {
+                return false;
+            }
+            phase = next;
+            termLost = false;
+            return true;
+        } finally {
+            guard.unlock();
+        }
+    }
+
+    /** One term: elected, hold until lost or closed, step down, revoked. */
+    private void serve(Lease won) {
+        won.onLost(e -> {
+            guard.lock();
+            try {
+                termLost = true;
+                changed.signalAll();
+            } finally {
+                guard.unlock();
+            }
+        });
+        term = won;
+        try {
+            listener.elected(won);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "leadership listener of '" + name() + "' threw in elected", e);
+        }
+        boolean lost = awaitEnd();
+        term = null;
+        if (lost) {
+            releaseQuietly(won); // frees the local gate; the store lock is gone already
+            revoked(won);
+        } else {
+            revoked(won); // stepping down: the leader stops before the next one can start
+            releaseQuietly(won);
+        }
+    }
+
+    private void revoked(Lease won) {
+        try {
+            listener.revoked(won);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "leadership listener of '" + name() + "' threw in revoked", e);
+        }
+    }
+
+    /** Waits until the term is lost (true) or the campaign closed (false). */
+    private boolean awaitEnd() {
+        guard.lock();
+        try {
+            while (!closed && !termLost) {
+                changed.awaitUninterruptibly();
+            }
+            phase = Phase.OTHER;
+            return termLost;
+        } finally {
+            guard.unlock();
+        }
+    }
+
+    private void pauseAfterOutage() {
+        guard.lock();
+        try {
+            long left = OUTAGE_BACKOFF_NANOS;
+            while (!closed && left > 0) {
+                left = changed.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            // close() interrupted the wait; the loop condition sees closed
+        } finally {
+            guard.unlock();
+        }
+    }
+
+    private void releaseQuietly(Lease lease) {
+        try {
+            lease.release();
+        } catch (LockLostException e) {
+            LOG.log(Level.DEBUG, "leadership ''{0}'': term {1} had been lost", name(), lease.fencingToken());
+        } catch (RuntimeException e) {
+            // the store could not be told: the lease frees itself when its time (or session) runs out
+            LOG.log(Level.WARNING, "leadership '" + name() + "' could not release its term", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Leadership[" + name() + (isLeader() ? ", leader, term " + term.fencingToken() : "") + "]";
+    }
+}
