@@ -58,6 +58,7 @@ class RedisClusterRetryTest {
     @Test
     void anAcquireResentAfterALostReplyIsGrantedWithTheSameFence() throws Exception {
         try (LockStore store = open()) {
+            RedisLostAcquireReplyTest.warmUp(store);
             proxy.dropReplyToNext("EVALSHA");
             Optional<Lease> lease = store.lock("resent-acquire", LEASE_30S).tryAcquire();
             assertThat(proxy.awaitDropped(5, TimeUnit.SECONDS)).as("the first reply was swallowed").isTrue();
@@ -73,6 +74,7 @@ class RedisClusterRetryTest {
     void aReleaseResentAfterALostReplyIsASuccess() throws Exception {
         try (LockStore store = open()) {
             Lease lease = store.lock("resent-release", LEASE_30S).tryAcquire().orElseThrow();
+            RedisLostAcquireReplyTest.warmUp(store);
             proxy.dropReplyToNext("EVALSHA");
             lease.release(); // throws LockLostException if the re-sent release answered "not held"
             assertThat(proxy.awaitDropped(5, TimeUnit.SECONDS)).as("the first reply was swallowed").isTrue();

@@ -54,6 +54,7 @@ class RedisLostAcquireReplyTest {
         try (LockStore lossy = LockStore.open(viaProxy("timeout=1s"));
                 LockStore other = LockStore.open(server.uri("timeout=2s"));
                 RedisProbe probe = new RedisProbe(server.port())) {
+            warmUp(lossy);
             proxy.dropReplyToNext("EVALSHA");
             assertThatThrownBy(() -> lossy.lock("orphan", LEASE_30S).tryAcquire())
                     .isInstanceOf(StoreUnavailableException.class);
@@ -73,6 +74,7 @@ class RedisLostAcquireReplyTest {
     void anAcquireOfAVirtualThreadInterruptedInsideRedisIoIsTakenBackInTheBackground() throws Exception {
         try (LockStore lossy = LockStore.open(viaProxy("timeout=20s"));
                 LockStore other = LockStore.open(server.uri("timeout=2s"))) {
+            warmUp(lossy);
             proxy.dropReplyToNext("EVALSHA");
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
             Thread acquirer = startVirtualThread(() -> {
@@ -94,6 +96,14 @@ class RedisLostAcquireReplyTest {
         }
     }
 
+    /**
+     * Runs an acquire and a release through {@code store}, so the server has both scripts cached: the swallowed
+     * reply is then the reply of a script that ran, not of a {@code NOSCRIPT} refusal.
+     */
+    static void warmUp(LockStore store) {
+        store.lock("warm-up").tryAcquire().orElseThrow().release();
+    }
+
     /** A started virtual thread (JDK 21+; the build targets 17, so through reflection), or the test is skipped. */
     private static Thread startVirtualThread(Runnable task) throws ReflectiveOperationException {
         Method ofVirtual;
@@ -113,6 +123,7 @@ class RedisLostAcquireReplyTest {
         try (LockStore lossy = LockStore.open(viaProxy("timeout=1s"));
                 LockStore other = LockStore.open(server.uri("timeout=2s"))) {
             Lease held = other.lock("taken", LEASE_30S).tryAcquire().orElseThrow();
+            warmUp(lossy);
             proxy.dropReplyToNext("EVALSHA");
             assertThatThrownBy(() -> lossy.lock("taken", LEASE_30S).tryAcquire())
                     .isInstanceOf(StoreUnavailableException.class);
