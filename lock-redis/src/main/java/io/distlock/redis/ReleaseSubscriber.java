@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.ReleaseSignals;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -22,7 +23,11 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>A subscription connection has no read timeout, so one that died without closing (a frozen peer, a silent
  * network path) would otherwise look alive for hours while waiters sleep on it until the holder's TTL. It is
  * therefore pinged every {@code pingEvery}; a ping not answered within {@code pongWithin} declares it lost: waiters
- * are woken and poll, the connection is cut, and a new subscription is made.
+ * are woken and poll, the connection is cut, and a new subscription is made. The ping is a {@code SUBSCRIBE} or
+ * {@code UNSUBSCRIBE}, in turn, of a probe channel of this store that nobody publishes on: its reply travels the
+ * path of release messages. (Jedis's own pub/sub {@code PING} is not usable: under RESP3 its reply can overtake the
+ * registration of its handler and end the subscription with "Unexpected message", and under RESP2 each one leaves
+ * a handler queued forever.)
  */
 final class ReleaseSubscriber implements AutoCloseable {
 
@@ -38,6 +43,7 @@ final class ReleaseSubscriber implements AutoCloseable {
     private final long pongWithinNanos;
     private final Duration pingEvery;
     private final ScheduledExecutorService scheduler;
+    private final String probeChannel;
     private volatile Listener current;
     private volatile boolean subscribed;
     private ScheduledFuture<?> pinging;
@@ -55,6 +61,7 @@ final class ReleaseSubscriber implements AutoCloseable {
         this.pingEvery = pingEvery;
         this.pongWithinNanos = pongWithin.toNanos();
         this.scheduler = scheduler;
+        this.probeChannel = keys.prefix() + "probe:" + OwnerTokens.newToken();
         this.thread = new Thread(this::run, "distlock-redis-subscriber-" + store);
         this.thread.setDaemon(true);
     }
@@ -150,6 +157,8 @@ final class ReleaseSubscriber implements AutoCloseable {
         private volatile boolean wasSubscribed;
         private volatile long pingSentAt;
         private volatile boolean answered;
+        /** Whether the probe channel is subscribed now: the next ping takes it out again. */
+        private volatile boolean probing;
         /** Guards {@link #ended} against pings: a ping on an ended subscription could reconnect its connection. */
         private final Object lock = new Object();
         private boolean ended;
@@ -165,7 +174,7 @@ final class ReleaseSubscriber implements AutoCloseable {
             }
         }
 
-        /** Pings the subscription, or declares it lost if its connection is already gone. */
+        /** Pings the subscription (probe channel in or out), or declares it lost if its connection is gone. */
         void sendPing(long now) {
             synchronized (lock) {
                 if (ended) {
@@ -178,7 +187,11 @@ final class ReleaseSubscriber implements AutoCloseable {
                 answered = false;
                 pingSentAt = now;
                 try {
-                    ping();
+                    if (probing) {
+                        unsubscribe(probeChannel);
+                    } else {
+                        subscribe(probeChannel);
+                    }
                 } catch (JedisException | IllegalStateException e) {
                     declareLost("ping failed: " + e);
                 }
@@ -220,8 +233,19 @@ final class ReleaseSubscriber implements AutoCloseable {
         }
 
         @Override
-        public void onPong(String pattern) {
-            answered = true;
+        public void onSubscribe(String channel, int subscribedChannels) {
+            if (probeChannel.equals(channel)) {
+                probing = true;
+                answered = true;
+            }
+        }
+
+        @Override
+        public void onUnsubscribe(String channel, int subscribedChannels) {
+            if (probeChannel.equals(channel)) {
+                probing = false;
+                answered = true;
+            }
         }
 
         @Override
