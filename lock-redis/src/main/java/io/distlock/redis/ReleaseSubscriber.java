@@ -70,7 +70,7 @@ final class ReleaseSubscriber implements AutoCloseable {
     ReleaseSubscriber start() {
         thread.start();
         long everyMs = Math.max(1, pingEvery.toMillis());
-        pinging = scheduler.scheduleWithFixedDelay(this::checkAlive, everyMs, everyMs, TimeUnit.MILLISECONDS);
+        pinging = scheduler.scheduleWithFixedDelay(this::checkAliveSafely, everyMs, everyMs, TimeUnit.MILLISECONDS);
         return this;
     }
 
@@ -111,6 +111,15 @@ final class ReleaseSubscriber implements AutoCloseable {
                 return;
             }
             backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
+        }
+    }
+
+    /** A periodic task that throws is never run again: keep the pings going whatever happens. */
+    private void checkAliveSafely() {
+        try {
+            checkAlive();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "pinging the release subscription of redis store " + store + " failed", e);
         }
     }
 
