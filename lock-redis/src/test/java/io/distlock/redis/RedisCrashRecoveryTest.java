@@ -10,11 +10,14 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -148,6 +151,37 @@ class RedisCrashRecoveryTest {
                         a.fencingToken()).isGreaterThan(a.fencingToken());
                 b.get().release();
             }
+        }
+    }
+
+    @Test
+    void redlockTokensDoNotRepeatWhenEveryNodeRestoresAnOlderSnapshot() throws Exception {
+        List<RedisServer> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                nodes.add(RedisServer.start());
+            }
+            String uri = RedlockTckTest.uri(nodes, RedlockTckTest.QUERY);
+            LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
+            Lease a;
+            try (LockStore storeA = LockStore.open(uri)) {
+                storeA.lock("g", options).tryAcquire().orElseThrow().release();
+                for (RedisServer node : nodes) {
+                    try (RedisProbe probe = new RedisProbe(node.port())) {
+                        probe.raw().sendCommand(redis.clients.jedis.Protocol.Command.SAVE);
+                    }
+                }
+                a = storeA.lock("g", options).tryAcquire().orElseThrow();
+                nodes.forEach(RedisServer::crashAndRestartFromFiles);
+                try (LockStore storeB = LockStore.open(uri)) {
+                    Lease b = storeB.lock("g", options).tryAcquire(Duration.ofSeconds(10)).orElseThrow();
+                    assertThat(b.fencingToken()).as("Redlock after every node restored its snapshot: B vs A")
+                            .isGreaterThan(a.fencingToken());
+                    b.release();
+                }
+            }
+        } finally {
+            nodes.forEach(RedisServer::close);
         }
     }
 
