@@ -10,20 +10,27 @@ import io.distlock.spi.Renewal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The store operations on one Redis keyspace (a single server, a Sentinel-managed master, or a Cluster): acquire is
  * one {@code EVALSHA} of {@link RedisScripts#ACQUIRE}; release is a compare-and-delete that publishes the release;
  * renewal sends every due lease in a few batched scripts. Waiters sleep until a release message from the store's
- * {@link ReleaseSubscriber} or the holder's remaining TTL.
+ * {@link ReleaseSubscriber} or the holder's remaining TTL. An acquire whose reply was lost is taken back in the
+ * background by the {@link OrphanReaper}. On a Cluster, whose client re-sends a script after a lost reply, release
+ * leaves a short-lived tombstone so that the re-sent release still answers "released".
  */
 final class RedisBackend extends PollingLockBackend {
 
     /** The longest lock name this store accepts. */
     static final int MAX_NAME_LENGTH = 1024;
+    /** The release subscription is pinged at least this often (more often with a short timeout). */
+    private static final Duration MAX_PING_INTERVAL = Duration.ofSeconds(1);
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -31,6 +38,10 @@ final class RedisBackend extends PollingLockBackend {
     private final RedisOptions options;
     private final BatchRenewer renewer;
     private final ReleaseSubscriber subscriber;
+    private final OrphanReaper reaper;
+    private final ScheduledThreadPoolExecutor upkeep;
+    private final boolean slotted;
+    private final String tombstoneMs;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -44,7 +55,20 @@ final class RedisBackend extends PollingLockBackend {
         this.store = store;
         this.keys = new RedisKeys(options.keyPrefix());
         this.renewer = new BatchRenewer(client, keys, store, slotted);
-        this.subscriber = new ReleaseSubscriber(client, keys, signals(), store).start();
+        this.slotted = slotted;
+        // a re-sent release comes within the client's retry budget (twice the timeout); keep the tombstone longer
+        this.tombstoneMs = Long.toString(options.timeout().multipliedBy(4).toMillis());
+        this.upkeep = new ScheduledThreadPoolExecutor(2, r -> {
+            Thread t = new Thread(r, "distlock-redis-upkeep-" + store);
+            t.setDaemon(true);
+            return t;
+        });
+        upkeep.setRemoveOnCancelPolicy(true);
+        this.reaper = new OrphanReaper(client, keys, store, options.timeout(), upkeep);
+        Duration pingEvery = options.timeout().dividedBy(2).compareTo(MAX_PING_INTERVAL) < 0
+                ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
+        this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
+                pingEvery, options.timeout(), upkeep).start();
     }
 
     @Override
@@ -67,8 +91,16 @@ final class RedisBackend extends PollingLockBackend {
                 ? List.of(keys.lock(name), keys.fence(name), keys.guard())
                 : List.of(keys.lock(name), keys.fence(name));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
-        Object reply = RedisErrors.call(store, "acquire lock '" + name + "'", () -> RedisScripts.ACQUIRE.run(client,
-                keyList, List.of(value, Long.toString(leaseTime.toMillis()), guardMs)));
+        Object reply;
+        try {
+            reply = RedisScripts.ACQUIRE.run(client, keyList,
+                    List.of(value, Long.toString(leaseTime.toMillis()), guardMs));
+        } catch (JedisException e) {
+            if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
+                reaper.reap(name, value, leaseTime);
+            }
+            throw RedisErrors.translate(store, "acquire lock '" + name + "'", e);
+        }
         List<?> result = (List<?>) reply;
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
@@ -101,8 +133,12 @@ final class RedisBackend extends PollingLockBackend {
     @Override
     public boolean release(Grant grant) {
         String name = grant.name();
+        List<String> keyList = slotted ? List.of(keys.lock(name), keys.releasedTombstone(name, grant.ownerToken()))
+                : List.of(keys.lock(name));
+        List<String> args = slotted ? List.of((String) grant.handle(), keys.channel(name), name, tombstoneMs)
+                : List.of((String) grant.handle(), keys.channel(name), name);
         Object reply = RedisErrors.call(store, "release lock '" + name + "'", () -> RedisScripts.RELEASE.run(client,
-                List.of(keys.lock(name)), List.of((String) grant.handle(), keys.channel(name), name)));
+                keyList, args));
         signals().signal(name);
         return ((Long) reply) == 1L;
     }
@@ -141,6 +177,7 @@ final class RedisBackend extends PollingLockBackend {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             subscriber.close();
+            upkeep.shutdownNow();
             signals().signalAll();
             client.close();
         }

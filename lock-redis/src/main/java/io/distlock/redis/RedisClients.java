@@ -3,6 +3,11 @@ package io.distlock.redis;
 import io.distlock.StoreUnavailableException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -12,6 +17,7 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.Pool;
 
 /**
  * Builds the Jedis client for each topology from a parsed URI: {@link RedisClient} for one server,
@@ -20,6 +26,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * checked with a {@code PING} so an unreachable store fails at open with {@link StoreUnavailableException}.
  */
 final class RedisClients {
+
+    private static final int CLUSTER_SLOTS = 16384;
 
     private RedisClients() {
     }
@@ -120,16 +128,58 @@ final class RedisClients {
         }
     }
 
+    /**
+     * Where the release subscriber takes its connection from: the client's own pool (for a Sentinel client, the
+     * pool of the current master; for a Cluster, the pool of a node), so the subscriber can cut a connection it
+     * finds dead.
+     */
+    static Supplier<Connection> subscriptionConnections(UnifiedJedis client) {
+        if (client instanceof RedisClient single) {
+            return () -> single.getPool().getResource();
+        }
+        if (client instanceof RedisSentinelClient sentinel) {
+            return () -> sentinel.getPrimaryNodesConnectionMap().values().iterator().next().getResource();
+        }
+        if (client instanceof RedisClusterClient cluster) {
+            return () -> cluster.getConnectionFromSlot(ThreadLocalRandom.current().nextInt(CLUSTER_SLOTS));
+        }
+        throw new IllegalArgumentException("no subscription connections for " + client.getClass().getName());
+    }
+
+    /**
+     * The connection pools of every master of {@code client} (on a Cluster, of every node it knows), by a label
+     * naming the node where the client knows it.
+     */
+    static Map<String, Pool<Connection>> nodePools(UnifiedJedis client) {
+        Map<String, Pool<Connection>> pools = new LinkedHashMap<>();
+        if (client instanceof RedisClient single) {
+            pools.put("", single.getPool());
+        } else if (client instanceof RedisSentinelClient sentinel) {
+            sentinel.getPrimaryNodesConnectionMap().forEach((node, pool) -> pools.put(String.valueOf(node), pool));
+        } else if (client instanceof RedisClusterClient cluster) {
+            pools.putAll(cluster.getClusterNodes());
+        } else {
+            throw new IllegalArgumentException("no node pools for " + client.getClass().getName());
+        }
+        return pools;
+    }
+
     private static UnifiedJedis checked(UnifiedJedis client, RedisUri uri) {
         try {
             client.ping();
-            return client;
         } catch (JedisException | IllegalStateException e) {
             client.close();
             throw e instanceof JedisException je ? unavailable(uri, je)
                     : new StoreUnavailableException("redis store " + uri.redacted() + " cannot be reached: "
                     + e.getMessage(), e);
         }
+        try {
+            EvictionPolicyCheck.require(nodePools(client), uri.options().allowEviction(), uri.redacted());
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+        return client;
     }
 
     private static RuntimeException unavailable(RedisUri uri, JedisException e) {

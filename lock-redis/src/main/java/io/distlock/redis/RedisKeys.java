@@ -3,9 +3,10 @@ package io.distlock.redis;
 /**
  * Where a store keeps what: for lock {@code NAME} and prefix {@code P}, the lock key {@code P{NAME}} (value: owner
  * token and owner description, with the lease as its TTL), the fencing counter {@code Pfence:{NAME}} (no TTL: it
- * must outlive every lease), the release channel {@code Preleased:NAME}, and the restart-guard marker
- * {@code Pguard}. Both keys of a lock share the hash tag {@code {NAME}}, so its scripts run on Redis Cluster. A name
- * containing {@code '}'} cannot be its own hash tag; it gets the tag {@code {#HASH}} followed by the name.
+ * must outlive every lease), the release channel {@code Preleased:NAME}, the restart-guard marker {@code Pguard},
+ * and on a Cluster the short-lived release tombstone {@code Preleased:{NAME}:TOKEN}. The keys of a lock share the
+ * hash tag {@code {NAME}}, so its scripts run on Redis Cluster. A name containing {@code '}'} cannot be its own hash
+ * tag; it gets the tag {@code {#HASH}} followed by the name.
  */
 final class RedisKeys {
 
@@ -30,7 +31,15 @@ final class RedisKeys {
         return prefix + "fence:" + tagged(name);
     }
 
-    /** The restart-guard marker: present while the server keeps its data. */
+    /**
+     * The tombstone a Cluster release leaves for a few seconds, so a re-sent release of the lease with
+     * {@code ownerToken} (Jedis retries after a lost reply) is known to have succeeded. In the lock's slot.
+     */
+    String releasedTombstone(String name, String ownerToken) {
+        return prefix + "released:" + tagged(name) + ":" + ownerToken;
+    }
+
+    /** The restart-guard marker: the server process and time until which nothing is granted. */
     String guard() {
         return prefix + "guard";
     }

@@ -12,8 +12,8 @@ import redis.clients.jedis.UnifiedJedis;
  * Opens Redis stores: {@code redis://[user:password@]host:port[/db]}, {@code rediss://} (TLS),
  * {@code redis-sentinel://s1:p1,s2:p2/master[/db]}, {@code redis-cluster://h1:p1,h2:p2,...} and
  * {@code redlock://h1:p1,h2:p2,h3:p3,...}; options ({@code keyPrefix}, {@code timeout}, {@code poolSize},
- * {@code restartGuard}, {@code maxLeaseTime}, and for Redlock {@code nodeTimeout}, {@code retryDelay}) go in the
- * query string. Registered for {@link java.util.ServiceLoader}.
+ * {@code restartGuard}, {@code maxLeaseTime}, {@code allowEviction}, and for Redlock {@code nodeTimeout},
+ * {@code retryDelay}) go in the query string. Registered for {@link java.util.ServiceLoader}.
  */
 public final class RedisLockStoreProvider implements LockStoreProvider {
 

@@ -10,7 +10,8 @@ import java.util.TreeSet;
  * The query options of a Redis store URI, checked and with defaults: {@code keyPrefix} (default {@code distlock:}),
  * {@code timeout} (connect and socket timeout, default 2 s), {@code poolSize} (default 16), {@code restartGuard}
  * (default false) with {@code maxLeaseTime} (the longest lease the guard waits out, default 60 s), and for Redlock
- * {@code nodeTimeout} (default 250 ms) and {@code retryDelay} (upper bound of the random retry delay, default 200 ms).
+ * {@code nodeTimeout} (default 250 ms) and {@code retryDelay} (upper bound of the random retry delay, default 200 ms),
+ * and {@code allowEviction} (default false: a server whose {@code maxmemory-policy} may evict keys is refused).
  *
  * @param keyPrefix prefix of every key and channel this store uses
  * @param timeout connect and socket timeout
@@ -19,17 +20,18 @@ import java.util.TreeSet;
  * @param maxLeaseTime the longest lease this store grants when the restart guard is on
  * @param nodeTimeout Redlock: per-node timeout of one attempt
  * @param retryDelay Redlock: most random delay between attempts
+ * @param allowEviction whether a server with an evicting {@code maxmemory-policy} is accepted (with a warning)
  */
 record RedisOptions(String keyPrefix, Duration timeout, int poolSize, boolean restartGuard, Duration maxLeaseTime,
-        Duration nodeTimeout, Duration retryDelay) {
+        Duration nodeTimeout, Duration retryDelay, boolean allowEviction) {
 
     private static final Set<String> KNOWN = Set.of("keyPrefix", "timeout", "poolSize", "restartGuard",
-            "maxLeaseTime", "nodeTimeout", "retryDelay");
+            "maxLeaseTime", "nodeTimeout", "retryDelay", "allowEviction");
 
     /** The defaults. */
     static RedisOptions defaults() {
         return new RedisOptions("distlock:", Duration.ofSeconds(2), 16, false, Duration.ofSeconds(60),
-                Duration.ofMillis(250), Duration.ofMillis(200));
+                Duration.ofMillis(250), Duration.ofMillis(200), false);
     }
 
     /**
@@ -56,7 +58,8 @@ record RedisOptions(String keyPrefix, Duration timeout, int poolSize, boolean re
         Duration maxLease = duration(params, "maxLeaseTime", d.maxLeaseTime, redactedUri);
         Duration nodeTimeout = duration(params, "nodeTimeout", d.nodeTimeout, redactedUri);
         Duration retryDelay = duration(params, "retryDelay", d.retryDelay, redactedUri);
-        return new RedisOptions(prefix, timeout, poolSize, guard, maxLease, nodeTimeout, retryDelay);
+        boolean allowEviction = bool(params, "allowEviction", d.allowEviction, redactedUri);
+        return new RedisOptions(prefix, timeout, poolSize, guard, maxLease, nodeTimeout, retryDelay, allowEviction);
     }
 
     /** Parses {@code 250ms}, {@code 2s}, {@code 1m} or a bare number of milliseconds. */

@@ -12,38 +12,72 @@ final class RedisScripts {
     /**
      * Acquire. KEYS: lock, fence[, guard]. ARGV: value, lease ms, guard window ms (0: no guard). Returns
      * {@code {1, fence}} when granted, {@code {0, ms}} when held (ms: the holder's TTL, -1 unknown), or while the
-     * restart guard holds everything back, the time left of its window. A missing fencing counter starts from the
-     * server clock in microseconds, so tokens keep growing after the server lost its data.
+     * restart guard holds everything back, the time left of its window.
+     *
+     * <p>The fence is {@code max(last + 1, server TIME in microseconds)}: it grows by one per grant while the server
+     * keeps its data, and after the server restored an older counter (RDB snapshot, AOF that lost its tail) or none,
+     * the clock puts it past every token granted before the crash, which were all at most the clock of their grant
+     * (a counter ahead of the clock only gets there by more than one grant per microsecond, and then {@code last + 1}
+     * keeps it growing). A key that already holds this call's value is a grant with the fence it was granted with:
+     * a client that re-sends the call after a lost reply (Jedis's Cluster retries) gets its own grant back.
+     *
+     * <p>The guard marker holds the server's {@code run_id} and the server time (ms) until which nothing is granted.
+     * A marker missing, or written by another server process (a restart, even one that restored the marker from a
+     * snapshot, or a failover to a replica), opens a new window of {@code guard} ms.
      */
     static final LuaScript ACQUIRE = new LuaScript("acquire", """
             local guardMs = tonumber(ARGV[3])
             if guardMs > 0 then
               local t = redis.call('TIME')
               local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-              local ready = redis.call('GET', KEYS[3])
-              if not ready then
-                redis.call('SET', KEYS[3], string.format('%.0f', now + guardMs))
+              local runId = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+              local marker = redis.call('GET', KEYS[3])
+              local markedRun, readyAt
+              if marker then
+                markedRun, readyAt = string.match(marker, '^(%w+):(%d+)$')
+              end
+              if markedRun ~= runId then
+                redis.call('SET', KEYS[3], runId .. ':' .. string.format('%.0f', now + guardMs))
                 return {0, guardMs}
               end
-              if now < tonumber(ready) then
-                return {0, tonumber(ready) - now}
+              if now < tonumber(readyAt) then
+                return {0, tonumber(readyAt) - now}
               end
             end
+            local function nextFence()
+              local t = redis.call('TIME')
+              local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
+              local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+              local fence = math.max(last + 1, clock)
+              redis.call('SET', KEYS[2], string.format('%.0f', fence))
+              return fence
+            end
             if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-              if redis.call('EXISTS', KEYS[2]) == 0 then
-                local t = redis.call('TIME')
-                redis.call('SET', KEYS[2], t[1] .. string.sub('000000' .. t[2], -6))
-              end
-              return {1, redis.call('INCR', KEYS[2])}
+              return {1, nextFence()}
+            end
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              redis.call('PEXPIRE', KEYS[1], ARGV[2])
+              return {1, tonumber(redis.call('GET', KEYS[2]) or '') or nextFence()}
             end
             return {0, redis.call('PTTL', KEYS[1])}
             """);
 
-    /** Release. KEYS: lock. ARGV: value, channel, name. Deletes and publishes only if the value matches. */
+    /**
+     * Release. KEYS: lock[, tombstone]. ARGV: value, channel, name[, tombstone ms]. Deletes and publishes only if the
+     * value matches. With a tombstone key, a successful release leaves it for the given time, and a release that
+     * finds the lock gone but its tombstone present answers 1: that is a re-sent release whose first run succeeded
+     * (its reply was lost), not a lease that expired.
+     */
     static final LuaScript RELEASE = new LuaScript("release", """
             if redis.call('GET', KEYS[1]) == ARGV[1] then
               redis.call('DEL', KEYS[1])
               redis.call('PUBLISH', ARGV[2], ARGV[3])
+              if KEYS[2] then
+                redis.call('SET', KEYS[2], '1', 'PX', ARGV[4])
+              end
+              return 1
+            end
+            if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then
               return 1
             end
             return 0

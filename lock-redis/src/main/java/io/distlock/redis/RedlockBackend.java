@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -93,6 +94,11 @@ final class RedlockBackend extends PollingLockBackend {
         RedlockBackend backend = new RedlockBackend(clients, names, uri.options(), uri.redacted(), System::nanoTime);
         try {
             backend.requireQuorumReachable();
+            Map<String, redis.clients.jedis.util.Pool<redis.clients.jedis.Connection>> pools = new LinkedHashMap<>();
+            for (int i = 0; i < clients.size(); i++) {
+                pools.put(names.get(i), ((RedisClient) clients.get(i)).getPool());
+            }
+            EvictionPolicyCheck.require(pools, uri.options().allowEviction(), uri.redacted());
         } catch (RuntimeException e) {
             backend.close();
             throw e;

@@ -1,11 +1,17 @@
 package io.distlock.redis;
 
+import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.ReleaseSignals;
+import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -13,33 +19,58 @@ import redis.clients.jedis.exceptions.JedisException;
  * prefix (one pattern subscription, whatever the number of locks or waiters) that wakes local waiters of a name
  * when its release is published. Each time the subscription is (re)established it wakes every waiter, since
  * messages sent while it was down are lost; after a failure it resubscribes with a capped backoff.
+ *
+ * <p>A subscription connection has no read timeout, so one that died without closing (a frozen peer, a silent
+ * network path) would otherwise look alive for hours while waiters sleep on it until the holder's TTL. It is
+ * therefore pinged every {@code pingEvery}; a ping not answered within {@code pongWithin} declares it lost: waiters
+ * are woken and poll, the connection is cut, and a new subscription is made. The ping is a {@code SUBSCRIBE} or
+ * {@code UNSUBSCRIBE}, in turn, of a probe channel of this store that nobody publishes on: its reply travels the
+ * path of release messages. (Jedis's own pub/sub {@code PING} is not usable: under RESP3 its reply can overtake the
+ * registration of its handler and end the subscription with "Unexpected message", and under RESP2 each one leaves
+ * a handler queued forever.)
  */
 final class ReleaseSubscriber implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ReleaseSubscriber.class.getName());
     private static final long MAX_BACKOFF_MS = 1000;
 
-    private final UnifiedJedis client;
+    private final Supplier<Connection> connections;
     private final RedisKeys keys;
     private final ReleaseSignals signals;
     private final String store;
     private final Thread thread;
     private final CountDownLatch closing = new CountDownLatch(1);
+    private final long pongWithinNanos;
+    private final Duration pingEvery;
+    private final ScheduledExecutorService scheduler;
+    private final String probeChannel;
     private volatile Listener current;
     private volatile boolean subscribed;
+    private ScheduledFuture<?> pinging;
 
-    ReleaseSubscriber(UnifiedJedis client, RedisKeys keys, ReleaseSignals signals, String store) {
-        this.client = client;
+    /**
+     * A subscriber over connections from {@code connections} (each used for one subscription, then closed), pinged
+     * from {@code scheduler}.
+     */
+    ReleaseSubscriber(Supplier<Connection> connections, RedisKeys keys, ReleaseSignals signals, String store,
+            Duration pingEvery, Duration pongWithin, ScheduledExecutorService scheduler) {
+        this.connections = connections;
         this.keys = keys;
         this.signals = signals;
         this.store = store;
+        this.pingEvery = pingEvery;
+        this.pongWithinNanos = pongWithin.toNanos();
+        this.scheduler = scheduler;
+        this.probeChannel = keys.prefix() + "probe:" + OwnerTokens.newToken();
         this.thread = new Thread(this::run, "distlock-redis-subscriber-" + store);
         this.thread.setDaemon(true);
     }
 
-    /** Starts the subscriber thread. */
+    /** Starts the subscriber thread and its pings. */
     ReleaseSubscriber start() {
         thread.start();
+        long everyMs = Math.max(1, pingEvery.toMillis());
+        pinging = scheduler.scheduleWithFixedDelay(this::checkAliveSafely, everyMs, everyMs, TimeUnit.MILLISECONDS);
         return this;
     }
 
@@ -51,10 +82,16 @@ final class ReleaseSubscriber implements AutoCloseable {
     private void run() {
         long backoffMs = 10;
         while (closing.getCount() > 0) {
-            Listener listener = new Listener();
-            current = listener;
-            try {
-                client.psubscribe(listener, keys.channelPattern());
+            Listener listener = null;
+            try (Connection connection = connections.get()) {
+                listener = new Listener(connection);
+                current = listener;
+                try {
+                    listener.proceedWithPatterns(connection, keys.channelPattern());
+                } finally {
+                    listener.end();
+                    connection.setBroken(); // never back to the data pool: a ping reply may still be on its way
+                }
             } catch (JedisException | IllegalStateException e) {
                 LOG.log(Level.DEBUG, "release subscription of redis store {0} failed: {1}", store, e.toString());
             } catch (RuntimeException e) {
@@ -63,7 +100,7 @@ final class ReleaseSubscriber implements AutoCloseable {
                 subscribed = false;
                 signals.signalAll(); // waiters fall back to polling by TTL; wake them to re-plan
             }
-            if (listener.wasSubscribed) {
+            if (listener != null && listener.wasSubscribed) {
                 backoffMs = 10;
             }
             try {
@@ -77,16 +114,44 @@ final class ReleaseSubscriber implements AutoCloseable {
         }
     }
 
+    /** A periodic task that throws is never run again: keep the pings going whatever happens. */
+    private void checkAliveSafely() {
+        try {
+            checkAlive();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "pinging the release subscription of redis store " + store + " failed", e);
+        }
+    }
+
+    /**
+     * Runs every {@code pingEvery}: pings a subscription that has no ping outstanding, and declares it lost when its
+     * ping has gone unanswered for {@code pongWithin}.
+     */
+    private void checkAlive() {
+        Listener listener = current;
+        if (listener == null || !listener.wasSubscribed || closing.getCount() == 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        long sentAt = listener.pingSentAt;
+        if (sentAt != 0 && !listener.answered) {
+            if (now - sentAt - pongWithinNanos >= 0) {
+                listener.declareLost("no answer to a ping within " + Duration.ofNanos(pongWithinNanos));
+            }
+            return;
+        }
+        listener.sendPing(now);
+    }
+
     @Override
     public void close() {
         closing.countDown();
+        if (pinging != null) {
+            pinging.cancel(false);
+        }
         Listener listener = current;
-        if (listener != null && listener.isSubscribed()) {
-            try {
-                listener.punsubscribe();
-            } catch (JedisException e) {
-                LOG.log(Level.DEBUG, "could not unsubscribe from redis store {0}: {1}", store, e.toString());
-            }
+        if (listener != null) {
+            listener.stop();
         }
         try {
             thread.join(2000);
@@ -95,9 +160,102 @@ final class ReleaseSubscriber implements AutoCloseable {
         }
     }
 
-    /** Receives release messages of one subscription. */
+    /** Receives release messages of one subscription, and its answers to pings. */
     private final class Listener extends JedisPubSub {
+        private final Connection connection;
         private volatile boolean wasSubscribed;
+        private volatile long pingSentAt;
+        private volatile boolean answered;
+        /** Whether the probe channel is subscribed now: the next ping takes it out again. */
+        private volatile boolean probing;
+        /** Guards {@link #ended} against pings: a ping on an ended subscription could reconnect its connection. */
+        private final Object lock = new Object();
+        private boolean ended;
+
+        Listener(Connection connection) {
+            this.connection = connection;
+        }
+
+        /** Called by the subscriber thread when the subscription's read loop is over: no ping touches it after. */
+        void end() {
+            synchronized (lock) {
+                ended = true;
+            }
+        }
+
+        /** Pings the subscription (probe channel in or out), or declares it lost if its connection is gone. */
+        void sendPing(long now) {
+            synchronized (lock) {
+                if (ended) {
+                    return;
+                }
+                if (connection.isBroken() || !connection.isConnected()) {
+                    declareLost("its connection is closed");
+                    return;
+                }
+                answered = false;
+                pingSentAt = now;
+                try {
+                    if (probing) {
+                        unsubscribe(probeChannel);
+                    } else {
+                        subscribe(probeChannel);
+                    }
+                } catch (JedisException | IllegalStateException e) {
+                    declareLost("ping failed: " + e);
+                }
+            }
+        }
+
+        /** Ends a live subscription (the store is closing). */
+        void stop() {
+            synchronized (lock) {
+                if (ended || !isSubscribed()) {
+                    return;
+                }
+                try {
+                    punsubscribe();
+                } catch (JedisException e) {
+                    LOG.log(Level.DEBUG, "could not unsubscribe from redis store {0}: {1}", store, e.toString());
+                }
+            }
+        }
+
+        /** Wakes the waiters to poll and cuts the connection, which ends this subscription's read loop. */
+        void declareLost(String why) {
+            synchronized (lock) {
+                if (ended) {
+                    return;
+                }
+                LOG.log(Level.DEBUG, "release subscription of redis store {0} is lost ({1}); resubscribing", store,
+                        why);
+                subscribed = false;
+                signals.signalAll();
+                connection.setBroken();
+                try {
+                    connection.forceDisconnect();
+                } catch (IOException e) {
+                    LOG.log(Level.DEBUG, "closing the lost subscription of redis store {0}: {1}", store,
+                            e.toString());
+                }
+            }
+        }
+
+        @Override
+        public void onSubscribe(String channel, int subscribedChannels) {
+            if (probeChannel.equals(channel)) {
+                probing = true;
+                answered = true;
+            }
+        }
+
+        @Override
+        public void onUnsubscribe(String channel, int subscribedChannels) {
+            if (probeChannel.equals(channel)) {
+                probing = false;
+                answered = true;
+            }
+        }
 
         @Override
         public void onPSubscribe(String pattern, int subscribedChannels) {

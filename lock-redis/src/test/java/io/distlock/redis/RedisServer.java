@@ -103,6 +103,20 @@ final class RedisServer implements AutoCloseable {
         startProcess();
     }
 
+    /**
+     * Crashes the server (SIGKILL: no shutdown save, no final fsync) and starts it again on the same port, in the
+     * same directory with the same arguments, so it loads whatever its RDB or AOF files hold.
+     */
+    void crashAndRestartFromFiles() {
+        process.kill();
+        startProcess();
+    }
+
+    /** The server's working directory (its RDB and AOF files live here). */
+    Path directory() {
+        return directory;
+    }
+
     /** The process fixture, for pause/resume. */
     ServerProcess process() {
         return process;
