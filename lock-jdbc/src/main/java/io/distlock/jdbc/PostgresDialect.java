@@ -23,7 +23,7 @@ final class PostgresDialect extends SqlDialect {
     PostgresDialect(String table) {
         super(table);
         this.acquireSql = "INSERT INTO " + table + " AS l (name, owner_token, fence, expires_at, owner, acquired_at)"
-                + " VALUES (?, ?, 1, " + nowPlusMicros() + ", ?, clock_timestamp())"
+                + " VALUES (?, ?, " + fenceSeed() + ", " + nowPlusMicros() + ", ?, clock_timestamp())"
                 + " ON CONFLICT (name) DO UPDATE SET owner_token = EXCLUDED.owner_token, fence = l.fence + 1,"
                 + " expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at"
                 + " WHERE l.owner_token IS NULL OR l.expires_at IS NULL OR l.expires_at <= clock_timestamp()"
@@ -71,6 +71,11 @@ final class PostgresDialect extends SqlDialect {
     @Override
     String microsLeft() {
         return "CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000000 AS BIGINT)";
+    }
+
+    @Override
+    String fenceSeed() {
+        return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)";
     }
 
     @Override

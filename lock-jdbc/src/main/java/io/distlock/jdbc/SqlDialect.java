@@ -61,6 +61,14 @@ abstract class SqlDialect {
     abstract String microsLeft();
 
     /**
+     * The fence of a newly inserted row: the database's clock in microseconds since the epoch, as an SQL
+     * expression. A row deleted by an operator and inserted again thus starts above every fence it issued before
+     * (each takeover adds 1, and no row is taken over a million times a second), where a constant 1 would repeat
+     * tokens the resource has already seen.
+     */
+    abstract String fenceSeed();
+
+    /**
      * One atomic attempt to take {@code name}: inserts the row if absent, takes it over if free or expired by the
      * database clock, and leaves it alone otherwise.
      *
