@@ -46,6 +46,7 @@ final class JdbcBackend extends PollingLockBackend {
     private final String store;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final JdbcLockAdmin admin;
+    private final AbandonedAcquisitions abandoned;
 
     JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, long pollMaxMillis,
             String redactedUri) {
@@ -56,6 +57,7 @@ final class JdbcBackend extends PollingLockBackend {
         this.store = redactedUri;
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
+        this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
     }
 
     @Override
@@ -78,12 +80,19 @@ final class JdbcBackend extends PollingLockBackend {
         String token = OwnerTokens.newToken();
         String owner = owner();
         long fence;
+        boolean[] sent = {false};
         try {
-            fence = withConnection("acquiring '" + name + "'",
-                    c -> dialect.acquire(c, name, token, owner, micros(leaseTime)));
+            fence = withConnection("acquiring '" + name + "'", c -> {
+                sent[0] = true;
+                return dialect.acquire(c, name, token, owner, micros(leaseTime));
+            });
         } catch (ContentionException e) {
             return Attempt.held(-1); // another client's statement got in the way: the next attempt decides
         } catch (StoreUnavailableException e) {
+            if (sent[0]) {
+                // the database may have committed the acquisition and lost only its answer: free our token's row
+                abandoned.abandon(name, token, leaseTime);
+            }
             if (Thread.currentThread().isInterrupted()) {
                 // the driver or the pool gave up because this thread was interrupted, not because the database
                 // is down: report "not granted" and let the waiting loop raise InterruptedException
@@ -127,6 +136,21 @@ final class JdbcBackend extends PollingLockBackend {
         } finally {
             signals.signal(grant.name());
         }
+    }
+
+    /** Frees the row of {@code name} if {@code token} still holds it, waking local waiters when it did. */
+    private boolean freeAbandoned(String name, String token) {
+        boolean freed = withConnection("freeing '" + name + "' after a lost acquire answer", c -> {
+            try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
+                ps.setString(1, name);
+                ps.setString(2, token);
+                return ps.executeUpdate() == 1;
+            }
+        });
+        if (freed) {
+            signals.signal(name);
+        }
+        return freed;
     }
 
     @Override
@@ -226,6 +250,7 @@ final class JdbcBackend extends PollingLockBackend {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            abandoned.close();
             pool.close();
         }
     }
