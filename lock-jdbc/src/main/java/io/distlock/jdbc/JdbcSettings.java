@@ -71,7 +71,7 @@ record JdbcSettings(String driverUrl, String redacted, String subProtocol, Strin
                 bool(options, CREATE_TABLE, true, redacted),
                 (int) number(options, POOL_SIZE, 8, 1, 1000, redacted),
                 number(options, CONNECT_TIMEOUT, 3000, 250, 600_000, redacted),
-                number(options, SOCKET_TIMEOUT, 10_000, 0, 3_600_000, redacted),
+                number(options, SOCKET_TIMEOUT, 10_000, 1000, 3_600_000, redacted),
                 number(options, POLL_MAX, 250, 1, 60_000, redacted));
     }
 

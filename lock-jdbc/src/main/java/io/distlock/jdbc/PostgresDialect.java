@@ -84,11 +84,13 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    Set<String> renew(Connection c, Map<String, String> tokensByName, long leaseMicros) throws SQLException {
+    Set<String> renew(Connection c, Map<String, String> tokensByName, long leaseMicros, int timeoutSeconds)
+            throws SQLException {
         Array names = c.createArrayOf("varchar", tokensByName.keySet().toArray());
         Array tokens = c.createArrayOf("varchar", tokensByName.values().toArray());
         Set<String> renewed = new HashSet<>();
         try (PreparedStatement ps = c.prepareStatement(renewSql)) {
+            ps.setQueryTimeout(timeoutSeconds);
             ps.setLong(1, leaseMicros);
             ps.setArray(2, names);
             ps.setArray(3, tokens);
