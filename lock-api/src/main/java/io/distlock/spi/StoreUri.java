@@ -72,7 +72,7 @@ public final class StoreUri {
             return Map.of();
         }
         Map<String, String> params = new LinkedHashMap<>();
-        for (String pair : query.split("[&;]")) {
+        for (String pair : query.split("&")) {
             if (pair.isEmpty()) {
                 continue;
             }
@@ -159,6 +159,21 @@ public final class StoreUri {
     /** The raw query after {@code ?}, or an empty string. */
     public String query() {
         return queryStart < 0 ? "" : rest.substring(queryStart + 1);
+    }
+
+    /**
+     * The raw user info between the first {@code //} and the {@code @} before the host list (anywhere in the URI,
+     * so also {@code jdbc:mysql://user:pw@host}), or null. Never log it.
+     */
+    public String userInfo() {
+        int at = UriText.userInfoEnd(raw, true);
+        return at < 0 ? null : raw.substring(UriText.authorityStart(raw), at);
+    }
+
+    /** The URI as given without its user info and the {@code @} after it (the URI itself if it has none). */
+    public String withoutUserInfo() {
+        int at = UriText.userInfoEnd(raw, true);
+        return at < 0 ? raw : raw.substring(0, UriText.authorityStart(raw)) + raw.substring(at + 1);
     }
 
     /** The query parameters, decoded, in order. */

@@ -30,7 +30,7 @@ final class UriText {
      * The index of the {@code @} that ends the user info, or -1 if there is none. That is the last {@code @} after
      * {@code //} followed by something that can be a host list (up to {@code / ? # ;}), so raw {@code @ / ? # :}
      * inside a password are part of it. With {@code strict}, an {@code @} is also refused when the text before it
-     * holds a query parameter ({@code ?name=} or {@code &name=}): then the {@code @} belongs to a parameter's value
+     * holds a parameter ({@code ?name=}, {@code &name=} or {@code ;name=}): then the {@code @} belongs to a parameter's value
      * ({@code ?user=admin@server}), as when parsing; without it any such {@code @} counts, as when redacting, where
      * hiding too much is the safe side.
      */
@@ -63,7 +63,7 @@ final class UriText {
     private static boolean holdsParameter(String s, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = s.charAt(i);
-            if (c == '?' || c == '&') {
+            if (c == '?' || c == '&' || c == ';') {
                 int j = i + 1;
                 while (j < to && isNameChar(s.charAt(j))) {
                     j++;

@@ -41,7 +41,7 @@ final class H2Dialect extends SqlDialect {
 
     @Override
     Map<String, String> driverProperties(JdbcSettings settings) {
-        if (settings.driverUrl().indexOf('?') >= 0) {
+        if (settings.hasQuery()) {
             throw new IllegalArgumentException("H2 takes its settings after ';' (jdbc:h2:mem:locks;DB_CLOSE_DELAY=-1),"
                     + " not as '?' parameters, in " + settings.redacted() + "; only distlock.* options go after '?'");
         }
