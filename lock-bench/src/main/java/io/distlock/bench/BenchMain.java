@@ -12,6 +12,7 @@ import io.distlock.bench.result.StoreResult;
 import io.distlock.bench.sql.SqlBench;
 import io.distlock.bench.sql.SqlDialect;
 import io.distlock.bench.zookeeper.ZooKeeperBench;
+import io.distlock.spi.StoreUri;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -204,8 +205,8 @@ public final class BenchMain implements Callable<Integer> {
                 "postgresql", HostPort.parse(postgresql));
         Path output = out != null ? out : (Files.isDirectory(Path.of("lock-bench")) ? Path.of("lock-bench") : Path.of("."));
         String command = "./mvnw -q -pl lock-bench exec:java -Dexec.args=\"" + String.join(" ", originalArgs) + "\"";
-        return new BenchConfig(chosen, Durations.parse(warmup), positive("--duration", Durations.parse(duration)), runs,
-                threads, clients, Durations.parse(settle), held, positive("--held-lease-time", Durations.parse(heldLeaseTime)),
+        return new BenchConfig(chosen, StoreUri.parseDuration(warmup), positive("--duration", StoreUri.parseDuration(duration)), runs,
+                threads, clients, StoreUri.parseDuration(settle), held, positive("--held-lease-time", StoreUri.parseDuration(heldLeaseTime)),
                 roundTripPairs, servers, uris, output, !noProfile, command);
     }
 

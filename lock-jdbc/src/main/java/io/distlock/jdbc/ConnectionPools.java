@@ -2,12 +2,16 @@ package io.distlock.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.LockException;
+import java.sql.Driver;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Builds the HikariCP pool a store uses: the dialect's driver named explicitly, the dialect's driver properties
- * (timeouts, {@code useAffectedRows}), autocommit, a short connection timeout so an unreachable database is
- * reported quickly as unavailable, and a small idle floor so many stores do not exhaust the server's connections.
+ * Builds the HikariCP pool a store uses: the dialect's driver named explicitly, with the URL's secrets and the
+ * dialect's driver properties (timeouts, {@code useAffectedRows}) as connection properties
+ * ({@link DriverConnections}), autocommit, a short connection timeout so an unreachable database is reported quickly
+ * as unavailable, and a small idle floor so many stores do not exhaust the server's connections.
  */
 final class ConnectionPools {
 
@@ -20,20 +24,22 @@ final class ConnectionPools {
     static HikariDataSource open(JdbcSettings settings, SqlDialect dialect) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("distlock-" + dialect.name() + "-" + SEQUENCE.incrementAndGet());
-        config.setDriverClassName(dialect.driverClass());
         UrlCredentials credentials = UrlCredentials.split(settings.driverUrl());
-        config.setJdbcUrl(credentials.url());
+        Properties properties = new Properties();
         if (credentials.user() != null) {
-            config.setUsername(credentials.user());
+            properties.setProperty("user", credentials.user());
         }
         if (credentials.password() != null) {
-            config.setPassword(credentials.password());
+            properties.setProperty("password", credentials.password());
         }
+        credentials.secretParameters().forEach(properties::setProperty);
         dialect.driverProperties(settings).forEach((key, value) -> {
             if (settings.urlProperty(key) == null) {
-                config.addDataSourceProperty(key, value);
+                properties.setProperty(key, value);
             }
         });
+        config.setDataSource(new DriverConnections(driver(dialect), credentials.url(), properties,
+                settings.redacted()));
         config.setAutoCommit(true);
         config.setMaximumPoolSize(settings.poolSize());
         config.setMinimumIdle(Math.min(1, settings.poolSize()));
@@ -44,5 +50,15 @@ final class ConnectionPools {
             config.setConnectionInitSql(dialect.connectionInitSql());
         }
         return new HikariDataSource(config);
+    }
+
+    private static Driver driver(SqlDialect dialect) {
+        try {
+            return (Driver) Class.forName(dialect.driverClass(), true, ConnectionPools.class.getClassLoader())
+                    .getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new LockException("the JDBC driver " + dialect.driverClass() + " for " + dialect.name()
+                    + " is not on the class path", e);
+        }
     }
 }

@@ -25,8 +25,8 @@ final class H2Dialect extends SqlDialect {
                 + " fence = l.fence + 1, expires_at = DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),"
                 + " owner = s.owner, acquired_at = CURRENT_TIMESTAMP"
                 + " WHEN NOT MATCHED THEN INSERT (name, owner_token, fence, expires_at, owner, acquired_at)"
-                + " VALUES (s.name, s.token, 1, DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP), s.owner,"
-                + " CURRENT_TIMESTAMP))";
+                + " VALUES (s.name, s.token, " + fenceSeed() + ","
+                + " DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP), s.owner, CURRENT_TIMESTAMP))";
     }
 
     @Override
@@ -41,7 +41,7 @@ final class H2Dialect extends SqlDialect {
 
     @Override
     Map<String, String> driverProperties(JdbcSettings settings) {
-        if (settings.driverUrl().indexOf('?') >= 0) {
+        if (settings.hasQuery()) {
             throw new IllegalArgumentException("H2 takes its settings after ';' (jdbc:h2:mem:locks;DB_CLOSE_DELAY=-1),"
                     + " not as '?' parameters, in " + settings.redacted() + "; only distlock.* options go after '?'");
         }
@@ -66,6 +66,11 @@ final class H2Dialect extends SqlDialect {
     @Override
     String microsLeft() {
         return "DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)";
+    }
+
+    @Override
+    String fenceSeed() {
+        return "DATEDIFF(MICROSECOND, TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00', CURRENT_TIMESTAMP)";
     }
 
     @Override

@@ -37,6 +37,7 @@ final class JdbcBackend extends PollingLockBackend {
     static final int MAX_NAME_LENGTH = 255;
     private static final int OWNER_LENGTH = 255;
     private static final int RELEASE_TRIES = 3;
+    private static final System.Logger LOG = System.getLogger(JdbcBackend.class.getName());
 
     private final HikariDataSource pool;
     private final SqlDialect dialect;
@@ -46,16 +47,20 @@ final class JdbcBackend extends PollingLockBackend {
     private final String store;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final JdbcLockAdmin admin;
+    private final AbandonedAcquisitions abandoned;
+    private final long socketTimeoutSeconds;
 
     JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, long pollMaxMillis,
-            String redactedUri) {
+            long socketTimeoutMillis, String redactedUri) {
         this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
         this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
+        this.socketTimeoutSeconds = Math.max(1, socketTimeoutMillis / 1000);
         this.store = redactedUri;
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
+        this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
     }
 
     @Override
@@ -78,12 +83,19 @@ final class JdbcBackend extends PollingLockBackend {
         String token = OwnerTokens.newToken();
         String owner = owner();
         long fence;
+        boolean[] sent = {false};
         try {
-            fence = withConnection("acquiring '" + name + "'",
-                    c -> dialect.acquire(c, name, token, owner, micros(leaseTime)));
+            fence = withConnection("acquiring '" + name + "'", c -> {
+                sent[0] = true;
+                return dialect.acquire(c, name, token, owner, micros(leaseTime));
+            });
         } catch (ContentionException e) {
             return Attempt.held(-1); // another client's statement got in the way: the next attempt decides
         } catch (StoreUnavailableException e) {
+            if (sent[0]) {
+                // the database may have committed the acquisition and lost only its answer: free our token's row
+                abandoned.abandon(name, token, leaseTime);
+            }
             if (Thread.currentThread().isInterrupted()) {
                 // the driver or the pool gave up because this thread was interrupted, not because the database
                 // is down: report "not granted" and let the waiting loop raise InterruptedException
@@ -129,6 +141,21 @@ final class JdbcBackend extends PollingLockBackend {
         }
     }
 
+    /** Frees the row of {@code name} if {@code token} still holds it, waking local waiters when it did. */
+    private boolean freeAbandoned(String name, String token) {
+        boolean freed = withConnection("freeing '" + name + "' after a lost acquire answer", c -> {
+            try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
+                ps.setString(1, name);
+                ps.setString(2, token);
+                return ps.executeUpdate() == 1;
+            }
+        });
+        if (freed) {
+            signals.signal(name);
+        }
+        return freed;
+    }
+
     @Override
     public Set<Grant> renew(List<Renewal> renewals) {
         // group by lease time (usually one group), then chunk, so any number of leases costs a few round trips
@@ -147,7 +174,65 @@ final class JdbcBackend extends PollingLockBackend {
         return lost;
     }
 
+    /**
+     * Renews one chunk. A row locked by another transaction (an operator's {@code SELECT ... FOR UPDATE}) blocks
+     * the whole chunk's statement, so each statement is bounded ({@link #renewTimeoutSeconds}); when the chunk times
+     * out its grants are renewed one by one, so only the stuck row waits. A grant whose own renewal times out while
+     * others of the chunk succeed cannot be confirmed and is reported lost; if none succeeds the database itself is
+     * slow, and the whole chunk is reported unavailable (the core retries until each lease's local deadline).
+     */
     private Set<Grant> renewChunk(List<Grant> chunk, long leaseMicros) {
+        int timeoutSeconds = renewTimeoutSeconds(leaseMicros);
+        try {
+            return renewTogether(chunk, leaseMicros, timeoutSeconds);
+        } catch (StoreUnavailableException e) {
+            if (chunk.size() == 1 || !isTimeout(e)) {
+                throw e;
+            }
+            List<Grant> shuffled = new ArrayList<>(chunk);
+            java.util.Collections.shuffle(shuffled);
+            Set<Grant> lost = new HashSet<>();
+            List<Grant> stuck = new ArrayList<>();
+            boolean answered = false;
+            for (Grant g : shuffled) {
+                try {
+                    lost.addAll(renewTogether(List.of(g), leaseMicros, timeoutSeconds));
+                    answered = true;
+                } catch (StoreUnavailableException single) {
+                    if (!isTimeout(single) || (!answered && !stuck.isEmpty())) {
+                        throw single; // down, or slow for every row: the core retries all of them
+                    }
+                    stuck.add(g);
+                }
+            }
+            if (!answered) {
+                throw e;
+            }
+            for (Grant g : stuck) {
+                LOG.log(System.Logger.Level.WARNING, "renewal of ''{0}'' in store {1} timed out after {2} s: its row"
+                        + " is locked by another transaction; the lease is reported lost", g.name(), store,
+                        timeoutSeconds);
+            }
+            lost.addAll(stuck);
+            return lost;
+        }
+    }
+
+    /**
+     * The bound on each renewal statement: a sixth of the lease (so a timed-out chunk and the one-by-one pass after
+     * it both fit in the third of the lease left after a renewal falls due), at least 1 s (the JDBC granularity),
+     * at most the socket timeout.
+     */
+    private int renewTimeoutSeconds(long leaseMicros) {
+        long sixth = leaseMicros / 6 / 1_000_000;
+        return (int) Math.max(1, Math.min(sixth, socketTimeoutSeconds));
+    }
+
+    private static boolean isTimeout(StoreUnavailableException e) {
+        return e.getCause() instanceof SQLException sql && SqlFailures.isTimeout(sql);
+    }
+
+    private Set<Grant> renewTogether(List<Grant> chunk, long leaseMicros, int timeoutSeconds) {
         Map<String, String> tokens = new LinkedHashMap<>();
         for (Grant g : chunk) {
             tokens.put(g.name(), g.ownerToken());
@@ -155,7 +240,7 @@ final class JdbcBackend extends PollingLockBackend {
         Set<String> renewed;
         try {
             renewed = withConnection("renewing " + chunk.size() + " lease(s)",
-                    c -> dialect.renew(c, tokens, leaseMicros));
+                    c -> dialect.renew(c, tokens, leaseMicros, timeoutSeconds));
         } catch (ContentionException e) {
             throw new StoreUnavailableException("renewal in store " + store
                     + " collided with another transaction; will retry", e.sql);
@@ -226,6 +311,7 @@ final class JdbcBackend extends PollingLockBackend {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            abandoned.close();
             pool.close();
         }
     }

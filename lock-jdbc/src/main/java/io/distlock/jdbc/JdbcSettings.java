@@ -1,8 +1,8 @@
 package io.distlock.jdbc;
 
 import io.distlock.spi.StoreUri;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +20,10 @@ import java.util.regex.Pattern;
  * @param table the lock table, validated as a plain or schema-qualified SQL identifier
  * @param createTable whether the table may be created when missing
  * @param poolSize the most connections the store's pool opens
+ * <p>Option values use the toolkit of {@link StoreUri}: the {@code *Millis} options take a bare number of
+ * milliseconds or any duration ({@code 3s}, {@code PT3S}); unknown {@code distlock.*} options are refused with the
+ * list of known ones.
+ *
  * @param connectTimeoutMillis how long to wait for a connection before reporting the store unavailable
  * @param socketTimeoutMillis how long a statement may wait for the server's answer
  * @param pollMaxMillis the longest pause between two acquire attempts while waiting for a lock held elsewhere
@@ -56,52 +60,38 @@ record JdbcSettings(String driverUrl, String redacted, String subProtocol, Strin
             throw new IllegalArgumentException("store uri " + redacted + " names no database; expected for example "
                     + "jdbc:mysql://host:3306/db, jdbc:postgresql://host/db or jdbc:h2:mem:locks");
         }
-        String subProtocol = m.group(1);
-        Map<String, String> options = new LinkedHashMap<>();
-        String driverUrl = "jdbc:" + stripOptions(rest, options, redacted);
-        for (String key : options.keySet()) {
-            if (!OPTIONS.contains(key)) {
-                throw new IllegalArgumentException("unknown option '" + key + "' in " + redacted
-                        + "; distlock options are " + OPTIONS);
-            }
-        }
-        String table = options.getOrDefault(TABLE, DEFAULT_TABLE);
+        uri.requireKnownOptions(PREFIX, OPTIONS);
+        String table = uri.param(TABLE, DEFAULT_TABLE);
         requireTableName(table, redacted);
-        return new JdbcSettings(driverUrl, redacted, subProtocol, table,
-                bool(options, CREATE_TABLE, true, redacted),
-                (int) number(options, POOL_SIZE, 8, 1, 1000, redacted),
-                number(options, CONNECT_TIMEOUT, 3000, 250, 600_000, redacted),
-                number(options, SOCKET_TIMEOUT, 10_000, 0, 3_600_000, redacted),
-                number(options, POLL_MAX, 250, 1, 60_000, redacted));
+        return new JdbcSettings(driverUrl(uri), redacted, m.group(1), table,
+                uri.booleanOption(CREATE_TABLE, true),
+                uri.intOption(POOL_SIZE, 8, 1, 1000),
+                millis(uri, CONNECT_TIMEOUT, 3000, 250, 600_000),
+                millis(uri, SOCKET_TIMEOUT, 10_000, 1000, 3_600_000),
+                millis(uri, POLL_MAX, 250, 1, 60_000));
     }
 
-    /** Removes {@code distlock.*} parameters from the query of {@code rest}, putting them (decoded) in options. */
-    private static String stripOptions(String rest, Map<String, String> options, String redacted) {
-        int q = rest.indexOf('?');
-        if (q < 0) {
-            return rest;
+    /** A {@code *Millis} option, written as a bare number of milliseconds or any duration ({@code 3s}). */
+    private static long millis(StoreUri uri, String key, long fallback, long min, long max) {
+        return uri.durationOption(key, Duration.ofMillis(fallback), Duration.ofMillis(min), Duration.ofMillis(max))
+                .toMillis();
+    }
+
+    /** The URI without its {@code distlock.*} query parameters, which drivers would refuse. */
+    private static String driverUrl(StoreUri uri) {
+        String query = uri.query();
+        if (query.isEmpty()) {
+            return uri.raw();
         }
         List<String> kept = new ArrayList<>();
-        for (String pair : rest.substring(q + 1).split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
+        for (String pair : query.split("&")) {
             int eq = pair.indexOf('=');
-            String key = decode(eq < 0 ? pair : pair.substring(0, eq));
-            if (key.startsWith(PREFIX)) {
-                if (eq < 0) {
-                    throw new IllegalArgumentException("option '" + key + "' has no value in " + redacted);
-                }
-                options.put(key, decode(pair.substring(eq + 1)));
-            } else {
+            if (!pair.isEmpty() && !StoreUri.decode(eq < 0 ? pair : pair.substring(0, eq)).startsWith(PREFIX)) {
                 kept.add(pair);
             }
         }
-        return kept.isEmpty() ? rest.substring(0, q) : rest.substring(0, q + 1) + String.join("&", kept);
-    }
-
-    private static String decode(String s) {
-        return java.net.URLDecoder.decode(s, java.nio.charset.StandardCharsets.UTF_8);
+        String base = "jdbc:" + uri.withoutQuery();
+        return kept.isEmpty() ? base : base + "?" + String.join("&", kept);
     }
 
     private static void requireTableName(String table, String redacted) {
@@ -116,50 +106,19 @@ record JdbcSettings(String driverUrl, String redacted, String subProtocol, Strin
         }
     }
 
-    private static boolean bool(Map<String, String> options, String key, boolean fallback, String redacted) {
-        String v = options.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(v);
-        }
-        throw new IllegalArgumentException(key + " must be true or false, got '" + v + "' in " + redacted);
-    }
-
-    private static long number(Map<String, String> options, String key, long fallback, long min, long max,
-            String redacted) {
-        String v = options.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        long n;
-        try {
-            n = Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number, got '" + v + "' in " + redacted, e);
-        }
-        if (n < min || n > max) {
-            throw new IllegalArgumentException(key + " must be between " + min + " and " + max + ", got " + n
-                    + " in " + redacted);
-        }
-        return n;
-    }
-
     /** Whether the driver URL sets the driver property {@code name} (case-insensitive), and to what, else null. */
     String urlProperty(String name) {
-        int q = driverUrl.indexOf('?');
-        if (q < 0) {
-            return null;
-        }
-        for (String pair : driverUrl.substring(q + 1).split("&")) {
-            int eq = pair.indexOf('=');
-            String key = eq < 0 ? pair : pair.substring(0, eq);
-            if (key.equalsIgnoreCase(name)) {
-                return eq < 0 ? "" : decode(pair.substring(eq + 1));
+        for (Map.Entry<String, String> e : StoreUri.parse(driverUrl).params().entrySet()) {
+            if (e.getKey().equalsIgnoreCase(name)) {
+                return e.getValue();
             }
         }
         return null;
+    }
+
+    /** Whether the driver URL has a query ({@code ?...}). */
+    boolean hasQuery() {
+        return !StoreUri.parse(driverUrl).query().isEmpty();
     }
 
     /** Never shows credentials. */

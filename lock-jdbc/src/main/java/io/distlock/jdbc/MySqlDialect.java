@@ -11,9 +11,10 @@ import java.util.Map;
 /**
  * MySQL and MariaDB, through MySQL Connector/J ({@code jdbc:mysql:}) or the MariaDB client ({@code jdbc:mariadb:}).
  *
- * <p>Acquire is one {@code INSERT ... ON DUPLICATE KEY UPDATE}: a new name is inserted with fence 1; an existing
- * row is taken over only if free or expired by {@code NOW(3)}, and its new fence is read from the same round trip
- * through {@code LAST_INSERT_ID(fence + 1)} (the generated key). The outcome is read from the affected-row count,
+ * <p>Acquire is one {@code INSERT ... ON DUPLICATE KEY UPDATE}: a new name is inserted with the database clock in
+ * microseconds as its fence; an existing row is taken over only if free or expired by {@code NOW(3)}, with fence + 1.
+ * Either way the new fence is read from the same round trip through {@code LAST_INSERT_ID(expr)} (the generated
+ * key). The outcome is read from the affected-row count,
  * which is only meaningful with {@code useAffectedRows=true}: 1 inserted, 2 taken over, 0 held by someone else.
  * Without it both drivers report <em>matched</em> rows, and "held" would also read 1, so the store forces it and
  * rejects a URL that turns it off. Sessions are pinned to UTC so that {@code DATETIME} values mean the same to
@@ -32,7 +33,7 @@ final class MySqlDialect extends SqlDialect {
         // against the columns already assigned.
         String ours = "owner_token = VALUES(owner_token)";
         this.acquireSql = "INSERT INTO " + table + " (name, owner_token, fence, expires_at, owner, acquired_at)"
-                + " VALUES (?, ?, 1, " + nowPlusMicros() + ", ?, NOW(3))"
+                + " VALUES (?, ?, LAST_INSERT_ID(" + fenceSeed() + "), " + nowPlusMicros() + ", ?, NOW(3))"
                 + " ON DUPLICATE KEY UPDATE"
                 + " owner_token = IF(owner_token IS NULL OR expires_at IS NULL OR expires_at <= NOW(3),"
                 + " VALUES(owner_token), owner_token),"
@@ -100,6 +101,12 @@ final class MySqlDialect extends SqlDialect {
     }
 
     @Override
+    String fenceSeed() {
+        // the session is pinned to UTC, so UNIX_TIMESTAMP reads NOW(6) back as the true epoch time
+        return "CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)";
+    }
+
+    @Override
     long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(acquireSql, Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, name);
@@ -111,7 +118,6 @@ final class MySqlDialect extends SqlDialect {
                 case 0:
                     return 0;
                 case 1:
-                    return 1;
                 case 2:
                     try (ResultSet keys = ps.getGeneratedKeys()) {
                         if (keys.next() && keys.getLong(1) > 0) {

@@ -23,7 +23,7 @@ final class PostgresDialect extends SqlDialect {
     PostgresDialect(String table) {
         super(table);
         this.acquireSql = "INSERT INTO " + table + " AS l (name, owner_token, fence, expires_at, owner, acquired_at)"
-                + " VALUES (?, ?, 1, " + nowPlusMicros() + ", ?, clock_timestamp())"
+                + " VALUES (?, ?, " + fenceSeed() + ", " + nowPlusMicros() + ", ?, clock_timestamp())"
                 + " ON CONFLICT (name) DO UPDATE SET owner_token = EXCLUDED.owner_token, fence = l.fence + 1,"
                 + " expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at"
                 + " WHERE l.owner_token IS NULL OR l.expires_at IS NULL OR l.expires_at <= clock_timestamp()"
@@ -74,16 +74,23 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
+    String fenceSeed() {
+        return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)";
+    }
+
+    @Override
     long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
         return fenceFromQuery(c, acquireSql, name, token, owner, leaseMicros);
     }
 
     @Override
-    Set<String> renew(Connection c, Map<String, String> tokensByName, long leaseMicros) throws SQLException {
+    Set<String> renew(Connection c, Map<String, String> tokensByName, long leaseMicros, int timeoutSeconds)
+            throws SQLException {
         Array names = c.createArrayOf("varchar", tokensByName.keySet().toArray());
         Array tokens = c.createArrayOf("varchar", tokensByName.values().toArray());
         Set<String> renewed = new HashSet<>();
         try (PreparedStatement ps = c.prepareStatement(renewSql)) {
+            ps.setQueryTimeout(timeoutSeconds);
             ps.setLong(1, leaseMicros);
             ps.setArray(2, names);
             ps.setArray(3, tokens);

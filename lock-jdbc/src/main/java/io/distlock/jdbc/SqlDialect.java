@@ -61,6 +61,14 @@ abstract class SqlDialect {
     abstract String microsLeft();
 
     /**
+     * The fence of a newly inserted row: the database's clock in microseconds since the epoch, as an SQL
+     * expression. A row deleted by an operator and inserted again thus starts above every fence it issued before
+     * (each takeover adds 1, and no row is taken over a million times a second), where a constant 1 would repeat
+     * tokens the resource has already seen.
+     */
+    abstract String fenceSeed();
+
+    /**
      * One atomic attempt to take {@code name}: inserts the row if absent, takes it over if free or expired by the
      * database clock, and leaves it alone otherwise.
      *
@@ -122,16 +130,19 @@ abstract class SqlDialect {
 
     /**
      * Renews every grant in {@code tokensByName} (name to owner token) that still holds its lock, by
-     * {@code leaseMicros} from the database's now.
+     * {@code leaseMicros} from the database's now. Each statement gives up after {@code timeoutSeconds} (a
+     * {@link java.sql.SQLTimeoutException} or the database's cancel error, see {@link SqlFailures#isTimeout}).
      *
      * @return the names renewed
      */
-    Set<String> renew(Connection c, Map<String, String> tokensByName, long leaseMicros) throws SQLException {
+    Set<String> renew(Connection c, Map<String, String> tokensByName, long leaseMicros, int timeoutSeconds)
+            throws SQLException {
         List<String> names = new ArrayList<>(tokensByName.keySet());
         String in = String.join(", ", Collections.nCopies(names.size(), "?"));
         String where = " WHERE name IN (" + in + ") AND owner_token IN (" + in + ") AND expires_at > " + now();
         try (PreparedStatement update = c.prepareStatement(
                 "UPDATE " + table + " SET expires_at = " + nowPlusMicros() + where)) {
+            update.setQueryTimeout(timeoutSeconds);
             int i = 1;
             update.setLong(i++, leaseMicros);
             i = bindNamesAndTokens(update, i, names, tokensByName);
@@ -142,6 +153,7 @@ abstract class SqlDialect {
         // update, it would be expired (or someone else's) now as well.
         Set<String> renewed = new HashSet<>();
         try (PreparedStatement select = c.prepareStatement("SELECT name, owner_token FROM " + table + where)) {
+            select.setQueryTimeout(timeoutSeconds);
             bindNamesAndTokens(select, 1, names, tokensByName);
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {

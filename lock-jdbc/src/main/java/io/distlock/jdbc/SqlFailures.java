@@ -22,8 +22,31 @@ final class SqlFailures {
         this.store = redactedUri;
     }
 
-    /** Whether {@code e} means the database could not be reached or did not answer. */
+    /**
+     * Whether {@code e} says a statement ran past its query timeout: the JDBC timeout exception, or the database's
+     * own cancel error (PostgreSQL and H2 57014, MySQL 3024 and 1317, MariaDB 1969), or a socket read timeout.
+     */
+    static boolean isTimeout(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTimeoutException || t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+            if (t instanceof SQLException s) {
+                int code = s.getErrorCode();
+                if ("57014".equals(s.getSQLState()) || code == 57014 || code == 3024 || code == 1317
+                        || code == 1969) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code e} means the database could not be reached or did not answer in time. */
     static boolean isUnavailable(SQLException e) {
+        if (isTimeout(e)) {
+            return true;
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
                     || t instanceof SQLRecoverableException || t instanceof SQLTimeoutException) {

@@ -6,6 +6,7 @@ import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
 import java.sql.SQLException;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -62,5 +63,11 @@ class H2TckTest extends LockStoreTck {
     @Override
     protected String unreachableStoreUri() {
         return "jdbc:h2:tcp://127.0.0.1:" + FreePorts.next() + "/mem:nothing";
+    }
+
+    /** H2 reads its password from the {@code ;PASSWORD=} setting (this database has none, so it refuses it). */
+    @Override
+    public List<String> urisWithSecret(String secret) {
+        return List.of(server.url() + ";PASSWORD=" + secret + "?distlock.table=" + Databases.uniqueTable("tck_h2"));
     }
 }

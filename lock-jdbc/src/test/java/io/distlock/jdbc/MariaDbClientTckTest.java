@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,5 +26,12 @@ class MariaDbClientTckTest extends StoreUriTck {
     @Override
     protected String unreachableStoreUri() {
         return "jdbc:mariadb://127.0.0.1:" + FreePorts.next() + "/test?user=root";
+    }
+
+    /** The password in the user info, as {@code password=} and in the MariaDB client's key store password. */
+    @Override
+    public List<String> urisWithSecret(String secret) {
+        return List.of(URI.replaceFirst("//", "//root:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"),
+                URI + "&password=" + secret, URI + "&keyStorePassword=" + secret);
     }
 }

@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
+import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The whole kit against the machine's MariaDB through MySQL Connector/J, on a table of its own. */
@@ -19,5 +20,13 @@ class MariaDbTckTest extends StoreUriTck {
     @Override
     protected String unreachableStoreUri() {
         return "jdbc:mysql://127.0.0.1:" + FreePorts.next() + "/test?user=root";
+    }
+
+    /** The password in the user info, as {@code password=} and in Connector/J's key store password parameters. */
+    @Override
+    public List<String> urisWithSecret(String secret) {
+        return List.of(URI.replaceFirst("//", "//root:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"),
+                URI + "&password=" + secret, URI + "&trustCertificateKeyStorePassword=" + secret,
+                URI + "&clientCertificateKeyStorePassword=" + secret);
     }
 }

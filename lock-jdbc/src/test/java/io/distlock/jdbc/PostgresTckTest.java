@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
+import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The whole kit against the machine's PostgreSQL, on a table of its own. */
@@ -19,5 +20,12 @@ class PostgresTckTest extends StoreUriTck {
     @Override
     protected String unreachableStoreUri() {
         return "jdbc:postgresql://127.0.0.1:" + FreePorts.next() + "/test?user=postgres";
+    }
+
+    /** The password in the user info, as {@code password=} and as {@code sslpassword=}; PostgreSQL trusts any. */
+    @Override
+    public List<String> urisWithSecret(String secret) {
+        return List.of(URI.replaceFirst("//", "//postgres:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"),
+                URI + "&password=" + secret, URI + "&sslpassword=" + secret);
     }
 }

@@ -26,10 +26,22 @@ class UrlCredentialsTest {
 
     @Test
     void urlsWithoutEmbeddedCredentialsAreLeftAlone() {
-        String url = "jdbc:postgresql://db/app?user=app&password=x";
+        String url = "jdbc:postgresql://db/app?user=app&ApplicationName=x";
         UrlCredentials c = UrlCredentials.split(url);
         assertThat(c.url()).isEqualTo(url);
         assertThat(c.user()).isNull();
         assertThat(c.password()).isNull();
+        assertThat(c.secretParameters()).isEmpty();
+    }
+
+    @Test
+    void secretParametersAndRawDelimitersInPasswordsAreTakenOut() {
+        UrlCredentials c = UrlCredentials.split("jdbc:postgresql://app:p@s/s?w#rd@db:5432/app?user=x"
+                + "&password=a%26b&sslpassword=k#ey&ApplicationName=y");
+        assertThat(c.url()).isEqualTo("jdbc:postgresql://db:5432/app?user=x&ApplicationName=y");
+        assertThat(c.user()).isEqualTo("app");
+        assertThat(c.password()).isEqualTo("p@s/s?w#rd");
+        assertThat(c.secretParameters()).containsEntry("password", "a&b").containsEntry("sslpassword", "k#ey");
+        assertThat(c.toString()).doesNotContain("w#rd").doesNotContain("k#ey").doesNotContain("a&b");
     }
 }

@@ -1,10 +1,8 @@
 package io.distlock.redis;
 
+import io.distlock.spi.StoreUri;
 import java.time.Duration;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The query options of a Redis store URI, checked and with defaults: {@code keyPrefix} (default {@code distlock:}),
@@ -25,6 +23,7 @@ import java.util.TreeSet;
 record RedisOptions(String keyPrefix, Duration timeout, int poolSize, boolean restartGuard, Duration maxLeaseTime,
         Duration nodeTimeout, Duration retryDelay, boolean allowEviction) {
 
+    private static final Duration MAX_DURATION = Duration.ofMillis(Integer.MAX_VALUE);
     private static final Set<String> KNOWN = Set.of("keyPrefix", "timeout", "poolSize", "restartGuard",
             "maxLeaseTime", "nodeTimeout", "retryDelay", "allowEviction");
 
@@ -35,101 +34,30 @@ record RedisOptions(String keyPrefix, Duration timeout, int poolSize, boolean re
     }
 
     /**
-     * Reads {@code params}.
+     * Reads the options of {@code uri}.
      *
      * @throws IllegalArgumentException naming an unknown option or a bad value
      */
-    static RedisOptions parse(Map<String, String> params, String redactedUri) {
-        for (String key : params.keySet()) {
-            if (!KNOWN.contains(key)) {
-                throw new IllegalArgumentException("unknown option '" + key + "' in redis store uri '" + redactedUri
-                        + "'; known options: " + new TreeSet<>(KNOWN));
-            }
-        }
+    static RedisOptions parse(StoreUri uri) {
+        uri.requireKnownOptions(KNOWN);
         RedisOptions d = defaults();
-        String prefix = params.getOrDefault("keyPrefix", d.keyPrefix);
+        String prefix = uri.param("keyPrefix", d.keyPrefix);
         if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
             throw new IllegalArgumentException("option keyPrefix='" + prefix + "' must not contain '{' or '}': "
                     + "the lock name is the key's hash tag");
         }
-        Duration timeout = duration(params, "timeout", d.timeout, redactedUri);
-        int poolSize = positiveInt(params, "poolSize", d.poolSize, redactedUri);
-        boolean guard = bool(params, "restartGuard", d.restartGuard, redactedUri);
-        Duration maxLease = duration(params, "maxLeaseTime", d.maxLeaseTime, redactedUri);
-        Duration nodeTimeout = duration(params, "nodeTimeout", d.nodeTimeout, redactedUri);
-        Duration retryDelay = duration(params, "retryDelay", d.retryDelay, redactedUri);
-        boolean allowEviction = bool(params, "allowEviction", d.allowEviction, redactedUri);
+        Duration timeout = duration(uri, "timeout", d.timeout);
+        int poolSize = uri.intOption("poolSize", d.poolSize, 1, Integer.MAX_VALUE);
+        boolean guard = uri.booleanOption("restartGuard", d.restartGuard);
+        Duration maxLease = duration(uri, "maxLeaseTime", d.maxLeaseTime);
+        Duration nodeTimeout = duration(uri, "nodeTimeout", d.nodeTimeout);
+        Duration retryDelay = duration(uri, "retryDelay", d.retryDelay);
+        boolean allowEviction = uri.booleanOption("allowEviction", d.allowEviction);
         return new RedisOptions(prefix, timeout, poolSize, guard, maxLease, nodeTimeout, retryDelay, allowEviction);
     }
 
-    /** Parses {@code 250ms}, {@code 2s}, {@code 1m} or a bare number of milliseconds. */
-    static Duration parseDuration(String value) {
-        String v = value.strip().toLowerCase(Locale.ROOT);
-        long factorMs;
-        String digits;
-        if (v.endsWith("ms")) {
-            factorMs = 1;
-            digits = v.substring(0, v.length() - 2);
-        } else if (v.endsWith("s")) {
-            factorMs = 1000;
-            digits = v.substring(0, v.length() - 1);
-        } else if (v.endsWith("m")) {
-            factorMs = 60_000;
-            digits = v.substring(0, v.length() - 1);
-        } else {
-            factorMs = 1;
-            digits = v;
-        }
-        long n = Long.parseLong(digits.strip());
-        if (n <= 0) {
-            throw new NumberFormatException("not positive");
-        }
-        return Duration.ofMillis(Math.multiplyExact(n, factorMs));
-    }
-
-    private static Duration duration(Map<String, String> params, String key, Duration fallback, String uri) {
-        String v = params.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            return parseDuration(v);
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("option " + key + "='" + v + "' in redis store uri '" + uri
-                    + "' is not a positive duration; write for example 500ms, 2s or 1m");
-        }
-    }
-
-    private static int positiveInt(Map<String, String> params, String key, int fallback, String uri) {
-        String v = params.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            int n = Integer.parseInt(v.strip());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("option " + key + "='" + v + "' in redis store uri '" + uri
-                + "' is not a positive whole number");
-    }
-
-    private static boolean bool(Map<String, String> params, String key, boolean fallback, String uri) {
-        String v = params.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (v.equalsIgnoreCase("true") || v.isEmpty()) {
-            return true;
-        }
-        if (v.equalsIgnoreCase("false")) {
-            return false;
-        }
-        throw new IllegalArgumentException("option " + key + "='" + v + "' in redis store uri '" + uri
-                + "' must be true or false");
+    private static Duration duration(StoreUri uri, String key, Duration fallback) {
+        return uri.durationOption(key, fallback, Duration.ofMillis(1), MAX_DURATION);
     }
 
     /** {@link #timeout()} in whole milliseconds, for Jedis. */

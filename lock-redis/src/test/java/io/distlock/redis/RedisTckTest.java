@@ -4,6 +4,7 @@ import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.StoreServers;
+import java.util.List;
 
 /**
  * The compatibility kit against the Redis server the kit's fixture finds ({@code DISTLOCK_REDIS_URI}, Testcontainers,
@@ -21,5 +22,12 @@ class RedisTckTest extends StoreUriTck {
     @Override
     protected String unreachableStoreUri() {
         return "redis://127.0.0.1:" + FreePorts.next() + "?timeout=1s";
+    }
+
+    /** The password alone and with a user name in the user info (this server has none, so it refuses both). */
+    @Override
+    public List<String> urisWithSecret(String secret) {
+        String quoted = java.util.regex.Matcher.quoteReplacement(secret);
+        return List.of(URI.replaceFirst("//", "//:" + quoted + "@"), URI.replaceFirst("//", "//app:" + quoted + "@"));
     }
 }

@@ -6,6 +6,7 @@ import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
+import java.util.List;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,5 +66,11 @@ class ZooKeeperTckTest extends LockStoreTck {
     @Override
     protected String unreachableStoreUri() {
         return "zookeeper://127.0.0.1:" + FreePorts.next() + "?connectionTimeout=3s";
+    }
+
+    /** The digest password of the user info (ZooKeeper accepts any digest credentials). */
+    @Override
+    public List<String> urisWithSecret(String secret) {
+        return List.of(storeUri().replaceFirst("//", "//app:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"));
     }
 }

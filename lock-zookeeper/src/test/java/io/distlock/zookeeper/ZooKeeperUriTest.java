@@ -71,10 +71,10 @@ class ZooKeeperUriTest {
         assertThatThrownBy(() -> parse("zookeeper:h1:2181")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("zookeeper://host:2181");
         assertThatThrownBy(() -> parse("zookeeper:///chroot")).hasMessageContaining("no host");
-        assertThatThrownBy(() -> parse("zookeeper://h1,,h2")).hasMessageContaining("not host or host:port");
+        assertThatThrownBy(() -> parse("zookeeper://h1,,h2")).hasMessageContaining("empty host");
         assertThatThrownBy(() -> parse("zookeeper://h1/a/../b")).hasMessageContaining("chroot");
         assertThatThrownBy(() -> parse("zookeeper://h1?sessionTimeout=soon")).hasMessageContaining("not a duration");
-        assertThatThrownBy(() -> parse("zookeeper://h1?sessionTimeout=0")).hasMessageContaining("between 1 ms");
+        assertThatThrownBy(() -> parse("zookeeper://h1?sessionTimeout=0")).hasMessageContaining("at least 1 ms");
         assertThatThrownBy(() -> parse("zookeeper://user@h1")).hasMessageContaining("user:password");
         assertThatThrownBy(() -> parse("zookeeper://user:@h1")).hasMessageContaining("must not be empty");
     }

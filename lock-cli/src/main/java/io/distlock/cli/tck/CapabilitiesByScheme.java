@@ -1,6 +1,5 @@
 package io.distlock.cli.tck;
 
-import io.distlock.cli.Durations;
 import io.distlock.spi.StoreUri;
 import io.distlock.tck.StoreCapabilities;
 import java.time.Duration;
@@ -36,6 +35,6 @@ public final class CapabilitiesByScheme {
     /** The URI's {@code sessionTimeout} option (as lock-zookeeper reads it), or the store's default of 30 s. */
     public static Duration sessionTimeout(StoreUri uri) {
         String value = uri.params().get("sessionTimeout");
-        return value == null ? DEFAULT_SESSION_TIMEOUT : Durations.parse(value);
+        return value == null ? DEFAULT_SESSION_TIMEOUT : StoreUri.parseDuration(value);
     }
 }

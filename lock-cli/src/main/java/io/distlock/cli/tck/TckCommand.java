@@ -4,8 +4,8 @@ import io.distlock.cli.Durations;
 import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
 import io.distlock.cli.StoreUris;
-import io.distlock.cli.demo.EmbeddedZooKeeper;
 import io.distlock.cli.TextTable;
+import io.distlock.cli.demo.EmbeddedZooKeeper;
 import io.distlock.spi.StoreUri;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
@@ -71,7 +71,7 @@ public final class TckCommand implements Callable<Integer> {
             StoreUris.validate(spec.commandLine(), storeUri);
         }
         Pattern filter = compileFilter();
-        Duration timeout = sessionTimeout == null ? null : Durations.parse(sessionTimeout);
+        Duration timeout = sessionTimeout == null ? null : StoreUri.parseDuration(sessionTimeout);
         if (!verbose) {
             Logging.hideDistlockWarnings();
         }

@@ -1,0 +1,61 @@
+package io.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The database commits an acquisition and its answer is lost (the client's socket times out). The caller gets
+ * {@link StoreUnavailableException} and never learns the token, so the store must free that row itself: another
+ * client gets the lock long before the orphan's lease (two minutes here) runs out.
+ */
+@ExtendWith(Databases.class)
+class LostAcquireReplyTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(120);
+    /**
+     * Far below the lease: the socket timeout (1.5 s), a few cleanup retries, up to one connect timeout (10 s) for a
+     * pooled connection opened while answers were being swallowed, and slack for a loaded machine. Measured: 0.2 s
+     * (PostgreSQL), 1.1 s (Connector/J), 8.7 s (MariaDB client, which waited out such a connection).
+     */
+    private static final Duration FREED_WITHIN = Duration.ofSeconds(45);
+
+    static Stream<Arguments> databases() {
+        return Stream.of(Arguments.of("mariadb", Databases.mysql()),
+                Arguments.of("mariadb-client", Databases.mariadb()),
+                Arguments.of("postgresql", Databases.postgres()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void anAcquisitionWhoseAnswerWasLostIsFreedInTheBackground(String label, String database) throws Exception {
+        String direct = Databases.withOptions(database, "distlock.table=" + Databases.uniqueTable("lost"));
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(database);
+                LockStore other = LockStore.open(direct);
+                LockStore client = LockStore.open(proxy.route(direct) + "&distlock.socketTimeoutMillis=1500")) {
+            String name = "lost:reply";
+            proxy.dropReplies();
+            assertThatThrownBy(() -> client.lock(name, LockOptions.defaults().withLeaseTime(LEASE)).tryAcquire())
+                    .isInstanceOf(StoreUnavailableException.class);
+            assertThat(other.admin().list(name, 10)).as("the database did commit the acquisition").hasSize(1);
+            proxy.passReplies();
+
+            long start = System.nanoTime();
+            Optional<Lease> next = other.lock(name).tryAcquire(FREED_WITHIN);
+            assertThat(next).as("the orphan row is freed, not held for its whole %s lease", LEASE).isPresent();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FREED_WITHIN);
+            next.get().release();
+        }
+    }
+}
