@@ -22,9 +22,8 @@ import org.netcrusher.tcp.TcpCrusherBuilder;
  */
 final class ChaosRun implements AutoCloseable {
 
-    static final Duration WORK = Duration.ofMillis(40);
-
     private final StoreTarget target;
+    private final WorkerShape shape;
     private final Path dir = TempDirs.create("chaos-run");
     private final Path registerFile = dir.resolve("register");
     private final String lockName = "chaos:" + UUID.randomUUID();
@@ -37,7 +36,12 @@ final class ChaosRun implements AutoCloseable {
     private int nextWorker;
 
     ChaosRun(StoreTarget target, boolean throughProxy) throws Exception {
+        this(target, throughProxy, WorkerShape.forLease(target.lease()));
+    }
+
+    ChaosRun(StoreTarget target, boolean throughProxy, WorkerShape shape) throws Exception {
         this.target = target;
+        this.shape = shape;
         this.clientPort = target.port();
         if (throughProxy) {
             reactor = new NioReactor();
@@ -67,7 +71,7 @@ final class ChaosRun implements AutoCloseable {
 
     WorkerProcess startWorker() {
         WorkerProcess w = WorkerProcess.start(target.uri(clientPort), "w" + (nextWorker++), lockName, registerFile,
-                target.lease(), WORK, target.holdBound().multipliedBy(2), live);
+                target.lease(), shape, target.holdBound().multipliedBy(2), live);
         workers.add(w);
         return w;
     }
@@ -75,6 +79,21 @@ final class ChaosRun implements AutoCloseable {
     /** The worker called {@code label}. */
     WorkerProcess worker(String label) {
         return workers.stream().filter(w -> w.label().equals(label)).findFirst().orElseThrow();
+    }
+
+    /** The lock name every worker of this run contends for. */
+    String lockName() {
+        return lockName;
+    }
+
+    /**
+     * The worker to hit with a client fault: the one holding the lock right now if there is one (the fault then
+     * lands wherever in its hold it happens to be), otherwise any live worker (between holds, or while waiting).
+     */
+    WorkerProcess victim() {
+        List<WorkerProcess> holding = workers.stream().filter(WorkerProcess::isHolding).toList();
+        List<WorkerProcess> pool = holding.isEmpty() ? workers : holding;
+        return pool.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(pool.size()));
     }
 
     /** Removes a dead worker from the running set (its history is kept). */

@@ -2,6 +2,7 @@ package io.distlock.chaos;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -10,17 +11,24 @@ import java.util.function.Supplier;
  */
 final class ChaosSuite {
 
-    /** A store the suite can start on demand, with the scenarios documented as unsafe for it. */
-    record StoreKind(String name, Supplier<StoreTarget> factory, List<Scenario> unsafeByDesign) {
+    /**
+     * A store the suite can start on demand, with the scenarios documented as unsafe for it and, if not empty, the
+     * only scenarios worth running on it (a Redis persistence mode only changes what a crash does).
+     */
+    record StoreKind(String name, Supplier<StoreTarget> factory, List<Scenario> unsafeByDesign, Set<Scenario> only) {
+
+        boolean runs(Scenario scenario) {
+            return only.isEmpty() || only.contains(scenario);
+        }
     }
 
     private final int workers;
-    private final int rounds;
+    private final int faults;
     private final java.time.Duration settle;
 
-    ChaosSuite(int workers, int rounds, java.time.Duration settle) {
+    ChaosSuite(int workers, int faults, java.time.Duration settle) {
         this.workers = workers;
-        this.rounds = rounds;
+        this.faults = faults;
         this.settle = settle;
     }
 
@@ -28,12 +36,20 @@ final class ChaosSuite {
         List<ChaosResult> results = new ArrayList<>();
         for (StoreKind kind : stores) {
             for (Scenario scenario : scenarios) {
-                progress.printf("chaos: %-28s %-26s ... ", kind.name(), scenario.title());
+                if (!kind.runs(scenario)) {
+                    continue;
+                }
+                progress.printf("chaos: %-36s %-34s ... ", kind.name(), scenario.title());
+                progress.flush();
+                long started = System.nanoTime();
                 ChaosResult result = runOne(kind, scenario);
-                progress.println(result == null ? "not applicable"
-                        : (result.meetsBars() ? "ok" : "BARS MISSED") + " (" + result.acquiredOk() + " acquisitions, "
-                                + result.undetectedOverlaps() + " silent overlaps, " + result.staleWritesAccepted()
-                                + " stale writes accepted)");
+                progress.println(result == null ? "not applicable" : ChaosReport.verdict(result) + " in "
+                        + java.time.Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s ("
+                        + result.faults() + " faults, " + result.faultsMidHold() + " mid-hold, " + result.acquiredOk()
+                        + " acquisitions, " + result.undetectedOverlaps() + " silent overlaps, "
+                        + result.staleWritesAccepted() + " stale writes accepted, " + result.tokensReissued()
+                        + " tokens re-issued" + (result.note().startsWith("run failed") ? "; " + result.note() : "")
+                        + ")");
                 if (result != null) {
                     results.add(result);
                 }
@@ -52,7 +68,7 @@ final class ChaosSuite {
             boolean unsafe = kind.unsafeByDesign().contains(scenario);
             try (ChaosRun run = new ChaosRun(target, scenario.needsProxy())) {
                 run.startWorkers(workers);
-                Scenario.Injection injection = scenario.inject(run, rounds);
+                Scenario.Injection injection = scenario.inject(run, faults);
                 run.runFor(settle);
                 List<Event> events = run.stopAndCollect();
                 String note = unsafe ? "unsafe by design for this store (see README)" : "";
@@ -60,14 +76,13 @@ final class ChaosSuite {
                     note = "crashed a follower, then the leader (last: " + ensemble.lastCrashed() + ")";
                 }
                 return ChaosChecker.check(target.store(), scenario.title(), events, run.register(),
-                        injection.faults(), injection.healedAtNanos(), unsafe, note);
+                        injection.faults(), injection.startedAtNanos(), injection.healedAtNanos(), unsafe, note);
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            return new ChaosResult(kind.name(), scenario.title(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, false,
-                    "run failed: " + e);
+            return ChaosResult.failed(kind.name(), scenario.title(), e.toString());
         }
     }
 }
