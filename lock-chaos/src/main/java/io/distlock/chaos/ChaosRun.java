@@ -34,6 +34,7 @@ final class ChaosRun implements AutoCloseable {
     private TcpCrusher proxy;
     private int clientPort;
     private int nextWorker;
+    private long faultMoment;
 
     ChaosRun(StoreTarget target, boolean throughProxy) throws Exception {
         this(target, throughProxy, WorkerShape.forLease(target.lease()));
@@ -79,6 +80,22 @@ final class ChaosRun implements AutoCloseable {
     /** The worker called {@code label}. */
     WorkerProcess worker(String label) {
         return workers.stream().filter(w -> w.label().equals(label)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Notes when the current fault took effect (nanoTime), for faults that wait for their moment (a row deletion
+     * waits for the lock to be free); returns whether there was such a moment ({@code nanos > 0}).
+     */
+    boolean faultHitAt(long nanos) {
+        if (nanos > 0) {
+            faultMoment = nanos;
+        }
+        return nanos > 0;
+    }
+
+    /** When the current fault took effect. */
+    long faultMoment() {
+        return faultMoment;
     }
 
     /** The lock name every worker of this run contends for. */

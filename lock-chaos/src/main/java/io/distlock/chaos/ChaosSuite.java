@@ -82,7 +82,11 @@ final class ChaosSuite {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            return ChaosResult.failed(kind.name(), scenario.title(), e.toString());
+            StringBuilder why = new StringBuilder(e.toString());
+            for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+                why.append("; caused by ").append(c);
+            }
+            return ChaosResult.failed(kind.name(), scenario.title(), why.toString());
         }
     }
 }

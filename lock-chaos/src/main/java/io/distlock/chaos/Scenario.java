@@ -71,7 +71,8 @@ enum Scenario {
      * holders. The next acquisition inserts the row afresh; its fencing token must still be above every earlier one.
      */
     ROW_DELETE("lock row deleted between holders", false, true,
-            run -> ((SqlTarget) run.target()).deleteFreeRow(run.lockName(), run.target().holdBound().multipliedBy(2))),
+            run -> run.faultHitAt(((SqlTarget) run.target()).deleteFreeRow(run.lockName(),
+                    run.target().holdBound().multipliedBy(2)))),
 
     /** Redlock with 2 of 5 masters killed: a majority remains, locking goes on. */
     REDLOCK_MINORITY_DOWN("redlock: 2 of 5 nodes down", false, false, run -> nodesDown(run, 2)),
@@ -155,8 +156,9 @@ enum Scenario {
         for (int i = 0; i < faults; i++) {
             run.runFor(Duration.ofMillis(ThreadLocalRandom.current().nextLong(lease.toMillis() + 1)));
             long at = System.nanoTime();
+            run.faultHitAt(at);
             if (fault.inject(run)) {
-                started.add(at);
+                started.add(run.faultMoment());
                 healed = System.nanoTime();
             }
             run.runFor(after);

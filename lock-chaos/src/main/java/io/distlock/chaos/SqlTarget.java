@@ -26,9 +26,9 @@ interface SqlTarget extends StoreTarget {
     /**
      * Deletes {@code lockName}'s row as soon as nobody holds it, trying for at most {@code within}.
      *
-     * @return whether a row was deleted
+     * @return when the row was deleted (nanoTime), or -1 if no free moment came
      */
-    default boolean deleteFreeRow(String lockName, Duration within) throws SQLException {
+    default long deleteFreeRow(String lockName, Duration within) throws SQLException {
         String sql = "DELETE FROM " + TABLE + " WHERE name = ? AND (owner_token IS NULL OR expires_at IS NULL"
                 + " OR expires_at <= " + nowExpression() + ")";
         long deadline = System.nanoTime() + within.toNanos();
@@ -38,11 +38,11 @@ interface SqlTarget extends StoreTarget {
             st.setString(1, lockName);
             while (System.nanoTime() - deadline < 0) {
                 if (st.executeUpdate() > 0) {
-                    return true;
+                    return System.nanoTime();
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2)); // polling for a free moment, as cleanup does
             }
         }
-        return false;
+        return -1;
     }
 }
