@@ -1,7 +1,7 @@
 package io.distlock.chaos;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +33,13 @@ public final class ChaosMain {
     private ChaosMain() {
     }
 
+    /** Every store the suite knows, by its command-line name. */
+    public static List<String> storeNames() {
+        return List.copyOf(stores().keySet());
+    }
+
     /** Every store the suite knows, by the name used on the command line. */
-    public static Map<String, ChaosSuite.StoreKind> stores() {
+    static Map<String, ChaosSuite.StoreKind> stores() {
         Map<String, ChaosSuite.StoreKind> stores = new LinkedHashMap<>();
         for (RedisPersistence p : RedisPersistence.values()) {
             for (boolean guard : new boolean[] {false, true}) {
@@ -65,11 +70,11 @@ public final class ChaosMain {
 
     /** Entry point: {@code --store LIST --scenario LIST --faults N --workers N --report FILE}. */
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /** Parses {@code args} and runs; 2 on a usage error (named on {@code err}). */
-    public static int run(String[] args, PrintStream out, PrintStream err) {
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
         try {
             Map<String, String> options = parse(args);
             int faults = Integer.parseInt(options.getOrDefault("faults",
@@ -94,7 +99,7 @@ public final class ChaosMain {
      * @throws IllegalArgumentException naming an unknown store or scenario, or a count below 1
      */
     public static int run(List<String> storeNames, List<String> scenarioNamesAsked, int faults, int workers,
-            Path report, String commandLine, PrintStream progress) {
+            Path report, String commandLine, PrintWriter progress) {
         if (faults < 1 || workers < 2) {
             throw new IllegalArgumentException("need at least 1 fault and 2 workers, got faults=" + faults
                     + " workers=" + workers);
@@ -128,6 +133,7 @@ public final class ChaosMain {
         }
         progress.println(ChaosReport.summary(results));
         progress.println("chaos: wrote " + report.toAbsolutePath());
+        progress.flush();
         return results.stream().allMatch(ChaosResult::meetsBars) ? 0 : 1;
     }
 

@@ -32,7 +32,7 @@ final class ChaosSuite {
         this.settle = settle;
     }
 
-    List<ChaosResult> run(List<StoreKind> stores, List<Scenario> scenarios, java.io.PrintStream progress) {
+    List<ChaosResult> run(List<StoreKind> stores, List<Scenario> scenarios, java.io.PrintWriter progress) {
         List<ChaosResult> results = new ArrayList<>();
         for (StoreKind kind : stores) {
             for (Scenario scenario : scenarios) {
