@@ -47,6 +47,7 @@ final class ChaosSuite {
                         + java.time.Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s ("
                         + result.faults() + " faults, " + result.faultsMidHold() + " mid-hold, " + result.acquiredOk()
                         + " acquisitions, " + result.undetectedOverlaps() + " silent overlaps, "
+                        + result.detectedOverlaps() + " told overlaps, "
                         + result.staleWritesAccepted() + " stale writes accepted, " + result.tokensReissued()
                         + " tokens re-issued" + (result.note().startsWith("run failed") ? "; " + result.note() : "")
                         + ")");

@@ -33,11 +33,11 @@ enum Scenario {
     }),
 
     /**
-     * Kill the server (SIGKILL, or stop an in-process one) wherever the workload is; restart it after 1 s from its
-     * own files (what its persistence mode kept).
+     * Kill the server (SIGKILL, or stop an in-process one) wherever the workload is; restart it after 0.1-1 s from
+     * its own files (what its persistence mode kept), as a supervisor would.
      */
     SERVER_RESTART("server crash and restart", false, false, run -> {
-        run.target().crashAndRestart(Duration.ofSeconds(1));
+        run.target().crashAndRestart(Duration.ofMillis(ThreadLocalRandom.current().nextLong(100, 1001)));
         return true;
     }),
 

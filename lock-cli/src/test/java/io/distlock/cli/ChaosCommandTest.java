@@ -40,6 +40,7 @@ class ChaosCommandTest {
         assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.OK);
         assertThat(run.out()).contains("redis (AOF always, restartGuard)", "server crash and restart", "met",
                 "1 runs, 1 faults injected", "wrote");
-        assertThat(Files.readString(report)).contains("fencing tokens re-issued", "| redis (AOF always, restartGuard) |");
+        assertThat(Files.readString(report))
+                .contains("fencing tokens re-issued", "| redis (AOF always, restartGuard) |");
     }
 }
