@@ -71,9 +71,26 @@ final class ChaosRun implements AutoCloseable {
     }
 
     WorkerProcess startWorker() {
+        return startWorker(shape);
+    }
+
+    /** Starts a worker whose JVM runs behind {@code prefix} (a wrong wall clock, for example). */
+    WorkerProcess startWorker(List<String> prefix) {
+        return startWorker(shape.wrappedIn(prefix));
+    }
+
+    private WorkerProcess startWorker(WorkerShape workerShape) {
         WorkerProcess w = WorkerProcess.start(target.uri(clientPort), "w" + (nextWorker++), lockName, registerFile,
-                target.lease(), shape, target.holdBound().multipliedBy(2), live);
+                target.lease(), workerShape, target.holdBound().multipliedBy(2), live);
         workers.add(w);
+        return w;
+    }
+
+    /** Stops a random worker gracefully (after its current round) and retires it. */
+    WorkerProcess retireRandomWorker() {
+        WorkerProcess w = workers.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(workers.size()));
+        w.stop(Duration.ofSeconds(20));
+        retire(w);
         return w;
     }
 

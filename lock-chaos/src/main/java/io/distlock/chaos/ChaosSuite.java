@@ -72,10 +72,9 @@ final class ChaosSuite {
                 Scenario.Injection injection = scenario.inject(run, faults);
                 run.runFor(settle);
                 List<Event> events = run.stopAndCollect();
-                String note = unsafe ? "unsafe by design for this store (see README)" : "";
-                if (target instanceof ZooKeeperEnsembleTarget ensemble && scenario == Scenario.SERVER_RESTART) {
-                    note = "crashed a follower, then the leader (last: " + ensemble.lastCrashed() + ")";
-                }
+                String note = String.join("; ", java.util.stream.Stream.of(
+                        unsafe ? "unsafe by design for this store and fault (see README)" : "", target.note())
+                        .filter(n -> !n.isEmpty()).toList());
                 return ChaosChecker.check(target.store(), scenario.title(), events, run.register(),
                         injection.faults(), injection.startedAtNanos(), injection.healedAtNanos(), unsafe, note);
             }

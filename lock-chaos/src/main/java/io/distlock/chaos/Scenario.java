@@ -74,6 +74,25 @@ enum Scenario {
             run -> run.faultHitAt(((SqlTarget) run.target()).deleteFreeRow(run.lockName(),
                     run.target().holdBound().multipliedBy(2)))),
 
+    /**
+     * A worker whose wall clock is wrong by minutes to a day (libfaketime) replaces a worker stopped after its round.
+     * Expiry is the store's clock and local deadlines are monotonic, so nothing may change.
+     */
+    CLOCK_SKEW("worker with a wrong wall clock", false, true, run -> {
+        run.retireRandomWorker();
+        run.startWorker(WrongClock.randomPrefix());
+        return true;
+    }),
+
+    /**
+     * Kill the primary serving the lock (SIGKILL) so a replica is promoted (Redis Sentinel, Redis Cluster); the
+     * killed node comes back as a replica. Replication is asynchronous: the last writes may not have reached it.
+     */
+    FAILOVER("failover: primary killed, replica promoted", false, false, run -> {
+        ((FailoverTarget) run.target()).failover(run.lockName());
+        return true;
+    }),
+
     /** Redlock with 2 of 5 masters killed: a majority remains, locking goes on. */
     REDLOCK_MINORITY_DOWN("redlock: 2 of 5 nodes down", false, false, run -> nodesDown(run, 2)),
 
@@ -121,7 +140,8 @@ enum Scenario {
 
     /** Why this scenario does not apply to {@code target}, or null if it does. */
     String notApplicable(StoreTarget target) {
-        boolean multiServer = target instanceof ZooKeeperEnsembleTarget || target instanceof RedlockTarget;
+        boolean multiServer = target instanceof ZooKeeperEnsembleTarget || target instanceof RedlockTarget
+                || target instanceof FailoverTarget;
         if (needsProxy && multiServer) {
             return "a proxy fronts one server; network faults run on the single-server targets";
         }
@@ -133,6 +153,12 @@ enum Scenario {
         }
         if (this == SCRIPT_FLUSH && !(target instanceof RedisTarget)) {
             return "Redis only";
+        }
+        if (this == CLOCK_SKEW && WrongClock.library().isEmpty()) {
+            return "libfaketime is not installed (apt-get install faketime)";
+        }
+        if (this == FAILOVER && !(target instanceof FailoverTarget)) {
+            return "replicated stores only (Redis Sentinel, Redis Cluster)";
         }
         if (this == ROW_DELETE && !(target instanceof SqlTarget)) {
             return "SQL stores only";
