@@ -56,6 +56,9 @@ public final class ChaosMain {
         stores.put("redis-sentinel", new ChaosSuite.StoreKind("redis (Sentinel: master + async replica)",
                 RedisSentinelTarget::new, List.of(Scenario.FAILOVER),
                 Set.of(Scenario.FAILOVER, Scenario.CLIENT_PAUSE)));
+        stores.put("redis-cluster", new ChaosSuite.StoreKind("redis (Cluster: 3 masters + async replicas)",
+                RedisClusterTarget::new, List.of(Scenario.FAILOVER),
+                Set.of(Scenario.FAILOVER, Scenario.CLIENT_PAUSE)));
         stores.put("zookeeper", new ChaosSuite.StoreKind("zookeeper", ZooKeeperTarget::new, List.of(), Set.of()));
         stores.put("zookeeper-ensemble", new ChaosSuite.StoreKind("zookeeper (3-node ensemble)",
                 ZooKeeperEnsembleTarget::new, List.of(), Set.of()));
