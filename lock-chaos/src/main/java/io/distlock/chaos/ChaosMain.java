@@ -62,6 +62,8 @@ public final class ChaosMain {
         stores.put("zookeeper", new ChaosSuite.StoreKind("zookeeper", ZooKeeperTarget::new, List.of(), Set.of()));
         stores.put("zookeeper-ensemble", new ChaosSuite.StoreKind("zookeeper (3-node ensemble)",
                 ZooKeeperEnsembleTarget::new, List.of(), Set.of()));
+        stores.put("zookeeper-partition", new ChaosSuite.StoreKind("zookeeper (3 JVMs, members behind proxies)",
+                ZooKeeperPartitionTarget::new, List.of(), Set.of(Scenario.LEADER_PARTITION, Scenario.CLIENT_PAUSE)));
         stores.put("redlock", new ChaosSuite.StoreKind("redlock (5 masters)", RedlockTarget::new, List.of(),
                 Set.of()));
         stores.put("mariadb", new ChaosSuite.StoreKind("mariadb", MariaDbTarget::new, List.of(), Set.of()));

@@ -22,9 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  * A lock client in its own JVM running the fault workload until told to stop (a line on stdin, or stdin closing):
  * acquire, fenced read, hold for a random time (the service's own work, where a fault lands), now and then
  * {@code extend()} at a random moment of the hold, fenced write, release, a short random think time, printing every
- * step as an {@link Event}. Holds are drawn log-uniformly between HOLD_MIN_MS and HOLD_MAX_MS, so most are short and
- * some last half a lease. It deliberately does NOT check {@code isValid()} before writing: a real service can be
- * paused between such a check and its write, and only fencing makes that safe.
+ * step as an {@link Event}. Holds are drawn between HOLD_MIN_MS and HOLD_MAX_MS, half uniformly and half
+ * log-uniformly, so there are many short holds and many long ones. It deliberately does NOT check
+ * {@code isValid()} before writing: a real service can be paused between such a check and its write, and only
+ * fencing makes that safe.
  *
  * <p>Arguments: STORE_URI LABEL LOCK_NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS ACQUIRE_TIMEOUT_MS
  * EXTEND_PERCENT.
@@ -152,11 +153,14 @@ public final class ChaosWorker {
     /** The random shape of one worker's rounds: hold length, whether and when to extend, think time. */
     record Workload(long holdMinMillis, long holdMaxMillis, int extendPercent) {
 
+        /** Half of the holds uniform over the range (long ones are common), half log-uniform (many short ones). */
         long holdNanos() {
             double min = Math.max(1, holdMinMillis);
             double max = Math.max(min, holdMaxMillis);
-            double u = ThreadLocalRandom.current().nextDouble();
-            return (long) (TimeUnit.MILLISECONDS.toNanos(1) * min * Math.exp(u * Math.log(max / min)));
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            double u = random.nextDouble();
+            double millis = random.nextBoolean() ? min + u * (max - min) : min * Math.exp(u * Math.log(max / min));
+            return (long) (TimeUnit.MILLISECONDS.toNanos(1) * millis);
         }
 
         /** When to call extend() within a hold of {@code hold} nanos, or -1 for not this time. */

@@ -12,10 +12,10 @@ final class Definitions {
 
             Each run starts its own server, then worker JVMs that loop: acquire the lock (wait at most twice the \
             lease), do a **fenced read** of a shared register (a file updated under an OS file lock; it refuses a \
-            token lower than the highest it has seen), hold the lock for a random time (log-uniform from 5 ms to \
-            half the lease; in half of the holds the worker calls `extend()` at a random moment), do a **fenced \
-            write** of the value plus one, release, and think for 0-30 ms. Workers do not check `isValid()` before \
-            writing, on purpose: a real service can be paused between that check and its write; only fencing makes \
+            token lower than the highest it has seen), hold the lock for a random time (5 ms to half the lease, half \
+            of the holds drawn uniformly, half log-uniformly; in half of the holds the worker calls `extend()` at a \
+            random moment), do a **fenced write** of the value plus one, release, and think for 0-30 ms. Workers \
+            do not check `isValid()` before writing, on purpose: a real service can be paused between that check and its write; only fencing makes \
             that safe. Each fault is injected after a random delay of up to one lease, so it lands anywhere in the \
             cycle; client faults hit the worker holding the lock at that moment, if any.
 

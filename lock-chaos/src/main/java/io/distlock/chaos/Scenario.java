@@ -93,6 +93,15 @@ enum Scenario {
         return true;
     }),
 
+    /**
+     * ZooKeeper ensemble: every proxy between the leader and the two other members closed for the session timeout
+     * plus 2 s (the others elect a new leader, the old one loses its quorum), then opened again.
+     */
+    LEADER_PARTITION("zookeeper: leader partitioned from the members", false, false, run -> {
+        ((ZooKeeperPartitionTarget) run.target()).partitionLeader(run.target().holdBound().plusSeconds(2));
+        return true;
+    }),
+
     /** Redlock with 2 of 5 masters killed: a majority remains, locking goes on. */
     REDLOCK_MINORITY_DOWN("redlock: 2 of 5 nodes down", false, false, run -> nodesDown(run, 2)),
 
@@ -141,7 +150,7 @@ enum Scenario {
     /** Why this scenario does not apply to {@code target}, or null if it does. */
     String notApplicable(StoreTarget target) {
         boolean multiServer = target instanceof ZooKeeperEnsembleTarget || target instanceof RedlockTarget
-                || target instanceof FailoverTarget;
+                || target instanceof FailoverTarget || target instanceof ZooKeeperPartitionTarget;
         if (needsProxy && multiServer) {
             return "a proxy fronts one server; network faults run on the single-server targets";
         }
@@ -159,6 +168,9 @@ enum Scenario {
         }
         if (this == FAILOVER && !(target instanceof FailoverTarget)) {
             return "replicated stores only (Redis Sentinel, Redis Cluster)";
+        }
+        if (this == LEADER_PARTITION && !(target instanceof ZooKeeperPartitionTarget)) {
+            return "the ZooKeeper ensemble whose members talk through proxies only";
         }
         if (this == ROW_DELETE && !(target instanceof SqlTarget)) {
             return "SQL stores only";
