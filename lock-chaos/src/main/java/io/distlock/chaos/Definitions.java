@@ -14,10 +14,10 @@ final class Definitions {
             lease), do a **fenced read** of a shared register (a file updated under an OS file lock; it refuses a \
             token lower than the highest it has seen), hold the lock for a random time (5 ms to half the lease, half \
             of the holds drawn uniformly, half log-uniformly; in half of the holds the worker calls `extend()` at a \
-            random moment), do a **fenced write** of the value plus one, release, and think for 0-30 ms. Workers \
-            do not check `isValid()` before writing, on purpose: a real service can be paused between that check and its write; only fencing makes \
-            that safe. Each fault is injected after a random delay of up to one lease, so it lands anywhere in the \
-            cycle; client faults hit the worker holding the lock at that moment, if any.
+            random moment), do a **fenced write** of the value plus one, release, and think for 0-30 ms. Workers do \
+            not check `isValid()` before writing, on purpose: a real service can be paused between that check and \
+            its write; only fencing makes that safe. Each fault is injected after a random delay of up to one lease, \
+            so it lands anywhere in the cycle; client faults hit the worker holding the lock at that moment, if any.
 
             - **faults (mid-hold)**: faults injected, and how many of them started while a worker held the lock.
             - **acquired ok / fail / unknown**: acquisitions that returned a lease / that timed out because the lock \
@@ -48,8 +48,16 @@ final class Definitions {
 
             **Unsafe by design**: Redis restarted without the latest lock keys (no persistence, RDB, or AOF everysec) \
             and without `restartGuard=true` lets a second holder acquire while the first still works (the design \
-            brief's "delayed restart" is the guard). Its fencing tokens must still never repeat. Asynchronous \
-            replication (Sentinel/Cluster failover) has the same hole; it is not run here yet.
+            brief's "delayed restart" is the guard). Asynchronous replication has the same hole: the Sentinel and \
+            Cluster failovers are unsafe by design for overlaps too. In every row fencing tokens must never repeat, \
+            and no stale write or lost update may get through.
+
+            **Failovers**: Sentinel kills the master and waits for the Sentinels to promote its replica; Cluster \
+            kills the master serving the lock's slot and waits for its replica to take over; the killed node comes \
+            back as a replica. The ZooKeeper leader partition closes every proxy between the leader and the two \
+            other members (their quorum and election traffic goes through proxies) for the session timeout plus \
+            2 s. **Wrong wall clock**: a worker is replaced by one whose JVM runs under libfaketime (hours or a day \
+            off, monotonic clock true); nothing may change.
 
             **Lock row deleted between holders**: "an operator" deletes the lock's row while nobody holds it \
             (released or expired by the database clock); the next holder inserts it again.
