@@ -91,7 +91,7 @@ public final class ChaosMain {
             return run(List.of(options.getOrDefault("store", "all").split(",")),
                     List.of(options.getOrDefault("scenario", "all").split(",")), faults, workers,
                     Path.of(options.getOrDefault("report", "chaos-report.md")),
-                    "./mvnw -q -pl lock-chaos exec:java -Dexec.args=\"" + String.join(" ", args) + "\"", out);
+                    "java io.distlock.chaos.ChaosMain " + String.join(" ", args), out);
         } catch (IllegalArgumentException e) {
             err.println("chaos: " + e.getMessage());
             err.println("usage: ChaosMain [--store all|" + String.join(",", stores().keySet()) + "] [--scenario all|"

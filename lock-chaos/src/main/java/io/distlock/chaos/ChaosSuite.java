@@ -35,10 +35,8 @@ final class ChaosSuite {
     List<ChaosResult> run(List<StoreKind> stores, List<Scenario> scenarios, java.io.PrintWriter progress) {
         List<ChaosResult> results = new ArrayList<>();
         for (StoreKind kind : stores) {
-            for (Scenario scenario : scenarios) {
-                if (!kind.runs(scenario)) {
-                    continue;
-                }
+            List<Scenario> applicable = applicable(kind, scenarios, progress);
+            for (Scenario scenario : applicable) {
                 progress.printf("chaos: %-36s %-34s ... ", kind.name(), scenario.title());
                 progress.flush();
                 long started = System.nanoTime();
@@ -57,6 +55,29 @@ final class ChaosSuite {
             }
         }
         return results;
+    }
+
+    /**
+     * The scenarios of {@code asked} that apply to {@code kind}, found on one target started for the purpose (so a
+     * scenario that does not apply costs no server start of its own); all of them if the target cannot start (each
+     * run then reports the failure).
+     */
+    private static List<Scenario> applicable(StoreKind kind, List<Scenario> asked, java.io.PrintWriter progress) {
+        List<Scenario> wanted = asked.stream().filter(kind::runs).toList();
+        try (StoreTarget probe = kind.factory().get()) {
+            List<Scenario> applicable = new ArrayList<>();
+            for (Scenario s : wanted) {
+                String why = s.notApplicable(probe);
+                if (why == null) {
+                    applicable.add(s);
+                } else {
+                    progress.printf("chaos: %-36s %-34s ... not applicable: %s%n", kind.name(), s.title(), why);
+                }
+            }
+            return applicable;
+        } catch (RuntimeException e) {
+            return wanted;
+        }
     }
 
     /** One scenario on a fresh target; null if it does not apply. */
