@@ -74,21 +74,33 @@ final class ChaosRun implements AutoCloseable {
         return startWorker(shape);
     }
 
-    /** Starts a worker whose JVM runs behind {@code prefix} (a wrong wall clock, for example). */
-    WorkerProcess startWorker(List<String> prefix) {
-        return startWorker(shape.wrappedIn(prefix));
+    /**
+     * Starts a worker whose JVM runs behind {@code prefix} (a wrong wall clock, for example), labelled with
+     * {@code tag} so its events can be told apart.
+     */
+    WorkerProcess startWorker(List<String> prefix, String tag) {
+        return startWorker(shape.wrappedIn(prefix), "-" + tag);
     }
 
     private WorkerProcess startWorker(WorkerShape workerShape) {
-        WorkerProcess w = WorkerProcess.start(target.uri(clientPort), "w" + (nextWorker++), lockName, registerFile,
-                target.lease(), workerShape, target.holdBound().multipliedBy(2), live);
+        return startWorker(workerShape, "");
+    }
+
+    private WorkerProcess startWorker(WorkerShape workerShape, String suffix) {
+        WorkerProcess w = WorkerProcess.start(target.uri(clientPort), "w" + (nextWorker++) + suffix, lockName,
+                registerFile, target.lease(), workerShape, target.holdBound().multipliedBy(2), live);
         workers.add(w);
         return w;
     }
 
-    /** Stops a random worker gracefully (after its current round) and retires it. */
-    WorkerProcess retireRandomWorker() {
-        WorkerProcess w = workers.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(workers.size()));
+    /**
+     * Stops a random worker gracefully (after its current round) and retires it, preferring one whose label does not
+     * contain {@code sparedTag}.
+     */
+    WorkerProcess retireRandomWorker(String sparedTag) {
+        List<WorkerProcess> others = workers.stream().filter(x -> !x.label().contains(sparedTag)).toList();
+        List<WorkerProcess> pool = others.isEmpty() ? workers : others;
+        WorkerProcess w = pool.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(pool.size()));
         w.stop(Duration.ofSeconds(20));
         retire(w);
         return w;
@@ -128,6 +140,17 @@ final class ChaosRun implements AutoCloseable {
         List<WorkerProcess> holding = workers.stream().filter(WorkerProcess::isHolding).toList();
         List<WorkerProcess> pool = holding.isEmpty() ? workers : holding;
         return pool.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(pool.size()));
+    }
+
+    /** Waits until {@code w} has opened its store (a JVM under libfaketime starts slowly); fails after 90 s. */
+    void awaitReady(WorkerProcess w) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!w.isReady()) {
+            if (System.nanoTime() - deadline > 0 || !w.isAlive()) {
+                throw new IllegalStateException("worker " + w.label() + " did not get ready");
+            }
+            Thread.sleep(50); // polling the worker's READY line, bounded by the deadline
+        }
     }
 
     /** Removes a dead worker from the running set (its history is kept). */

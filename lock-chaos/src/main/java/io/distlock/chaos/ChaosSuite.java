@@ -96,6 +96,9 @@ final class ChaosSuite {
                 String note = String.join("; ", java.util.stream.Stream.of(
                         unsafe ? "unsafe by design for this store and fault (see README)" : "", target.note())
                         .filter(n -> !n.isEmpty()).toList());
+                if (scenario == Scenario.CLOCK_SKEW) {
+                    note = note.isEmpty() ? WrongClock.note(events) : note + "; " + WrongClock.note(events);
+                }
                 return ChaosChecker.check(target.store(), scenario.title(), events, run.register(),
                         injection.faults(), injection.startedAtNanos(), injection.healedAtNanos(), unsafe, note);
             }

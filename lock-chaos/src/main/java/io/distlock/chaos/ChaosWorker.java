@@ -47,11 +47,10 @@ public final class ChaosWorker {
         AtomicBoolean stop = new AtomicBoolean();
         Thread stdin = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-                while (in.readLine() != null && !stop.get()) {
-                    stop.set(true);
-                }
-            } catch (IOException ignored) {
-                // stdin closed with the parent: stop below
+                String line = in.readLine();
+                out.println(line == null ? "STDIN_CLOSED" : "STDIN_STOP " + line);
+            } catch (IOException e) {
+                out.println("STDIN_FAILED " + e); // the parent is gone: stop below
             }
             stop.set(true);
         }, "stdin");

@@ -75,12 +75,15 @@ enum Scenario {
                     run.target().holdBound().multipliedBy(2)))),
 
     /**
-     * A worker whose wall clock is wrong by minutes to a day (libfaketime) replaces a worker stopped after its round.
-     * Expiry is the store's clock and local deadlines are monotonic, so nothing may change.
+     * A worker whose wall clock is wrong by minutes to a day (libfaketime) replaces a worker stopped after its round
+     * (one with a true clock while there is one). Expiry is the store's clock and local deadlines are monotonic, so
+     * nothing may change.
      */
-    CLOCK_SKEW("worker with a wrong wall clock", false, true, run -> {
-        run.retireRandomWorker();
-        run.startWorker(WrongClock.randomPrefix());
+    CLOCK_SKEW("worker with a wrong wall clock", false, false, run -> {
+        run.retireRandomWorker(WrongClock.TAG);
+        String offset = WrongClock.randomOffset();
+        run.awaitReady(run.startWorker(WrongClock.prefix(offset),
+                WrongClock.TAG + offset.replace('+', 'p').replace('-', 'm')));
         return true;
     }),
 

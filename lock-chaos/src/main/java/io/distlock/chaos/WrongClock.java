@@ -28,10 +28,23 @@ final class WrongClock {
         return LIBRARIES.stream().filter(Files::isReadable).findFirst();
     }
 
-    /** An {@code env} prefix that starts a command with its wall clock off by a random offset. */
-    static List<String> randomPrefix() {
+    /** The label tag of workers started with a wrong clock. */
+    static final String TAG = "wrongclock";
+
+    /** A random offset, as libfaketime writes it (e.g. {@code -3h}). */
+    static String randomOffset() {
+        return OFFSETS.get(ThreadLocalRandom.current().nextInt(OFFSETS.size()));
+    }
+
+    /** An {@code env} prefix that starts a command with its wall clock off by {@code offset}. */
+    static List<String> prefix(String offset) {
         Path lib = library().orElseThrow(() -> new IllegalStateException("libfaketime is not installed"));
-        String offset = OFFSETS.get(ThreadLocalRandom.current().nextInt(OFFSETS.size()));
         return List.of("env", "LD_PRELOAD=" + lib, "FAKETIME=" + offset, "FAKETIME_DONT_FAKE_MONOTONIC=1");
+    }
+
+    /** A note for the report: how often workers with a wrong clock held the lock. */
+    static String note(List<Event> events) {
+        long held = events.stream().filter(e -> e.type().equals("ACQ_OK") && e.worker().contains(TAG)).count();
+        return held + " acquisitions by workers with a wrong wall clock";
     }
 }
