@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
 
 /**
  * A Redis Cluster of the run's own: three masters, each with one asynchronous replica (six redis-servers, no
@@ -117,24 +117,10 @@ final class RedisClusterTarget implements FailoverTarget {
         return lastFailover;
     }
 
-    @FunctionalInterface
-    private interface Check {
-        boolean holds() throws IOException, InterruptedException;
-    }
-
-    private static void await(String what, Check check) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + READY.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            try {
-                if (check.holds()) {
-                    return;
-                }
-            } catch (IOException e) {
-                // the node is down or not answering yet: ask again until the deadline
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // polling a server's state, bounded
-        }
-        throw new IllegalStateException("timed out waiting for " + what);
+    /** Polls {@code check} every 100 ms until it holds; a node that does not answer yet is asked again. */
+    private static void await(String what, java.util.concurrent.Callable<Boolean> check) {
+        Awaitility.await(what).atMost(READY).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsInstanceOf(IOException.class).until(check);
     }
 
     @Override

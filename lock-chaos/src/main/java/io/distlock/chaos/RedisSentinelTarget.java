@@ -9,9 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
 
 /**
  * Redis with Sentinel, all processes of the run's own: two redis-servers (a master and its asynchronous replica, no
@@ -57,7 +56,7 @@ final class RedisSentinelTarget implements FailoverTarget {
                 sentinels.add(startSentinel(master.port));
             }
             awaitReplicated(master.port);
-        } catch (RuntimeException | IOException | InterruptedException e) {
+        } catch (RuntimeException | IOException e) {
             close();
             throw new IllegalStateException("could not start Redis with Sentinel", e);
         }
@@ -77,7 +76,7 @@ final class RedisSentinelTarget implements FailoverTarget {
     }
 
     /** Waits until the replica of {@code masterPort} is in sync and every Sentinel knows it. */
-    private void awaitReplicated(int masterPort) throws IOException, InterruptedException {
+    private void awaitReplicated(int masterPort) {
         int replicaPort = nodes.stream().filter(n -> n.port != masterPort).findFirst().orElseThrow().port;
         await("replica " + replicaPort + " in sync", () -> RedisCli.run(replicaPort, "INFO", "replication")
                 .contains("master_link_status:up"));
@@ -112,24 +111,10 @@ final class RedisSentinelTarget implements FailoverTarget {
         return lastFailover;
     }
 
-    @FunctionalInterface
-    private interface Check {
-        boolean holds() throws IOException, InterruptedException;
-    }
-
-    private static void await(String what, Check check) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + READY.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            try {
-                if (check.holds()) {
-                    return;
-                }
-            } catch (IOException e) {
-                // the node is down or not answering yet: ask again until the deadline
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // polling a server's state, bounded
-        }
-        throw new IllegalStateException("timed out waiting for " + what);
+    /** Polls {@code check} every 100 ms until it holds; a node that does not answer yet is asked again. */
+    private static void await(String what, java.util.concurrent.Callable<Boolean> check) {
+        Awaitility.await(what).atMost(READY).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsInstanceOf(IOException.class).until(check);
     }
 
     @Override

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  */
 class ChaosShortRunTest {
 
-    private final ChaosSuite suite = new ChaosSuite(3, 2, java.time.Duration.ofSeconds(1));
+    private final ChaosSuite suite = new ChaosSuite(3, 2, java.time.Duration.ofSeconds(4));
 
     private ChaosResult run(String store, Scenario scenario) {
         ChaosResult result = suite.runOne(ChaosMain.stores().get(store), scenario);
