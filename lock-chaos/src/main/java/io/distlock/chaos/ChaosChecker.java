@@ -26,6 +26,15 @@ public final class ChaosChecker {
     /** Counts for one run; {@code register} is the resource's final state, {@code faultEnd} nanoTime or -1. */
     public static ChaosResult check(String store, String scenario, List<Event> events, FencedRegister.State register,
             int faults, long faultEndNanos, boolean unsafeByDesign, String note) {
+        return check(store, scenario, events, register, faults, List.of(), faultEndNanos, unsafeByDesign, note);
+    }
+
+    /**
+     * Counts for one run, with the moments the faults started ({@code faultStarts}, nanoTime) so the checker can say
+     * how many of them landed while someone held the lock.
+     */
+    public static ChaosResult check(String store, String scenario, List<Event> events, FencedRegister.State register,
+            int faults, List<Long> faultStarts, long faultEndNanos, boolean unsafeByDesign, String note) {
         List<Event> sorted = new ArrayList<>(events);
         sorted.sort(Comparator.comparingLong(Event::nanos));
         long ops = count(sorted, "ACQ_INVOKE");
@@ -55,8 +64,10 @@ public final class ChaosChecker {
             recovery = sorted.stream().filter(e -> e.type().equals("ACQ_OK") && e.nanos() >= faultEndNanos)
                     .findFirst().map(e -> Duration.ofNanos(e.nanos() - faultEndNanos)).orElse(null);
         }
-        return new ChaosResult(store, scenario, ops, faults, ok, fail, unknown, undetected, detected,
-                register.lostUpdates(), rejections, stale, recovery, unsafeByDesign, note);
+        long midHold = faultStarts.stream().filter(t -> holds.stream().anyMatch(h -> h.from() <= t && t < h.to()))
+                .count();
+        return new ChaosResult(store, scenario, ops, faults, midHold, ok, fail, unknown, undetected, detected,
+                register.lostUpdates(), rejections, stale, reissuedTokens(sorted), recovery, unsafeByDesign, note);
     }
 
     private static long count(List<Event> events, String type) {
@@ -75,7 +86,7 @@ public final class ChaosChecker {
                     open.put(e.worker(), e);
                     told.put(e.worker(), false);
                 }
-                case "LOST_SIGNAL" -> {
+                case "LOST_SIGNAL", "EXT_LOST" -> {
                     Event start = open.get(e.worker());
                     if (start != null && start.token() == e.token()) {
                         told.put(e.worker(), true);
@@ -101,6 +112,15 @@ public final class ChaosChecker {
                     false)));
         }
         return holds;
+    }
+
+    /**
+     * Acquisitions granted a fencing token that an earlier acquisition of the same lock had already been granted (the
+     * workers never re-enter, so every grant must carry a new token).
+     */
+    static long reissuedTokens(List<Event> sorted) {
+        java.util.Set<Long> granted = new java.util.HashSet<>();
+        return sorted.stream().filter(e -> e.type().equals("ACQ_OK")).filter(e -> !granted.add(e.token())).count();
     }
 
     /** Writes accepted with token T after another client had been granted a token above T. */

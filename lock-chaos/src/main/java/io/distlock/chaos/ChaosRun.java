@@ -22,9 +22,8 @@ import org.netcrusher.tcp.TcpCrusherBuilder;
  */
 final class ChaosRun implements AutoCloseable {
 
-    static final Duration WORK = Duration.ofMillis(40);
-
     private final StoreTarget target;
+    private final WorkerShape shape;
     private final Path dir = TempDirs.create("chaos-run");
     private final Path registerFile = dir.resolve("register");
     private final String lockName = "chaos:" + UUID.randomUUID();
@@ -35,9 +34,15 @@ final class ChaosRun implements AutoCloseable {
     private TcpCrusher proxy;
     private int clientPort;
     private int nextWorker;
+    private long faultMoment;
 
     ChaosRun(StoreTarget target, boolean throughProxy) throws Exception {
+        this(target, throughProxy, WorkerShape.forLease(target.lease()));
+    }
+
+    ChaosRun(StoreTarget target, boolean throughProxy, WorkerShape shape) throws Exception {
         this.target = target;
+        this.shape = shape;
         this.clientPort = target.port();
         if (throughProxy) {
             reactor = new NioReactor();
@@ -66,15 +71,86 @@ final class ChaosRun implements AutoCloseable {
     }
 
     WorkerProcess startWorker() {
-        WorkerProcess w = WorkerProcess.start(target.uri(clientPort), "w" + (nextWorker++), lockName, registerFile,
-                target.lease(), WORK, target.holdBound().multipliedBy(2), live);
+        return startWorker(shape);
+    }
+
+    /**
+     * Starts a worker whose JVM runs behind {@code prefix} (a wrong wall clock, for example), labelled with
+     * {@code tag} so its events can be told apart.
+     */
+    WorkerProcess startWorker(List<String> prefix, String tag) {
+        return startWorker(shape.wrappedIn(prefix), "-" + tag);
+    }
+
+    private WorkerProcess startWorker(WorkerShape workerShape) {
+        return startWorker(workerShape, "");
+    }
+
+    private WorkerProcess startWorker(WorkerShape workerShape, String suffix) {
+        WorkerProcess w = WorkerProcess.start(target.uri(clientPort), "w" + (nextWorker++) + suffix, lockName,
+                registerFile, target.lease(), workerShape, target.holdBound().multipliedBy(2), live);
         workers.add(w);
+        return w;
+    }
+
+    /**
+     * Stops a random worker gracefully (after its current round) and retires it, preferring one whose label does not
+     * contain {@code sparedTag}.
+     */
+    WorkerProcess retireRandomWorker(String sparedTag) {
+        List<WorkerProcess> others = workers.stream().filter(x -> !x.label().contains(sparedTag)).toList();
+        List<WorkerProcess> pool = others.isEmpty() ? workers : others;
+        WorkerProcess w = pool.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(pool.size()));
+        w.stop(Duration.ofSeconds(20));
+        retire(w);
         return w;
     }
 
     /** The worker called {@code label}. */
     WorkerProcess worker(String label) {
         return workers.stream().filter(w -> w.label().equals(label)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Notes when the current fault took effect (nanoTime), for faults that wait for their moment (a row deletion
+     * waits for the lock to be free); returns whether there was such a moment ({@code nanos > 0}).
+     */
+    boolean faultHitAt(long nanos) {
+        if (nanos > 0) {
+            faultMoment = nanos;
+        }
+        return nanos > 0;
+    }
+
+    /** When the current fault took effect. */
+    long faultMoment() {
+        return faultMoment;
+    }
+
+    /** The lock name every worker of this run contends for. */
+    String lockName() {
+        return lockName;
+    }
+
+    /**
+     * The worker to hit with a client fault: the one holding the lock right now if there is one (the fault then
+     * lands wherever in its hold it happens to be), otherwise any live worker (between holds, or while waiting).
+     */
+    WorkerProcess victim() {
+        List<WorkerProcess> holding = workers.stream().filter(WorkerProcess::isHolding).toList();
+        List<WorkerProcess> pool = holding.isEmpty() ? workers : holding;
+        return pool.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(pool.size()));
+    }
+
+    /** Waits until {@code w} has opened its store (a JVM under libfaketime starts slowly); fails after 90 s. */
+    void awaitReady(WorkerProcess w) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!w.isReady()) {
+            if (System.nanoTime() - deadline > 0 || !w.isAlive()) {
+                throw new IllegalStateException("worker " + w.label() + " did not get ready");
+            }
+            Thread.sleep(50); // polling the worker's READY line, bounded by the deadline
+        }
     }
 
     /** Removes a dead worker from the running set (its history is kept). */

@@ -2,6 +2,7 @@ package io.distlock.chaos;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -10,36 +11,73 @@ import java.util.function.Supplier;
  */
 final class ChaosSuite {
 
-    /** A store the suite can start on demand, with the scenarios documented as unsafe for it. */
-    record StoreKind(String name, Supplier<StoreTarget> factory, List<Scenario> unsafeByDesign) {
+    /**
+     * A store the suite can start on demand, with the scenarios documented as unsafe for it and, if not empty, the
+     * only scenarios worth running on it (a Redis persistence mode only changes what a crash does).
+     */
+    record StoreKind(String name, Supplier<StoreTarget> factory, List<Scenario> unsafeByDesign, Set<Scenario> only) {
+
+        boolean runs(Scenario scenario) {
+            return only.isEmpty() || only.contains(scenario);
+        }
     }
 
     private final int workers;
-    private final int rounds;
+    private final int faults;
     private final java.time.Duration settle;
 
-    ChaosSuite(int workers, int rounds, java.time.Duration settle) {
+    ChaosSuite(int workers, int faults, java.time.Duration settle) {
         this.workers = workers;
-        this.rounds = rounds;
+        this.faults = faults;
         this.settle = settle;
     }
 
-    List<ChaosResult> run(List<StoreKind> stores, List<Scenario> scenarios, java.io.PrintStream progress) {
+    List<ChaosResult> run(List<StoreKind> stores, List<Scenario> scenarios, java.io.PrintWriter progress) {
         List<ChaosResult> results = new ArrayList<>();
         for (StoreKind kind : stores) {
-            for (Scenario scenario : scenarios) {
-                progress.printf("chaos: %-28s %-26s ... ", kind.name(), scenario.title());
+            List<Scenario> applicable = applicable(kind, scenarios, progress);
+            for (Scenario scenario : applicable) {
+                progress.printf("chaos: %-36s %-34s ... ", kind.name(), scenario.title());
+                progress.flush();
+                long started = System.nanoTime();
                 ChaosResult result = runOne(kind, scenario);
-                progress.println(result == null ? "not applicable"
-                        : (result.meetsBars() ? "ok" : "BARS MISSED") + " (" + result.acquiredOk() + " acquisitions, "
-                                + result.undetectedOverlaps() + " silent overlaps, " + result.staleWritesAccepted()
-                                + " stale writes accepted)");
+                progress.println(result == null ? "not applicable" : ChaosReport.verdict(result) + " in "
+                        + java.time.Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s ("
+                        + result.faults() + " faults, " + result.faultsMidHold() + " mid-hold, " + result.acquiredOk()
+                        + " acquisitions, " + result.undetectedOverlaps() + " silent overlaps, "
+                        + result.detectedOverlaps() + " told overlaps, "
+                        + result.staleWritesAccepted() + " stale writes accepted, " + result.tokensReissued()
+                        + " tokens re-issued" + (result.note().startsWith("run failed") ? "; " + result.note() : "")
+                        + ")");
                 if (result != null) {
                     results.add(result);
                 }
             }
         }
         return results;
+    }
+
+    /**
+     * The scenarios of {@code asked} that apply to {@code kind}, found on one target started for the purpose (so a
+     * scenario that does not apply costs no server start of its own); all of them if the target cannot start (each
+     * run then reports the failure).
+     */
+    private static List<Scenario> applicable(StoreKind kind, List<Scenario> asked, java.io.PrintWriter progress) {
+        List<Scenario> wanted = asked.stream().filter(kind::runs).toList();
+        try (StoreTarget probe = kind.factory().get()) {
+            List<Scenario> applicable = new ArrayList<>();
+            for (Scenario s : wanted) {
+                String why = s.notApplicable(probe);
+                if (why == null) {
+                    applicable.add(s);
+                } else {
+                    progress.printf("chaos: %-36s %-34s ... not applicable: %s%n", kind.name(), s.title(), why);
+                }
+            }
+            return applicable;
+        } catch (RuntimeException e) {
+            return wanted;
+        }
     }
 
     /** One scenario on a fresh target; null if it does not apply. */
@@ -52,22 +90,27 @@ final class ChaosSuite {
             boolean unsafe = kind.unsafeByDesign().contains(scenario);
             try (ChaosRun run = new ChaosRun(target, scenario.needsProxy())) {
                 run.startWorkers(workers);
-                Scenario.Injection injection = scenario.inject(run, rounds);
+                Scenario.Injection injection = scenario.inject(run, faults);
                 run.runFor(settle);
                 List<Event> events = run.stopAndCollect();
-                String note = unsafe ? "unsafe by design for this store (see README)" : "";
-                if (target instanceof ZooKeeperEnsembleTarget ensemble && scenario == Scenario.SERVER_RESTART) {
-                    note = "crashed a follower, then the leader (last: " + ensemble.lastCrashed() + ")";
+                String note = String.join("; ", java.util.stream.Stream.of(
+                        unsafe ? "unsafe by design for this store and fault (see README)" : "", target.note())
+                        .filter(n -> !n.isEmpty()).toList());
+                if (scenario == Scenario.CLOCK_SKEW) {
+                    note = note.isEmpty() ? WrongClock.note(events) : note + "; " + WrongClock.note(events);
                 }
                 return ChaosChecker.check(target.store(), scenario.title(), events, run.register(),
-                        injection.faults(), injection.healedAtNanos(), unsafe, note);
+                        injection.faults(), injection.startedAtNanos(), injection.healedAtNanos(), unsafe, note);
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            return new ChaosResult(kind.name(), scenario.title(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, false,
-                    "run failed: " + e);
+            StringBuilder why = new StringBuilder(e.toString());
+            for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+                why.append("; caused by ").append(c);
+            }
+            return ChaosResult.failed(kind.name(), scenario.title(), why.toString());
         }
     }
 }

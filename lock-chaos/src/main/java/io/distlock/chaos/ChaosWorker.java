@@ -13,17 +13,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * A lock client in its own JVM running the fault workload until told to stop (a line on stdin, or stdin closing):
- * acquire, fenced read, pause (the service's own work, where a SIGSTOP lands), fenced write, release, printing every
- * step as an {@link Event}. It deliberately does NOT check {@code isValid()} before writing: a real service can be
- * paused between such a check and its write, and only fencing makes that safe.
+ * acquire, fenced read, hold for a random time (the service's own work, where a fault lands), now and then
+ * {@code extend()} at a random moment of the hold, fenced write, release, a short random think time, printing every
+ * step as an {@link Event}. Holds are drawn between HOLD_MIN_MS and HOLD_MAX_MS, half uniformly and half
+ * log-uniformly, so there are many short holds and many long ones. It deliberately does NOT check
+ * {@code isValid()} before writing: a real service can be paused between such a check and its write, and only
+ * fencing makes that safe.
  *
- * <p>Arguments: STORE_URI LABEL LOCK_NAME REGISTER_FILE LEASE_MS WORK_MS ACQUIRE_TIMEOUT_MS.
+ * <p>Arguments: STORE_URI LABEL LOCK_NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS ACQUIRE_TIMEOUT_MS
+ * EXTEND_PERCENT.
  */
 public final class ChaosWorker {
 
@@ -37,16 +42,15 @@ public final class ChaosWorker {
         String lockName = args[2];
         FencedRegister register = new FencedRegister(Path.of(args[3]));
         LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[4])));
-        long workNanos = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[5]));
-        Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[6]));
+        Workload workload = new Workload(Long.parseLong(args[5]), Long.parseLong(args[6]), Integer.parseInt(args[8]));
+        Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[7]));
         AtomicBoolean stop = new AtomicBoolean();
         Thread stdin = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-                while (in.readLine() != null && !stop.get()) {
-                    stop.set(true);
-                }
-            } catch (IOException ignored) {
-                // stdin closed with the parent: stop below
+                String line = in.readLine();
+                out.println(line == null ? "STDIN_CLOSED" : "STDIN_STOP " + line);
+            } catch (IOException e) {
+                out.println("STDIN_FAILED " + e); // the parent is gone: stop below
             }
             stop.set(true);
         }, "stdin");
@@ -55,7 +59,7 @@ public final class ChaosWorker {
         LockStore store = openWithRetry(args[0], out, label);
         out.println("READY");
         while (!stop.get()) {
-            round(store, lockName, options, acquireTimeout, register, workNanos, label, out);
+            round(store, lockName, options, acquireTimeout, register, workload, options.leaseTime(), label, out);
         }
         try {
             store.close();
@@ -78,7 +82,7 @@ public final class ChaosWorker {
     }
 
     private static void round(LockStore store, String lockName, LockOptions options, Duration acquireTimeout,
-            FencedRegister register, long workNanos, String label, PrintStream out) {
+            FencedRegister register, Workload workload, Duration leaseTime, String label, PrintStream out) {
         emit(out, label, "ACQ_INVOKE", 0);
         Lease lease;
         try {
@@ -102,7 +106,15 @@ public final class ChaosWorker {
         FencedRegister.Read read = register.read(token);
         emit(out, label, read.accepted() ? "READ_OK" : "READ_REFUSED", token);
         if (read.accepted()) {
-            LockSupport.parkNanos(workNanos); // the service's own work between read and write
+            long hold = workload.holdNanos();
+            long extendAt = workload.extendAtNanos(hold);
+            if (extendAt >= 0) {
+                LockSupport.parkNanos(extendAt); // the service's own work before it asks for more time
+                extend(lease, leaseTime, label, out, token);
+                LockSupport.parkNanos(hold - extendAt);
+            } else {
+                LockSupport.parkNanos(hold); // the service's own work between read and write
+            }
             long issued = System.nanoTime(); // the write is stamped when issued: "stale" must mean issued late
             FencedRegister.Write write = register.write(token, read.value(), read.value() + 1);
             emit(out, label, !write.accepted() ? "WRITE_REFUSED" : write.lostUpdate() ? "WRITE_LOST_UPDATE"
@@ -117,6 +129,16 @@ public final class ChaosWorker {
         } catch (StoreUnavailableException e) {
             emit(out, label, "REL_UNKNOWN", token, releasing);
         }
+        LockSupport.parkNanos(workload.thinkNanos()); // the service's own pause between two critical sections
+    }
+
+    private static void extend(Lease lease, Duration leaseTime, String label, PrintStream out, long token) {
+        emit(out, label, "EXT_INVOKE", token);
+        try {
+            emit(out, label, lease.extend(leaseTime) ? "EXT_OK" : "EXT_LOST", token);
+        } catch (StoreUnavailableException e) {
+            emit(out, label, "EXT_UNKNOWN", token);
+        }
     }
 
     private static void emit(PrintStream out, String label, String type, long token) {
@@ -125,5 +147,29 @@ public final class ChaosWorker {
 
     private static synchronized void emit(PrintStream out, String label, String type, long token, long nanos) {
         out.println(new Event(label, nanos, type, token).toLine());
+    }
+
+    /** The random shape of one worker's rounds: hold length, whether and when to extend, think time. */
+    record Workload(long holdMinMillis, long holdMaxMillis, int extendPercent) {
+
+        /** Half of the holds uniform over the range (long ones are common), half log-uniform (many short ones). */
+        long holdNanos() {
+            double min = Math.max(1, holdMinMillis);
+            double max = Math.max(min, holdMaxMillis);
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            double u = random.nextDouble();
+            double millis = random.nextBoolean() ? min + u * (max - min) : min * Math.exp(u * Math.log(max / min));
+            return (long) (TimeUnit.MILLISECONDS.toNanos(1) * millis);
+        }
+
+        /** When to call extend() within a hold of {@code hold} nanos, or -1 for not this time. */
+        long extendAtNanos(long hold) {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            return random.nextInt(100) < extendPercent ? random.nextLong(hold + 1) : -1;
+        }
+
+        long thinkNanos() {
+            return TimeUnit.MILLISECONDS.toNanos(ThreadLocalRandom.current().nextLong(30));
+        }
     }
 }

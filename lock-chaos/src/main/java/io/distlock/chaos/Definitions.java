@@ -12,28 +12,54 @@ final class Definitions {
 
             Each run starts its own server, then worker JVMs that loop: acquire the lock (wait at most twice the \
             lease), do a **fenced read** of a shared register (a file updated under an OS file lock; it refuses a \
-            token lower than the highest it has seen), pause 40 ms (the service's work, where a SIGSTOP lands), \
-            do a **fenced write** of the value plus one, release. Workers do not check `isValid()` before writing, \
-            on purpose: a real service can be paused between that check and its write; only fencing makes that safe.
+            token lower than the highest it has seen), hold the lock for a random time (5 ms to half the lease, half \
+            of the holds drawn uniformly, half log-uniformly; in half of the holds the worker calls `extend()` at a \
+            random moment), do a **fenced write** of the value plus one, release, and think for 0-30 ms. Workers do \
+            not check `isValid()` before writing, on purpose: a real service can be paused between that check and \
+            its write; only fencing makes that safe. Each fault is injected after a random delay of up to one lease, \
+            so it lands anywhere in the cycle; client faults hit the worker holding the lock at that moment, if any.
 
+            - **faults (mid-hold)**: faults injected, and how many of them started while a worker held the lock.
             - **acquired ok / fail / unknown**: acquisitions that returned a lease / that timed out because the lock \
             was busy / that raised `StoreUnavailableException` (the client cannot know the outcome).
             - **silent overlaps**: pairs of holds (acquisition to release) by different workers at the same time where \
             neither holder was ever told its lease was lost. Mutual exclusion broken without a signal. Must be 0 \
             except where the store is *unsafe by design* for the scenario.
-            - **told overlaps**: overlapping holds where the earlier holder was told (lost-lease listener, or \
-            `LockLostException` at release): a paused holder outlived its lease, exactly Kleppmann's case. Expected \
-            under client pause, server faults and long network freezes; harmless when the resource checks tokens.
+            - **told overlaps**: overlapping holds where the earlier holder was told (lost-lease listener, \
+            `extend()` returning false, or `LockLostException` at release): a paused holder outlived its lease, \
+            exactly Kleppmann's case. Harmless when the resource checks tokens.
             - **lost updates**: accepted writes that overwrote an update they had not read. Must be 0.
             - **fence rejections**: reads and writes the register refused because a higher token had been seen: \
-            stale holders stopped by fencing.
+            stale holders stopped by fencing (and, after a token was re-issued, new holders refused too).
             - **stale writes accepted**: writes issued after a higher token had been granted to another worker and \
-            still accepted. Must be 0 everywhere fencing is used.
+            still accepted. Must be 0.
+            - **fencing tokens re-issued**: acquisitions granted a token that an earlier acquisition of the same lock \
+            had already been granted (workers never re-enter). Must be 0 on every store and scenario: a resource \
+            that trusts tokens cannot tell two holders with one token apart.
             - **recovery**: time from the end of the last fault to the next successful acquisition.
+            - **bars**: `met`; `expected: unsafe by design` when the scenario is documented unsafe for the store and \
+            its overlaps showed (silent, or told only at release; every other column still 0); `MISSED` otherwise.
 
-            **Unsafe by design**: Redis without persistence and without `restartGuard=true` forgets every lock when \
-            it restarts, so a second holder can acquire while the first still works (the design brief's "delayed \
-            restart" is the guard). Fencing still holds because the fencing counter is re-seeded from the server \
-            clock. Asynchronous replication (Sentinel/Cluster failover) has the same hole; it is not run here.
+            **Redis persistence modes** (server crash and restart): the server is killed with SIGKILL and started \
+            again from its own directory 0.1-1 s later. *none*: starts empty. *RDB* (`save 1 1`): loads the last \
+            snapshot, up to about a second old. *AOF everysec*: a SIGKILL alone loses nothing (the writes are in \
+            the page cache), so the files are rolled back to a copy taken 0-1 s before the kill, which is what a \
+            machine crash can lose in this mode. *AOF always*: fsync before every reply, nothing acknowledged is lost.
+
+            **Unsafe by design**: Redis restarted without the latest lock keys (no persistence, RDB, or AOF everysec) \
+            and without `restartGuard=true` lets a second holder acquire while the first still works (the design \
+            brief's "delayed restart" is the guard). Asynchronous replication has the same hole: the Sentinel and \
+            Cluster failovers are unsafe by design for overlaps too. In every row fencing tokens must never repeat, \
+            and no stale write or lost update may get through.
+
+            **Failovers**: Sentinel kills the master and waits for the Sentinels to promote its replica; Cluster \
+            kills the master serving the lock's slot and waits for its replica to take over; the killed node comes \
+            back as a replica. The ZooKeeper leader partition closes every proxy between the leader and the two \
+            other members (their quorum and election traffic goes through proxies) for the session timeout plus \
+            2 s. **Wrong wall clock**: a worker is replaced by one whose JVM runs under libfaketime (hours or a day \
+            off, monotonic clock true); nothing may change.
+
+            **Lock row deleted between holders**: "an operator" deletes the lock's row while nobody holds it \
+            (released or expired by the database clock); the next holder inserts it again.
             """;
 }

@@ -6,9 +6,9 @@ import java.time.Duration;
 /**
  * A MariaDB server of the run's own (the kit's {@link MariaDbServer}: a fresh data directory, a free port, root
  * without password). InnoDB keeps committed rows across a crash, so a restart keeps the lock table, as a production
- * database would.
+ * database would. Its lock rows can be deleted by "an operator" between holders.
  */
-final class MariaDbTarget implements StoreTarget {
+final class MariaDbTarget implements SqlTarget {
 
     static final Duration LEASE = Duration.ofSeconds(2);
 
@@ -31,6 +31,16 @@ final class MariaDbTarget implements StoreTarget {
     public String uri(int clientPort) {
         return "jdbc:mysql://127.0.0.1:" + clientPort + "/test?user=root&distlock.connectTimeoutMillis=1500"
                 + "&distlock.socketTimeoutMillis=1500";
+    }
+
+    @Override
+    public String operatorJdbcUrl() {
+        return server.url();
+    }
+
+    @Override
+    public String nowExpression() {
+        return "NOW(3)";
     }
 
     @Override

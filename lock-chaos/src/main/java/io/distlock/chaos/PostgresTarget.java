@@ -1,14 +1,26 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.fixture.PostgresServer;
 import java.time.Duration;
 
 /**
- * This machine's PostgreSQL (127.0.0.1:5432, database {@code test}, trust auth), for the client and network faults.
- * It is shared with other work, so the run never crashes or pauses it; each run uses its own lock name.
+ * A PostgreSQL server of the run's own (the kit's {@link PostgresServer}: {@code initdb} into a temporary directory,
+ * a free port, trust authentication), so it is crashed (SIGKILL of every server process, then WAL recovery from its
+ * own files), paused, and has its lock rows deleted by "an operator".
  */
-final class PostgresTarget implements StoreTarget {
+final class PostgresTarget implements SqlTarget {
 
     static final Duration LEASE = Duration.ofSeconds(2);
+
+    private final PostgresServer server;
+
+    PostgresTarget() {
+        try {
+            server = PostgresServer.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not start a PostgreSQL server (is PostgreSQL installed?)", e);
+        }
+    }
 
     @Override
     public String store() {
@@ -22,8 +34,18 @@ final class PostgresTarget implements StoreTarget {
     }
 
     @Override
+    public String operatorJdbcUrl() {
+        return server.url();
+    }
+
+    @Override
+    public String nowExpression() {
+        return "clock_timestamp()";
+    }
+
+    @Override
     public int port() {
-        return 5432;
+        return server.port();
     }
 
     @Override
@@ -32,32 +54,29 @@ final class PostgresTarget implements StoreTarget {
     }
 
     @Override
-    public boolean canCrash() {
-        return false;
-    }
-
-    @Override
-    public void crashAndRestart(Duration down) {
-        throw new UnsupportedOperationException("the shared PostgreSQL is not crashed by the fault suite");
+    public void crashAndRestart(Duration down) throws InterruptedException {
+        server.kill();
+        Thread.sleep(down.toMillis()); // the outage itself
+        server.startProcess();
     }
 
     @Override
     public boolean canPause() {
-        return false;
+        return true;
     }
 
     @Override
     public void pause() {
-        throw new UnsupportedOperationException("the shared PostgreSQL is not paused by the fault suite");
+        server.pause();
     }
 
     @Override
     public void resume() {
-        throw new UnsupportedOperationException("the shared PostgreSQL is not paused by the fault suite");
+        server.resume();
     }
 
     @Override
     public void close() {
-        // nothing started, nothing to stop
+        server.close();
     }
 }

@@ -3,36 +3,70 @@ package io.distlock.chaos;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 
 /**
- * A redis-server of the run's own on a free port, without persistence (so a restart loses every key, as the design
- * brief's "delayed restart" warns), optionally with distlock's restart guard on.
+ * A redis-server of the run's own on a free port and directory, in one of the {@link RedisPersistence} modes,
+ * optionally with distlock's restart guard on. A crash is a SIGKILL and a restart from the server's own files (with
+ * AOF everysec, first rolled back to what was on disk up to a second earlier).
  */
 final class RedisTarget implements StoreTarget {
 
     static final Duration LEASE = Duration.ofSeconds(2);
 
     private final boolean restartGuard;
+    private final RedisPersistence persistence;
     private final Path dir = TempDirs.create("chaos-redis");
+    private final Path data = dir.resolve("data");
     private final int port = FreePorts.next();
     private ServerProcess server;
 
     RedisTarget(boolean restartGuard) {
+        this(RedisPersistence.NONE, restartGuard);
+    }
+
+    RedisTarget(RedisPersistence persistence, boolean restartGuard) {
         this.restartGuard = restartGuard;
+        this.persistence = persistence;
         start();
     }
 
     private void start() {
-        server = new ServerProcess("redis", List.of("redis-server", "--port", Integer.toString(port), "--bind",
-                "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()), dir, port).start();
+        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--dir", data.toString()));
+        command.addAll(persistence.serverOptions());
+        try {
+            Files.createDirectories(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server = new ServerProcess("redis", command, dir, port).start();
+    }
+
+    /** The name used in the report, e.g. {@code redis (AOF everysec, restartGuard)}. */
+    static String name(RedisPersistence persistence, boolean restartGuard) {
+        List<String> parts = new ArrayList<>();
+        if (!persistence.label().isEmpty()) {
+            parts.add(persistence.label());
+        }
+        if (restartGuard) {
+            parts.add("restartGuard");
+        }
+        return parts.isEmpty() ? "redis" : "redis (" + String.join(", ", parts) + ")";
     }
 
     @Override
     public String store() {
-        return restartGuard ? "redis (restartGuard)" : "redis";
+        return name(persistence, restartGuard);
     }
 
     @Override
@@ -53,9 +87,35 @@ final class RedisTarget implements StoreTarget {
 
     @Override
     public void crashAndRestart(Duration down) throws InterruptedException {
-        server.kill();
+        if (persistence.rollsBackUnsyncedWrites()) {
+            Path synced = dir.resolve("synced");
+            TempDirs.delete(synced);
+            copyTree(data, synced);
+            // the server goes on writing for up to a second: the writes an OS crash may lose under everysec
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1001));
+            server.kill();
+            TempDirs.delete(data);
+            copyTree(synced, data);
+        } else {
+            server.kill();
+        }
         Thread.sleep(down.toMillis()); // the outage itself
         start();
+    }
+
+    private static void copyTree(Path from, Path to) {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not copy " + from + " to " + to, e);
+        }
     }
 
     @Override

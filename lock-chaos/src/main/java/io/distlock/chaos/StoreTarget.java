@@ -42,6 +42,11 @@ interface StoreTarget extends AutoCloseable {
     /** Resumes a frozen server with SIGCONT. */
     void resume();
 
+    /** What the faults did to this target, for the report's note (which node was hit); empty if nothing to say. */
+    default String note() {
+        return "";
+    }
+
     @Override
     void close();
 }

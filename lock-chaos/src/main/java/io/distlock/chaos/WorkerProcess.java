@@ -28,6 +28,7 @@ final class WorkerProcess implements AutoCloseable {
     private final List<String> otherLines = new ArrayList<>();
     private volatile boolean ready;
     private volatile boolean stopped;
+    private volatile long heldToken;
 
     private WorkerProcess(String label, Process process, BlockingQueue<Event> live) {
         this.label = label;
@@ -40,12 +41,15 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start(String storeUri, String label, String lockName, Path register, Duration lease,
-            Duration work, Duration acquireTimeout, BlockingQueue<Event> live) {
+            WorkerShape shape, Duration acquireTimeout, BlockingQueue<Event> live) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-Xmx256m",
+        List<String> command = new ArrayList<>(shape.prefix());
+        command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-Xmx256m",
                 "-cp", Classpath.current(), ChaosWorker.class.getName(), storeUri, label, lockName,
-                register.toString(), Long.toString(lease.toMillis()), Long.toString(work.toMillis()),
-                Long.toString(acquireTimeout.toMillis()));
+                register.toString(), Long.toString(lease.toMillis()), Long.toString(shape.holdMin().toMillis()),
+                Long.toString(shape.holdMax().toMillis()), Long.toString(acquireTimeout.toMillis()),
+                Integer.toString(shape.extendPercent())));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectError(ProcessBuilder.Redirect.DISCARD);
         try {
             return new WorkerProcess(label, builder.start(), live);
@@ -61,6 +65,7 @@ final class WorkerProcess implements AutoCloseable {
             while ((line = reader.readLine()) != null) {
                 Event event = Event.parse(line);
                 if (event != null) {
+                    track(event);
                     synchronized (history) {
                         history.add(event);
                     }
@@ -80,6 +85,21 @@ final class WorkerProcess implements AutoCloseable {
                 otherLines.add("reader failed: " + e);
             }
         }
+    }
+
+    private void track(Event event) {
+        switch (event.type()) {
+            case "ACQ_OK" -> heldToken = event.token();
+            case "REL_OK", "REL_LOST", "REL_UNKNOWN" -> heldToken = 0;
+            default -> {
+                // other events do not change whether the worker holds the lock
+            }
+        }
+    }
+
+    /** Whether the worker's last acquisition has not been released yet, as far as its history tells. */
+    boolean isHolding() {
+        return heldToken != 0;
     }
 
     String label() {

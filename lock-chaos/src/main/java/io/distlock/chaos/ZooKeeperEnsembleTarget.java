@@ -63,9 +63,9 @@ final class ZooKeeperEnsembleTarget implements StoreTarget {
         cluster.restartServer(victim);
     }
 
-    /** Which server the last crash hit. */
-    String lastCrashed() {
-        return lastCrashed;
+    @Override
+    public String note() {
+        return crashes == 0 ? "" : "crashed a follower, then the leader, in turn (last: " + lastCrashed + ")";
     }
 
     private InstanceSpec pick(boolean leader) {

@@ -72,4 +72,49 @@ class ChaosCheckerTest {
                 e("b", 3_500_000_000L, "ACQ_OK", 2)), CLEAN, 1, 2_000_000_000L, false, "");
         assertThat(r.recovery().toMillis()).isEqualTo(1500);
     }
+
+    @Test
+    void aTokenGrantedTwiceForTheLockIsReissuedAndMissesTheBars() {
+        ChaosResult r = check(List.of(
+                e("a", 1, "ACQ_OK", 7), e("a", 2, "REL_OK", 7), e("b", 3, "ACQ_OK", 8), e("b", 4, "REL_OK", 8),
+                e("a", 5, "ACQ_OK", 7), e("a", 6, "REL_OK", 7), e("b", 7, "ACQ_OK", 8), e("b", 8, "REL_OK", 8)));
+        assertThat(r.tokensReissued()).isEqualTo(2);
+        assertThat(r.undetectedOverlaps()).isZero();
+        assertThat(r.meetsBars()).isFalse();
+        assertThat(ChaosReport.verdict(r)).isEqualTo("MISSED");
+    }
+
+    @Test
+    void aReissuedTokenMissesTheBarsEvenWhereOverlapsAreUnsafeByDesign() {
+        ChaosResult r = ChaosChecker.check("s", "x", List.of(e("a", 1, "ACQ_OK", 1), e("a", 2, "REL_OK", 1),
+                e("b", 3, "ACQ_OK", 1), e("b", 4, "REL_OK", 1)), CLEAN, 1, -1, true, "");
+        assertThat(r.meetsBars()).isFalse();
+    }
+
+    @Test
+    void silentOverlapsInAScenarioUnsafeByDesignAreShownAsExpected() {
+        ChaosResult r = ChaosChecker.check("s", "x", List.of(
+                e("a", 1, "ACQ_OK", 1), e("b", 2, "ACQ_OK", 2), e("a", 3, "REL_OK", 1), e("b", 4, "REL_OK", 2)),
+                CLEAN, 1, -1, true, "");
+        assertThat(r.undetectedOverlaps()).isEqualTo(1);
+        assertThat(r.meetsBars()).isTrue();
+        assertThat(ChaosReport.verdict(r)).isEqualTo("expected: unsafe by design");
+    }
+
+    @Test
+    void anExtendThatFoundTheLeaseGoneTellsTheHolder() {
+        ChaosResult r = check(List.of(
+                e("a", 1, "ACQ_OK", 1), e("b", 5, "ACQ_OK", 2), e("a", 6, "EXT_LOST", 1),
+                e("a", 8, "REL_LOST", 1), e("b", 9, "REL_OK", 2)));
+        assertThat(r.undetectedOverlaps()).isZero();
+        assertThat(r.detectedOverlaps()).isEqualTo(1);
+    }
+
+    @Test
+    void faultsAreCountedMidHoldWhenTheyStartInsideSomeHold() {
+        ChaosResult r = ChaosChecker.check("s", "x", List.of(
+                e("a", 10, "ACQ_OK", 1), e("a", 20, "REL_OK", 1), e("b", 30, "ACQ_OK", 2), e("b", 40, "REL_OK", 2)),
+                CLEAN, 3, List.of(15L, 25L, 35L), -1, false, "");
+        assertThat(r.faultsMidHold()).isEqualTo(2);
+    }
 }

@@ -1,5 +1,6 @@
 package io.distlock.cli;
 
+import io.distlock.cli.chaos.ChaosCommand;
 import io.distlock.cli.demo.DemoCommand;
 import io.distlock.cli.tck.TckCommand;
 import picocli.CommandLine.Command;
@@ -10,11 +11,12 @@ import picocli.CommandLine.Spec;
 /** The top-level {@code distlock} command: only groups the subcommands and prints help when run alone. */
 @Command(name = "distlock", mixinStandardHelpOptions = true, version = "distlock 0.1.0-SNAPSHOT",
         description = "One distributed-lock API over Redis, ZooKeeper and SQL stores: demo, compatibility kit, "
-                + "lock inspection.",
-        subcommands = {DemoCommand.class, TckCommand.class, InspectCommand.class, ReleaseCommand.class},
+                + "fault suite, lock inspection.",
+        subcommands = {DemoCommand.class, TckCommand.class, ChaosCommand.class, InspectCommand.class,
+            ReleaseCommand.class},
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  ok", "  1  a check failed (TCK rule, demo result, lock not held)", "  2  usage error",
-            "  3  store unavailable"})
+        footer = {"  0  ok", "  1  a check failed (TCK rule, demo result, fault-suite bar, lock not held)",
+            "  2  usage error", "  3  store unavailable"})
 public final class DistlockCommand implements Runnable {
 
     @Spec
@@ -22,6 +24,6 @@ public final class DistlockCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "a subcommand is required: demo, tck, inspect or release");
+        throw new ParameterException(spec.commandLine(), "a subcommand is required: demo, tck, chaos, inspect or release");
     }
 }

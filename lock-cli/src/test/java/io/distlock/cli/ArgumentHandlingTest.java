@@ -13,18 +13,18 @@ class ArgumentHandlingTest {
     void noSubcommandIsAUsageErrorListingTheSubcommands() {
         CliRun run = CliRun.of();
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).contains("a subcommand is required").contains("demo", "tck", "inspect", "release");
+        assertThat(run.err()).contains("a subcommand is required").contains("demo", "tck", "chaos", "inspect", "release");
     }
 
     @Test
     void topLevelHelpListsSubcommandsAndExitCodes() {
         CliRun run = CliRun.of("--help");
         assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
-        assertThat(run.out()).contains("demo", "tck", "inspect", "release", "store unavailable");
+        assertThat(run.out()).contains("demo", "tck", "chaos", "inspect", "release", "store unavailable");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"demo", "tck", "inspect", "release"})
+    @ValueSource(strings = {"demo", "tck", "chaos", "inspect", "release"})
     void everySubcommandHasHelp(String subcommand) {
         CliRun run = CliRun.of(subcommand, "--help");
         assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.OK);

@@ -1,0 +1,182 @@
+package io.distlock.chaos;
+
+import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerProcess;
+import io.distlock.tck.fixture.TempDirs;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
+
+/**
+ * A Redis Cluster of the run's own: three masters, each with one asynchronous replica (six redis-servers, no
+ * persistence, node timeout 2 s), joined with {@code redis-cli --cluster create}. A failover kills the master that
+ * serves the lock's slot; once its replica has taken over, the killed node is started again from its own
+ * {@code nodes.conf} and rejoins as a replica.
+ */
+final class RedisClusterTarget implements FailoverTarget {
+
+    private static final Duration READY = Duration.ofSeconds(90);
+
+    private final Path dir = TempDirs.create("chaos-cluster");
+    private final List<ServerProcess> nodes = new ArrayList<>();
+    private int failovers;
+    private String lastFailover = "";
+
+    RedisClusterTarget() {
+        try {
+            for (int i = 0; i < 6; i++) {
+                nodes.add(node(FreePorts.next()).start());
+            }
+            List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+            nodes.forEach(n -> create.add("127.0.0.1:" + n.port()));
+            create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
+            Process p = new ProcessBuilder(create).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("redis-cli --cluster create failed: " + output);
+            }
+            for (ServerProcess n : nodes) {
+                await("cluster_state:ok on " + n.port(), () -> RedisCli.run(n.port(), "CLUSTER", "INFO")
+                        .contains("cluster_state:ok"));
+            }
+            for (ServerProcess n : nodes) {
+                await("every replica in sync", () -> !RedisCli.run(n.port(), "INFO", "replication")
+                        .contains("role:slave") || RedisCli.run(n.port(), "INFO", "replication")
+                        .contains("master_link_status:up"));
+            }
+        } catch (RuntimeException | IOException | InterruptedException e) {
+            close();
+            throw new IllegalStateException("could not start a Redis Cluster", e);
+        }
+    }
+
+    private ServerProcess node(int port) {
+        Path home = dir.resolve("node-" + port);
+        return new ServerProcess("redis", List.of("redis-server", "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", home.toString(), "--cluster-enabled", "yes",
+                "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"), home, port);
+    }
+
+    /** The port of the live master serving {@code slot}, asked of any live node. */
+    private int masterOf(int slot) throws IOException, InterruptedException {
+        for (ServerProcess n : nodes) {
+            if (!n.isAlive()) {
+                continue;
+            }
+            for (String line : RedisCli.run(n.port(), "CLUSTER", "NODES").split("\\R")) {
+                String[] f = line.strip().split(" ");
+                if (f.length < 9 || !f[2].contains("master") || f[2].contains("fail")) {
+                    continue;
+                }
+                for (int i = 8; i < f.length; i++) {
+                    if (f[i].startsWith("[")) {
+                        continue; // a slot being migrated
+                    }
+                    String[] range = f[i].split("-");
+                    int from = Integer.parseInt(range[0]);
+                    int to = range.length > 1 ? Integer.parseInt(range[1]) : from;
+                    if (slot >= from && slot <= to) {
+                        return Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1, f[1].indexOf('@')));
+                    }
+                }
+            }
+            break;
+        }
+        return -1;
+    }
+
+    @Override
+    public String failover(String lockName) throws Exception {
+        ServerProcess any = nodes.stream().filter(ServerProcess::isAlive).findFirst().orElseThrow();
+        int slot = Integer.parseInt(RedisCli.run(any.port(), "CLUSTER", "KEYSLOT", lockName).strip());
+        int oldMaster = masterOf(slot);
+        ServerProcess victim = nodes.stream().filter(n -> n.port() == oldMaster).findFirst().orElseThrow();
+        victim.kill();
+        await("a replica takes over slot " + slot, () -> {
+            int now = masterOf(slot);
+            return now > 0 && now != oldMaster;
+        });
+        int newMaster = masterOf(slot);
+        victim.start();
+        await("the old master rejoins as a replica in sync", () -> {
+            String info = RedisCli.run(oldMaster, "INFO", "replication");
+            return info.contains("role:slave") && info.contains("master_link_status:up");
+        });
+        for (ServerProcess n : nodes) {
+            await("cluster_state:ok on " + n.port(), () -> RedisCli.run(n.port(), "CLUSTER", "INFO")
+                    .contains("cluster_state:ok"));
+        }
+        failovers++;
+        lastFailover = "master " + oldMaster + " of slot " + slot + " killed, replica " + newMaster + " promoted";
+        return lastFailover;
+    }
+
+    /** Polls {@code check} every 100 ms until it holds; a node that does not answer yet is asked again. */
+    private static void await(String what, java.util.concurrent.Callable<Boolean> check) {
+        Awaitility.await(what).atMost(READY).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsInstanceOf(IOException.class).until(check);
+    }
+
+    @Override
+    public String note() {
+        return failovers == 0 ? "" : failovers + " failovers (last: " + lastFailover + ")";
+    }
+
+    @Override
+    public String store() {
+        return "redis (Cluster: 3 masters + async replicas)";
+    }
+
+    @Override
+    public String uri(int ignoredPort) {
+        return "redis-cluster://" + nodes.stream().map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","))
+                + "?timeout=1s";
+    }
+
+    @Override
+    public int port() {
+        return nodes.get(0).port();
+    }
+
+    @Override
+    public Duration holdBound() {
+        return RedisTarget.LEASE;
+    }
+
+    @Override
+    public boolean canCrash() {
+        return false;
+    }
+
+    @Override
+    public void crashAndRestart(Duration down) {
+        throw new UnsupportedOperationException("Cluster: the crash of a master is the failover scenario");
+    }
+
+    @Override
+    public boolean canPause() {
+        return false;
+    }
+
+    @Override
+    public void pause() {
+        throw new UnsupportedOperationException("Cluster: pausing is not part of the failover scenario");
+    }
+
+    @Override
+    public void resume() {
+        throw new UnsupportedOperationException("Cluster: pausing is not part of the failover scenario");
+    }
+
+    @Override
+    public void close() {
+        nodes.forEach(ServerProcess::kill);
+        TempDirs.delete(dir);
+    }
+}
