@@ -83,6 +83,11 @@ final class ZooKeeperBackend implements LockBackend {
         return ROOT + "/" + NodeNames.encode(name);
     }
 
+    /** The nodes held through this backend, for tests. */
+    HeldNodes heldNodes() {
+        return held;
+    }
+
     /** The Curator client, for tests and tools. */
     CuratorFramework curator() {
         return client;

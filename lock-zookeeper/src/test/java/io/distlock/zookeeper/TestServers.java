@@ -11,6 +11,8 @@ import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientWatches;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.FourLetterWordMain;
 
 /**
@@ -57,6 +59,20 @@ final class TestServers {
     /** The backend behind a store opened from a ZooKeeper URI. */
     static ZooKeeperBackend backend(LockStore store) {
         return (ZooKeeperBackend) ((BackendLockStore) store).backend();
+    }
+
+    /**
+     * The watchers the ZooKeeper client of {@code store} keeps on its side (data and exists watchers): what a wait
+     * leaves behind if it does not remove its watch.
+     */
+    static int clientWatchers(LockStore store) {
+        ZooKeeper zk;
+        try {
+            zk = backend(store).curator().getZookeeperClient().getZooKeeper();
+        } catch (Exception e) {
+            throw new IllegalStateException("no ZooKeeper client behind " + store, e);
+        }
+        return ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk);
     }
 
     /** A backend of its own (no core) for a ZooKeeper URI: tests that watch exactly what the backend reports. */
