@@ -2,9 +2,12 @@ package io.distlock.zookeeper;
 
 import io.distlock.LockStore;
 import io.distlock.core.BackendLockStore;
+import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -23,6 +26,8 @@ final class TestServers {
 
     static final int TICK_MS = 500;
 
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
     static {
         // the servers live as long as one test class: no need to fsync their transaction logs (as Redis here runs
         // without persistence); this keeps the in-process servers fast on a machine shared by many builds
@@ -33,7 +38,21 @@ final class TestServers {
     }
 
     static InstanceSpec spec() {
-        return new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, 0);
+        return new InstanceSpec(null, uniquePort(), uniquePort(), uniquePort(), true, -1, TICK_MS, 0);
+    }
+
+    /**
+     * A free port not handed out before in this JVM. The OS may give a port that was just probed and closed again
+     * (Curator's own random ports do not guard against it), and two members of one ensemble given one port do not
+     * start ("Multiple entries with same key" from TestingCluster).
+     */
+    static int uniquePort() {
+        while (true) {
+            int port = FreePorts.next();
+            if (HANDED_OUT.add(port)) {
+                return port;
+            }
+        }
     }
 
     /** A started single server. */
