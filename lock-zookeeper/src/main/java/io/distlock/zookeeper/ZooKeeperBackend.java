@@ -60,6 +60,8 @@ final class ZooKeeperBackend implements LockBackend {
     private final byte[] ownerData;
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
     volatile Consumer<CreateBuilder> createHook = builder -> { };
+    /** Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves). */
+    volatile boolean listBehindCreate = true;
     /** Tests only: runs when our node has come first in the queue, just before the grant is made. */
     volatile Runnable beforeGrantHook = () -> { };
 
@@ -81,6 +83,11 @@ final class ZooKeeperBackend implements LockBackend {
     /** The path of the parent node of lock {@code name}. */
     static String parentPath(String name) {
         return ROOT + "/" + NodeNames.encode(name);
+    }
+
+    /** The nodes held through this backend, for tests. */
+    HeldNodes heldNodes() {
+        return held;
     }
 
     /** The Curator client, for tests and tools. */
@@ -130,11 +137,14 @@ final class ZooKeeperBackend implements LockBackend {
                 return null; // held right now: a try-lock need not queue only to leave again
             }
             while (true) {
+                BoundedCall listing = null;
                 if (ours == null) {
                     epoch = held.epoch();
-                    ours = create(parent, budget);
+                    Created created = create(parent, budget);
+                    ours = created.node();
+                    listing = created.listing();
                 }
-                LockQueue queue = LockQueue.of(children(parent, budget));
+                LockQueue queue = LockQueue.of(childrenAfter(ours, listing, parent, budget));
                 int position = queue.position(ZKPaths.getNodeFromPath(ours.path()));
                 boolean current = ours.sessionId() == currentSession();
                 if (position == 0 && current) {
@@ -183,22 +193,87 @@ final class ZooKeeperBackend implements LockBackend {
     }
 
     /**
+     * Our contender node, and the listing of its parent sent right behind its create (null if it could not be sent).
+     */
+    private record Created(LockNode node, BoundedCall listing) {
+    }
+
+    /**
      * Creates our contender node. A missing parent is created on demand as a CONTAINER node (the server deletes it
      * once it has been emptied), also when the server deletes an emptied parent between its creation and ours. A
      * create whose reply is lost is found again by its protected id; one that succeeds after we stopped waiting is
      * deleted.
+     *
+     * <p>The listing of the parent goes out right behind the create, without waiting for the create's reply:
+     * ZooKeeper processes one session's requests in the order they were sent, so that listing is taken after our node
+     * was made, and an acquisition waits for two replies in a row instead of three ({@link #childrenAfter}).
      */
-    private LockNode create(String parent, WaitBudget budget) throws InterruptedException {
+    private Created create(String parent, WaitBudget budget) throws InterruptedException {
         String path = ZKPaths.makePath(parent, LockQueue.NODE_PREFIX);
         String what = "creating a node under " + parent;
         CreateBuilder builder = client.create();
         createHook.accept(builder);
-        CuratorEvent event = call(budget, what, new BoundedCall(late -> {
-            if (late.getResultCode() == KeeperException.Code.OK.intValue() && late.getName() != null) {
-                deleteInBackground(late.getName());
+        BoundedCall[] listing = new BoundedCall[1];
+        boolean done = false;
+        try {
+            CuratorEvent event = call(budget, what, new BoundedCall(late -> {
+                if (late.getResultCode() == KeeperException.Code.OK.intValue() && late.getName() != null) {
+                    deleteInBackground(late.getName());
+                }
+            }), callback -> {
+                builder.creatingParentContainersIfNeeded().withProtection().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                        .inBackground(callback).forPath(path, ownerData);
+                listing[0] = listBehindCreate ? startListing(parent) : null;
+            });
+            Created created = new Created(node(event, parent, budget, what), listing[0]);
+            done = true;
+            return created;
+        } finally {
+            if (!done && listing[0] != null) {
+                inFlight.remove(listing[0]);
             }
-        }), callback -> builder.creatingParentContainersIfNeeded().withProtection()
-                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).inBackground(callback).forPath(path, ownerData));
+        }
+    }
+
+    /** Sends a listing of {@code parent} without waiting for it; null if it could not be sent (listed later). */
+    private BoundedCall startListing(String parent) {
+        BoundedCall listing = new BoundedCall();
+        inFlight.add(listing);
+        try {
+            client.getChildren().inBackground(listing).forPath(parent);
+            return listing;
+        } catch (Exception e) {
+            inFlight.remove(listing);
+            LOG.log(Level.DEBUG, "could not send the listing of " + parent + " behind our create; listing after it", e);
+            return null;
+        }
+    }
+
+    /**
+     * The children of {@code parent} once our node is there: those of the listing sent behind its create if that
+     * listing shows our node, else listed now (the create was retried or found again after a lost reply, or the
+     * parent had to be created first, so the listing came too early).
+     */
+    private List<String> childrenAfter(LockNode ours, BoundedCall listing, String parent, WaitBudget budget)
+            throws InterruptedException {
+        if (listing != null) {
+            CuratorEvent listed;
+            try {
+                listed = listing.await(budget.operationDeadline(), budget.interruptible());
+            } finally {
+                inFlight.remove(listing);
+            }
+            if (listed != null && listed.getResultCode() == KeeperException.Code.OK.intValue()
+                    && listed.getChildren().contains(ZKPaths.getNodeFromPath(ours.path()))) {
+                return listed.getChildren();
+            }
+        }
+        return children(parent, budget);
+    }
+
+    /** Our node from the reply to its create. */
+    private LockNode node(CuratorEvent event, String parent, WaitBudget budget, String what)
+            throws InterruptedException {
         check(event, what);
         String created = event.getName();
         Stat stat = event.getStat();

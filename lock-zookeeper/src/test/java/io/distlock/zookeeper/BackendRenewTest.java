@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientSessions;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -77,7 +78,7 @@ class BackendRenewTest {
             Grant grant = backend.acquire("replaced", Duration.ofSeconds(30), 0);
             CuratorFramework client = backend.curator();
             long old = client.getZookeeperClient().getZooKeeper().getSessionId();
-            client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+            ClientSessions.expireOnClientOnly(client.getZookeeperClient().getZooKeeper());
             await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
                 ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
                 return zk.getState().isConnected() && zk.getSessionId() != old;

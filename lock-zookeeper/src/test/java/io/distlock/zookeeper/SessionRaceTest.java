@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientSessions;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
@@ -137,7 +138,7 @@ class SessionRaceTest {
         long oldSession = zooKeeperOf(client).getSessionId();
         // the client believes its session expired and starts a new one; the server keeps the old one (and the node
         // queued in it) until it times out
-        zooKeeperOf(client).getTestable().injectSessionExpiration();
+        ClientSessions.expireOnClientOnly(zooKeeperOf(client));
         await("a new session").atMost(PROMPTLY).ignoreExceptions().until(() -> {
             ZooKeeper zk = zooKeeperOf(client);
             return zk.getState().isConnected() && zk.getSessionId() != oldSession;

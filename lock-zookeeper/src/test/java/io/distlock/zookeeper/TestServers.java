@@ -2,15 +2,20 @@ package io.distlock.zookeeper;
 
 import io.distlock.LockStore;
 import io.distlock.core.BackendLockStore;
+import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientWatches;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.FourLetterWordMain;
 
 /**
@@ -20,6 +25,8 @@ import org.apache.zookeeper.client.FourLetterWordMain;
 final class TestServers {
 
     static final int TICK_MS = 500;
+
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     static {
         // the servers live as long as one test class: no need to fsync their transaction logs (as Redis here runs
@@ -31,7 +38,21 @@ final class TestServers {
     }
 
     static InstanceSpec spec() {
-        return new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, 0);
+        return new InstanceSpec(null, uniquePort(), uniquePort(), uniquePort(), true, -1, TICK_MS, 0);
+    }
+
+    /**
+     * A free port not handed out before in this JVM. The OS may give a port that was just probed and closed again
+     * (Curator's own random ports do not guard against it), and two members of one ensemble given one port do not
+     * start ("Multiple entries with same key" from TestingCluster).
+     */
+    static int uniquePort() {
+        while (true) {
+            int port = FreePorts.next();
+            if (HANDED_OUT.add(port)) {
+                return port;
+            }
+        }
     }
 
     /** A started single server. */
@@ -57,6 +78,20 @@ final class TestServers {
     /** The backend behind a store opened from a ZooKeeper URI. */
     static ZooKeeperBackend backend(LockStore store) {
         return (ZooKeeperBackend) ((BackendLockStore) store).backend();
+    }
+
+    /**
+     * The watchers the ZooKeeper client of {@code store} keeps on its side (data and exists watchers): what a wait
+     * leaves behind if it does not remove its watch.
+     */
+    static int clientWatchers(LockStore store) {
+        ZooKeeper zk;
+        try {
+            zk = backend(store).curator().getZookeeperClient().getZooKeeper();
+        } catch (Exception e) {
+            throw new IllegalStateException("no ZooKeeper client behind " + store, e);
+        }
+        return ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk);
     }
 
     /** A backend of its own (no core) for a ZooKeeper URI: tests that watch exactly what the backend reports. */

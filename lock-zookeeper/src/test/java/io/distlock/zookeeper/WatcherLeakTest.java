@@ -7,8 +7,6 @@ import io.distlock.Lease;
 import io.distlock.LockStore;
 import java.time.Duration;
 import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.ClientWatches;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,10 +36,6 @@ class WatcherLeakTest {
                 Duration.ofSeconds(5)));
     }
 
-    private static ZooKeeper zooKeeperOf(LockStore store) throws Exception {
-        return TestServers.backend(store).curator().getZookeeperClient().getZooKeeper();
-    }
-
     @Test
     void timedOutWaitsLeaveNoWatchersBehind() throws Exception {
         try (LockStore holder = open(); LockStore waiter = open()) {
@@ -49,9 +43,8 @@ class WatcherLeakTest {
             for (int i = 0; i < ATTEMPTS; i++) {
                 assertThat(waiter.lock("held-long").tryAcquire(Duration.ofMillis(20))).isEmpty();
             }
-            ZooKeeper zk = zooKeeperOf(waiter);
             await("the timed-out waits' watchers are removed").atMost(Duration.ofSeconds(5))
-                    .until(() -> ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk) == 0);
+                    .until(() -> TestServers.clientWatchers(waiter) == 0);
             lease.release();
         }
     }
@@ -63,9 +56,7 @@ class WatcherLeakTest {
             assertThat(waiter.lock("handed-over").tryAcquire(Duration.ofMillis(50))).isEmpty();
             lease.release();
             waiter.lock("handed-over").tryAcquire(Duration.ofSeconds(5)).orElseThrow().release();
-            ZooKeeper zk = zooKeeperOf(waiter);
-            await().atMost(Duration.ofSeconds(5))
-                    .until(() -> ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk) == 0);
+            await().atMost(Duration.ofSeconds(5)).until(() -> TestServers.clientWatchers(waiter) == 0);
         }
     }
 }

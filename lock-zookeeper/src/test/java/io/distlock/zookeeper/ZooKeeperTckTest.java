@@ -3,6 +3,7 @@ package io.distlock.zookeeper;
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.WaitResources;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
@@ -41,6 +42,18 @@ class ZooKeeperTckTest extends LockStoreTck {
     @Override
     protected StoreCapabilities capabilities() {
         return StoreCapabilities.sessionBound(SESSION);
+    }
+
+    /** A client's operations give up after the URI's connection timeout (see {@link WaitBudget}). */
+    @Override
+    protected Duration operationTimeout() {
+        return CONNECTION;
+    }
+
+    /** The watchers the client keeps for its waits: a timed-out wait must take its watch with it. */
+    @Override
+    protected WaitResources waitResources() {
+        return TestServers::clientWatchers;
     }
 
     @Override
