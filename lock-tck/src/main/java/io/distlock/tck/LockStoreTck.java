@@ -18,5 +18,5 @@ package io.distlock.tck;
  */
 public abstract class LockStoreTck extends TckHarness implements MutualExclusionRules, WaitingRules, OwnershipRules,
         ExpiryRules, FencingRules, ReentrancyRules, JdkLockRules, InterruptionRules, CloseRules, LostLeaseRules,
-        NameRules, ScenarioRules, AvailabilityRules, RacesAndBoundsRules {
+        NameRules, ScenarioRules, AvailabilityRules, RacesAndBoundsRules, SemaphoreRules {
 }
