@@ -5,6 +5,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockAdmin;
 import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
 import java.time.Duration;
@@ -20,7 +21,7 @@ import redis.clients.jedis.UnifiedJedis;
  * renewal sends every due lease in a few batched scripts. Waiters sleep until a release message from the store's
  * {@link ReleaseSubscriber} or the holder's remaining TTL.
  */
-final class RedisBackend extends PollingLockBackend {
+final class RedisBackend extends PollingLockBackend implements PermitBackend {
 
     /** The longest lock name this store accepts. */
     static final int MAX_NAME_LENGTH = 1024;
@@ -32,6 +33,7 @@ final class RedisBackend extends PollingLockBackend {
     private final BatchRenewer renewer;
     private final ReleaseSubscriber subscriber;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final RedisPermits permits;
 
     /**
      * A backend over {@code client}.
@@ -45,6 +47,7 @@ final class RedisBackend extends PollingLockBackend {
         this.keys = new RedisKeys(options.keyPrefix());
         this.renewer = new BatchRenewer(client, keys, store, slotted);
         this.subscriber = new ReleaseSubscriber(client, keys, signals(), store).start();
+        this.permits = new RedisPermits(client, keys, options, store, signals());
     }
 
     @Override
@@ -114,6 +117,39 @@ final class RedisBackend extends PollingLockBackend {
             checkLease(r.leaseTime());
         }
         return renewer.renew(renewals);
+    }
+
+    // ---- semaphores: RedisPermits, in keys of their own ----------------------------------------------------------
+
+    @Override
+    public int maxPermits() {
+        return RedisPermits.MAX_PERMITS;
+    }
+
+    @Override
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+            throws InterruptedException {
+        ensureOpen();
+        checkLease(leaseTime);
+        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+    }
+
+    @Override
+    public boolean releasePermit(Grant grant) {
+        return permits.release(grant);
+    }
+
+    @Override
+    public Set<Grant> renewPermits(List<Renewal> renewals) {
+        ensureOpen();
+        renewals.forEach(r -> checkLease(r.leaseTime()));
+        return permits.renew(renewals);
+    }
+
+    @Override
+    public int heldPermits(String name) {
+        ensureOpen();
+        return permits.held(name);
     }
 
     @Override
