@@ -83,6 +83,11 @@ final class ZooKeeperPermits {
         try {
             if (budget.singleAttempt()) {
                 List<String> now = backend.children(parent, budget);
+                if (LockQueue.of(now).size() >= permits) {
+                    // the server we read from may lag behind a release another client made: catch up, read again
+                    sync(parent, budget);
+                    now = backend.children(parent, budget);
+                }
                 checkLimits(name, now, null, permits);
                 if (LockQueue.of(now).size() >= permits) {
                     return null; // full right now: a try-acquire need not queue only to leave again
@@ -188,9 +193,23 @@ final class ZooKeeperPermits {
         backend.check(event, what);
     }
 
-    /** How many nodes hold now: the lowest ones, up to the limit they state. */
+    /**
+     * Lets the server this client reads from catch up with the leader (ZooKeeper reads may lag behind other clients'
+     * writes), so the next read sees every release made before this call.
+     */
+    private void sync(String path, WaitBudget budget) throws InterruptedException {
+        String what = "syncing " + path;
+        CuratorEvent event = backend.call(budget, what, new BoundedCall(),
+                callback -> backend.client.sync().inBackground(callback).forPath(path));
+        if (event.getResultCode() != KeeperException.Code.NONODE.intValue()) {
+            backend.check(event, what);
+        }
+    }
+
+    /** How many nodes hold now (after catching up with the leader): the lowest ones, up to the limit they state. */
     int held(String name, WaitBudget budget) {
         try {
+            sync(parentPath(name), budget);
             List<String> children = backend.children(parentPath(name), budget);
             LockQueue queue = LockQueue.of(children);
             if (queue.isEmpty()) {
