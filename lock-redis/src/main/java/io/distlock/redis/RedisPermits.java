@@ -43,15 +43,15 @@ final class RedisPermits {
         this.signals = signals;
     }
 
-    private String holders(String name) {
+    String holders(String name) {
         return keys.prefix() + "sem:" + RedisKeys.tagged(name);
     }
 
-    private String limit(String name) {
+    String limit(String name) {
         return keys.prefix() + "semlimit:" + RedisKeys.tagged(name);
     }
 
-    private String fence(String name) {
+    String fence(String name) {
         return keys.prefix() + "semfence:" + RedisKeys.tagged(name);
     }
 
