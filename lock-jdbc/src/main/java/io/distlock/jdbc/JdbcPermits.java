@@ -276,6 +276,15 @@ final class JdbcPermits {
         if (tableReady.get()) {
             return;
         }
+        try {
+            createIfMissing();
+            tableReady.set(true);
+        } catch (JdbcBackend.ContentionException concurrentlyCreated) {
+            // another client created it at the same moment (PostgreSQL reports a duplicate type): it exists now
+        }
+    }
+
+    private void createIfMissing() {
         backend.withConnection("creating the permit table " + table, c -> {
             try (Statement probe = c.createStatement()) {
                 probe.executeQuery("SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table
@@ -295,7 +304,6 @@ final class JdbcPermits {
             }
             return null;
         });
-        tableReady.set(true);
     }
 
     private static String owner() {
