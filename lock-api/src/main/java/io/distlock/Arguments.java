@@ -15,12 +15,25 @@ public final class Arguments {
      * @return the name
      */
     public static String requireLockName(String name, int maxLength) {
-        Objects.requireNonNull(name, "lock name must not be null");
+        return requireName(name, maxLength, "lock");
+    }
+
+    /**
+     * Checks a semaphore name: not null, not empty, at most {@code maxLength} characters.
+     *
+     * @return the name
+     */
+    public static String requireSemaphoreName(String name, int maxLength) {
+        return requireName(name, maxLength, "semaphore");
+    }
+
+    private static String requireName(String name, int maxLength, String what) {
+        Objects.requireNonNull(name, what + " name must not be null");
         if (name.isEmpty()) {
-            throw new IllegalArgumentException("lock name must not be empty");
+            throw new IllegalArgumentException(what + " name must not be empty");
         }
         if (name.length() > maxLength) {
-            throw new IllegalArgumentException("lock name is " + name.length()
+            throw new IllegalArgumentException(what + " name is " + name.length()
                     + " characters long; this store allows at most " + maxLength);
         }
         return name;
@@ -45,5 +58,20 @@ public final class Arguments {
             throw new IllegalArgumentException(what + " must not be negative, got " + d);
         }
         return d;
+    }
+
+    /**
+     * Checks a semaphore's limit: at least 1, at most {@code max}.
+     *
+     * @return the limit
+     */
+    public static int requirePermits(int permits, int max) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be at least 1, got " + permits);
+        }
+        if (permits > max) {
+            throw new IllegalArgumentException("permits is " + permits + "; this store allows at most " + max);
+        }
+        return permits;
     }
 }

@@ -66,6 +66,33 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
+     * A semaphore named {@code name} allowing {@code permits} holders at once, with {@link LockOptions#defaults()};
+     * cheap, no round trip. Independent of the lock of the same name.
+     *
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalArgumentException if {@code name} is empty or too long, or {@code permits} is below 1 or above
+     *         the store's maximum
+     * @throws UnsupportedOperationException if the store has no semaphores
+     */
+    default Semaphore semaphore(String name, int permits) {
+        return semaphore(name, permits, LockOptions.defaults());
+    }
+
+    /**
+     * A semaphore named {@code name} allowing {@code permits} holders at once across every client of the store.
+     * Semaphores of equal names are the same semaphore; a semaphore and a lock of the same name are independent.
+     * Every client must state the same limit for a name (see {@link Semaphore}).
+     *
+     * @throws NullPointerException if {@code name} or {@code options} is null
+     * @throws IllegalArgumentException if {@code name} is empty or too long, or {@code permits} is below 1 or above
+     *         the store's maximum
+     * @throws UnsupportedOperationException if the store has no semaphores (the message names the store)
+     */
+    default Semaphore semaphore(String name, int permits, LockOptions options) {
+        throw new UnsupportedOperationException("store " + this + " has no semaphores");
+    }
+
+    /**
      * Operator access: list held locks and break a stuck one. Not for application code, which must only release
      * its own leases.
      *

@@ -6,11 +6,13 @@ import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockStoreListener;
+import io.distlock.Semaphore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
+import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -49,6 +51,8 @@ public final class BackendLockStore implements LockStore {
     private volatile boolean suspended;
     /** The leases each thread took through a Lock view of this store, shared by every view of a name. */
     final ViewLeases viewLeases = new ViewLeases();
+    /** The semaphore side, or null if the backend has no permit operations. */
+    private final CorePermits permits;
 
     /**
      * A store over {@code backend}.
@@ -60,7 +64,9 @@ public final class BackendLockStore implements LockStore {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.description = Objects.requireNonNull(description, "description");
         this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
-        this.delayedReleases = new DelayedReleases(backend, description);
+        this.delayedReleases = new DelayedReleases(this::releaseInStore, description);
+        this.permits = backend instanceof PermitBackend p
+                ? new CorePermits(this, p, backend.leaseModel() == LeaseModel.SESSION) : null;
         backend.attach(new Events());
     }
 
@@ -82,6 +88,18 @@ public final class BackendLockStore implements LockStore {
         Arguments.requireLockName(name, backend.maxNameLength());
         Objects.requireNonNull(options, "options must not be null");
         return new CoreLock(this, name, options);
+    }
+
+    /** A semaphore; independent of the lock of the same name (the backend keeps permits in their own space). */
+    @Override
+    public Semaphore semaphore(String name, int permits, LockOptions options) {
+        if (this.permits == null) {
+            throw new UnsupportedOperationException("store " + description + " has no semaphore support");
+        }
+        Arguments.requireSemaphoreName(name, backend.maxNameLength());
+        Arguments.requirePermits(permits, this.permits.backend().maxPermits());
+        Objects.requireNonNull(options, "options must not be null");
+        return new CoreSemaphore(this.permits, name, permits, options);
     }
 
     @Override
@@ -138,20 +156,9 @@ public final class BackendLockStore implements LockStore {
             } finally {
                 lossesInFlight.remove(name, earlyLosses);
             }
-            renewals.track(hold);
             // register, then look: a loss or suspension reported before registration is found here, one reported
             // after it finds the hold registered
-            String lostEarly = earlyLosses.remove(hold.grant.ownerToken());
-            if (lostEarly != null) {
-                lose(hold, lostEarly);
-            }
-            applyConnectionState(hold);
-            if (closed.get()) {
-                lose(hold, "its store was closed");
-                releaseQuietly(hold.grant);
-                throw new IllegalStateException("store " + description + " was closed while acquiring '" + name + "'");
-            }
-            return new CoreLease(this, hold);
+            return registered(hold, earlyLosses.remove(hold.grant.ownerToken()));
         } finally {
             if (!handedOver) {
                 if (permitted) {
@@ -160,6 +167,22 @@ public final class BackendLockStore implements LockStore {
                 gates.leave(name);
             }
         }
+    }
+
+    /** A hold just registered: tracked for renewal, told of a loss reported before (or null), checked for close. */
+    Lease registered(Hold hold, String lostEarly) {
+        renewals.track(hold);
+        if (lostEarly != null) {
+            lose(hold, lostEarly);
+        }
+        applyConnectionState(hold);
+        if (closed.get()) {
+            lose(hold, "its store was closed");
+            releaseQuietly(hold);
+            throw new IllegalStateException("store " + description + " was closed while acquiring '"
+                    + hold.grant.name() + "'");
+        }
+        return new CoreLease(this, hold);
     }
 
     private Lease nestedLease(String name, LockOptions options, Thread me) {
@@ -201,13 +224,13 @@ public final class BackendLockStore implements LockStore {
         renewals.untrack(hold);
         if (!hold.markReleased()) {
             // lost before: still free it in the store if it is somehow ours, then report the loss
-            releaseQuietly(hold.grant);
+            releaseQuietly(hold);
             hold.openGate();
             throw hold.lostCause();
         }
         boolean stillOurs;
         try {
-            stillOurs = releaseInStore(hold.grant);
+            stillOurs = releaseInStore(hold);
         } finally {
             hold.openGate();
         }
@@ -237,7 +260,7 @@ public final class BackendLockStore implements LockStore {
         }
         renewals.untrack(hold);
         if (backend.leaseModel() == LeaseModel.SESSION) {
-            delayedReleases.releaseLater(hold.grant, leftNanos);
+            delayedReleases.releaseLater(hold, leftNanos);
             hold.openGate();
             return;
         }
@@ -245,7 +268,7 @@ public final class BackendLockStore implements LockStore {
         hold.storeCalls.lock(); // after a renewal of this hold in flight, so the new expiry lands last
         try {
             Duration left = Duration.ofMillis((leftNanos + 999_999) / 1_000_000); // rounded up: never shorter
-            lost = backend.renew(List.of(new Renewal(hold.grant, left)));
+            lost = renewInStore(hold, List.of(new Renewal(hold.grant, left)));
         } finally {
             hold.storeCalls.unlock();
             hold.openGate();
@@ -278,7 +301,8 @@ public final class BackendLockStore implements LockStore {
                 return false;
             }
             long sentAt = System.nanoTime();
-            Set<Grant> lost = backend.renew(List.of(new Renewal(hold.grant, leaseTime)));
+            List<Renewal> one = List.of(new Renewal(hold.grant, leaseTime));
+            Set<Grant> lost = renewInStore(hold, one);
             if (lost.contains(hold.grant)) {
                 lose(hold, hold.sessionBound ? "the store no longer had it when extend checked"
                         : "the store no longer had it when extended");
@@ -295,7 +319,7 @@ public final class BackendLockStore implements LockStore {
     }
 
     /** Declares a hold lost: tells its listeners and lets the next local waiter through. */
-    private void lose(Hold hold, String reason) {
+    void lose(Hold hold, String reason) {
         lose(hold, reason, Level.WARNING);
     }
 
@@ -314,10 +338,10 @@ public final class BackendLockStore implements LockStore {
      * The store's release, run without the caller's interrupt flag (store clients give up on an interrupted thread,
      * and a release must not fail because the thread was interrupted); the flag is set again afterwards.
      */
-    private boolean releaseInStore(Grant grant) {
+    private boolean releaseInStore(Hold hold) {
         boolean interrupted = Thread.interrupted();
         try {
-            return backend.release(grant);
+            return hold.permit ? permits.backend().releasePermit(hold.grant) : backend.release(hold.grant);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -325,15 +349,20 @@ public final class BackendLockStore implements LockStore {
         }
     }
 
-    private void releaseQuietly(Grant grant) {
+    /** The store's renew of {@code hold} alone: the permit operations for a permit, the lock's otherwise. */
+    private Set<Grant> renewInStore(Hold hold, List<Renewal> one) {
+        return hold.permit ? permits.backend().renewPermits(one) : backend.renew(one);
+    }
+
+    private void releaseQuietly(Hold hold) {
         try {
-            releaseInStore(grant);
+            releaseInStore(hold);
         } catch (RuntimeException e) {
-            LOG.log(Level.DEBUG, "could not release " + grant + " in " + description, e);
+            LOG.log(Level.DEBUG, "could not release " + hold.grant + " in " + description, e);
         }
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed.get()) {
             throw new IllegalStateException("store " + description + " is closed");
         }
@@ -349,14 +378,19 @@ public final class BackendLockStore implements LockStore {
         return gates.size();
     }
 
+    /** Number of local semaphore gates in use (for tests: gates must not leak). */
+    int permitGatesInUse() {
+        return permits == null ? 0 : permits.gatesInUse();
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        for (Hold hold : holds.values()) {
+        for (Hold hold : allHolds()) {
             lose(hold, "its store was closed", Level.DEBUG);
-            releaseQuietly(hold.grant);
+            releaseQuietly(hold);
         }
         renewals.shutdown();
         delayedReleases.shutdown();
@@ -368,27 +402,39 @@ public final class BackendLockStore implements LockStore {
         return "LockStore[" + description + "]";
     }
 
+    /** Lock holds and permit holds, for the walks that treat both alike (connection events, close). */
+    private List<Hold> allHolds() {
+        List<Hold> all = new java.util.ArrayList<>(holds.values());
+        if (permits != null) {
+            all.addAll(permits.holds());
+        }
+        return all;
+    }
+
     /** Connection events from session-bound backends. */
     private final class Events implements LeaseEvents {
         @Override
         public void suspended() {
             suspended = true;
-            holds.values().forEach(Hold::markUncertain);
+            allHolds().forEach(Hold::markUncertain);
         }
 
         @Override
         public void reconnected() {
             suspended = false;
-            holds.values().forEach(Hold::markCertain);
+            allHolds().forEach(Hold::markCertain);
         }
 
         @Override
         public void sessionLost(String reason) {
-            holds.values().forEach(hold -> lose(hold, reason));
+            allHolds().forEach(hold -> lose(hold, reason));
         }
 
         @Override
         public void lost(Grant grant, String reason) {
+            if (permits != null && permits.lost(grant, reason)) {
+                return;
+            }
             Hold hold = holds.get(grant.name());
             if (hold != null && sameOwner(hold.grant, grant)) {
                 lose(hold, reason);

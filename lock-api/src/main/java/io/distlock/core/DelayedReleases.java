@@ -1,11 +1,10 @@
 package io.distlock.core;
 
-import io.distlock.spi.Grant;
-import io.distlock.spi.LockBackend;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Deletes session-bound locks whose release was delayed by {@link io.distlock.Lease#releaseAfter}, on one daemon
@@ -16,33 +15,35 @@ final class DelayedReleases {
 
     private static final System.Logger LOG = System.getLogger(DelayedReleases.class.getName());
 
-    private final LockBackend backend;
+    private final Predicate<Hold> releaseInStore;
     private final String storeName;
     private volatile ScheduledThreadPoolExecutor executor;
     private volatile boolean shutdown;
 
-    DelayedReleases(LockBackend backend, String storeName) {
-        this.backend = backend;
+    /** @param releaseInStore the store's compare-and-delete of a hold (a lock or a permit); false if it was gone */
+    DelayedReleases(Predicate<Hold> releaseInStore, String storeName) {
+        this.releaseInStore = releaseInStore;
         this.storeName = storeName;
     }
 
-    /** Releases {@code grant} in the store after {@code delayNanos}. */
-    void releaseLater(Grant grant, long delayNanos) {
+    /** Releases {@code hold} in the store after {@code delayNanos}. */
+    void releaseLater(Hold hold, long delayNanos) {
         try {
-            executor().schedule(() -> release(grant), delayNanos, TimeUnit.NANOSECONDS);
+            executor().schedule(() -> release(hold), delayNanos, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closing) {
             // the store is closing: its session ends and frees the lock
         }
     }
 
-    private void release(Grant grant) {
+    private void release(Hold hold) {
         try {
-            if (!backend.release(grant)) {
-                LOG.log(Level.DEBUG, "delayed release of {0} in {1}: the store no longer had it", grant, storeName);
+            if (!releaseInStore.test(hold)) {
+                LOG.log(Level.DEBUG, "delayed release of {0} in {1}: the store no longer had it", hold.grant,
+                        storeName);
             }
         } catch (RuntimeException e) {
             // the session still holds it; it ends with the session at the latest
-            LOG.log(Level.WARNING, "delayed release of " + grant + " in " + storeName + " failed", e);
+            LOG.log(Level.WARNING, "delayed release of " + hold.grant + " in " + storeName + " failed", e);
         }
     }
 

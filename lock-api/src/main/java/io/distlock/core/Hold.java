@@ -35,6 +35,8 @@ final class Hold {
     final boolean autoRenew;
     /** Whether the lease lives with the store session (no local expiry) rather than by lease time. */
     final boolean sessionBound;
+    /** Whether this is a semaphore permit (released and renewed through the permit operations) or a lock. */
+    final boolean permit;
     /** One lease-setting store call at a time for this hold (renewal or extend); never held by the clock thread. */
     final ReentrantLock storeCalls = new ReentrantLock();
     final AtomicInteger depth = new AtomicInteger(1);
@@ -55,6 +57,11 @@ final class Hold {
     volatile long acquiredAtNanos;
 
     Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Runnable openGate) {
+        this(grant, owner, options, sessionBound, openGate, false);
+    }
+
+    Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Runnable openGate, boolean permit) {
+        this.permit = permit;
         this.grant = grant;
         this.owner = owner;
         this.options = options;

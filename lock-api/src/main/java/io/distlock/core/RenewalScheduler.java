@@ -5,6 +5,7 @@ import io.distlock.LockStoreListener;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseClock;
 import io.distlock.spi.LockBackend;
+import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -40,7 +41,9 @@ final class RenewalScheduler {
     private final LockBackend backend;
     private final String storeName;
     private final BiConsumer<Hold, String> onLost;
-    private final Consumer<Grant> releaseOrphan;
+    private final Consumer<Hold> releaseOrphan;
+    /** The permit operations of the backend, or null; permit holds are renewed through them, in batches of their own. */
+    private final PermitBackend permits;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor clock;
     private final ExecutorService calls;
@@ -56,8 +59,9 @@ final class RenewalScheduler {
      * @param releaseOrphan frees in the store a grant whose renewal succeeded after its hold was already lost here
      */
     RenewalScheduler(LockBackend backend, String storeName, BiConsumer<Hold, String> onLost,
-            Consumer<Grant> releaseOrphan) {
+            Consumer<Hold> releaseOrphan) {
         this.backend = backend;
+        this.permits = backend instanceof PermitBackend p ? p : null;
         this.storeName = storeName;
         this.onLost = onLost;
         this.releaseOrphan = releaseOrphan;
@@ -133,26 +137,33 @@ final class RenewalScheduler {
         try {
             long now = System.nanoTime();
             List<Hold> due = new ArrayList<>();
+            List<Hold> duePermits = new ArrayList<>();
             for (Hold hold : holds) {
                 if (!hold.isActive()) {
                     holds.remove(hold);
                 } else if (hold.expiredAt(now)) {
                     onLost.accept(hold, "its lease time of " + hold.leaseTime() + " ran out without renewal");
                 } else if (hold.renewalDueAt(now) && hold.startRenewal()) {
-                    due.add(hold);
+                    (hold.permit ? duePermits : due).add(hold);
                 }
             }
-            if (!due.isEmpty()) {
-                try {
-                    calls.execute(() -> renew(due));
-                } catch (RejectedExecutionException closed) {
-                    due.forEach(Hold::endRenewal);
-                }
-            }
+            startRenewal(due);
+            startRenewal(duePermits);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "lease clock of store " + storeName + " failed unexpectedly", e);
         } finally {
             scheduleNextTick();
+        }
+    }
+
+    /** Hands one batch (all locks or all permits) to a renewal thread. */
+    private void startRenewal(List<Hold> due) {
+        if (!due.isEmpty()) {
+            try {
+                calls.execute(() -> renew(due));
+            } catch (RejectedExecutionException closed) {
+                due.forEach(Hold::endRenewal);
+            }
         }
     }
 
@@ -191,7 +202,7 @@ final class RenewalScheduler {
             long sentAt = System.nanoTime();
             Set<Grant> lost;
             try {
-                lost = backend.renew(renewals);
+                lost = sent.get(0).permit ? permits.renewPermits(renewals) : backend.renew(renewals);
             } catch (RuntimeException e) {
                 long now = System.nanoTime();
                 listener.renewalFailed(sent.size(), now - sentAt, e);
@@ -214,7 +225,7 @@ final class RenewalScheduler {
                     onLost.accept(hold, "the store no longer had it at renewal (expired, deleted, or taken over)");
                 } else if (hold.state() == LeaseState.LOST) {
                     // its deadline passed while this call was on its way: nobody holds it here any more
-                    releaseOrphan.accept(hold.grant);
+                    releaseOrphan.accept(hold);
                 } else {
                     hold.leaseSet(sentAt, renewals.get(i).leaseTime());
                 }

@@ -6,6 +6,7 @@ import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
@@ -22,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * with expiry by {@link System#nanoTime()} standing in for the store clock. Real leases, fencing and waiting, but
  * within one JVM only.
  */
-final class MemBackend extends PollingLockBackend implements LockAdmin {
+final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBackend {
 
     /** The longest name the mem store takes. */
     static final int MAX_NAME_LENGTH = 1024;
@@ -104,6 +105,35 @@ final class MemBackend extends PollingLockBackend implements LockAdmin {
             }
         }
         return lost;
+    }
+
+    @Override
+    public int maxPermits() {
+        return MemPermits.MAX_PERMITS;
+    }
+
+    @Override
+    public Grant acquirePermit(String name, int permits, Duration leaseTime, long timeoutNanos)
+            throws InterruptedException {
+        ensureOpen();
+        return space.permits.acquire(name, permits, leaseTime, timeoutNanos);
+    }
+
+    @Override
+    public boolean releasePermit(Grant grant) {
+        return space.permits.release(grant);
+    }
+
+    @Override
+    public Set<Grant> renewPermits(List<Renewal> renewals) {
+        ensureOpen();
+        return space.permits.renew(renewals);
+    }
+
+    @Override
+    public int heldPermits(String name) {
+        ensureOpen();
+        return space.permits.held(name);
     }
 
     @Override

@@ -21,6 +21,8 @@ final class MemSpace {
     final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     final ConcurrentHashMap<String, AtomicLong> fences = new ConcurrentHashMap<>();
     final ReleaseSignals signals = new ReleaseSignals();
+    /** The space's semaphores, apart from its locks. */
+    final MemPermits permits = new MemPermits();
 
     private static final long SWEEP_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());

@@ -7,6 +7,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockAdmin;
 import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
@@ -31,7 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Each statement borrows its own pooled connection in autocommit, so locking never joins (or is rolled back with)
  * a transaction the caller has open on another connection.
  */
-final class JdbcBackend extends PollingLockBackend {
+final class JdbcBackend extends PollingLockBackend implements PermitBackend {
 
     /** Lock names up to this many characters fit the table's {@code VARCHAR(255)} key on every dialect. */
     static final int MAX_NAME_LENGTH = 255;
@@ -49,6 +50,7 @@ final class JdbcBackend extends PollingLockBackend {
     private final JdbcLockAdmin admin;
     private final AbandonedAcquisitions abandoned;
     private final long socketTimeoutSeconds;
+    private final JdbcPermits permits;
 
     JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, long pollMaxMillis,
             long socketTimeoutMillis, String redactedUri) {
@@ -61,6 +63,7 @@ final class JdbcBackend extends PollingLockBackend {
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
+        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri);
     }
 
     @Override
@@ -252,6 +255,34 @@ final class JdbcBackend extends PollingLockBackend {
             }
         }
         return lost;
+    }
+
+    // ---- semaphores: JdbcPermits, in a table of their own -----------------------------------------------------
+
+    @Override
+    public int maxPermits() {
+        return JdbcPermits.MAX_PERMITS;
+    }
+
+    @Override
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+            throws InterruptedException {
+        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+    }
+
+    @Override
+    public boolean releasePermit(Grant grant) {
+        return permits.release(grant);
+    }
+
+    @Override
+    public Set<Grant> renewPermits(List<Renewal> renewals) {
+        return permits.renew(renewals);
+    }
+
+    @Override
+    public int heldPermits(String name) {
+        return permits.held(name);
     }
 
     @Override

@@ -69,6 +69,7 @@ final class Databases implements AfterAllCallback {
             JdbcSettings settings = JdbcSettings.parse(StoreUri.parse(uri));
             try (Connection c = DriverManager.getConnection(settings.driverUrl()); Statement st = c.createStatement()) {
                 st.execute("DROP TABLE IF EXISTS " + settings.table());
+                st.execute("DROP TABLE IF EXISTS " + settings.table() + "_permits"); // semaphores, if any ran
             }
         }
     }

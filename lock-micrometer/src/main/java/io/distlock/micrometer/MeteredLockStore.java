@@ -3,6 +3,7 @@ package io.distlock.micrometer;
 import io.distlock.DistributedLock;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.Semaphore;
 import io.distlock.core.ViewLeases;
 import io.distlock.spi.LockAdmin;
 
@@ -27,6 +28,18 @@ final class MeteredLockStore implements LockStore {
     @Override
     public DistributedLock lock(String name, LockOptions options) {
         return new MeteredLock(store.lock(name, options), metrics, viewLeases);
+    }
+
+    /** The wrapped store's semaphore, with its defaults; permits are not metered yet. */
+    @Override
+    public Semaphore semaphore(String name, int permits) {
+        return store.semaphore(name, permits);
+    }
+
+    /** The wrapped store's semaphore; permits are not metered yet. */
+    @Override
+    public Semaphore semaphore(String name, int permits, LockOptions options) {
+        return store.semaphore(name, permits, options);
     }
 
     @Override

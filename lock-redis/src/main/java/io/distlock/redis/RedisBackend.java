@@ -5,6 +5,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockAdmin;
 import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
 import java.time.Duration;
@@ -25,7 +26,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * background by the {@link OrphanReaper}. On a Cluster, whose client re-sends a script after a lost reply, release
  * leaves a short-lived tombstone so that the re-sent release still answers "released".
  */
-final class RedisBackend extends PollingLockBackend {
+final class RedisBackend extends PollingLockBackend implements PermitBackend {
 
     /** The longest lock name this store accepts. */
     static final int MAX_NAME_LENGTH = 1024;
@@ -43,6 +44,7 @@ final class RedisBackend extends PollingLockBackend {
     private final boolean slotted;
     private final String tombstoneMs;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final RedisPermits permits;
 
     /**
      * A backend over {@code client}.
@@ -69,6 +71,7 @@ final class RedisBackend extends PollingLockBackend {
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
                 pingEvery, options.timeout(), upkeep).start();
+        this.permits = new RedisPermits(client, keys, options, store, signals());
     }
 
     @Override
@@ -150,6 +153,39 @@ final class RedisBackend extends PollingLockBackend {
             checkLease(r.leaseTime());
         }
         return renewer.renew(renewals);
+    }
+
+    // ---- semaphores: RedisPermits, in keys of their own ----------------------------------------------------------
+
+    @Override
+    public int maxPermits() {
+        return RedisPermits.MAX_PERMITS;
+    }
+
+    @Override
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+            throws InterruptedException {
+        ensureOpen();
+        checkLease(leaseTime);
+        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+    }
+
+    @Override
+    public boolean releasePermit(Grant grant) {
+        return permits.release(grant);
+    }
+
+    @Override
+    public Set<Grant> renewPermits(List<Renewal> renewals) {
+        ensureOpen();
+        renewals.forEach(r -> checkLease(r.leaseTime()));
+        return permits.renew(renewals);
+    }
+
+    @Override
+    public int heldPermits(String name) {
+        ensureOpen();
+        return permits.held(name);
     }
 
     @Override

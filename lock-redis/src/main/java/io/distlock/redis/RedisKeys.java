@@ -82,7 +82,8 @@ final class RedisKeys {
         return rest.startsWith("#") ? rest.substring(close + 1) : null;
     }
 
-    private static String tagged(String name) {
+    /** {@code name} as its hash tag: every key of one lock (or one semaphore) lands in one Cluster slot. */
+    static String tagged(String name) {
         if (name.indexOf('}') < 0) {
             return "{" + name + "}";
         }

@@ -5,6 +5,7 @@ import io.distlock.tck.ExpiryRules;
 import io.distlock.tck.FencingRules;
 import io.distlock.tck.MutualExclusionRules;
 import io.distlock.tck.OwnershipRules;
+import io.distlock.tck.SemaphoreRules;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.TckHarness;
 import io.distlock.tck.WaitingRules;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Tag;
  */
 @Tag("slow")
 class RedisSentinelCoreRulesTest extends TckHarness
-        implements MutualExclusionRules, WaitingRules, OwnershipRules, ExpiryRules, FencingRules {
+        implements MutualExclusionRules, WaitingRules, OwnershipRules, ExpiryRules, FencingRules, SemaphoreRules {
 
     private static RedisSentinelFixture sentinel;
 

@@ -3,13 +3,14 @@ package io.distlock.spring;
 import io.distlock.DistributedLock;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.Semaphore;
 import io.distlock.spi.LockAdmin;
 import java.util.Objects;
 
 /**
  * A {@link LockStore} whose {@link #lock(String)} uses the given options instead of {@link LockOptions#defaults()}:
  * how {@code distlock.lease-time} and {@code distlock.auto-renew} reach code that calls {@code store.lock(name)}.
- * Locks asked for with explicit options keep them. Closing it closes the wrapped store.
+ * Locks (and semaphores) asked for with explicit options keep them. Closing it closes the wrapped store.
  */
 public final class DefaultOptionsLockStore implements LockStore {
 
@@ -39,6 +40,16 @@ public final class DefaultOptionsLockStore implements LockStore {
     @Override
     public DistributedLock lock(String name, LockOptions options) {
         return store.lock(name, options);
+    }
+
+    @Override
+    public Semaphore semaphore(String name, int permits) {
+        return store.semaphore(name, permits, defaults);
+    }
+
+    @Override
+    public Semaphore semaphore(String name, int permits, LockOptions options) {
+        return store.semaphore(name, permits, options);
     }
 
     @Override

@@ -82,6 +82,42 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
+    /** A semaphore store that lets twice the limit in (a count checked against the wrong number). */
+    static class DoubledLimitTck extends BrokenTck {
+        DoubledLimitTck() {
+            super(backend -> new ForwardingPermitBackend(backend) {
+                @Override
+                public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+                        throws InterruptedException {
+                    return permits.acquirePermit(name, limit * 2, leaseTime, timeoutNanos);
+                }
+            });
+        }
+    }
+
+    /** A semaphore store whose permits all carry one token (a counter per slot, not per name). */
+    static class ConstantPermitTokenTck extends BrokenTck {
+        ConstantPermitTokenTck() {
+            super(backend -> new ForwardingPermitBackend(backend) {
+                @Override
+                public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+                        throws InterruptedException {
+                    Grant real = permits.acquirePermit(name, limit, leaseTime, timeoutNanos);
+                    return real == null ? null
+                            : new Grant(real.name(), real.ownerToken(), 1, real.handle(), real.issuedAtNanos());
+                }
+            });
+        }
+    }
+
+    /** The correct mem: semaphores, through the same wrapper path, as the control. */
+    static class PermitControlTck extends BrokenTck {
+        PermitControlTck() {
+            super(backend -> new ForwardingPermitBackend(backend) {
+            });
+        }
+    }
+
     /** A kit run over a mem: space whose backend is wrapped by a fault. */
     abstract static class BrokenTck extends LockStoreTck {
         private final String space = "mem:broken-" + UUID.randomUUID();
@@ -333,5 +369,31 @@ class KitCatchesBrokenStoresTest {
                 "rule_4_1_expiredLeaseCannotReleaseNextHoldersLock",
                 "rule_4_3_forciblyReleasedLeaseCannotReleaseNextHolder",
                 "rule_6_1_tokensIncreaseAcrossClients");
+    }
+
+    private static final String[] WATCHED_SEMAPHORE = {
+        "rule_18_1_limitHoldsAcrossClientsAndThreads",
+        "rule_18_2_permitsUpToTheLimitAtOnce",
+        "rule_18_6_tokensIncrease",
+        "rule_18_11_notReentrantAndReleasableFromAnyThread",
+    };
+
+    @Test
+    void correctSemaphoresPassTheWatchedRules() {
+        assertThat(failedRules(PermitControlTck.class, WATCHED_SEMAPHORE)).isEmpty();
+    }
+
+    @Test
+    void semaphoresThatLetTooManyInAreCaught() {
+        // within one client the local gate still keeps the limit (§18.11 passes): the kit catches it across clients
+        assertThat(failedRules(DoubledLimitTck.class, WATCHED_SEMAPHORE)).containsExactlyInAnyOrder(
+                "rule_18_1_limitHoldsAcrossClientsAndThreads", "rule_18_2_permitsUpToTheLimitAtOnce");
+    }
+
+    @Test
+    void permitTokensThatDoNotIncreaseAreCaught() {
+        assertThat(failedRules(ConstantPermitTokenTck.class, WATCHED_SEMAPHORE)).contains(
+                "rule_18_1_limitHoldsAcrossClientsAndThreads", "rule_18_6_tokensIncrease",
+                "rule_18_11_notReentrantAndReleasableFromAnyThread");
     }
 }

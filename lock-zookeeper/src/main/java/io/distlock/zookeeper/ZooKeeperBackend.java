@@ -7,6 +7,7 @@ import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,7 @@ import org.apache.zookeeper.data.Stat;
  * returns within its limit plus one operation timeout also while the server is gone; what it leaves behind (a node,
  * a watch) is removed in the background. A node is granted only if it belongs to the current session.
  */
-final class ZooKeeperBackend implements LockBackend {
+final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /** Where lock parents live, under the store's chroot. */
     static final String ROOT = "/distlock";
@@ -48,12 +49,13 @@ final class ZooKeeperBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(ZooKeeperBackend.class.getName());
     private static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-    private final CuratorFramework client;
+    final CuratorFramework client;
     private final ZooKeeperErrors errors;
-    private final HeldNodes held;
+    final HeldNodes held;
     private final SessionListener sessionListener;
     private final long operationNanos;
-    private final Set<Wakeup> waiting = ConcurrentHashMap.newKeySet();
+    final Set<Wakeup> waiting = ConcurrentHashMap.newKeySet();
+    private final ZooKeeperPermits permits = new ZooKeeperPermits(this);
     /** Operations being waited for: closing the store ends their waits at once. */
     private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -209,7 +211,17 @@ final class ZooKeeperBackend implements LockBackend {
      * was made, and an acquisition waits for two replies in a row instead of three ({@link #childrenAfter}).
      */
     private Created create(String parent, WaitBudget budget) throws InterruptedException {
-        String path = ZKPaths.makePath(parent, LockQueue.NODE_PREFIX);
+        return create(parent, LockQueue.NODE_PREFIX, listBehindCreate, budget);
+    }
+
+    /** A contender node with our part of the name before the sequence, and no listing sent behind it (permits). */
+    LockNode create(String parent, String nodePrefix, WaitBudget budget) throws InterruptedException {
+        return create(parent, nodePrefix, false, budget).node();
+    }
+
+    private Created create(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
+            throws InterruptedException {
+        String path = ZKPaths.makePath(parent, nodePrefix);
         String what = "creating a node under " + parent;
         CreateBuilder builder = client.create();
         createHook.accept(builder);
@@ -223,7 +235,7 @@ final class ZooKeeperBackend implements LockBackend {
             }), callback -> {
                 builder.creatingParentContainersIfNeeded().withProtection().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
                         .inBackground(callback).forPath(path, ownerData);
-                listing[0] = listBehindCreate ? startListing(parent) : null;
+                listing[0] = listBehind ? startListing(parent) : null;
             });
             Created created = new Created(node(event, parent, budget, what), listing[0]);
             done = true;
@@ -288,7 +300,7 @@ final class ZooKeeperBackend implements LockBackend {
         return new LockNode(created, stat.getCzxid(), stat.getEphemeralOwner());
     }
 
-    private List<String> children(String parent, WaitBudget budget) throws InterruptedException {
+    List<String> children(String parent, WaitBudget budget) throws InterruptedException {
         String what = "listing " + parent;
         CuratorEvent event = call(budget, what, new BoundedCall(),
                 callback -> client.getChildren().inBackground(callback).forPath(parent));
@@ -329,7 +341,7 @@ final class ZooKeeperBackend implements LockBackend {
     }
 
     /** Removes our watch on {@code path} from the client (and the server, if connected), in the background. */
-    private void removeWatch(String path, Wakeup wakeup) {
+    void removeWatch(String path, Wakeup wakeup) {
         try {
             client.watchers().remove(wakeup).ofType(WatcherType.Data).locally().quietly().inBackground()
                     .forPath(path);
@@ -343,7 +355,7 @@ final class ZooKeeperBackend implements LockBackend {
      * budget so that the next contender finds the lock free at once; past that Curator keeps retrying in the
      * background (a guaranteed delete), and the node goes with the session at the latest.
      */
-    private void deleteLeftover(String path, WaitBudget budget) {
+    void deleteLeftover(String path, WaitBudget budget) {
         BoundedCall call = new BoundedCall();
         try {
             client.delete().guaranteed().inBackground(call).forPath(path);
@@ -355,7 +367,7 @@ final class ZooKeeperBackend implements LockBackend {
     }
 
     /** Deletes a node without waiting: Curator retries it until it is done (a guaranteed delete). */
-    private void deleteInBackground(String path) {
+    void deleteInBackground(String path) {
         try {
             client.delete().guaranteed().inBackground().forPath(path);
         } catch (Exception e) {
@@ -435,7 +447,7 @@ final class ZooKeeperBackend implements LockBackend {
     }
 
     /** Starts one background operation and waits for its event within the budget. */
-    private CuratorEvent call(WaitBudget budget, String what, BoundedCall call, Starter starter)
+    CuratorEvent call(WaitBudget budget, String what, BoundedCall call, Starter starter)
             throws InterruptedException {
         inFlight.add(call);
         try {
@@ -462,7 +474,7 @@ final class ZooKeeperBackend implements LockBackend {
     }
 
     /** Throws what {@code event}'s result code means, unless it is OK. */
-    private void check(CuratorEvent event, String what) {
+    void check(CuratorEvent event, String what) {
         KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
         if (code != KeeperException.Code.OK) {
             throw errors.translate(KeeperException.create(code, event.getPath()), what);
@@ -470,12 +482,49 @@ final class ZooKeeperBackend implements LockBackend {
     }
 
     /** The client's current session id, or 0 if it has none right now. */
-    private long currentSession() {
+    long currentSession() {
         try {
             return client.getZookeeperClient().getZooKeeper().getSessionId();
         } catch (Exception e) {
             return 0;
         }
+    }
+
+    // ---- semaphores: ZooKeeperPermits, under a root of their own; release and renew are the lock's ---------------
+
+    @Override
+    public int maxPermits() {
+        return ZooKeeperPermits.MAX_PERMITS;
+    }
+
+    @Override
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+            throws InterruptedException {
+        ensureOpen();
+        WaitBudget budget = WaitBudget.forAcquire(timeoutNanos, operationNanos);
+        boolean interrupted = !budget.interruptible() && Thread.interrupted();
+        try {
+            return permits.contend(name, limit, budget);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean releasePermit(Grant grant) {
+        return release(grant);
+    }
+
+    @Override
+    public Set<Grant> renewPermits(List<Renewal> renewals) {
+        return renew(renewals);
+    }
+
+    @Override
+    public int heldPermits(String name) {
+        return permits.held(name, WaitBudget.forCall(operationNanos));
     }
 
     @Override
@@ -487,7 +536,7 @@ final class ZooKeeperBackend implements LockBackend {
         waiting.forEach(Wakeup::wake);
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed.get()) {
             throw new IllegalStateException("store " + errors.store() + " is closed");
         }
@@ -507,7 +556,7 @@ final class ZooKeeperBackend implements LockBackend {
 
     /** Starts a Curator operation in the background with the given callback. */
     @FunctionalInterface
-    private interface Starter {
+    interface Starter {
         void start(BoundedCall callback) throws Exception;
     }
 }

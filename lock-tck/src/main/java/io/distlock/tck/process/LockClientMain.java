@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A lock client in its own JVM, driven line by line over stdin by {@link LockClientProcess}, so tests can kill or
@@ -62,6 +64,10 @@ public final class LockClientMain {
                 switch (f[0]) {
                     case "acquire" -> acquired(store.lock(decode(f[1]), options(f[2], f[3])).acquire());
                     case "try" -> tryAcquire(decode(f[1]), options(f[2], f[3]), Long.parseLong(f[4]));
+                    case "permit" -> acquired(store.semaphore(decode(f[1]), Integer.parseInt(f[2]),
+                            options(f[3], f[4])).acquire());
+                    case "permitwork" -> permitWork(decode(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+                            Long.parseLong(f[4]));
                     case "release" -> release();
                     case "lead" -> lead(decode(f[1]), options(f[2], "true"));
                     case "work" -> work(decode(f[1]), Integer.parseInt(f[2]), Path.of(f[3]), Long.parseLong(f[4]));
@@ -135,6 +141,18 @@ public final class LockClientMain {
             try (Lease lease = store.lock(name).acquire()) {
                 long enter = System.nanoTime();
                 counter.slowIncrement(Duration.ofMillis(pauseMillis));
+                long exit = System.nanoTime();
+                out.println(new CriticalSection(name, label, enter, exit, lease.fencingToken()).toLine());
+            }
+        }
+        out.println("DONE");
+    }
+
+    private void permitWork(String name, int permits, int rounds, long pauseMillis) throws InterruptedException {
+        for (int i = 0; i < rounds; i++) {
+            try (Lease lease = store.semaphore(name, permits).acquire()) {
+                long enter = System.nanoTime();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMillis)); // the work done under the permit
                 long exit = System.nanoTime();
                 out.println(new CriticalSection(name, label, enter, exit, lease.fencingToken()).toLine());
             }

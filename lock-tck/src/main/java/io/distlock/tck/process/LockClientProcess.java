@@ -86,9 +86,25 @@ public final class LockClientProcess implements AutoCloseable {
         return Long.parseLong(expect("ELECTED", timeout).substring("ELECTED ".length()));
     }
 
+    /** Acquires one permit of semaphore {@code name} with limit {@code permits}; returns its fencing token. */
+    public long acquirePermit(String name, int permits, Duration lease, boolean autoRenew, Duration timeout) {
+        send("permit " + LockClientMain.encode(name) + " " + permits + " " + lease.toMillis() + " " + autoRenew);
+        return Long.parseLong(expect("ACQUIRED", timeout).substring("ACQUIRED ".length()));
+    }
+
+    /** Holds a permit of {@code name} for {@code pause}, {@code rounds} times; returns the sections it recorded. */
+    public List<CriticalSection> permitWork(String name, int permits, int rounds, Duration pause, Duration timeout) {
+        send("permitwork " + LockClientMain.encode(name) + " " + permits + " " + rounds + " " + pause.toMillis());
+        return sections(timeout);
+    }
+
     /** Runs the read-pause-write workload and returns the critical sections it recorded. */
     public List<CriticalSection> work(String name, int rounds, Path counterFile, Duration pause, Duration timeout) {
         send("work " + LockClientMain.encode(name) + " " + rounds + " " + counterFile + " " + pause.toMillis());
+        return sections(timeout);
+    }
+
+    private List<CriticalSection> sections(Duration timeout) {
         List<CriticalSection> sections = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {

@@ -1,0 +1,186 @@
+package io.distlock.core;
+
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import io.distlock.spi.Grant;
+import io.distlock.spi.PermitBackend;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The semaphore side of a {@link BackendLockStore}: acquires permits through a {@link PermitBackend} and keeps their
+ * holds, which the store renews, signals and releases as it does lock holds. Many local threads on one semaphore cost
+ * the store at most {@code permits} contenders: the others queue in a fair local gate of that many places, one gate
+ * per name and limit (a disagreeing limit goes to the store, which refuses it while holders of the other exist).
+ */
+final class CorePermits {
+
+    private final BackendLockStore store;
+    private final PermitBackend backend;
+    private final boolean sessionBound;
+    private final ConcurrentHashMap<String, Gate> gates = new ConcurrentHashMap<>();
+    /** Registered permit holds; a permit leaves when its gate opens (released or lost). */
+    private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+    /** Losses reported for permits granted but not registered yet, per name while an acquire of it runs. */
+    private final ConcurrentHashMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
+
+    CorePermits(BackendLockStore store, PermitBackend backend, boolean sessionBound) {
+        this.store = store;
+        this.backend = backend;
+        this.sessionBound = sessionBound;
+    }
+
+    PermitBackend backend() {
+        return backend;
+    }
+
+    Set<Hold> holds() {
+        return holds;
+    }
+
+    /** Takes one permit; timeoutNanos: 0 one attempt, negative no limit. Null if none was free in time. */
+    Lease acquire(String name, int permits, LockOptions options, long timeoutNanos) throws InterruptedException {
+        store.ensureOpen();
+        long deadline = System.nanoTime() + Math.max(timeoutNanos, 0);
+        String key = permits + ":" + name;
+        Gate gate = enter(key, permits);
+        boolean permitted = false;
+        boolean handedOver = false;
+        try {
+            if (timeoutNanos < 0) {
+                gate.places.acquire();
+                permitted = true;
+            } else if (timeoutNanos == 0) {
+                permitted = gate.places.tryAcquire();
+            } else {
+                permitted = gate.places.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
+            }
+            if (!permitted) {
+                return null;
+            }
+            long left = timeoutNanos <= 0 ? timeoutNanos : Math.max(0, deadline - System.nanoTime());
+            long calledAt = System.nanoTime();
+            InFlight flight = enterFlight(name);
+            Hold hold;
+            String lostEarly;
+            try {
+                Grant grant = backend.acquirePermit(name, permits, options.leaseTime(), left);
+                if (grant == null) {
+                    return null;
+                }
+                GateExit exit = new GateExit(gate, key);
+                hold = new Hold(grant, Thread.currentThread(), options, sessionBound, exit, true);
+                exit.hold = hold;
+                hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
+                holds.add(hold);
+                handedOver = true;
+            } finally {
+                leaveFlight(name, flight);
+            }
+            // registered, then look: a loss reported before registration is in the flight's map
+            lostEarly = flight.losses.remove(hold.grant.ownerToken());
+            return store.registered(hold, lostEarly);
+        } finally {
+            if (!handedOver) {
+                if (permitted) {
+                    gate.places.release();
+                }
+                leave(key);
+            }
+        }
+    }
+
+    /** The backend reported {@code grant} lost: true if it was a registered permit (now declared lost). */
+    boolean lost(Grant grant, String reason) {
+        Hold hold = find(grant);
+        if (hold != null) {
+            store.lose(hold, reason);
+            return true;
+        }
+        InFlight flight = inFlight.get(grant.name());
+        if (flight != null) {
+            flight.losses.putIfAbsent(grant.ownerToken(), reason);
+        }
+        Hold registered = find(grant);
+        if (registered != null) {
+            store.lose(registered, reason);
+            return true;
+        }
+        return false;
+    }
+
+    private Hold find(Grant grant) {
+        for (Hold hold : holds) {
+            if (hold.grant.name().equals(grant.name()) && hold.grant.ownerToken().equals(grant.ownerToken())) {
+                return hold;
+            }
+        }
+        return null;
+    }
+
+    /** Number of local gates in use (for tests: gates must not leak). */
+    int gatesInUse() {
+        return gates.size();
+    }
+
+    private Gate enter(String key, int permits) {
+        return gates.compute(key, (k, g) -> {
+            Gate gate = g == null ? new Gate(permits) : g;
+            gate.users++;
+            return gate;
+        });
+    }
+
+    private void leave(String key) {
+        gates.compute(key, (k, g) -> g == null || --g.users == 0 ? null : g);
+    }
+
+    private InFlight enterFlight(String name) {
+        return inFlight.compute(name, (k, f) -> {
+            InFlight flight = f == null ? new InFlight() : f;
+            flight.users++;
+            return flight;
+        });
+    }
+
+    private void leaveFlight(String name, InFlight flight) {
+        inFlight.compute(name, (k, f) -> f == null || --f.users == 0 ? null : f);
+    }
+
+    /** A fair gate of {@code permits} places for one name and limit. */
+    private static final class Gate {
+        final Semaphore places;
+        int users; // guarded by ConcurrentHashMap.compute on the gate's key
+
+        Gate(int permits) {
+            this.places = new Semaphore(permits, true);
+        }
+    }
+
+    /** Losses kept while acquisitions of one name are in flight. */
+    private static final class InFlight {
+        final ConcurrentHashMap<String, String> losses = new ConcurrentHashMap<>();
+        int users; // guarded by ConcurrentHashMap.compute on the name
+    }
+
+    /** What a permit hold does when its gate opens: leave the registry, free its local place. */
+    private final class GateExit implements Runnable {
+        private final Gate gate;
+        private final String key;
+        volatile Hold hold;
+
+        GateExit(Gate gate, String key) {
+            this.gate = gate;
+            this.key = key;
+        }
+
+        @Override
+        public void run() {
+            holds.remove(hold);
+            gate.places.release();
+            leave(key);
+        }
+    }
+}

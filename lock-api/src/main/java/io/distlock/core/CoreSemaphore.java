@@ -1,0 +1,82 @@
+package io.distlock.core;
+
+import io.distlock.Arguments;
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import io.distlock.Semaphore;
+import java.time.Duration;
+import java.util.Optional;
+
+/** A named semaphore of a {@link BackendLockStore}: a name, a limit and options, no state of its own. */
+final class CoreSemaphore implements Semaphore {
+
+    private final CorePermits permits;
+    private final String name;
+    private final int limit;
+    private final LockOptions options;
+
+    CoreSemaphore(CorePermits permits, String name, int limit, LockOptions options) {
+        this.permits = permits;
+        this.name = name;
+        this.limit = limit;
+        this.options = options;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int permits() {
+        return limit;
+    }
+
+    @Override
+    public LockOptions options() {
+        return options;
+    }
+
+    @Override
+    public Lease acquire() throws InterruptedException {
+        return permits.acquire(name, limit, options, -1);
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire() {
+        // as DistributedLock.tryAcquire(): one attempt ignores the interrupt flag and gives it back afterwards
+        boolean interrupted = Thread.interrupted();
+        try {
+            return Optional.ofNullable(permits.acquire(name, limit, options, 0));
+        } catch (InterruptedException e) {
+            interrupted = true;
+            return Optional.empty();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
+        Arguments.requireNonNegative(maxWait, "maxWait");
+        long nanos;
+        try {
+            nanos = maxWait.toNanos();
+        } catch (ArithmeticException tooLong) {
+            nanos = Long.MAX_VALUE / 2;
+        }
+        return Optional.ofNullable(permits.acquire(name, limit, options, nanos));
+    }
+
+    @Override
+    public int availablePermits() {
+        return Math.max(0, limit - permits.backend().heldPermits(name));
+    }
+
+    @Override
+    public String toString() {
+        return "Semaphore[" + name + ", permits=" + limit + ", " + options + "]";
+    }
+}

@@ -1,0 +1,70 @@
+package io.distlock.spi;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Waiting for a permit on a store that offers one atomic attempt: after a failed attempt, sleep until a release
+ * signal for the name, the next poll (backing off from 2 ms to 250 ms, with jitter) or the deadline, whichever comes
+ * first, so a lost signal costs at most one poll. Backends keep a {@link ReleaseSignals} for permits apart from the
+ * one for locks, since the two name spaces are independent.
+ */
+public final class PermitWaits {
+
+    /** One atomic attempt: the grant, or null if the semaphore was full. */
+    @FunctionalInterface
+    public interface PermitAttempt {
+        Grant attempt();
+    }
+
+    private PermitWaits() {
+    }
+
+    /**
+     * Attempts until granted or {@code timeoutNanos} passed (0: one attempt; negative: no limit). Each grant's issue
+     * time is the moment its attempt was sent, unless the attempt filled it in.
+     *
+     * @return the grant, or null if none was free in time
+     */
+    public static Grant acquire(ReleaseSignals signals, String name, long timeoutNanos, PermitAttempt attempt)
+            throws InterruptedException {
+        if (timeoutNanos == 0) {
+            return timed(attempt);
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        try (ReleaseSignals.Ticket ticket = signals.ticket(name)) {
+            int failures = 0;
+            while (true) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for a permit of semaphore '" + name
+                            + "'");
+                }
+                Grant grant = timed(attempt);
+                if (grant != null) {
+                    return grant;
+                }
+                long wait = pollDelayNanos(failures++);
+                if (timeoutNanos > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return null;
+                    }
+                    wait = Math.min(wait, left);
+                }
+                ticket.await(Math.max(wait, 0));
+            }
+        }
+    }
+
+    private static Grant timed(PermitAttempt attempt) {
+        long sentAt = System.nanoTime();
+        Grant grant = attempt.attempt();
+        return grant != null && grant.issuedAtNanos() < 0 ? grant.issuedAt(sentAt) : grant;
+    }
+
+    private static long pollDelayNanos(int failures) {
+        long base = TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 7);
+        long capped = Math.min(base, TimeUnit.MILLISECONDS.toNanos(250));
+        return capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
+    }
+}

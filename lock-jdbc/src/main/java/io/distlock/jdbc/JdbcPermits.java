@@ -1,0 +1,318 @@
+package io.distlock.jdbc;
+
+import io.distlock.StoreUnavailableException;
+import io.distlock.spi.Grant;
+import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
+import io.distlock.spi.PermitWaits;
+import io.distlock.spi.ReleaseSignals;
+import io.distlock.spi.Renewal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+
+/**
+ * Semaphores on the SQL store, in a permit table of their own ({@code <lock table>_permits}, created on first use
+ * from {@code io/distlock/jdbc/permits-<dialect>.sql}): per name, slot 0 holds the fencing counter and slots 1..n
+ * the permits. An acquire is one short transaction that first locks the name's slot-0 row ({@code FOR UPDATE}), so
+ * acquirers of one name take turns in the database; under that lock it counts the live permits by the database
+ * clock, checks the limit they recorded, advances the fence to the larger of itself plus one and the database clock
+ * in microseconds (so deleted rows never repeat a token) and takes a free or expired slot, or adds one. Release and
+ * renewal are single updates conditioned on the owner token and the database clock.
+ */
+final class JdbcPermits {
+
+    /** The highest limit a SQL semaphore takes. */
+    static final int MAX_PERMITS = 10_000;
+    private static final int OWNER_LENGTH = 255;
+    /** Prefixes the signal name of a semaphore, so its wake-ups never mix with a lock's of the same name. */
+    private static final String SIGNAL = "\u0000sem:";
+
+    private final JdbcBackend backend;
+    private final DataSource pool;
+    private final SqlDialect dialect;
+    private final ReleaseSignals signals;
+    private final String store;
+    private final String table;
+    private final String nowMicros;
+    private final AtomicBoolean tableReady = new AtomicBoolean();
+
+    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals, String store) {
+        this.backend = backend;
+        this.pool = pool;
+        this.dialect = dialect;
+        this.signals = signals;
+        this.store = store;
+        this.table = dialect.table + "_permits";
+        this.nowMicros = epochMicros(dialect);
+    }
+
+    /** The database clock in microseconds since the epoch, as an SQL expression. */
+    private static String epochMicros(SqlDialect dialect) {
+        if (dialect instanceof PostgresDialect) {
+            return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)";
+        }
+        if (dialect instanceof H2Dialect) {
+            return "DATEDIFF(MICROSECOND, TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00:00', CURRENT_TIMESTAMP)";
+        }
+        return "CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)"; // sessions are pinned to UTC
+    }
+
+    Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+        ensureTable();
+        long micros = micros(leaseTime);
+        return PermitWaits.acquire(signals, SIGNAL + name, timeoutNanos, () -> attempt(name, permits, micros));
+    }
+
+    private Grant attempt(String name, int permits, long leaseMicros) {
+        String token = OwnerTokens.newToken();
+        String owner = owner();
+        Outcome outcome;
+        try {
+            outcome = backend.withConnection("acquiring a permit of '" + name + "'",
+                    c -> inTransaction(c, name, permits, token, owner, leaseMicros));
+            if (outcome.missingCounter) {
+                try {
+                    backend.withConnection("creating the permit counter of '" + name + "'",
+                            c -> insertCounter(c, name));
+                } catch (JdbcBackend.ContentionException concurrentlyCreated) {
+                    // another client inserted it first: it exists now
+                }
+                outcome = backend.withConnection("acquiring a permit of '" + name + "'",
+                        c -> inTransaction(c, name, permits, token, owner, leaseMicros));
+            }
+        } catch (JdbcBackend.ContentionException e) {
+            return null; // another transaction got in the way: the next attempt decides
+        } catch (StoreUnavailableException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return null; // the driver gave up on the interrupted thread; the waiting loop raises it
+            }
+            throw e;
+        }
+        if (outcome.recordedLimit > 0) {
+            throw new IllegalStateException(PermitBackend.limitMismatch(name, outcome.recordedLimit, permits));
+        }
+        return outcome.fence > 0 ? new Grant(name, token, outcome.fence, null) : null;
+    }
+
+    /** What one acquire transaction found. */
+    private record Outcome(long fence, int recordedLimit, boolean missingCounter) {
+        static final Outcome FULL = new Outcome(0, 0, false);
+        static final Outcome NO_COUNTER = new Outcome(0, 0, true);
+    }
+
+    private Outcome inTransaction(Connection c, String name, int permits, String token, String owner,
+            long leaseMicros) throws SQLException {
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        boolean done = false;
+        try {
+            Outcome outcome = take(c, name, permits, token, owner, leaseMicros);
+            c.commit();
+            done = true;
+            return outcome;
+        } finally {
+            if (!done) {
+                c.rollback();
+            }
+            c.setAutoCommit(true);
+        }
+    }
+
+    private Outcome take(Connection c, String name, int permits, String token, String owner, long leaseMicros)
+            throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement(
+                "SELECT fence FROM " + table + " WHERE name = ? AND slot = 0 FOR UPDATE")) {
+            lock.setString(1, name);
+            try (ResultSet rs = lock.executeQuery()) {
+                if (!rs.next()) {
+                    return Outcome.NO_COUNTER;
+                }
+            }
+        }
+        int live = 0;
+        int recorded = 0;
+        int freeSlot = 0;
+        int lastSlot = 0;
+        try (PreparedStatement slots = c.prepareStatement("SELECT slot, permits, CASE WHEN " + dialect.held()
+                + " THEN 1 ELSE 0 END FROM " + table + " WHERE name = ? AND slot > 0 ORDER BY slot FOR UPDATE")) {
+            slots.setString(1, name);
+            try (ResultSet rs = slots.executeQuery()) {
+                while (rs.next()) {
+                    int slot = rs.getInt(1);
+                    lastSlot = Math.max(lastSlot, slot);
+                    if (rs.getInt(3) == 1) {
+                        live++;
+                        if (rs.getInt(2) != permits) {
+                            recorded = rs.getInt(2);
+                        }
+                    } else if (freeSlot == 0) {
+                        freeSlot = slot;
+                    }
+                }
+            }
+        }
+        if (recorded > 0) {
+            return new Outcome(0, recorded, false);
+        }
+        if (live >= permits) {
+            return Outcome.FULL;
+        }
+        try (PreparedStatement advance = c.prepareStatement("UPDATE " + table + " SET fence = GREATEST(fence + 1, "
+                + nowMicros + ") WHERE name = ? AND slot = 0")) {
+            advance.setString(1, name);
+            advance.executeUpdate();
+        }
+        long fence;
+        try (PreparedStatement read = c.prepareStatement(
+                "SELECT fence FROM " + table + " WHERE name = ? AND slot = 0")) {
+            read.setString(1, name);
+            try (ResultSet rs = read.executeQuery()) {
+                rs.next();
+                fence = rs.getLong(1);
+            }
+        }
+        String sql = freeSlot > 0
+                ? "UPDATE " + table + " SET owner_token = ?, fence = ?, expires_at = " + dialect.nowPlusMicros()
+                        + ", owner = ?, permits = ? WHERE name = ? AND slot = ?"
+                : "INSERT INTO " + table + " (owner_token, fence, expires_at, owner, permits, name, slot)"
+                        + " VALUES (?, ?, " + dialect.nowPlusMicros() + ", ?, ?, ?, ?)";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, token);
+            ps.setLong(2, fence);
+            ps.setLong(3, leaseMicros);
+            ps.setString(4, owner);
+            ps.setInt(5, permits);
+            ps.setString(6, name);
+            ps.setInt(7, freeSlot > 0 ? freeSlot : lastSlot + 1);
+            ps.executeUpdate();
+        }
+        return new Outcome(fence, 0, false);
+    }
+
+    private Void insertCounter(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
+                + " (name, slot, fence, permits) VALUES (?, 0, 0, 0)")) {
+            ps.setString(1, name);
+            ps.executeUpdate();
+        }
+        return null;
+    }
+
+    boolean release(Grant grant) {
+        try {
+            return backend.withConnection("releasing a permit of '" + grant.name() + "'", c -> {
+                try (PreparedStatement ps = c.prepareStatement("UPDATE " + table
+                        + " SET owner_token = NULL, expires_at = NULL, owner = NULL"
+                        + " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now())) {
+                    ps.setString(1, grant.name());
+                    ps.setString(2, grant.ownerToken());
+                    return ps.executeUpdate() == 1;
+                }
+            });
+        } finally {
+            signals.signal(SIGNAL + grant.name());
+        }
+    }
+
+    /** Renews each permit with one conditioned update, on one connection; a permit whose update is 0 is checked. */
+    Set<Grant> renew(List<Renewal> renewals) {
+        Set<Grant> lost = new HashSet<>();
+        if (renewals.isEmpty()) {
+            return lost;
+        }
+        ensureTable();
+        backend.withConnection("renewing " + renewals.size() + " permit(s)", c -> {
+            String where = " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now();
+            try (PreparedStatement update = c.prepareStatement(
+                    "UPDATE " + table + " SET expires_at = " + dialect.nowPlusMicros() + where);
+                    PreparedStatement check = c.prepareStatement("SELECT 1 FROM " + table + where)) {
+                for (Renewal r : renewals) {
+                    update.setLong(1, micros(r.leaseTime()));
+                    update.setString(2, r.grant().name());
+                    update.setString(3, r.grant().ownerToken());
+                    if (update.executeUpdate() == 1) {
+                        continue;
+                    }
+                    // MySQL counts changed rows only: an update within the same millisecond changes nothing
+                    check.setString(1, r.grant().name());
+                    check.setString(2, r.grant().ownerToken());
+                    try (ResultSet rs = check.executeQuery()) {
+                        if (!rs.next()) {
+                            lost.add(r.grant());
+                        }
+                    }
+                }
+            }
+            return null;
+        });
+        return lost;
+    }
+
+    int held(String name) {
+        ensureTable();
+        return backend.withConnection("counting the permits of '" + name + "'", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table
+                    + " WHERE name = ? AND slot > 0 AND " + dialect.held())) {
+                ps.setString(1, name);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+
+    /** Creates the permit table on first use if it is missing (a store that never uses semaphores needs no DDL). */
+    private void ensureTable() {
+        if (tableReady.get()) {
+            return;
+        }
+        try {
+            createIfMissing();
+            tableReady.set(true);
+        } catch (JdbcBackend.ContentionException concurrentlyCreated) {
+            // another client created it at the same moment (PostgreSQL reports a duplicate type): it exists now
+        }
+    }
+
+    private void createIfMissing() {
+        backend.withConnection("creating the permit table " + table, c -> {
+            try (Statement probe = c.createStatement()) {
+                probe.executeQuery("SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table
+                        + " WHERE 1 = 0").close();
+                return null; // exists (an administrator may have created it for a user without DDL rights)
+            } catch (SQLException e) {
+                if (!dialect.isMissingTable(e)) {
+                    throw e;
+                }
+            }
+            String resource = dialect.schemaResource(c).replace("schema-", "permits-");
+            List<String> statements = new SchemaInstaller(pool, dialect, table, store).statements(resource);
+            try (Statement st = c.createStatement()) {
+                for (String sql : statements) {
+                    st.execute(sql);
+                }
+            }
+            return null;
+        });
+    }
+
+    private static String owner() {
+        String owner = OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
+        return owner.length() <= OWNER_LENGTH ? owner : owner.substring(0, OWNER_LENGTH);
+    }
+
+    private static long micros(Duration d) {
+        long nanos = d.toNanos();
+        return nanos / 1000 + (nanos % 1000 == 0 ? 0 : 1);
+    }
+}

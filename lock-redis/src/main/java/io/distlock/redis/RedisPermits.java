@@ -1,0 +1,142 @@
+package io.distlock.redis;
+
+import io.distlock.spi.Grant;
+import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
+import io.distlock.spi.PermitWaits;
+import io.distlock.spi.ReleaseSignals;
+import io.distlock.spi.Renewal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Semaphores on one Redis keyspace (single server, Sentinel master or Cluster), with the scripts of
+ * {@link RedisPermitScripts}: one script per acquire, release and renewal, all by the server's clock. Waiters wake on
+ * the store's release subscription (a permit release publishes on the release channel pattern the store already
+ * listens to, under a name of its own) and poll with a bounded back-off as the safety net.
+ */
+final class RedisPermits {
+
+    /** The highest limit a Redis semaphore takes. */
+    static final int MAX_PERMITS = 100_000;
+    /** Prefixes the signal name of a semaphore, so its wake-ups never mix with a lock's of the same name. */
+    private static final String SIGNAL = "\u0000sem:";
+
+    private final UnifiedJedis client;
+    private final RedisKeys keys;
+    private final RedisOptions options;
+    private final String store;
+    private final ReleaseSignals signals;
+
+    RedisPermits(UnifiedJedis client, RedisKeys keys, RedisOptions options, String store, ReleaseSignals signals) {
+        this.client = client;
+        this.keys = keys;
+        this.options = options;
+        this.store = store;
+        this.signals = signals;
+    }
+
+    String holders(String name) {
+        return keys.prefix() + "sem:" + RedisKeys.tagged(name);
+    }
+
+    String limit(String name) {
+        return keys.prefix() + "semlimit:" + RedisKeys.tagged(name);
+    }
+
+    String fence(String name) {
+        return keys.prefix() + "semfence:" + RedisKeys.tagged(name);
+    }
+
+    Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+        return PermitWaits.acquire(signals, SIGNAL + name, timeoutNanos, () -> attempt(name, permits, leaseTime));
+    }
+
+    private Grant attempt(String name, int permits, Duration leaseTime) {
+        String token = OwnerTokens.newToken();
+        String value = OwnerValue.of(token);
+        List<String> keyList = options.restartGuard()
+                ? List.of(holders(name), limit(name), fence(name), keys.guard())
+                : List.of(holders(name), limit(name), fence(name));
+        String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
+        List<?> result = (List<?>) RedisErrors.call(store, "acquire a permit of semaphore '" + name + "'",
+                () -> RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
+                        Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs)));
+        long code = (Long) result.get(0);
+        long number = (Long) result.get(1);
+        if (code == -1) {
+            throw new IllegalStateException(PermitBackend.limitMismatch(name, (int) number, permits));
+        }
+        return code == 1 ? new Grant(name, token, number, value) : null;
+    }
+
+    boolean release(Grant grant) {
+        String name = grant.name();
+        Object reply = RedisErrors.call(store, "release a permit of semaphore '" + name + "'",
+                () -> RedisPermitScripts.RELEASE.run(client, List.of(holders(name)),
+                        List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name)));
+        signals.signal(SIGNAL + name);
+        return ((Long) reply) == 1L;
+    }
+
+    /** Renews {@code renewals} in one pipeline (each routed to its node on a Cluster). */
+    Set<Grant> renew(List<Renewal> renewals) {
+        Set<Grant> lost = new HashSet<>();
+        if (renewals.isEmpty()) {
+            return lost;
+        }
+        try {
+            List<Renewal> retry = send(renewals, false, lost);
+            if (!retry.isEmpty()) {
+                send(retry, true, lost);
+            }
+        } catch (JedisException e) {
+            throw RedisErrors.translate(store, "renew " + renewals.size() + " permit(s)", e);
+        }
+        return lost;
+    }
+
+    private List<Renewal> send(List<Renewal> renewals, boolean withSource, Set<Grant> lost) {
+        List<Response<Object>> replies = new ArrayList<>(renewals.size());
+        try (AbstractPipeline pipeline = client.pipelined()) {
+            for (Renewal r : renewals) {
+                String name = r.grant().name();
+                List<String> k = List.of(holders(name), limit(name));
+                List<String> a = List.of((String) r.grant().handle(), Long.toString(r.leaseTime().toMillis()));
+                replies.add(withSource ? RedisPermitScripts.RENEW.queueSource(pipeline, k, a)
+                        : RedisPermitScripts.RENEW.queue(pipeline, k, a));
+            }
+            pipeline.sync();
+        }
+        List<Renewal> noScript = new ArrayList<>();
+        for (int i = 0; i < renewals.size(); i++) {
+            Object reply;
+            try {
+                reply = replies.get(i).get();
+            } catch (JedisException e) {
+                if (!withSource && LuaScript.isNoScript(e)) {
+                    noScript.add(renewals.get(i));
+                    continue;
+                }
+                throw e;
+            }
+            if (((Long) reply) != 1L) {
+                lost.add(renewals.get(i).grant());
+            }
+        }
+        return noScript;
+    }
+
+    int held(String name) {
+        Object reply = RedisErrors.call(store, "count the permits of semaphore '" + name + "'",
+                () -> RedisPermitScripts.HELD.run(client, List.of(holders(name)), List.of()));
+        return (int) (long) (Long) reply;
+    }
+}

@@ -1,0 +1,91 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import io.distlock.Semaphore;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+/** Redis semaphores on a server of the test's own: key layout, what survives whom, script cache loss. */
+class RedisPermitsTest {
+
+    private static RedisServer server;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static RedisPermits permits() {
+        return new RedisPermits(null, new RedisKeys("distlock:"), null, "test", null);
+    }
+
+    @Test
+    void everyKeyOfOneSemaphoreSharesOneClusterSlot() {
+        RedisPermits permits = permits();
+        for (String name : new String[] {"plain", "with}brace", "a:b:c"}) {
+            int slot = JedisClusterCRC16.getSlot(permits.holders(name));
+            assertThat(JedisClusterCRC16.getSlot(permits.limit(name))).as(name).isEqualTo(slot);
+            assertThat(JedisClusterCRC16.getSlot(permits.fence(name))).as(name).isEqualTo(slot);
+        }
+        assertThat(permits.holders("x")).isNotEqualTo(new RedisKeys("distlock:").lock("x"));
+    }
+
+    @Test
+    void aDeletedFenceCounterNeverRepeatsAToken() throws InterruptedException {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            Semaphore semaphore = store.semaphore("operator", 2);
+            Lease first = semaphore.acquire();
+            first.release();
+            probe.raw().del(permits().fence("operator")); // an operator deletes the counter
+            Lease second = semaphore.acquire();
+            assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+            second.release();
+        }
+    }
+
+    @Test
+    void theHoldersAndTheLimitGoWithTheLastHolder() throws InterruptedException {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(10));
+            Lease lease = store.semaphore("tidy", 3, options).acquire();
+            long ttl = probe.raw().pttl(permits().limit("tidy"));
+            assertThat(ttl).as("the limit lives as long as the last holder").isPositive().isLessThanOrEqualTo(10_000);
+            assertThat(probe.raw().pttl(permits().holders("tidy"))).isPositive().isLessThanOrEqualTo(10_000);
+            lease.release();
+            assertThat(probe.raw().exists(permits().holders("tidy"))).as("no holder left, no set").isFalse();
+            assertThat(probe.raw().pttl(permits().fence("tidy"))).as("the counter stays").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void anEmptiedScriptCacheIsTransparent() throws InterruptedException {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            Semaphore semaphore = store.semaphore("flushed", 2, LockOptions.defaults().withLeaseTime(
+                    Duration.ofSeconds(10)));
+            probe.raw().scriptFlush();
+            Lease lease = semaphore.acquire();
+            probe.raw().scriptFlush();
+            assertThat(lease.extend(Duration.ofSeconds(20))).isTrue(); // the pipelined renew path
+            probe.raw().scriptFlush();
+            assertThat(semaphore.availablePermits()).isEqualTo(1);
+            probe.raw().scriptFlush();
+            lease.release();
+            assertThat(semaphore.availablePermits()).isEqualTo(2);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.distlock.tck;
+
+import io.distlock.spi.Grant;
+import io.distlock.spi.LockBackend;
+import io.distlock.spi.PermitBackend;
+import io.distlock.spi.Renewal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/** A backend with permits that forwards to a real one; broken semaphore stores override what they get wrong. */
+abstract class ForwardingPermitBackend extends ForwardingBackend implements PermitBackend {
+
+    protected final PermitBackend permits;
+
+    ForwardingPermitBackend(LockBackend delegate) {
+        super(delegate);
+        this.permits = (PermitBackend) delegate;
+    }
+
+    @Override
+    public int maxPermits() {
+        return permits.maxPermits();
+    }
+
+    @Override
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+            throws InterruptedException {
+        return permits.acquirePermit(name, limit, leaseTime, timeoutNanos);
+    }
+
+    @Override
+    public boolean releasePermit(Grant grant) {
+        return permits.releasePermit(grant);
+    }
+
+    @Override
+    public Set<Grant> renewPermits(List<Renewal> renewals) {
+        return permits.renewPermits(renewals);
+    }
+
+    @Override
+    public int heldPermits(String name) {
+        return permits.heldPermits(name);
+    }
+}

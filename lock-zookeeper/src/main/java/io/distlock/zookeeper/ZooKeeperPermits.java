@@ -1,0 +1,224 @@
+package io.distlock.zookeeper;
+
+import io.distlock.StoreUnavailableException;
+import io.distlock.spi.Grant;
+import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * Semaphores on ZooKeeper, without an internal mutex: a contender creates an ephemeral-sequential node under the
+ * semaphore's CONTAINER parent ({@code /distlock-semaphores/NAME}, apart from the locks' {@code /distlock}); the
+ * lowest {@code permits} nodes hold. The limit is part of every node's name ({@code -p<permits>-lock-<seq>}), so
+ * a contender sees the limit of everyone queued in the same listing and refuses a different one.
+ *
+ * <p>No herd: a node's standing changes only when a node ahead of it goes, and only the first waiter (position
+ * {@code permits}) can then become a holder, so the first waiter watches the holders' nodes and every other waiter
+ * only its predecessor. A waiter that becomes a holder writes a mark into its own node, which wakes its successor,
+ * now the first waiter; a successor that finds the mark already there when setting its watch re-checks at once.
+ * Fencing token: the node's czxid, as for locks.
+ */
+final class ZooKeeperPermits {
+
+    /** The highest limit a ZooKeeper semaphore takes (the first waiter watches that many nodes). */
+    static final int MAX_PERMITS = 1000;
+    /** Where semaphore parents live, under the store's chroot. */
+    static final String ROOT = "/distlock-semaphores";
+    private static final byte[] HOLDING = "holding".getBytes(StandardCharsets.UTF_8);
+    private static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    private final ZooKeeperBackend backend;
+
+    ZooKeeperPermits(ZooKeeperBackend backend) {
+        this.backend = backend;
+    }
+
+    static String parentPath(String name) {
+        return ROOT + "/" + NodeNames.encode(name);
+    }
+
+    private static String nodePrefix(int permits) {
+        return "p" + permits + "-" + LockQueue.NODE_PREFIX;
+    }
+
+    /** The limit in a contender's node name, or 0 if it has none. */
+    static int limitOf(String child) {
+        int lock = child.lastIndexOf("-" + LockQueue.NODE_PREFIX);
+        int p = lock < 0 ? -1 : child.lastIndexOf("-p", lock - 1);
+        if (p < 0) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(child.substring(p + 2, lock));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static void checkLimits(String name, List<String> children, String ours, int permits) {
+        for (String child : children) {
+            int limit = limitOf(child);
+            if (limit > 0 && limit != permits && !child.equals(ours)) {
+                throw new IllegalStateException(PermitBackend.limitMismatch(name, limit, permits));
+            }
+        }
+    }
+
+    Grant contend(String name, int permits, WaitBudget budget) throws InterruptedException {
+        String parent = parentPath(name);
+        Wakeup wakeup = new Wakeup();
+        Set<String> watched = new HashSet<>();
+        backend.waiting.add(wakeup);
+        LockNode ours = null;
+        long epoch = 0;
+        try {
+            if (budget.singleAttempt()) {
+                List<String> now = backend.children(parent, budget);
+                if (LockQueue.of(now).size() >= permits) {
+                    // the server we read from may lag behind a release another client made: catch up, read again
+                    sync(parent, budget);
+                    now = backend.children(parent, budget);
+                }
+                checkLimits(name, now, null, permits);
+                if (LockQueue.of(now).size() >= permits) {
+                    return null; // full right now: a try-acquire need not queue only to leave again
+                }
+            }
+            while (true) {
+                if (ours == null) {
+                    epoch = backend.held.epoch();
+                    ours = backend.create(parent, nodePrefix(permits), budget);
+                }
+                List<String> children = backend.children(parent, budget);
+                String ourName = ZKPaths.getNodeFromPath(ours.path());
+                checkLimits(name, children, ourName, permits);
+                LockQueue queue = LockQueue.of(children);
+                int position = queue.position(ourName);
+                boolean current = ours.sessionId() == backend.currentSession();
+                if (position >= 0 && position < permits && current) {
+                    mark(ours, budget); // before it is watched as held: wakes the waiter behind us
+                    Grant grant = new Grant(name, OwnerTokens.newToken(), ours.czxid(), ours);
+                    if (backend.held.add(ours, grant, epoch, backend.currentSession())) {
+                        ours = null; // handed over to the grant
+                        return grant;
+                    }
+                    current = false; // the session ended while we granted: its losses are already reported
+                }
+                if (position < 0 || !current) {
+                    if (position >= 0) {
+                        backend.deleteInBackground(ours.path());
+                    }
+                    ours = null;
+                    if (budget.expired()) {
+                        return null;
+                    }
+                    continue;
+                }
+                if (budget.expired()) {
+                    return null;
+                }
+                wakeup.reset();
+                List<String> ahead = new ArrayList<>();
+                if (position == permits) {
+                    for (int i = 1; i <= permits; i++) {
+                        ahead.add(queue.predecessorOf(i)); // every holder: any of them going lets us in
+                    }
+                } else {
+                    ahead.add(queue.predecessorOf(position));
+                }
+                if (watchAll(parent, ahead, position > permits, wakeup, watched, budget)) {
+                    wakeup.await(budget.waitNanos(RECHECK_NANOS));
+                }
+                backend.ensureOpen();
+                if (budget.expired()) {
+                    return null;
+                }
+            }
+        } finally {
+            backend.waiting.remove(wakeup);
+            wakeup.stopWatching();
+            for (String path : watched) {
+                backend.removeWatch(path, wakeup);
+            }
+            if (ours != null) {
+                backend.deleteLeftover(ours.path(), budget);
+            }
+        }
+    }
+
+    /**
+     * Watches the nodes {@code ahead}; false if one is already gone, or (for a waiter's predecessor) already holds,
+     * so the caller re-checks at once.
+     */
+    private boolean watchAll(String parent, List<String> ahead, boolean predecessorMayHold, Wakeup wakeup,
+            Set<String> watched, WaitBudget budget) throws InterruptedException {
+        for (String node : ahead) {
+            String path = ZKPaths.makePath(parent, node);
+            String what = "watching " + path;
+            CuratorEvent event = backend.call(budget, what, new BoundedCall(late -> {
+                if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
+                    backend.removeWatch(path, wakeup); // set after we stopped waiting for it
+                }
+            }), callback -> backend.client.getData().usingWatcher(wakeup).inBackground(callback).forPath(path));
+            if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                return false;
+            }
+            backend.check(event, what);
+            watched.add(path);
+            if (predecessorMayHold && Arrays.equals(event.getData(), HOLDING)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Writes the holding mark into our node, which wakes the waiter watching it. */
+    private void mark(LockNode node, WaitBudget budget) throws InterruptedException {
+        String what = "marking " + node.path() + " as holding";
+        CuratorEvent event = backend.call(budget, what, new BoundedCall(),
+                callback -> backend.client.setData().inBackground(callback).forPath(node.path(), HOLDING));
+        if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+            throw new StoreUnavailableException("our node " + node.path() + " vanished as it came to hold a permit"
+                    + " (its session ended)");
+        }
+        backend.check(event, what);
+    }
+
+    /**
+     * Lets the server this client reads from catch up with the leader (ZooKeeper reads may lag behind other clients'
+     * writes), so the next read sees every release made before this call.
+     */
+    private void sync(String path, WaitBudget budget) throws InterruptedException {
+        String what = "syncing " + path;
+        CuratorEvent event = backend.call(budget, what, new BoundedCall(),
+                callback -> backend.client.sync().inBackground(callback).forPath(path));
+        if (event.getResultCode() != KeeperException.Code.NONODE.intValue()) {
+            backend.check(event, what);
+        }
+    }
+
+    /** How many nodes hold now (after catching up with the leader): the lowest ones, up to the limit they state. */
+    int held(String name, WaitBudget budget) {
+        try {
+            sync(parentPath(name), budget);
+            List<String> children = backend.children(parentPath(name), budget);
+            LockQueue queue = LockQueue.of(children);
+            if (queue.isEmpty()) {
+                return 0;
+            }
+            int limit = limitOf(queue.holder());
+            return limit > 0 ? Math.min(limit, queue.size()) : queue.size();
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible wait was interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LockLostException;
+import io.distlock.LockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** ZooKeeper semaphores: a permit node deleted behind its holder's back, FIFO hand-over through the watch chain. */
+class ZooKeeperPermitsTest {
+
+    private static final Duration SESSION = Duration.ofSeconds(4);
+    private static TestingServer server;
+    private final List<LockStore> stores = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = TestServers.server();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        server.close();
+    }
+
+    @AfterEach
+    void closeStores() {
+        stores.forEach(LockStore::close);
+    }
+
+    private LockStore client() {
+        LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), "permits", SESSION, SESSION));
+        stores.add(store);
+        return store;
+    }
+
+    private List<String> nodes(String name) throws Exception {
+        CuratorFramework raw = TestServers.backend(stores.get(0)).curator();
+        String parent = ZooKeeperPermits.parentPath(name);
+        return raw.checkExists().forPath(parent) == null ? List.of() : raw.getChildren().forPath(parent);
+    }
+
+    @Test
+    void aPermitNodeDeletedBehindItsHoldersBackIsLost() throws Exception {
+        LockStore store = client();
+        Lease lease = store.semaphore("deleted", 2).acquire();
+        CountDownLatch lost = new CountDownLatch(1);
+        lease.onLost(e -> lost.countDown());
+        CuratorFramework raw = TestServers.backend(store).curator();
+        String parent = ZooKeeperPermits.parentPath("deleted");
+        for (String node : raw.getChildren().forPath(parent)) {
+            raw.delete().forPath(parent + "/" + node);
+        }
+        assertThat(lost.await(30, TimeUnit.SECONDS)).as("onLost fired").isTrue();
+        assertThatThrownBy(lease::release).isInstanceOf(LockLostException.class);
+        assertThat(client().semaphore("deleted", 2).availablePermits()).isEqualTo(2);
+    }
+
+    @Test
+    void waitersGetPermitsInTheOrderTheyQueued() throws Exception {
+        String name = "fifo";
+        LockStore holderStore = client();
+        List<Lease> holders = new ArrayList<>(List.of(holderStore.semaphore(name, 2).acquire(),
+                client().semaphore(name, 2).acquire()));
+        List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Lease>> waiters = new ArrayList<>();
+        int count = 4;
+        for (int i = 0; i < count; i++) {
+            LockStore store = client();
+            int id = i;
+            waiters.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    Lease lease = store.semaphore(name, 2).acquire();
+                    order.add(id);
+                    return lease;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+            int queued = 3 + i;
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> nodes(name).size() == queued);
+        }
+        // hand over one permit at a time, releasing the holders in the opposite order of their queueing
+        for (int i = 0; i < count; i++) {
+            long before = System.nanoTime();
+            holders.remove(holders.size() - 1).release();
+            Lease next = waiters.get(i).get(30, TimeUnit.SECONDS);
+            System.out.println("ZooKeeperPermitsTest: hand-over " + i + " took "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before) + " ms");
+            holders.add(0, next);
+        }
+        assertThat(order).containsExactly(0, 1, 2, 3);
+        holders.forEach(Lease::release);
+    }
+}
