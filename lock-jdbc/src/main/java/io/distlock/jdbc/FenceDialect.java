@@ -63,13 +63,27 @@ enum FenceDialect {
     H2("fences-h2.sql") {
         @Override
         long advance(Connection c, String table, String resource, long token) throws SQLException {
-            return queryFence(c, table, "SELECT fence FROM FINAL TABLE (MERGE INTO " + table + " AS f"
+            String merge = "SELECT fence FROM FINAL TABLE (MERGE INTO " + table + " AS f"
                     + " USING (VALUES (CAST(? AS VARCHAR(255)), CAST(? AS BIGINT))) AS s(resource, fence)"
                     + " ON f.resource = s.resource"
                     + " WHEN MATCHED THEN UPDATE SET fence = GREATEST(f.fence, s.fence)"
-                    + " WHEN NOT MATCHED THEN INSERT (resource, fence) VALUES (s.resource, s.fence))", resource, token);
+                    + " WHEN NOT MATCHED THEN INSERT (resource, fence) VALUES (s.resource, s.fence))";
+            try {
+                return queryFence(c, table, merge, resource, token);
+            } catch (SQLException e) {
+                if (!H2_DUPLICATE_KEY.equals(e.getSQLState())) {
+                    throw e;
+                }
+                // H2 can decide "not matched" before it waits for another transaction's uncommitted first row, then
+                // fail its insert once that row commits; the row exists now, so the same MERGE updates it. A failed
+                // statement does not end an H2 transaction, so the caller's transaction goes on.
+                return queryFence(c, table, merge, resource, token);
+            }
         }
     };
+
+    /** H2's SQLState for a unique index violation. */
+    private static final String H2_DUPLICATE_KEY = "23505";
 
     private final String schemaResource;
 
