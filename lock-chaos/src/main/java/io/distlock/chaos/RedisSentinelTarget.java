@@ -78,11 +78,31 @@ final class RedisSentinelTarget implements FailoverTarget {
     /** Waits until the replica of {@code masterPort} is in sync and every Sentinel knows it. */
     private void awaitReplicated(int masterPort) {
         int replicaPort = nodes.stream().filter(n -> n.port != masterPort).findFirst().orElseThrow().port;
-        await("replica " + replicaPort + " in sync", () -> RedisCli.run(replicaPort, "INFO", "replication")
-                .contains("master_link_status:up"));
+        try {
+            await("replica " + replicaPort + " in sync", () -> RedisCli.run(replicaPort, "INFO", "replication")
+                    .contains("master_link_status:up"));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new IllegalStateException("replica " + replicaPort + " not in sync with " + masterPort + "; replica: "
+                    + replication(replicaPort) + "; master: " + replication(masterPort), e);
+        }
         for (ServerProcess s : sentinels) {
             await("sentinel " + s.port() + " sees the replica", () -> RedisCli.run(s.port(), "INFO", "sentinel")
                     .contains("slaves=1"));
+        }
+    }
+
+    /** The role, master and link lines of a node's INFO replication, for a failure message. */
+    private static String replication(int port) {
+        try {
+            return RedisCli.run(port, "INFO", "replication").lines()
+                    .filter(l -> l.startsWith("role") || l.startsWith("master_") || l.startsWith("connected_slaves")
+                            || l.startsWith("slave0"))
+                    .map(String::strip).collect(Collectors.joining(" "));
+        } catch (IOException e) {
+            return "unreachable (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
         }
     }
 
