@@ -16,23 +16,13 @@ final class RedisPermitScripts {
      * Acquire. KEYS: holders, limit, fence[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none).
      * Drops expired holders, checks the limit the holders recorded and the count, adds the holder, and takes the
      * fence as the larger of the counter plus one and the server clock in microseconds (so a lost counter never
-     * repeats a token). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest
-     * holder expires, or the restart guard's time left), {@code {-1, recorded limit}} when the limits disagree.
+     * repeats a token). The restart guard is the lock's ({@link RedisScripts#restartGuard}: the same marker, noticing
+     * a restart by the server's run_id). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until
+     * the earliest holder expires, or the restart guard's time left), {@code {-1, recorded limit}} when the limits disagree.
      */
-    static final LuaScript ACQUIRE = new LuaScript("permitAcquire", """
+    static final LuaScript ACQUIRE = new LuaScript("permitAcquire", RedisScripts.restartGuard(4, 4) + """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            local guardMs = tonumber(ARGV[4])
-            if guardMs > 0 then
-              local ready = redis.call('GET', KEYS[4])
-              if not ready then
-                redis.call('SET', KEYS[4], string.format('%.0f', now + guardMs))
-                return {0, guardMs}
-              end
-              if now < tonumber(ready) then
-                return {0, tonumber(ready) - now}
-              end
-            end
             local permits = tonumber(ARGV[3])
             redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
             local held = redis.call('ZCARD', KEYS[1])

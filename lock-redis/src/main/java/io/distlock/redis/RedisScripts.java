@@ -10,6 +10,35 @@ final class RedisScripts {
     }
 
     /**
+     * The restart guard's opening lines of an acquire script, shared by locks and permits (one marker per store, one
+     * format): the marker {@code KEYS[key]} holds the server's {@code run_id} and the server time (ms) until which
+     * nothing is granted; a marker missing or written by another server process opens a window of
+     * {@code ARGV[arg]} ms (0: no guard), during which the script returns {@code {0, ms left}}.
+     */
+    static String restartGuard(int key, int arg) {
+        return """
+            local guardMs = tonumber(ARGV[%2$d])
+            if guardMs > 0 then
+              local t = redis.call('TIME')
+              local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+              local runId = string.match(redis.call('INFO', 'server'), 'run_id:(%%w+)')
+              local marker = redis.call('GET', KEYS[%1$d])
+              local markedRun, readyAt
+              if marker then
+                markedRun, readyAt = string.match(marker, '^(%%w+):(%%d+)$')
+              end
+              if markedRun ~= runId then
+                redis.call('SET', KEYS[%1$d], runId .. ':' .. string.format('%%.0f', now + guardMs))
+                return {0, guardMs}
+              end
+              if now < tonumber(readyAt) then
+                return {0, tonumber(readyAt) - now}
+              end
+            end
+            """.formatted(key, arg);
+    }
+
+    /**
      * Acquire. KEYS: lock, fence[, guard]. ARGV: value, lease ms, guard window ms (0: no guard). Returns
      * {@code {1, fence}} when granted, {@code {0, ms}} when held (ms: the holder's TTL, -1 unknown), or while the
      * restart guard holds everything back, the time left of its window.
@@ -25,25 +54,7 @@ final class RedisScripts {
      * A marker missing, or written by another server process (a restart, even one that restored the marker from a
      * snapshot, or a failover to a replica), opens a new window of {@code guard} ms.
      */
-    static final LuaScript ACQUIRE = new LuaScript("acquire", """
-            local guardMs = tonumber(ARGV[3])
-            if guardMs > 0 then
-              local t = redis.call('TIME')
-              local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-              local runId = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
-              local marker = redis.call('GET', KEYS[3])
-              local markedRun, readyAt
-              if marker then
-                markedRun, readyAt = string.match(marker, '^(%w+):(%d+)$')
-              end
-              if markedRun ~= runId then
-                redis.call('SET', KEYS[3], runId .. ':' .. string.format('%.0f', now + guardMs))
-                return {0, guardMs}
-              end
-              if now < tonumber(readyAt) then
-                return {0, tonumber(readyAt) - now}
-              end
-            end
+    static final LuaScript ACQUIRE = new LuaScript("acquire", restartGuard(3, 3) + """
             local function nextFence()
               local t = redis.call('TIME')
               local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
