@@ -73,6 +73,7 @@ final class CorePermits {
                 GateExit exit = new GateExit(gate, key);
                 hold = new Hold(grant, Thread.currentThread(), options, sessionBound, exit, true);
                 exit.hold = hold;
+                hold.acquiredAtNanos = System.nanoTime(); // releaseAfter counts its minimum hold from here
                 hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
                 holds.add(hold);
                 handedOver = true;

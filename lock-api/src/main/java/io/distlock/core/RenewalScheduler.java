@@ -190,6 +190,10 @@ final class RenewalScheduler {
         try {
             for (Hold hold : due) {
                 if (hold.isActive() && hold.storeCalls.tryLock()) {
+                    if (!hold.isActive()) { // released (or released after a minimum hold) while we took the lock
+                        hold.storeCalls.unlock();
+                        continue;
+                    }
                     sent.add(hold);
                     renewals.add(new Renewal(hold.grant, hold.leaseTime()));
                 } else {

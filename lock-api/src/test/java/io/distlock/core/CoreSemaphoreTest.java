@@ -132,4 +132,21 @@ class CoreSemaphoreTest {
         stores.add(other);
         assertThat(other.semaphore("closing", 1).tryAcquire()).isPresent().get().satisfies(Lease::release);
     }
+
+    @Test
+    void aPermitReleasedAfterAMinimumHoldStaysTakenUntilThen() throws Exception {
+        BackendLockStore store = store();
+        LockOptions lease = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(2));
+        Lease permit = store.semaphore("period", 1, lease).acquire();
+        long acquiredAt = System.nanoTime();
+        permit.releaseAfter(Duration.ofSeconds(4));
+        LockStore other = LockStore.open(space);
+        stores.add(other);
+        Semaphore seen = other.semaphore("period", 1, lease);
+        assertThat(seen.tryAcquire()).as("taken until minHeld has passed").isEmpty();
+        Lease next = seen.tryAcquire(Duration.ofSeconds(20)).orElseThrow();
+        assertThat(Duration.ofNanos(System.nanoTime() - acquiredAt))
+                .as("freed no earlier than minHeld after acquisition").isGreaterThanOrEqualTo(Duration.ofMillis(3900));
+        next.release();
+    }
 }
