@@ -165,17 +165,7 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected StoreOutage outage() {
-            return new StoreOutage() {
-                @Override
-                public void stop() {
-                    space.stop();
-                }
-
-                @Override
-                public void start() {
-                    space.start();
-                }
-            };
+            return space.outage();
         }
 
         @Override

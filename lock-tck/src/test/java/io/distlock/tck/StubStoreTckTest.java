@@ -26,17 +26,7 @@ class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAnd
 
     @Override
     protected StoreOutage outage() {
-        return new StoreOutage() {
-            @Override
-            public void stop() {
-                space.stop();
-            }
-
-            @Override
-            public void start() {
-                space.start();
-            }
-        };
+        return space.outage();
     }
 
     @Override

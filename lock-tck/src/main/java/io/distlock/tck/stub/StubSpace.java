@@ -3,6 +3,7 @@ package io.distlock.tck.stub;
 import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.ReleaseSignals;
+import io.distlock.tck.StoreOutage;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -59,6 +60,21 @@ public final class StubSpace {
     /** Brings the store back. */
     public synchronized void start() {
         up.countDown();
+    }
+
+    /** This space as the kit's outage control (§14, §15): {@link #stop()} and {@link #start()}. */
+    public StoreOutage outage() {
+        return new StoreOutage() {
+            @Override
+            public void stop() {
+                StubSpace.this.stop();
+            }
+
+            @Override
+            public void start() {
+                StubSpace.this.start();
+            }
+        };
     }
 
     /** Waits out an operation on a stopped store: returns once it runs, or throws after the operation timeout. */
