@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The rate-limited API story: a partner API allows {@value #LIMIT} calls at once, and several services call it at
@@ -117,8 +116,7 @@ public final class RateLimitScenario implements Scenario {
         if (!run.withSemaphore()) {
             return s.calls() + " calls, " + s.overLimit() + " over limit";
         }
-        return s.calls() + " calls (" + s.tokens().stream().map(t -> "#" + t).collect(Collectors.joining(" "))
-                + "), waited " + Durations.showNanos(s.waitedNanos());
+        return s.calls() + " calls, waited " + Durations.showNanos(s.waitedNanos()) + " for permits";
     }
 
     private static String verdict(ApiCallRun run) {

@@ -114,6 +114,7 @@ class DemoEndToEndTest {
                 .containsPattern("wrote with its old token +accepted +REFUSED")
                 .contains("fenced record now holds: \"written by service B\"");
         assertThat(printed).containsPattern("tryRun\\(minHeld, task\\) +1x .*correct: once per tick");
-        assertThat(printed).containsPattern("semaphore\\(2\\) +2 calls .* +[12] +0 of 8 .*correct: never more than 2 at once");
+        assertThat(printed)
+                .containsPattern("semaphore\\(2\\) +2 calls, waited .* +[12] +0 of 8 .*correct: never more than 2 at once");
     }
 }
