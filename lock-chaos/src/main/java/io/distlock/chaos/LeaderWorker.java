@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * its listener says it is elected, writes to the fenced register with its term's token at random moments (fenced
  * read, a short piece of work, fenced write of the value plus one). Like the lock worker it does NOT ask
  * {@code isLeader()} before writing: a leader frozen between that check and its write is exactly what the fence must
- * stop. Events: ELECTED and REVOKED (the term was lost) or STEPPED_DOWN (closed at the end) with the term, LOST_SIGNAL
+ * stop. On election it first presents its term to the register (a fenced read), as a leader must for fencing to
+ * protect anything: a fence refuses an ended term only once it has seen a later one. Events: ELECTED and REVOKED (the term was lost) or STEPPED_DOWN (closed at the end) with the term, LOST_SIGNAL
  * (the term's lease fired onLost), READ_OK, READ_REFUSED, WRITE_OK, WRITE_REFUSED, WRITE_LOST_UPDATE.
  *
  * <p>Arguments: as {@link ChaosWorker}'s (STORE_URI LABEL NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS
@@ -49,6 +50,9 @@ public final class LeaderWorker {
                 long token = lease.fencingToken();
                 emit(out, label, "ELECTED", token);
                 lease.onLost(e -> emit(out, label, "LOST_SIGNAL", token));
+                // a new leader presents its term to the resource at once: until a term reaches the fence, the
+                // fence cannot refuse the previous leader's writes
+                emit(out, label, register.read(token).accepted() ? "READ_OK" : "READ_REFUSED", token);
                 term.set(lease);
             }
 

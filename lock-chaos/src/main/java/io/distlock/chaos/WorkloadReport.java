@@ -38,7 +38,8 @@ final class WorkloadReport {
         return switch (workload) {
             case LEADERSHIP -> """
                     Each worker JVM campaigns with `store.leadership(name, listener)`; while its listener says it is \
-                    elected it writes to the fenced register with its term's fencing token at random moments (fenced \
+                    elected it presents its term to the fenced register at once (a fenced read), then writes with \
+                    its term's fencing token at random moments (fenced \
                     read, work, fenced write of the value plus one), without asking `isLeader()` first. A term lasts \
                     from `elected` to `revoked` (or to the leader's last event if it was killed); it is *told* if it \
                     ended by a loss (`revoked` without a step-down) or its lease fired the lost signal.
