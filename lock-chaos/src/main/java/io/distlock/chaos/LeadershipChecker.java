@@ -17,8 +17,11 @@ import java.util.Set;
  */
 final class LeadershipChecker {
 
-    /** One campaigner's term: elected at {@code from}, over at {@code to}, and whether it was told it was lost. */
-    record Term(String worker, long token, long from, long to, boolean told) {
+    /**
+     * One campaigner's term: elected at {@code from}, over at {@code to}, whether it was told it was lost, and
+     * whether its end is in the history (false: the leader was killed, or still led when the history ends).
+     */
+    record Term(String worker, long token, long from, long to, boolean told, boolean ended) {
         boolean overlaps(Term other) {
             return from < other.to && other.from < to;
         }
@@ -60,8 +63,8 @@ final class LeadershipChecker {
             recovery = elected.stream().filter(e -> e.nanos() >= faultEndNanos).findFirst()
                     .map(e -> Duration.ofNanos(e.nanos() - faultEndNanos)).orElse(null);
         }
-        long midTerm = faultStarts.stream().filter(t -> terms.stream().anyMatch(x -> x.from() <= t && t < x.to()))
-                .count();
+        long midTerm = faultStarts.stream().filter(t -> terms.stream().anyMatch(x -> x.from() <= t
+                && t < heldUntil(x, elected))).count();
         return new LeadershipResult(store, scenario, faults, midTerm, elected.size(), seen.size(), silent, told,
                 reissued, outOfOrder(terms), accepted, refusals, staleWrites(sorted), register.lostUpdates(),
                 recovery, unsafeByDesign, note);
@@ -89,7 +92,7 @@ final class LeadershipChecker {
                     Event start = open.remove(e.worker());
                     if (start != null) {
                         boolean lost = e.type().equals("REVOKED") || lostSignal.getOrDefault(e.worker(), false);
-                        terms.add(new Term(e.worker(), start.token(), start.nanos(), e.nanos(), lost));
+                        terms.add(new Term(e.worker(), start.token(), start.nanos(), e.nanos(), lost, true));
                     }
                 }
                 default -> {
@@ -100,9 +103,22 @@ final class LeadershipChecker {
             long last = sorted.stream().filter(x -> x.worker().equals(start.worker())).mapToLong(Event::nanos).max()
                     .orElse(end);
             terms.add(new Term(start.worker(), start.token(), start.nanos(), last,
-                    lostSignal.getOrDefault(start.worker(), false)));
+                    lostSignal.getOrDefault(start.worker(), false), false));
         }
         return terms;
+    }
+
+    /**
+     * Until when {@code term}'s lease was held, for counting the faults that hit a leader: its end, or for a term that
+     * never ended in the history (its leader was killed: its history stops at its last event before the kill), the
+     * next election after it began, since the store frees the lease only when it runs out.
+     */
+    static long heldUntil(Term term, List<Event> elected) {
+        if (term.ended()) {
+            return term.to();
+        }
+        return elected.stream().mapToLong(Event::nanos).filter(n -> n > term.to()).findFirst()
+                .orElse(term.to());
     }
 
     /**

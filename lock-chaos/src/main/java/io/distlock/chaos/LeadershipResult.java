@@ -8,7 +8,8 @@ import java.time.Duration;
  * @param store the store under test
  * @param scenario the fault
  * @param faults faults injected
- * @param faultsMidTerm faults that started while some campaigner was leader
+ * @param faultsMidTerm faults that started while some campaigner was leader (a killed leader's term counting until
+ *        the next election, since its lease is held until it runs out)
  * @param elections ELECTED events (terms won)
  * @param distinctTerms distinct term numbers among them
  * @param silentDoubleLeaders pairs of terms of different campaigners at the same moment where neither was told its

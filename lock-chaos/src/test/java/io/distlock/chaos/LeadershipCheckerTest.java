@@ -95,6 +95,15 @@ class LeadershipCheckerTest {
     }
 
     @Test
+    void aFaultThatKilledTheLeaderCountsAsMidTermUntilTheNextElection() {
+        LeadershipResult r = LeadershipChecker.check("s", "x", List.of(
+                e("a", 10, "ELECTED", 1), e("a", 20, "WRITE_OK", 1), e("b", 50, "ELECTED", 2),
+                e("b", 60, "STEPPED_DOWN", 2)), CLEAN, 3, List.of(30L, 55L, 70L), -1, false, "");
+        assertThat(r.faultsMidTerm()).as("30: a killed after its last write; 55: b leads; 70: nobody").isEqualTo(2);
+        assertThat(r.silentDoubleLeaders()).isZero();
+    }
+
+    @Test
     void silentDoubleLeadersWhereTheFaultIsUnsafeByDesignAreShownAsExpected() {
         LeadershipResult r = LeadershipChecker.check("s", "x", List.of(
                 e("a", 1, "ELECTED", 1), e("b", 2, "ELECTED", 2), e("a", 3, "STEPPED_DOWN", 1),
