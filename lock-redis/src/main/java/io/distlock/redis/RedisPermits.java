@@ -34,13 +34,21 @@ final class RedisPermits {
     private final RedisOptions options;
     private final String store;
     private final ReleaseSignals signals;
+    private final boolean slotted;
 
-    RedisPermits(UnifiedJedis client, RedisKeys keys, RedisOptions options, String store, ReleaseSignals signals) {
+    /**
+     * Permits over {@code client}.
+     *
+     * @param slotted whether the client re-sends a script after a lost reply (Cluster): releases leave a tombstone
+     */
+    RedisPermits(UnifiedJedis client, RedisKeys keys, RedisOptions options, String store, ReleaseSignals signals,
+            boolean slotted) {
         this.client = client;
         this.keys = keys;
         this.options = options;
         this.store = store;
         this.signals = signals;
+        this.slotted = slotted;
     }
 
     String holders(String name) {
@@ -55,6 +63,16 @@ final class RedisPermits {
         return keys.prefix() + "semfence:" + RedisKeys.tagged(name);
     }
 
+    /** The fencing token of each holder, by owner value. */
+    String fences(String name) {
+        return keys.prefix() + "semfences:" + RedisKeys.tagged(name);
+    }
+
+    /** The tombstone a Cluster release of the permit with {@code ownerToken} leaves, in the semaphore's slot. */
+    String releasedTombstone(String name, String ownerToken) {
+        return keys.prefix() + "semreleased:" + RedisKeys.tagged(name) + ":" + ownerToken;
+    }
+
     Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
         return PermitWaits.acquire(signals, SIGNAL + name, timeoutNanos, () -> attempt(name, permits, leaseTime));
     }
@@ -63,8 +81,8 @@ final class RedisPermits {
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
         List<String> keyList = options.restartGuard()
-                ? List.of(holders(name), limit(name), fence(name), keys.guard())
-                : List.of(holders(name), limit(name), fence(name));
+                ? List.of(holders(name), limit(name), fence(name), fences(name), keys.guard())
+                : List.of(holders(name), limit(name), fence(name), fences(name));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
         List<?> result = (List<?>) RedisErrors.call(store, "acquire a permit of semaphore '" + name + "'",
                 () -> RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
@@ -79,11 +97,21 @@ final class RedisPermits {
 
     boolean release(Grant grant) {
         String name = grant.name();
+        List<String> keyList = slotted
+                ? List.of(holders(name), fences(name), releasedTombstone(name, grant.ownerToken()))
+                : List.of(holders(name), fences(name));
+        List<String> args = slotted
+                ? List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name, tombstoneMs())
+                : List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name);
         Object reply = RedisErrors.call(store, "release a permit of semaphore '" + name + "'",
-                () -> RedisPermitScripts.RELEASE.run(client, List.of(holders(name)),
-                        List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name)));
+                () -> RedisPermitScripts.RELEASE.run(client, keyList, args));
         signals.signal(SIGNAL + name);
         return ((Long) reply) == 1L;
+    }
+
+    /** A re-sent release comes within the client's retry budget (twice the timeout): the tombstone lasts longer. */
+    private String tombstoneMs() {
+        return Long.toString(options.timeout().multipliedBy(4).toMillis());
     }
 
     /** Renews {@code renewals} in one pipeline (each routed to its node on a Cluster). */
@@ -108,7 +136,7 @@ final class RedisPermits {
         try (AbstractPipeline pipeline = client.pipelined()) {
             for (Renewal r : renewals) {
                 String name = r.grant().name();
-                List<String> k = List.of(holders(name), limit(name));
+                List<String> k = List.of(holders(name), limit(name), fences(name));
                 List<String> a = List.of((String) r.grant().handle(), Long.toString(r.leaseTime().toMillis()));
                 replies.add(withSource ? RedisPermitScripts.RENEW.queueSource(pipeline, k, a)
                         : RedisPermitScripts.RENEW.queue(pipeline, k, a));

@@ -28,7 +28,7 @@ class RedisPermitsTest {
     }
 
     private static RedisPermits permits() {
-        return new RedisPermits(null, new RedisKeys("distlock:"), null, "test", null);
+        return new RedisPermits(null, new RedisKeys("distlock:"), null, "test", null, false);
     }
 
     @Test
@@ -38,6 +38,8 @@ class RedisPermitsTest {
             int slot = JedisClusterCRC16.getSlot(permits.holders(name));
             assertThat(JedisClusterCRC16.getSlot(permits.limit(name))).as(name).isEqualTo(slot);
             assertThat(JedisClusterCRC16.getSlot(permits.fence(name))).as(name).isEqualTo(slot);
+            assertThat(JedisClusterCRC16.getSlot(permits.fences(name))).as(name).isEqualTo(slot);
+            assertThat(JedisClusterCRC16.getSlot(permits.releasedTombstone(name, "token"))).as(name).isEqualTo(slot);
         }
         assertThat(permits.holders("x")).isNotEqualTo(new RedisKeys("distlock:").lock("x"));
     }
@@ -67,6 +69,7 @@ class RedisPermitsTest {
             assertThat(probe.raw().pttl(permits().holders("tidy"))).isPositive().isLessThanOrEqualTo(10_000);
             lease.release();
             assertThat(probe.raw().exists(permits().holders("tidy"))).as("no holder left, no set").isFalse();
+            assertThat(probe.raw().exists(permits().fences("tidy"))).as("no holder left, no fences").isFalse();
             assertThat(probe.raw().pttl(permits().fence("tidy"))).as("the counter stays").isEqualTo(-1);
         }
     }
