@@ -14,13 +14,15 @@ import java.util.Set;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Semaphores on one Redis keyspace (single server, Sentinel master or Cluster), with the scripts of
  * {@link RedisPermitScripts}: one script per acquire, release and renewal, all by the server's clock. Waiters wake on
  * the store's release subscription (a permit release publishes on the release channel pattern the store already
- * listens to, under a name of its own) and poll with a bounded back-off as the safety net.
+ * listens to, under a name of its own) and poll with a bounded back-off as the safety net. A permit whose acquire
+ * reply was lost is taken back in the background by the store's {@link OrphanReaper}.
  */
 final class RedisPermits {
 
@@ -35,6 +37,7 @@ final class RedisPermits {
     private final String store;
     private final ReleaseSignals signals;
     private final boolean slotted;
+    private OrphanReaper reaper;
 
     /**
      * Permits over {@code client}.
@@ -49,6 +52,12 @@ final class RedisPermits {
         this.store = store;
         this.signals = signals;
         this.slotted = slotted;
+    }
+
+    /** Takes back, through {@code reaper}, the permit of an acquire whose reply was lost. */
+    RedisPermits withReaper(OrphanReaper reaper) {
+        this.reaper = reaper;
+        return this;
     }
 
     String holders(String name) {
@@ -84,15 +93,29 @@ final class RedisPermits {
                 ? List.of(holders(name), limit(name), fence(name), fences(name), keys.guard())
                 : List.of(holders(name), limit(name), fence(name), fences(name));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
-        List<?> result = (List<?>) RedisErrors.call(store, "acquire a permit of semaphore '" + name + "'",
-                () -> RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
-                        Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs)));
+        List<?> result;
+        try {
+            result = (List<?>) RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
+                    Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs));
+        } catch (JedisException e) {
+            if (!(e instanceof JedisDataException) && reaper != null) {
+                // no reply: the script may have run and taken a permit that no one will renew or release
+                reaper.reap("a permit of semaphore '" + name + "'", () -> takeBack(name, value), leaseTime);
+            }
+            throw RedisErrors.translate(store, "acquire a permit of semaphore '" + name + "'", e);
+        }
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
         if (code == -1) {
             throw new IllegalStateException(PermitBackend.limitMismatch(name, (int) number, permits));
         }
         return code == 1 ? new Grant(name, token, number, value) : null;
+    }
+
+    /** The release script for an orphan permit (no tombstone: no one will re-send it); 1 if it removed it. */
+    private long takeBack(String name, String value) {
+        return (Long) RedisPermitScripts.RELEASE.run(client, List.of(holders(name), fences(name)),
+                List.of(value, keys.channel(SIGNAL + name), SIGNAL + name));
     }
 
     boolean release(Grant grant) {
