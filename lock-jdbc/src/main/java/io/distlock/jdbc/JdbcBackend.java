@@ -63,7 +63,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
-        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri);
+        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri, abandoned);
     }
 
     @Override

@@ -44,9 +44,12 @@ final class JdbcPermits {
     private final String table;
     private final String nowMicros;
     private final AtomicBoolean tableReady = new AtomicBoolean();
+    private final AbandonedAcquisitions abandoned;
 
-    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals, String store) {
+    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals, String store,
+            AbandonedAcquisitions abandoned) {
         this.backend = backend;
+        this.abandoned = abandoned;
         this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
@@ -76,9 +79,12 @@ final class JdbcPermits {
         String token = OwnerTokens.newToken();
         String owner = owner();
         Outcome outcome;
+        boolean[] sent = {false};
         try {
-            outcome = backend.withConnection("acquiring a permit of '" + name + "'",
-                    c -> inTransaction(c, name, permits, token, owner, leaseMicros));
+            outcome = backend.withConnection("acquiring a permit of '" + name + "'", c -> {
+                sent[0] = true;
+                return inTransaction(c, name, permits, token, owner, leaseMicros);
+            });
             if (outcome.missingCounter) {
                 try {
                     backend.withConnection("creating the permit counter of '" + name + "'",
@@ -86,12 +92,18 @@ final class JdbcPermits {
                 } catch (JdbcBackend.ContentionException concurrentlyCreated) {
                     // another client inserted it first: it exists now
                 }
-                outcome = backend.withConnection("acquiring a permit of '" + name + "'",
-                        c -> inTransaction(c, name, permits, token, owner, leaseMicros));
+                outcome = backend.withConnection("acquiring a permit of '" + name + "'", c -> {
+                    sent[0] = true;
+                    return inTransaction(c, name, permits, token, owner, leaseMicros);
+                });
             }
         } catch (JdbcBackend.ContentionException e) {
             return null; // another transaction got in the way: the next attempt decides
         } catch (StoreUnavailableException e) {
+            if (sent[0]) {
+                // the commit may have reached the database and only its answer been lost: free our token's permit
+                abandoned.abandon(name, token, Duration.ofNanos(leaseMicros * 1000), this::freeAbandoned);
+            }
             if (Thread.currentThread().isInterrupted()) {
                 return null; // the driver gave up on the interrupted thread; the waiting loop raises it
             }
@@ -113,18 +125,22 @@ final class JdbcPermits {
             long leaseMicros) throws SQLException {
         c.setAutoCommit(false);
         c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-        boolean done = false;
+        Outcome outcome;
         try {
-            Outcome outcome = take(c, name, permits, token, owner, leaseMicros);
+            outcome = take(c, name, permits, token, owner, leaseMicros);
             c.commit();
-            done = true;
-            return outcome;
-        } finally {
-            if (!done) {
+        } catch (SQLException | RuntimeException e) {
+            // on a broken connection (a lost commit answer) the rollback fails too: report the first failure
+            try {
                 c.rollback();
+                c.setAutoCommit(true);
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
             }
-            c.setAutoCommit(true);
+            throw e;
         }
+        c.setAutoCommit(true);
+        return outcome;
     }
 
     private Outcome take(Connection c, String name, int permits, String token, String owner, long leaseMicros)
@@ -205,6 +221,11 @@ final class JdbcPermits {
             ps.executeUpdate();
         }
         return null;
+    }
+
+    /** Frees the permit of {@code token}, taken by an acquire whose answer was lost; true if it did. */
+    private boolean freeAbandoned(String name, String token) {
+        return release(new Grant(name, token, 1, null));
     }
 
     boolean release(Grant grant) {
