@@ -13,14 +13,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The semaphores of one {@code mem:NAME} space, apart from its locks: per name, the holders' permits with their
  * expiry (nanoTime) and the limit they recorded, changed only by one atomic {@code compute} per operation; a fencing
- * counter per name that never resets.
+ * counter per name that never resets. Expired permits are swept as the space's expired locks are.
  */
 final class MemPermits {
+
+    private static final long SWEEP_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** The highest limit a mem semaphore takes. */
     static final int MAX_PERMITS = 1_000_000;
@@ -44,14 +47,33 @@ final class MemPermits {
     private final ConcurrentHashMap<String, Holders> names = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, AtomicLong> fences = new ConcurrentHashMap<>();
     private final ReleaseSignals signals = new ReleaseSignals();
+    private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
 
     Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
         return PermitWaits.acquire(signals, name, timeoutNanos, () -> attempt(name, permits, leaseTime));
     }
 
+    /**
+     * Drops expired permits of every name, and names left without holders, at most once a second (one thread does
+     * it), so semaphores that are never asked about again do not stay in memory. Fencing counters stay: tokens must
+     * keep increasing.
+     */
+    private void sweepExpired(long now) {
+        long last = lastSweep.get();
+        if (now - last >= SWEEP_EVERY_NANOS && lastSweep.compareAndSet(last, now)) {
+            for (String name : names.keySet()) {
+                names.computeIfPresent(name, (k, current) -> {
+                    Holders live = current.withoutExpired(now);
+                    return live.permits().isEmpty() ? null : live;
+                });
+            }
+        }
+    }
+
     private Grant attempt(String name, int permits, Duration leaseTime) {
         String token = OwnerTokens.newToken();
         long now = System.nanoTime();
+        sweepExpired(now);
         long[] fence = {0};
         int[] recorded = {0};
         names.compute(name, (k, current) -> {
@@ -115,6 +137,11 @@ final class MemPermits {
             }
         }
         return lost;
+    }
+
+    /** How many semaphore names this space keeps holders for (for tests: expired ones must not pile up). */
+    int namesKept() {
+        return names.size();
     }
 
     int held(String name) {
