@@ -1,12 +1,15 @@
 package io.distlock.mem;
 
 import io.distlock.spi.Grant;
+import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -28,8 +31,8 @@ final class MemPermits {
     /** The highest limit a mem semaphore takes. */
     static final int MAX_PERMITS = 1_000_000;
 
-    /** One permit: its fencing token and expiry. */
-    private record Permit(long fence, long expiresAtNanos) {
+    /** One permit: its fencing token, expiry and a description of its holder. */
+    private record Permit(long fence, long expiresAtNanos, String owner) {
         boolean expiredAt(long now) {
             return now - expiresAtNanos >= 0;
         }
@@ -90,7 +93,8 @@ final class MemPermits {
             }
             fence[0] = fences.computeIfAbsent(name, n -> new AtomicLong()).incrementAndGet();
             Map<String, Permit> next = new HashMap<>(live.permits());
-            next.put(token, new Permit(fence[0], now + leaseTime.toNanos()));
+            next.put(token, new Permit(fence[0], now + leaseTime.toNanos(),
+                    OwnerTokens.processDescription() + " " + Thread.currentThread().getName()));
             return new Holders(permits, next);
         });
         if (recorded[0] != 0) {
@@ -129,7 +133,7 @@ final class MemPermits {
                 }
                 renewed[0] = true;
                 Map<String, Permit> next = new HashMap<>(current.permits());
-                next.put(grant.ownerToken(), new Permit(permit.fence(), now + renewal.leaseTime().toNanos()));
+                next.put(grant.ownerToken(), new Permit(permit.fence(), now + renewal.leaseTime().toNanos(), permit.owner()));
                 return new Holders(current.limit(), next);
             });
             if (!renewed[0]) {
@@ -137,6 +141,20 @@ final class MemPermits {
             }
         }
         return lost;
+    }
+
+    /** The live permits of names starting with {@code prefix}, by name then token, at most {@code limit}. */
+    List<LockInfo> list(String prefix, int limit) {
+        long now = System.nanoTime();
+        List<LockInfo> infos = new ArrayList<>();
+        names.forEach((name, holders) -> {
+            if (name.startsWith(prefix == null ? "" : prefix)) {
+                holders.permits().values().stream().filter(p -> !p.expiredAt(now)).forEach(p -> infos.add(
+                        new LockInfo(name, p.fence(), Duration.ofNanos(p.expiresAtNanos() - now), p.owner())));
+            }
+        });
+        infos.sort(Comparator.comparing(LockInfo::name).thenComparingLong(LockInfo::fencingToken));
+        return infos.size() > limit ? List.copyOf(infos.subList(0, limit)) : infos;
     }
 
     /** How many semaphore names this space keeps holders for (for tests: expired ones must not pile up). */
