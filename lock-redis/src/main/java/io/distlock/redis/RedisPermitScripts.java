@@ -123,6 +123,23 @@ final class RedisPermitScripts {
             return 1
             """);
 
+    /**
+     * The live holders, for the admin view. KEYS: holders, fences. Returns {@code {now ms, value, expiry ms, fence,
+     * ...}} for each holder whose expiry is after the server's now.
+     */
+    static final LuaScript LIST = new LuaScript("permitList", """
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local out = {now}
+            local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf', 'WITHSCORES')
+            for i = 1, #live, 2 do
+              out[#out + 1] = live[i]
+              out[#out + 1] = tonumber(live[i + 1])
+              out[#out + 1] = tonumber(redis.call('HGET', KEYS[2], live[i]) or '0') or 0
+            end
+            return out
+            """);
+
     /** Held count. KEYS: holders. The holders whose expiry is after the server's now. */
     static final LuaScript HELD = new LuaScript("permitHeld", """
             local t = redis.call('TIME')
