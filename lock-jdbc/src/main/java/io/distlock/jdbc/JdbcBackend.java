@@ -259,6 +259,11 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
 
     // ---- semaphores: JdbcPermits, in a table of their own -----------------------------------------------------
 
+    /** The semaphore side of this store (for its admin view). */
+    JdbcPermits permits() {
+        return permits;
+    }
+
     @Override
     public int maxPermits() {
         return JdbcPermits.MAX_PERMITS;

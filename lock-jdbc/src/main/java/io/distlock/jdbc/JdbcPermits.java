@@ -2,6 +2,7 @@ package io.distlock.jdbc;
 
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
+import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
@@ -13,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -221,6 +223,36 @@ final class JdbcPermits {
             ps.executeUpdate();
         }
         return null;
+    }
+
+    /**
+     * The held permits of names starting with {@code prefix}, by name then token, at most {@code limit}; none if the
+     * permit table was never created (listing creates nothing).
+     */
+    List<LockInfo> list(String prefix, int limit) {
+        String pattern = JdbcLockAdmin.escapeLike(prefix == null ? "" : prefix) + "%";
+        return backend.withConnection("listing permits", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT name, fence, " + dialect.microsLeft()
+                    + " AS micros_left, owner FROM " + table + " WHERE name LIKE ? ESCAPE '!' AND slot > 0 AND "
+                    + dialect.held() + " ORDER BY name, fence LIMIT ?")) {
+                ps.setString(1, pattern);
+                ps.setInt(2, limit);
+                List<LockInfo> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long micros = Math.max(0, rs.getLong(3));
+                        out.add(new LockInfo(rs.getString(1), rs.getLong(2), Duration.ofNanos(micros * 1000),
+                                rs.getString(4)));
+                    }
+                }
+                return out;
+            } catch (SQLException e) {
+                if (dialect.isMissingTable(e)) {
+                    return List.<LockInfo>of();
+                }
+                throw e;
+            }
+        });
     }
 
     /** Frees the permit of {@code token}, taken by an acquire whose answer was lost; true if it did. */
