@@ -63,7 +63,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
-        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri);
+        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri, abandoned);
     }
 
     @Override
@@ -258,6 +258,11 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     }
 
     // ---- semaphores: JdbcPermits, in a table of their own -----------------------------------------------------
+
+    /** The semaphore side of this store (for its admin view). */
+    JdbcPermits permits() {
+        return permits;
+    }
 
     @Override
     public int maxPermits() {
