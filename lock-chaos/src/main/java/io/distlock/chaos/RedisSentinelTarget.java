@@ -27,6 +27,9 @@ final class RedisSentinelTarget implements FailoverTarget {
     private final List<ServerProcess> sentinels = new ArrayList<>();
     private int failovers;
     private String lastFailover = "";
+    private boolean keepLogs;
+    private long slowestPromotion;
+    private long slowestResync;
 
     /** One redis-server of the pair, restartable as a replica. */
     private final class Node {
@@ -82,8 +85,10 @@ final class RedisSentinelTarget implements FailoverTarget {
             await("replica " + replicaPort + " in sync", () -> RedisCli.run(replicaPort, "INFO", "replication")
                     .contains("master_link_status:up"));
         } catch (org.awaitility.core.ConditionTimeoutException e) {
+            keepLogs = true;
             throw new IllegalStateException("replica " + replicaPort + " not in sync with " + masterPort + "; replica: "
-                    + replication(replicaPort) + "; master: " + replication(masterPort), e);
+                    + replication(replicaPort) + "; master: " + replication(masterPort) + "; Sentinels name "
+                    + sentinelViews() + "; logs kept in " + dir, e);
         }
         for (ServerProcess s : sentinels) {
             await("sentinel " + s.port() + " sees the replica", () -> RedisCli.run(s.port(), "INFO", "sentinel")
@@ -106,6 +111,23 @@ final class RedisSentinelTarget implements FailoverTarget {
         }
     }
 
+    /** The master each Sentinel names right now, for a failure message. */
+    private String sentinelViews() {
+        List<String> views = new ArrayList<>();
+        for (ServerProcess s : sentinels) {
+            try {
+                views.add(s.port() + ": " + RedisCli.run(s.port(), "SENTINEL", "get-master-addr-by-name", MASTER)
+                        .replaceAll("\\R", " "));
+            } catch (IOException e) {
+                views.add(s.port() + ": unreachable");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "interrupted";
+            }
+        }
+        return String.join(", ", views);
+    }
+
     private int masterPort() throws IOException, InterruptedException {
         for (ServerProcess s : sentinels) {
             String out = RedisCli.run(s.port(), "SENTINEL", "get-master-addr-by-name", MASTER);
@@ -122,11 +144,15 @@ final class RedisSentinelTarget implements FailoverTarget {
         int oldMaster = masterPort();
         Node victim = nodes.stream().filter(n -> n.port == oldMaster).findFirst().orElseThrow();
         victim.process.kill();
+        long killed = System.nanoTime();
         await("a Sentinel promotes the replica", () -> masterPort() != oldMaster);
+        long promoted = System.nanoTime();
         int newMaster = masterPort();
         victim.start(newMaster);
         awaitReplicated(newMaster);
         failovers++;
+        slowestPromotion = Math.max(slowestPromotion, promoted - killed);
+        slowestResync = Math.max(slowestResync, System.nanoTime() - promoted);
         lastFailover = "master " + oldMaster + " killed, replica " + newMaster + " promoted";
         return lastFailover;
     }
@@ -139,7 +165,9 @@ final class RedisSentinelTarget implements FailoverTarget {
 
     @Override
     public String note() {
-        return failovers == 0 ? "" : failovers + " failovers (last: " + lastFailover + ")";
+        return failovers == 0 ? "" : failovers + " failovers (last: " + lastFailover + "; slowest promotion "
+                + Duration.ofNanos(slowestPromotion).toMillis() + " ms, slowest resync of the old master "
+                + Duration.ofNanos(slowestResync).toMillis() + " ms)";
     }
 
     @Override
@@ -192,6 +220,8 @@ final class RedisSentinelTarget implements FailoverTarget {
     public void close() {
         sentinels.forEach(ServerProcess::kill);
         nodes.stream().filter(n -> n.process != null).forEach(n -> n.process.kill());
-        TempDirs.delete(dir);
+        if (!keepLogs) {
+            TempDirs.delete(dir);
+        }
     }
 }
