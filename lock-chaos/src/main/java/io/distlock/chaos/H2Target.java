@@ -4,6 +4,8 @@ import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
 import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 
@@ -27,13 +29,16 @@ final class H2Target implements SqlTarget {
     H2Target(Integer writeDelayMillis) {
         this.writeDelayMillis = writeDelayMillis;
         int port = FreePorts.next();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        server = new ServerProcess("h2", List.of(java, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
+        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        server = new ServerProcess("h2", List.of(javaBinary, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
                 Classpath.current(), "org.h2.tools.Server", "-tcp", "-tcpPort", Integer.toString(port), "-baseDir",
                 dir.resolve("db").toString(), "-ifNotExists"), dir, port);
         try {
             server.start(Duration.ofSeconds(60));
-        } catch (RuntimeException e) {
+            // the first connection creates the database files; on a loaded machine that outlasts a worker's timeout
+            DriverManager.getConnection(operatorJdbcUrl()).close();
+        } catch (RuntimeException | SQLException e) {
+            server.kill();
             TempDirs.delete(dir);
             throw new IllegalStateException("could not start an H2 TCP server", e);
         }
@@ -51,15 +56,18 @@ final class H2Target implements SqlTarget {
     }
 
     private String url(int port) {
-        return "jdbc:h2:tcp://127.0.0.1:" + port + "/" + DATABASE + ";NETWORK_TIMEOUT=1500"
+        return "jdbc:h2:tcp://127.0.0.1:" + port + "/" + DATABASE
                 + (writeDelayMillis == null ? "" : ";WRITE_DELAY=" + writeDelayMillis);
     }
 
+    /** Workers give up on a silent server after 1.5 s, as on the other SQL stores (H2's client socket timeout). */
     @Override
     public String uri(int clientPort) {
-        return url(clientPort) + "?distlock.connectTimeoutMillis=1500&distlock.socketTimeoutMillis=1500";
+        return url(clientPort) + ";NETWORK_TIMEOUT=1500?distlock.connectTimeoutMillis=1500"
+                + "&distlock.socketTimeoutMillis=1500";
     }
 
+    /** The operator waits as long as the server takes (its first connection creates the database files). */
     @Override
     public String operatorJdbcUrl() {
         return url(server.port());

@@ -30,7 +30,8 @@ class H2TargetTest {
 
             target.pause();
             try {
-                assertThatThrownBy(() -> value(target.operatorJdbcUrl())).isInstanceOf(SQLException.class);
+                assertThatThrownBy(() -> value(target.operatorJdbcUrl() + ";NETWORK_TIMEOUT=1000"))
+                        .isInstanceOf(SQLException.class);
             } finally {
                 target.resume();
             }
