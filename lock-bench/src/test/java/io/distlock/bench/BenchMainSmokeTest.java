@@ -35,7 +35,11 @@ class BenchMainSmokeTest {
                 .contains("# distlock benchmark report", "**Machine:**", "**Command:**", "## mem")
                 .contains("| distlock | uncontended-1 |", "| distlock | uncontended-8 |",
                         "| distlock | contended-8x2 |", "| distlock | handoff |")
-                .doesNotContain("failed");
+                .doesNotContain("failed")
+                .contains("alloc B/op");
+        assertThat(report.lines().filter(l -> l.startsWith("| distlock | uncontended-1 |")))
+                .as("allocation per pair: bench threads + other threads")
+                .singleElement().asString().containsPattern("\\| [0-9,]+ \\+ [0-9,]+ \\|");
         String chart = Files.readString(out.resolve("bench-chart.svg"));
         assertThat(chart).startsWith("<?xml").contains("<svg", "uncontended-1 (ops/s)", "handoff p99").endsWith("</svg>\n");
     }
