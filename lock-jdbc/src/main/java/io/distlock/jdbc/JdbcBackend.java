@@ -44,6 +44,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     private final SqlDialect dialect;
     private final SqlFailures failures;
     private final ReleaseSignals signals;
+    private final long pollMinNanos;
     private final long pollMaxNanos;
     private final String store;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -52,11 +53,12 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     private final long socketTimeoutSeconds;
     private final JdbcPermits permits;
 
-    JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, long pollMaxMillis,
-            long socketTimeoutMillis, String redactedUri) {
+    JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, long pollMinMillis,
+            long pollMaxMillis, long socketTimeoutMillis, String redactedUri) {
         this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
+        this.pollMinNanos = TimeUnit.MILLISECONDS.toNanos(pollMinMillis);
         this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
         this.socketTimeoutSeconds = Math.max(1, socketTimeoutMillis / 1000);
         this.store = redactedUri;
@@ -110,13 +112,14 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     }
 
     /**
-     * Backs off exponentially from 2 ms to {@code distlock.pollMaxMillis} with jitter (half to all of the step),
+     * Backs off exponentially from {@code distlock.pollMinMillis} (2 ms) to {@code distlock.pollMaxMillis} with
+     * jitter (half to all of the step),
      * so many waiting clients neither hammer the database nor wake in lockstep. Local releases wake waiters at once
      * through {@link #signals()}; polling covers releases and expiries in other processes.
      */
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
-        long step = Math.min(TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 20), pollMaxNanos);
+        long step = Math.min(pollMinNanos << Math.min(failures, 20), pollMaxNanos);
         long jittered = step / 2 + ThreadLocalRandom.current().nextLong(step / 2 + 1);
         return holderTtlNanos >= 0 ? Math.min(jittered, holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1)) : jittered;
     }

@@ -42,7 +42,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
         }
         JdbcBackend backend = new JdbcBackend(pool, dialect,
                 SharedSignals.forTable(StoreUri.redact(settings.driverUrl()), settings.table()),
-                settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
+                settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
         return new BackendLockStore(backend, settings.redacted());
     }
 
