@@ -22,9 +22,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A release wakes a waiter of the same JVM at once, not at its next poll: with the poll pause set to 30-60 s, a
- * waiter in the same store (queued behind the holder) and a waiter in another store of the same table (parked
- * between two attempts) both acquire within a few seconds of the release, on every database.
+ * A release wakes a waiter at once, not at its next poll: with the poll pause set to 30-60 s, a waiter in the same
+ * store (queued behind the holder) and a waiter in another store of the same table in this JVM (parked between two
+ * attempts) both acquire within a few seconds of the release, on every database; on PostgreSQL so does a waiter
+ * of another process.
  */
 @ExtendWith(Databases.class)
 class WakeUpTest {
@@ -71,6 +72,24 @@ class WakeUpTest {
         try (LockStore holder = LockStore.open(uri); LockStore waiter = LockStore.open(uri)) {
             Lease held = holder.lock("wake:other").acquire();
             assertWokenAtRelease(held, () -> waiter.lock("wake:other").acquire(), true);
+        }
+    }
+
+    /**
+     * On PostgreSQL a release also wakes a waiter of another process (LISTEN/NOTIFY). The other process is played by
+     * a store on the same table through a differently written URL, which shares no in-JVM wake-ups with the holder.
+     */
+    @org.junit.jupiter.api.Test
+    void aWaiterOfAnotherProcessIsWokenByAPostgresNotice() throws Exception {
+        String table = Databases.uniqueTable("wake");
+        String postgres = Databases.postgres();
+        String options = "distlock.table=" + table + "&" + SLOW_POLL;
+        String holderUri = Databases.withOptions(postgres, options);
+        String waiterUri = Databases.withOptions(postgres + (postgres.contains("?") ? "&" : "?")
+                + "ApplicationName=distlock-other-process", options);
+        try (LockStore holder = LockStore.open(holderUri); LockStore waiter = LockStore.open(waiterUri)) {
+            Lease held = holder.lock("wake:process").acquire();
+            assertWokenAtRelease(held, () -> waiter.lock("wake:process").acquire(), true);
         }
     }
 
