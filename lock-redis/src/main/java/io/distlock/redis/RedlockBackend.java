@@ -47,6 +47,7 @@ final class RedlockBackend extends PollingLockBackend {
     private final List<String> nodeNames;
     private final RedlockQuorum quorum;
     private final RedisKeys keys;
+    private final LockCalls calls;
     private final RedisOptions options;
     private final String store;
     private final LongSupplier clock;
@@ -60,11 +61,12 @@ final class RedlockBackend extends PollingLockBackend {
         this.nodeNames = List.copyOf(nodeNames);
         this.quorum = new RedlockQuorum(nodes.size());
         this.keys = new RedisKeys(options.keyPrefix());
+        this.calls = new LockCalls(keys, options.restartGuard(), options.maxLeaseTime());
         this.options = options;
         this.store = store;
         this.clock = clock;
         for (int i = 0; i < nodes.size(); i++) {
-            renewers.add(new BatchRenewer(nodes.get(i), keys, store + " node " + nodeNames.get(i), false));
+            renewers.add(new BatchRenewer(nodes.get(i), keys, calls, store + " node " + nodeNames.get(i), false));
         }
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
@@ -133,13 +135,9 @@ final class RedlockBackend extends PollingLockBackend {
         }
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
-        List<String> keyList = options.restartGuard()
-                ? List.of(keys.lock(name), keys.fence(name), keys.guard())
-                : List.of(keys.lock(name), keys.fence(name));
-        List<String> args = List.of(value, Long.toString(leaseTime.toMillis()),
-                options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0");
+        LockCalls.Call acquire = calls.acquire(name, value, leaseTime);
         long start = clock.getAsLong();
-        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.ACQUIRE.run(node, keyList, args));
+        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.ACQUIRE.run(node, acquire));
         long elapsed = clock.getAsLong() - start;
 
         List<Integer> granted = new ArrayList<>();
@@ -181,10 +179,8 @@ final class RedlockBackend extends PollingLockBackend {
     private boolean raiseFences(String name, long fence, List<Integer> granted, Map<Integer, Long> nodeFences) {
         List<Integer> behind = granted.stream().filter(i -> nodeFences.get(i) < fence).toList();
         if (!behind.isEmpty()) {
-            List<String> fenceKey = List.of(keys.fence(name));
-            List<String> fenceArg = List.of(Long.toString(fence));
-            List<Outcome<Object>> raised = onNodes(behind,
-                    node -> RedisScripts.RAISE_FENCE.run(node, fenceKey, fenceArg));
+            LockCalls.Call raise = calls.raiseFence(name, fence);
+            List<Outcome<Object>> raised = onNodes(behind, node -> RedisScripts.RAISE_FENCE.run(node, raise));
             for (int k = 0; k < behind.size(); k++) {
                 if (raised.get(k).failed()) {
                     granted.remove(behind.get(k));
@@ -196,9 +192,8 @@ final class RedlockBackend extends PollingLockBackend {
 
     /** Releases a failed attempt's keys on every node, waiting (at most the node timeout) before the next try. */
     private void releaseEverywhere(String name, String value) {
-        List<String> keyList = List.of(keys.lock(name));
-        List<String> args = List.of(value, keys.channel(name), name);
-        onAllNodes(node -> RedisScripts.RELEASE.run(node, keyList, args)); // a node we cannot reach expires the key
+        LockCalls.Call release = calls.release(name, value);
+        onAllNodes(node -> RedisScripts.RELEASE.run(node, release)); // a node we cannot reach expires the key
     }
 
     /** Redlock waits a random delay between attempts (so contenders do not retry in lockstep). */
@@ -212,9 +207,8 @@ final class RedlockBackend extends PollingLockBackend {
     @Override
     public boolean release(Grant grant) {
         String name = grant.name();
-        List<String> keyList = List.of(keys.lock(name));
-        List<String> args = List.of((String) grant.handle(), keys.channel(name), name);
-        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.RELEASE.run(node, keyList, args));
+        LockCalls.Call release = calls.release(name, (String) grant.handle());
+        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.RELEASE.run(node, release));
         signals().signal(name);
         int released = 0;
         int failed = 0;

@@ -1,0 +1,63 @@
+package io.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The key and argument layout of the lock scripts ({@link RedisScripts#ACQUIRE}, {@link RedisScripts#RELEASE},
+ * {@link RedisScripts#RENEW}, {@link RedisScripts#RAISE_FENCE}) in one place, for every caller: the single store, Sentinel and Cluster
+ * ({@link RedisBackend}), Redlock ({@link RedlockBackend}, one call per node), the {@link OrphanReaper} and the
+ * batched renewal ({@link BatchRenewer}). A script and the lists built here change together.
+ */
+final class LockCalls {
+
+    /** One script call: its {@code KEYS} and {@code ARGV}. */
+    record Call(List<String> keys, List<String> args) {
+    }
+
+    private final RedisKeys keys;
+    private final String guardMs;
+
+    /**
+     * Calls on the keys of {@code keys}; with {@code restartGuard} the acquire passes the guard marker and a window of
+     * {@code maxLeaseTime}.
+     */
+    LockCalls(RedisKeys keys, boolean restartGuard, Duration maxLeaseTime) {
+        this.keys = keys;
+        this.guardMs = restartGuard ? Long.toString(maxLeaseTime.toMillis()) : null;
+    }
+
+    /** Acquire {@code name} for {@code leaseTime} with the stored {@code value} (owner token and description). */
+    Call acquire(String name, String value, Duration leaseTime) {
+        String lease = Long.toString(leaseTime.toMillis());
+        return guardMs == null
+                ? new Call(List.of(keys.lock(name), keys.fence(name)), List.of(value, lease, "0"))
+                : new Call(List.of(keys.lock(name), keys.fence(name), keys.guard()), List.of(value, lease, guardMs));
+    }
+
+    /** Release {@code name} if it still holds {@code value}; no tombstone (the client never re-sends). */
+    Call release(String name, String value) {
+        return new Call(List.of(keys.lock(name)), List.of(value, keys.channel(name), name));
+    }
+
+    /**
+     * Release {@code name} if it still holds {@code value}, leaving the tombstone of {@code ownerToken} for
+     * {@code tombstoneMs} (a Cluster client re-sends a release whose reply was lost).
+     */
+    Call releaseWithTombstone(String name, String value, String ownerToken, String tombstoneMs) {
+        return new Call(List.of(keys.lock(name), keys.releasedTombstone(name, ownerToken)),
+                List.of(value, keys.channel(name), name, tombstoneMs));
+    }
+
+    /** Redlock: raise the fencing counter of {@code name} on a node to at least {@code fence}. */
+    Call raiseFence(String name, long fence) {
+        return new Call(List.of(keys.fence(name)), List.of(Long.toString(fence)));
+    }
+
+    /** Adds one lease to a renew batch: its lock key to {@code batchKeys}, lease ms and value to {@code batchArgs}. */
+    void addRenewal(List<String> batchKeys, List<String> batchArgs, String name, String value, Duration leaseTime) {
+        batchKeys.add(keys.lock(name));
+        batchArgs.add(Long.toString(leaseTime.toMillis()));
+        batchArgs.add(value);
+    }
+}
