@@ -17,27 +17,30 @@ final class LockCalls {
 
     private final RedisKeys keys;
     private final String guardMs;
+    private final String waiterMarginMs;
 
     /**
      * Calls on the keys of {@code keys}; with {@code restartGuard} the acquire passes the guard marker and a window of
-     * {@code maxLeaseTime}.
+     * {@code maxLeaseTime}. A refused acquire leaves the waiting marker for the holder's TTL plus
+     * {@code waiterMargin}, or none if it is null (a client whose waiters poll and hear no release messages).
      */
-    LockCalls(RedisKeys keys, boolean restartGuard, Duration maxLeaseTime) {
+    LockCalls(RedisKeys keys, boolean restartGuard, Duration maxLeaseTime, Duration waiterMargin) {
         this.keys = keys;
-        this.guardMs = restartGuard ? Long.toString(maxLeaseTime.toMillis()) : null;
+        this.guardMs = restartGuard ? Long.toString(maxLeaseTime.toMillis()) : "0";
+        this.waiterMarginMs = waiterMargin == null ? "-1" : Long.toString(waiterMargin.toMillis());
     }
 
     /** Acquire {@code name} for {@code leaseTime} with the stored {@code value} (owner token and description). */
     Call acquire(String name, String value, Duration leaseTime) {
-        String lease = Long.toString(leaseTime.toMillis());
-        return guardMs == null
-                ? new Call(List.of(keys.lock(name), keys.fence(name)), List.of(value, lease, "0"))
-                : new Call(List.of(keys.lock(name), keys.fence(name), keys.guard()), List.of(value, lease, guardMs));
+        List<String> args = List.of(value, Long.toString(leaseTime.toMillis()), guardMs, waiterMarginMs);
+        return guardMs.equals("0")
+                ? new Call(List.of(keys.lock(name), keys.fence(name), keys.waiting(name)), args)
+                : new Call(List.of(keys.lock(name), keys.fence(name), keys.waiting(name), keys.guard()), args);
     }
 
     /** Release {@code name} if it still holds {@code value}; no tombstone (the client never re-sends). */
     Call release(String name, String value) {
-        return new Call(List.of(keys.lock(name)), List.of(value, keys.channel(name), name));
+        return new Call(List.of(keys.lock(name), keys.waiting(name)), List.of(value, keys.channel(name), name));
     }
 
     /**
@@ -45,7 +48,7 @@ final class LockCalls {
      * {@code tombstoneMs} (a Cluster client re-sends a release whose reply was lost).
      */
     Call releaseWithTombstone(String name, String value, String ownerToken, String tombstoneMs) {
-        return new Call(List.of(keys.lock(name), keys.releasedTombstone(name, ownerToken)),
+        return new Call(List.of(keys.lock(name), keys.waiting(name), keys.releasedTombstone(name, ownerToken)),
                 List.of(value, keys.channel(name), name, tombstoneMs));
     }
 

@@ -32,6 +32,12 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     static final int MAX_NAME_LENGTH = 1024;
     /** The release subscription is pinged at least this often (more often with a short timeout). */
     private static final Duration MAX_PING_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * A refused acquire's waiting marker outlives the holder's TTL by this much: the refused waiter sleeps at most
+     * that TTL (plus a millisecond) before it tries again and leaves a new marker, so its marker is there for every
+     * release it sleeps through.
+     */
+    static final Duration WAITER_MARGIN = Duration.ofSeconds(1);
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -57,7 +63,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         this.options = options;
         this.store = store;
         this.keys = new RedisKeys(options.keyPrefix());
-        this.calls = new LockCalls(keys, options.restartGuard(), options.maxLeaseTime());
+        this.calls = new LockCalls(keys, options.restartGuard(), options.maxLeaseTime(), WAITER_MARGIN);
         this.renewer = new BatchRenewer(client, keys, calls, store, slotted);
         this.slotted = slotted;
         // a re-sent release comes within the client's retry budget (twice the timeout); keep the tombstone longer

@@ -61,7 +61,7 @@ final class RedlockBackend extends PollingLockBackend {
         this.nodeNames = List.copyOf(nodeNames);
         this.quorum = new RedlockQuorum(nodes.size());
         this.keys = new RedisKeys(options.keyPrefix());
-        this.calls = new LockCalls(keys, options.restartGuard(), options.maxLeaseTime());
+        this.calls = new LockCalls(keys, options.restartGuard(), options.maxLeaseTime(), null); // waiters poll
         this.options = options;
         this.store = store;
         this.clock = clock;
