@@ -97,8 +97,7 @@ final class RedisScripts {
      */
     static final LuaScript RELEASE = new LuaScript("release", """
             if redis.call('GET', KEYS[1]) == ARGV[1] then
-              redis.call('DEL', KEYS[1])
-              if redis.call('DEL', KEYS[2]) == 1 then
+              if redis.call('DEL', KEYS[1], KEYS[2]) == 2 then -- the lock and a waiting marker
                 redis.call('PUBLISH', ARGV[2], ARGV[3])
               end
               if KEYS[3] then
