@@ -28,13 +28,15 @@ final class BatchRenewer {
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
+    private final LockCalls calls;
     private final String store;
     private final boolean slotted;
     private final AtomicLong roundTrips = new AtomicLong();
 
-    BatchRenewer(UnifiedJedis client, RedisKeys keys, String store, boolean slotted) {
+    BatchRenewer(UnifiedJedis client, RedisKeys keys, LockCalls calls, String store, boolean slotted) {
         this.client = client;
         this.keys = keys;
+        this.calls = calls;
         this.store = store;
         this.slotted = slotted;
     }
@@ -65,9 +67,7 @@ final class BatchRenewer {
                 List<String> batchKeys = new ArrayList<>(batch.size());
                 List<String> args = new ArrayList<>(batch.size() * 2);
                 for (Renewal r : batch) {
-                    batchKeys.add(keys.lock(r.grant().name()));
-                    args.add(Long.toString(r.leaseTime().toMillis()));
-                    args.add((String) r.grant().handle());
+                    calls.addRenewal(batchKeys, args, r.grant().name(), (String) r.grant().handle(), r.leaseTime());
                 }
                 replies.add(withSource ? RedisScripts.RENEW.queueSource(pipeline, batchKeys, args)
                         : RedisScripts.RENEW.queue(pipeline, batchKeys, args));

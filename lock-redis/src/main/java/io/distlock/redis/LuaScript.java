@@ -42,6 +42,11 @@ final class LuaScript {
         }
     }
 
+    /** Runs {@code call} on the node that owns its keys. */
+    Object run(UnifiedJedis client, LockCalls.Call call) {
+        return run(client, call.keys(), call.args());
+    }
+
     /** Queues the script by SHA in a pipeline. */
     Response<Object> queue(AbstractPipeline pipeline, List<String> keys, List<String> args) {
         return pipeline.evalsha(sha, keys, args);

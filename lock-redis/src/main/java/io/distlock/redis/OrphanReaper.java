@@ -2,7 +2,6 @@ package io.distlock.redis;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,15 +24,15 @@ final class OrphanReaper {
     private static final long MAX_RETRY_MS = 1000;
 
     private final UnifiedJedis client;
-    private final RedisKeys keys;
+    private final LockCalls calls;
     private final String store;
     private final Duration recheckAfter;
     private final ScheduledExecutorService scheduler;
 
-    OrphanReaper(UnifiedJedis client, RedisKeys keys, String store, Duration recheckAfter,
+    OrphanReaper(UnifiedJedis client, LockCalls calls, String store, Duration recheckAfter,
             ScheduledExecutorService scheduler) {
         this.client = client;
-        this.keys = keys;
+        this.calls = calls;
         this.store = store;
         this.recheckAfter = recheckAfter;
         this.scheduler = scheduler;
@@ -41,8 +40,7 @@ final class OrphanReaper {
 
     /** Deletes lock {@code name} in the background if it holds {@code value}; gives up after {@code leaseTime}. */
     void reap(String name, String value, Duration leaseTime) {
-        reap("lock '" + name + "'", () -> (Long) RedisScripts.RELEASE.run(client, List.of(keys.lock(name)),
-                List.of(value, keys.channel(name), name)), leaseTime);
+        reap("lock '" + name + "'", () -> (Long) RedisScripts.RELEASE.run(client, calls.release(name, value)), leaseTime);
     }
 
     /**

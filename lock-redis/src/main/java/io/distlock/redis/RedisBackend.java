@@ -32,9 +32,16 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     static final int MAX_NAME_LENGTH = 1024;
     /** The release subscription is pinged at least this often (more often with a short timeout). */
     private static final Duration MAX_PING_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * A refused acquire's waiting marker outlives the holder's TTL by this much: the refused waiter sleeps at most
+     * that TTL (plus a millisecond) before it tries again and leaves a new marker, so its marker is there for every
+     * release it sleeps through.
+     */
+    static final Duration WAITER_MARGIN = Duration.ofSeconds(1);
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
+    private final LockCalls calls;
     private final String store;
     private final RedisOptions options;
     private final BatchRenewer renewer;
@@ -56,7 +63,8 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         this.options = options;
         this.store = store;
         this.keys = new RedisKeys(options.keyPrefix());
-        this.renewer = new BatchRenewer(client, keys, store, slotted);
+        this.calls = new LockCalls(keys, options.restartGuard(), options.maxLeaseTime(), WAITER_MARGIN);
+        this.renewer = new BatchRenewer(client, keys, calls, store, slotted);
         this.slotted = slotted;
         // a re-sent release comes within the client's retry budget (twice the timeout); keep the tombstone longer
         this.tombstoneMs = Long.toString(options.timeout().multipliedBy(4).toMillis());
@@ -66,7 +74,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             return t;
         });
         upkeep.setRemoveOnCancelPolicy(true);
-        this.reaper = new OrphanReaper(client, keys, store, options.timeout(), upkeep);
+        this.reaper = new OrphanReaper(client, calls, store, options.timeout(), upkeep);
         Duration pingEvery = options.timeout().dividedBy(2).compareTo(MAX_PING_INTERVAL) < 0
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
@@ -90,14 +98,9 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         checkLease(leaseTime);
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
-        List<String> keyList = options.restartGuard()
-                ? List.of(keys.lock(name), keys.fence(name), keys.guard())
-                : List.of(keys.lock(name), keys.fence(name));
-        String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
         Object reply;
         try {
-            reply = RedisScripts.ACQUIRE.run(client, keyList,
-                    List.of(value, Long.toString(leaseTime.toMillis()), guardMs));
+            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(name, value, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
                 reaper.reap(name, value, leaseTime);
@@ -136,12 +139,11 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     @Override
     public boolean release(Grant grant) {
         String name = grant.name();
-        List<String> keyList = slotted ? List.of(keys.lock(name), keys.releasedTombstone(name, grant.ownerToken()))
-                : List.of(keys.lock(name));
-        List<String> args = slotted ? List.of((String) grant.handle(), keys.channel(name), name, tombstoneMs)
-                : List.of((String) grant.handle(), keys.channel(name), name);
+        String value = (String) grant.handle();
+        LockCalls.Call call = slotted ? calls.releaseWithTombstone(name, value, grant.ownerToken(), tombstoneMs)
+                : calls.release(name, value);
         Object reply = RedisErrors.call(store, "release lock '" + name + "'", () -> RedisScripts.RELEASE.run(client,
-                keyList, args));
+                call));
         signals().signal(name);
         return ((Long) reply) == 1L;
     }

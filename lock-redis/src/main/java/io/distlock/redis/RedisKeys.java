@@ -3,7 +3,8 @@ package io.distlock.redis;
 /**
  * Where a store keeps what: for lock {@code NAME} and prefix {@code P}, the lock key {@code P{NAME}} (value: owner
  * token and owner description, with the lease as its TTL), the fencing counter {@code Pfence:{NAME}} (no TTL: it
- * must outlive every lease), the release channel {@code Preleased:NAME}, the restart-guard marker {@code Pguard},
+ * must outlive every lease), the waiting marker {@code Pwaiting:{NAME}} (a refused attempt's: the next release
+ * publishes), the release channel {@code Preleased:NAME}, the restart-guard marker {@code Pguard},
  * and on a Cluster the short-lived release tombstone {@code Preleased:{NAME}:TOKEN}. The keys of a lock share the
  * hash tag {@code {NAME}}, so its scripts run on Redis Cluster. A name containing {@code '}'} cannot be its own hash
  * tag; it gets the tag {@code {#HASH}} followed by the name.
@@ -29,6 +30,14 @@ final class RedisKeys {
     /** The fencing counter of {@code name}. */
     String fence(String name) {
         return prefix + "fence:" + tagged(name);
+    }
+
+    /**
+     * The marker a refused acquire of {@code name} leaves so that the next release publishes (no marker: nobody
+     * waits, no message). In the lock's slot.
+     */
+    String waiting(String name) {
+        return prefix + "waiting:" + tagged(name);
     }
 
     /**

@@ -39,9 +39,9 @@ final class RedisScripts {
     }
 
     /**
-     * Acquire. KEYS: lock, fence[, guard]. ARGV: value, lease ms, guard window ms (0: no guard). Returns
-     * {@code {1, fence}} when granted, {@code {0, ms}} when held (ms: the holder's TTL, -1 unknown), or while the
-     * restart guard holds everything back, the time left of its window.
+     * Acquire. KEYS: lock, fence, waiting marker[, guard]. ARGV: value, lease ms, guard window ms (0: no guard), waiter
+     * margin ms (-1: leave no waiter marker). Returns {@code {1, fence}} when granted, {@code {0, ms}} when held (ms:
+     * the holder's TTL, -1 unknown), or while the restart guard holds everything back, the time left of its window.
      *
      * <p>The fence is {@code max(last + 1, server TIME in microseconds)}: it grows by one per grant while the server
      * keeps its data, and after the server restored an older counter (RDB snapshot, AOF that lost its tail) or none,
@@ -50,11 +50,17 @@ final class RedisScripts {
      * keeps it growing). A key that already holds this call's value is a grant with the fence it was granted with:
      * a client that re-sends the call after a lost reply (Jedis's Cluster retries) gets its own grant back.
      *
+     * <p>A refused attempt leaves the waiting marker (with a margin of 0 or more): a key that lives at least the
+     * holder's TTL plus the margin, i.e. longer than the refused caller sleeps before it tries again. It is set in
+     * the same atomic step that refused, so a release that runs after the refusal finds it and publishes, and a
+     * release that runs before it was seen by the attempt itself. {@link #RELEASE} publishes only when it finds a
+     * marker, so a lock nobody waits for costs no {@code PUBLISH}.
+     *
      * <p>The guard marker holds the server's {@code run_id} and the server time (ms) until which nothing is granted.
      * A marker missing, or written by another server process (a restart, even one that restored the marker from a
      * snapshot, or a failover to a replica), opens a new window of {@code guard} ms.
      */
-    static final LuaScript ACQUIRE = new LuaScript("acquire", restartGuard(3, 3) + """
+    static final LuaScript ACQUIRE = new LuaScript("acquire", restartGuard(4, 3) + """
             local function nextFence()
               local t = redis.call('TIME')
               local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -70,25 +76,36 @@ final class RedisScripts {
               redis.call('PEXPIRE', KEYS[1], ARGV[2])
               return {1, tonumber(redis.call('GET', KEYS[2]) or '') or nextFence()}
             end
-            return {0, redis.call('PTTL', KEYS[1])}
+            local ttl = redis.call('PTTL', KEYS[1])
+            local margin = tonumber(ARGV[4])
+            if margin >= 0 then
+              local keep = ttl >= 0 and ttl + margin or tonumber(ARGV[2]) + margin
+              if redis.call('PTTL', KEYS[3]) < keep then
+                redis.call('SET', KEYS[3], '1', 'PX', keep)
+              end
+            end
+            return {0, ttl}
             """);
 
     /**
-     * Release. KEYS: lock[, tombstone]. ARGV: value, channel, name[, tombstone ms]. Deletes and publishes only if the
-     * value matches. With a tombstone key, a successful release leaves it for the given time, and a release that
-     * finds the lock gone but its tombstone present answers 1: that is a re-sent release whose first run succeeded
-     * (its reply was lost), not a lease that expired.
+     * Release. KEYS: lock, waiting marker[, tombstone]. ARGV: value, channel, name[, tombstone ms]. Deletes the lock
+     * only if the value matches; then, if a refused attempt left the waiting marker, deletes it and publishes the
+     * release (every waiter that left it is woken, tries again, and a refused one leaves it again). With a tombstone
+     * key, a successful release leaves it for the given time, and a release that finds the lock gone but its
+     * tombstone present answers 1: that is a re-sent release whose first run succeeded (its reply was lost), not a
+     * lease that expired.
      */
     static final LuaScript RELEASE = new LuaScript("release", """
             if redis.call('GET', KEYS[1]) == ARGV[1] then
-              redis.call('DEL', KEYS[1])
-              redis.call('PUBLISH', ARGV[2], ARGV[3])
-              if KEYS[2] then
-                redis.call('SET', KEYS[2], '1', 'PX', ARGV[4])
+              if redis.call('DEL', KEYS[1], KEYS[2]) == 2 then -- the lock and a waiting marker
+                redis.call('PUBLISH', ARGV[2], ARGV[3])
+              end
+              if KEYS[3] then
+                redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
               end
               return 1
             end
-            if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then
+            if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then
               return 1
             end
             return 0

@@ -49,6 +49,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
     private final List<String> nodeNames;
     private final RedlockQuorum quorum;
     private final RedisKeys keys;
+    private final LockCalls calls;
     private final RedisOptions options;
     private final String store;
     private final LongSupplier clock;
@@ -63,11 +64,12 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
         this.nodeNames = List.copyOf(nodeNames);
         this.quorum = new RedlockQuorum(nodes.size());
         this.keys = new RedisKeys(options.keyPrefix());
+        this.calls = new LockCalls(keys, options.restartGuard(), options.maxLeaseTime(), null); // waiters poll
         this.options = options;
         this.store = store;
         this.clock = clock;
         for (int i = 0; i < nodes.size(); i++) {
-            renewers.add(new BatchRenewer(nodes.get(i), keys, store + " node " + nodeNames.get(i), false));
+            renewers.add(new BatchRenewer(nodes.get(i), keys, calls, store + " node " + nodeNames.get(i), false));
         }
         this.permits = new RedlockPermits(this, quorum, keys, options, clock, signals());
         AtomicInteger threads = new AtomicInteger();
@@ -137,13 +139,9 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
         }
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
-        List<String> keyList = options.restartGuard()
-                ? List.of(keys.lock(name), keys.fence(name), keys.guard())
-                : List.of(keys.lock(name), keys.fence(name));
-        List<String> args = List.of(value, Long.toString(leaseTime.toMillis()),
-                options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0");
+        LockCalls.Call acquire = calls.acquire(name, value, leaseTime);
         long start = clock.getAsLong();
-        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.ACQUIRE.run(node, keyList, args));
+        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.ACQUIRE.run(node, acquire));
         long elapsed = clock.getAsLong() - start;
 
         List<Integer> granted = new ArrayList<>();
@@ -190,10 +188,8 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
     boolean raiseCounter(String fenceKeyName, long fence, List<Integer> granted, Map<Integer, Long> nodeFences) {
         List<Integer> behind = granted.stream().filter(i -> nodeFences.get(i) < fence).toList();
         if (!behind.isEmpty()) {
-            List<String> fenceKey = List.of(fenceKeyName);
-            List<String> fenceArg = List.of(Long.toString(fence));
-            List<Outcome<Object>> raised = onNodes(behind,
-                    node -> RedisScripts.RAISE_FENCE.run(node, fenceKey, fenceArg));
+            LockCalls.Call raise = calls.raiseCounter(fenceKeyName, fence);
+            List<Outcome<Object>> raised = onNodes(behind, node -> RedisScripts.RAISE_FENCE.run(node, raise));
             for (int k = 0; k < behind.size(); k++) {
                 if (raised.get(k).failed()) {
                     granted.remove(behind.get(k));
@@ -205,9 +201,8 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
 
     /** Releases a failed attempt's keys on every node, waiting (at most the node timeout) before the next try. */
     private void releaseEverywhere(String name, String value) {
-        List<String> keyList = List.of(keys.lock(name));
-        List<String> args = List.of(value, keys.channel(name), name);
-        onAllNodes(node -> RedisScripts.RELEASE.run(node, keyList, args)); // a node we cannot reach expires the key
+        LockCalls.Call release = calls.release(name, value);
+        onAllNodes(node -> RedisScripts.RELEASE.run(node, release)); // a node we cannot reach expires the key
     }
 
     /** Redlock waits a random delay between attempts (so contenders do not retry in lockstep). */
@@ -221,9 +216,8 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
     @Override
     public boolean release(Grant grant) {
         String name = grant.name();
-        List<String> keyList = List.of(keys.lock(name));
-        List<String> args = List.of((String) grant.handle(), keys.channel(name), name);
-        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.RELEASE.run(node, keyList, args));
+        LockCalls.Call release = calls.release(name, (String) grant.handle());
+        List<Outcome<Object>> replies = onAllNodes(node -> RedisScripts.RELEASE.run(node, release));
         signals().signal(name);
         int released = 0;
         int failed = 0;
