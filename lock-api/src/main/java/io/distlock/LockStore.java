@@ -1,8 +1,7 @@
 package io.distlock;
 
 import io.distlock.core.CampaignLoop;
-import io.distlock.spi.LockAdmin;
-import io.distlock.spi.StoreDiscovery;
+import io.distlock.core.StoreDiscovery;
 
 /**
  * A connection to one lock store (Redis, ZooKeeper, a SQL database, or the in-memory {@code mem:} store).

@@ -3,6 +3,7 @@ package io.distlock.core;
 import io.distlock.Arguments;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
+import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockStoreListener;
@@ -10,7 +11,6 @@ import io.distlock.Semaphore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The {@link LockStore} every backend shares: it turns a {@link LockBackend}'s store operations into the public API.
  * It keeps the per-thread reentrancy, the local FIFO gate per name, the renewal thread, lease states and
- * lost-lease signals, so each backend writes only acquire, release and renew. Providers return
- * {@code new BackendLockStore(backend, redactedUri)}.
+ * lost-lease signals, so each backend writes only acquire, release and renew. {@link StoreDiscovery} puts every
+ * provider's backend behind one.
  */
 public final class BackendLockStore implements LockStore {
 
@@ -65,8 +65,9 @@ public final class BackendLockStore implements LockStore {
         this.description = Objects.requireNonNull(description, "description");
         this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
         this.delayedReleases = new DelayedReleases(this::releaseInStore, description);
-        this.permits = backend instanceof PermitBackend p
-                ? new CorePermits(this, p, backend.leaseModel() == LeaseModel.SESSION) : null;
+        PermitBackend permitBackend = backend.permits();
+        this.permits = permitBackend != null
+                ? new CorePermits(this, permitBackend, backend.leaseModel() == LeaseModel.SESSION) : null;
         backend.attach(new Events());
     }
 

@@ -1,5 +1,6 @@
 package io.distlock.spi;
 
+import io.distlock.LockAdmin;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -13,6 +14,9 @@ import java.util.Set;
  * <p>The core calls {@link #acquire} for a name from at most one thread of a store at a time, so a backend sees no
  * local contention on one name. A backend that only offers a single atomic attempt extends
  * {@link PollingLockBackend}.
+ *
+ * <p>What a store offers beyond locks it exposes here: its semaphore operations ({@link #permits()}), its operator
+ * view ({@link #admin()}) and how its leases end ({@link #leaseModel()}); {@link #close()} is its close hook.
  */
 public interface LockBackend extends AutoCloseable {
 
@@ -50,6 +54,14 @@ public interface LockBackend extends AutoCloseable {
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached; the core retries
      */
     Set<Grant> renew(List<Renewal> renewals);
+
+    /**
+     * The semaphore operations of this store, or null if it has none. By default this backend itself when it
+     * implements {@link PermitBackend}.
+     */
+    default PermitBackend permits() {
+        return this instanceof PermitBackend p ? p : null;
+    }
 
     /** Operator access to held locks, or null if this store has none. */
     default LockAdmin admin() {

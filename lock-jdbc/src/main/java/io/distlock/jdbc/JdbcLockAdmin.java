@@ -1,7 +1,7 @@
 package io.distlock.jdbc;
 
-import io.distlock.spi.LockAdmin;
-import io.distlock.spi.LockInfo;
+import io.distlock.LockAdmin;
+import io.distlock.LockInfo;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;

@@ -3,9 +3,8 @@ package io.distlock.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import io.distlock.LockException;
-import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
-import io.distlock.core.BackendLockStore;
+import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.StoreUri;
 import java.sql.SQLException;
@@ -24,7 +23,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
     }
 
     @Override
-    public LockStore open(StoreUri uri) {
+    public LockBackend open(StoreUri uri) {
         JdbcSettings settings = JdbcSettings.parse(uri);
         SqlDialect dialect = dialectFor(settings);
         dialect.driverProperties(settings); // validates the URL before any connection is made
@@ -40,10 +39,9 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             pool.close();
             throw e;
         }
-        JdbcBackend backend = new JdbcBackend(pool, dialect,
+        return new JdbcBackend(pool, dialect,
                 SharedSignals.forTable(StoreUri.redact(settings.driverUrl()), settings.table()),
                 settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
-        return new BackendLockStore(backend, settings.redacted());
     }
 
     /** The dialect for the URL's sub-protocol. */

@@ -1,11 +1,11 @@
 package io.distlock.micrometer;
 
 import io.distlock.DistributedLock;
+import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.core.ViewLeases;
-import io.distlock.spi.LockAdmin;
 
 /** A {@link LockStore} whose locks record into a {@link LockStoreMetrics}; everything else is the wrapped store's. */
 final class MeteredLockStore implements LockStore {

@@ -2,9 +2,9 @@ package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LockInfo;
 import io.distlock.spi.Renewal;
 import io.distlock.tck.OwnershipRules;
 import io.distlock.tck.StoreCapabilities;

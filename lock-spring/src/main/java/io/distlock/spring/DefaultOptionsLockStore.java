@@ -1,10 +1,10 @@
 package io.distlock.spring;
 
 import io.distlock.DistributedLock;
+import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
-import io.distlock.spi.LockAdmin;
 import java.util.Objects;
 
 /**

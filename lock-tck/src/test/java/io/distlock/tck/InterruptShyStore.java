@@ -2,9 +2,9 @@ package io.distlock.tck;
 
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
+import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.spi.LockAdmin;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

@@ -1,12 +1,12 @@
 package io.distlock.tck.stub;
 
+import io.distlock.LockAdmin;
+import io.distlock.LockInfo;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
-import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
