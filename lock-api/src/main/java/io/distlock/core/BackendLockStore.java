@@ -14,6 +14,7 @@ import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -112,37 +113,28 @@ public final class BackendLockStore implements LockStore {
         return admin;
     }
 
-    /** Acquires {@code name}; timeoutNanos: 0 one attempt, negative no limit. Returns null if not acquired. */
-    Lease acquire(String name, LockOptions options, long timeoutNanos) throws InterruptedException {
+    /** Acquires {@code name} within {@code wait}. Returns null if not acquired. */
+    Lease acquire(String name, LockOptions options, Wait wait) throws InterruptedException {
         ensureOpen();
         Thread me = Thread.currentThread();
         Lease nested = nestedLease(name, options, me);
         if (nested != null) {
             return nested;
         }
-        long deadline = System.nanoTime() + Math.max(timeoutNanos, 0);
         LocalGates.Gate gate = gates.enter(name);
         boolean permitted = false;
         boolean handedOver = false;
         Hold hold;
         try {
-            if (timeoutNanos < 0) {
-                gate.permit.acquire();
-                permitted = true;
-            } else if (timeoutNanos == 0) {
-                permitted = gate.permit.tryAcquire();
-            } else {
-                permitted = gate.permit.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
-            }
+            permitted = LocalGates.pass(gate.permit, wait);
             if (!permitted) {
                 return null;
             }
-            long left = timeoutNanos <= 0 ? timeoutNanos : Math.max(0, deadline - System.nanoTime());
             long calledAt = System.nanoTime();
             ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
             lossesInFlight.put(name, earlyLosses);
             try {
-                Grant grant = backend.acquire(name, options.leaseTime(), left);
+                Grant grant = backend.acquire(name, options.leaseTime(), wait.now());
                 if (grant == null) {
                     return null;
                 }

@@ -10,6 +10,7 @@ import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -113,10 +114,10 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
     }
 
     @Override
-    public Grant acquirePermit(String name, int permits, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int permits, Duration leaseTime, Wait wait)
             throws InterruptedException {
         ensureOpen();
-        return space.permits.acquire(name, permits, leaseTime, timeoutNanos);
+        return space.permits.acquire(name, permits, leaseTime, wait);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,8 +46,8 @@ final class MemPermits {
     private final ConcurrentHashMap<String, AtomicLong> fences = new ConcurrentHashMap<>();
     private final ReleaseSignals signals = new ReleaseSignals();
 
-    Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-        return PermitWaits.acquire(signals, name, timeoutNanos, () -> attempt(name, permits, leaseTime));
+    Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
+        return PermitWaits.acquire(signals, name, wait, () -> attempt(name, permits, leaseTime));
     }
 
     private Grant attempt(String name, int permits, Duration leaseTime) {

@@ -31,14 +31,14 @@ public interface LockBackend extends AutoCloseable {
     }
 
     /**
-     * Takes the lock named {@code name} for {@code leaseTime}, waiting at most {@code timeoutNanos}
-     * (0: a single attempt; negative: no limit).
+     * Takes the lock named {@code name} for {@code leaseTime}, waiting as long as {@code wait} allows (a single
+     * attempt, until a deadline, or without limit).
      *
      * @return the grant, or null if the lock was not free in time
      * @throws InterruptedException if interrupted while waiting; the backend leaves nothing behind in the store
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached
      */
-    Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException;
+    Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException;
 
     /**
      * Releases the lock if {@code grant} still holds it (compare-and-delete on the owner token).

@@ -11,6 +11,7 @@ import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -265,9 +266,9 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
-        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+        return permits.acquire(name, limit, leaseTime, wait);
     }
 
     @Override

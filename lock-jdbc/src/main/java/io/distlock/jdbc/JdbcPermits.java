@@ -7,6 +7,7 @@ import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -66,10 +67,10 @@ final class JdbcPermits {
         return "CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)"; // sessions are pinned to UTC
     }
 
-    Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+    Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         ensureTable();
         long micros = micros(leaseTime);
-        return PermitWaits.acquire(signals, SIGNAL + name, timeoutNanos, () -> attempt(name, permits, micros));
+        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, micros));
     }
 
     private Grant attempt(String name, int permits, long leaseMicros) {

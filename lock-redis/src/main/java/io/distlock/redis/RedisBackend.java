@@ -8,6 +8,7 @@ import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -163,11 +164,11 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
         ensureOpen();
         checkLease(leaseTime);
-        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+        return permits.acquire(name, limit, leaseTime, wait);
     }
 
     @Override

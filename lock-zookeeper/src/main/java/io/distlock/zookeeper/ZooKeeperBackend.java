@@ -9,6 +9,7 @@ import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -114,9 +115,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     @Override
-    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+    public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         ensureOpen();
-        WaitBudget budget = WaitBudget.forAcquire(timeoutNanos, operationNanos);
+        WaitBudget budget = WaitBudget.forAcquire(wait, operationNanos);
         // a single attempt does not wait, so like Lock.tryLock() it ignores the interrupt flag (and keeps it)
         boolean interrupted = !budget.interruptible() && Thread.interrupted();
         try {
@@ -498,10 +499,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
         ensureOpen();
-        WaitBudget budget = WaitBudget.forAcquire(timeoutNanos, operationNanos);
+        WaitBudget budget = WaitBudget.forAcquire(wait, operationNanos);
         boolean interrupted = !budget.interruptible() && Thread.interrupted();
         try {
             return permits.contend(name, limit, budget);
