@@ -3,6 +3,7 @@ package io.distlock.core;
 import io.distlock.Arguments;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
@@ -10,7 +11,6 @@ import io.distlock.LockStoreListener;
 import io.distlock.Semaphore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -102,6 +103,17 @@ public final class BackendLockStore implements LockStore {
         Arguments.requirePermits(permits, this.permits.backend().maxPermits());
         Objects.requireNonNull(options, "options must not be null");
         return new CoreSemaphore(this.permits, name, permits, options);
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return backend.leaseModel();
+    }
+
+    @Override
+    public Optional<Duration> sessionTimeout() {
+        return backend.leaseModel() == LeaseModel.SESSION ? Optional.ofNullable(backend.sessionTimeout())
+                : Optional.empty();
     }
 
     @Override

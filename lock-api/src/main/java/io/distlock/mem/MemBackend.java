@@ -1,10 +1,10 @@
 package io.distlock.mem;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;

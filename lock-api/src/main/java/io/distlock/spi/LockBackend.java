@@ -1,5 +1,6 @@
 package io.distlock.spi;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +23,14 @@ public interface LockBackend extends AutoCloseable {
 
     /** Whether leases end by time or with the session. */
     LeaseModel leaseModel();
+
+    /**
+     * For a {@link LeaseModel#SESSION} store: how long after a client goes silent the store ends its session, and
+     * so its leases; null for time-bound stores.
+     */
+    default Duration sessionTimeout() {
+        return null;
+    }
 
     /** The longest lock name, in characters, this store accepts. */
     int maxNameLength();

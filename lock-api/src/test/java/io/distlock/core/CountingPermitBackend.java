@@ -1,8 +1,8 @@
 package io.distlock.core;
 
+import io.distlock.LeaseModel;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;

@@ -3,10 +3,10 @@ package io.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
+import io.distlock.LeaseModel;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;

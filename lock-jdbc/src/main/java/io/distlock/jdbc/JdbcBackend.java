@@ -1,11 +1,11 @@
 package io.distlock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;

@@ -1,11 +1,14 @@
 package io.distlock.micrometer;
 
 import io.distlock.DistributedLock;
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.core.ViewLeases;
+import java.time.Duration;
+import java.util.Optional;
 
 /** A {@link LockStore} whose locks record into a {@link LockStoreMetrics}; everything else is the wrapped store's. */
 final class MeteredLockStore implements LockStore {
@@ -40,6 +43,16 @@ final class MeteredLockStore implements LockStore {
     @Override
     public Semaphore semaphore(String name, int permits, LockOptions options) {
         return store.semaphore(name, permits, options);
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return store.leaseModel();
+    }
+
+    @Override
+    public Optional<Duration> sessionTimeout() {
+        return store.sessionTimeout();
     }
 
     @Override

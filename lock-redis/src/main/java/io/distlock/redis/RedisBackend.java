@@ -1,9 +1,9 @@
 package io.distlock.redis;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;

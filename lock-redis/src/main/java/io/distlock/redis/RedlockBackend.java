@@ -1,11 +1,11 @@
 package io.distlock.redis;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PollingLockBackend;

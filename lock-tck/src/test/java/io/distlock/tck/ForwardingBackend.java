@@ -1,9 +1,9 @@
 package io.distlock.tck;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;

@@ -2,6 +2,7 @@ package io.distlock.tck;
 
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
@@ -88,6 +89,16 @@ final class InterruptShyStore implements LockStore {
                 };
             }
         };
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return delegate.leaseModel();
+    }
+
+    @Override
+    public Optional<Duration> sessionTimeout() {
+        return delegate.sessionTimeout();
     }
 
     @Override

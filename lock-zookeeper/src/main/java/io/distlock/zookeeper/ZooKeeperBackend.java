@@ -1,10 +1,10 @@
 package io.distlock.zookeeper;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
@@ -61,6 +61,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final byte[] ownerData;
+    private final Duration sessionTimeout;
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
     volatile Consumer<CreateBuilder> createHook = builder -> { };
     /** Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves). */
@@ -72,9 +73,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * A backend over a started client.
      *
      * @param operationTimeout how long any one operation is waited for (the URI's connection timeout)
+     * @param sessionTimeout the session timeout the client asked for (the URI's)
      */
-    ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout) {
+    ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout, Duration sessionTimeout) {
         this.client = client;
+        this.sessionTimeout = sessionTimeout;
         this.errors = new ZooKeeperErrors(redactedUri);
         this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
@@ -101,6 +104,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     @Override
     public LeaseModel leaseModel() {
         return LeaseModel.SESSION;
+    }
+
+    @Override
+    public Duration sessionTimeout() {
+        return sessionTimeout;
     }
 
     @Override

@@ -20,6 +20,7 @@ public final class ZooKeeperLockStoreProvider implements LockStoreProvider {
     @Override
     public LockBackend open(StoreUri uri) {
         ZooKeeperUri parsed = ZooKeeperUri.parse(uri);
-        return new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(), parsed.connectionTimeout());
+        return new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(), parsed.connectionTimeout(),
+                parsed.sessionTimeout());
     }
 }

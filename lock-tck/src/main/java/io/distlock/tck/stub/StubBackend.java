@@ -1,11 +1,11 @@
 package io.distlock.tck.stub;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PollingLockBackend;
