@@ -1,13 +1,13 @@
 package io.distlock.redis;
 
+import io.distlock.spi.LeaseClock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Redlock's arithmetic for {@code nodes} independent masters: a lock is won when a majority ({@code nodes / 2 + 1})
  * granted it and time is left of the lease after the time the attempt took and an allowance for clock drift:
- * {@code validity = lease - elapsed - (lease * 0.01 + 2 ms)}. Pure functions of their inputs, so they are tested
- * with made-up elapsed times.
+ * {@code validity = lease - elapsed - (lease * 0.01 + 2 ms)}, the core's {@link LeaseClock} validity less the time
+ * the attempt took. Pure functions of their inputs, so they are tested with made-up elapsed times.
  *
  * @param nodes the number of masters
  */
@@ -25,14 +25,9 @@ record RedlockQuorum(int nodes) {
         return nodes / 2 + 1;
     }
 
-    /** The drift allowance of a lease: 1% of it plus 2 ms. */
-    static long driftNanos(Duration lease) {
-        return lease.toNanos() / 100 + TimeUnit.MILLISECONDS.toNanos(2);
-    }
-
     /** The time left of {@code lease} after an attempt that took {@code elapsedNanos}; not positive means none. */
     static long validityNanos(Duration lease, long elapsedNanos) {
-        return lease.toNanos() - elapsedNanos - driftNanos(lease);
+        return LeaseClock.validityNanos(lease) - elapsedNanos;
     }
 
     /** Whether an attempt that {@code granted} nodes accepted, taking {@code elapsedNanos}, won the lock. */
