@@ -62,7 +62,7 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
                 return current;
             }
             return new MemSpace.Entry(token, space.nextFence(name), now + leaseTime.toNanos(),
-                    OwnerTokens.processDescription() + " " + Thread.currentThread().getName());
+                    OwnerTokens.holderDescription());
         });
         if (after.ownerToken().equals(token)) {
             return Attempt.granted(new Grant(name, token, after.fence(), null, now));

@@ -330,7 +330,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     }
 
     private static String owner() {
-        String owner = OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
+        String owner = OwnerTokens.holderDescription();
         return owner.length() <= OWNER_LENGTH ? owner : owner.substring(0, OWNER_LENGTH);
     }
 

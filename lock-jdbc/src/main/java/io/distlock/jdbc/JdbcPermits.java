@@ -308,7 +308,7 @@ final class JdbcPermits {
     }
 
     private static String owner() {
-        String owner = OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
+        String owner = OwnerTokens.holderDescription();
         return owner.length() <= OWNER_LENGTH ? owner : owner.substring(0, OWNER_LENGTH);
     }
 
