@@ -1,6 +1,5 @@
 package io.distlock.core;
 
-import io.distlock.LockStore;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.StoreUri;
@@ -13,8 +12,8 @@ import java.util.TreeSet;
 /**
  * Opens stores by URI: finds the {@link LockStoreProvider} for the URI's scheme through {@link ServiceLoader}, as
  * {@link java.sql.DriverManager} finds a JDBC driver, and puts the {@link LockBackend} it opens behind the shared
- * {@link BackendLockStore}. The one place where a provider's backend becomes a {@link LockStore}; used by
- * {@link LockStore#open(String)}.
+ * {@link BackendLockStore}. The one place where a provider's backend becomes a {@link io.distlock.LockStore}; used by
+ * {@link io.distlock.LockStore#open(String)}.
  */
 public final class StoreDiscovery {
 
@@ -33,7 +32,7 @@ public final class StoreDiscovery {
     private StoreDiscovery() {
     }
 
-    /** Opens the store for {@code uri}; see {@link LockStore#open(String)}. */
+    /** Opens the store for {@code uri}; see {@link io.distlock.LockStore#open(String)}. */
     public static BackendLockStore open(String uri) {
         StoreUri parsed = StoreUri.parse(uri);
         List<LockStoreProvider> providers = providers();
