@@ -1,8 +1,9 @@
 package io.distlock;
 
 import io.distlock.core.CampaignLoop;
-import io.distlock.spi.LockAdmin;
-import io.distlock.spi.StoreDiscovery;
+import io.distlock.core.StoreDiscovery;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A connection to one lock store (Redis, ZooKeeper, a SQL database, or the in-memory {@code mem:} store).
@@ -91,6 +92,18 @@ public interface LockStore extends AutoCloseable {
     default Semaphore semaphore(String name, int permits, LockOptions options) {
         throw new UnsupportedOperationException("store " + this + " has no semaphores");
     }
+
+    /**
+     * How this store ends the lease of a holder that went away: when its lease time runs out, or with the holder's
+     * session. Tools that must wait out a dead holder (the kit, the demo) read it here.
+     */
+    LeaseModel leaseModel();
+
+    /**
+     * For a {@link LeaseModel#SESSION} store, how long after a client goes silent its session, and so its leases,
+     * end; empty for a time-bound store.
+     */
+    Optional<Duration> sessionTimeout();
 
     /**
      * Operator access: list held locks and break a stuck one. Not for application code, which must only release

@@ -3,22 +3,24 @@ package io.distlock.core;
 import io.distlock.Arguments;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockStoreListener;
 import io.distlock.Semaphore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The {@link LockStore} every backend shares: it turns a {@link LockBackend}'s store operations into the public API.
  * It keeps the per-thread reentrancy, the local FIFO gate per name, the renewal thread, lease states and
- * lost-lease signals, so each backend writes only acquire, release and renew. Providers return
- * {@code new BackendLockStore(backend, redactedUri)}.
+ * lost-lease signals, so each backend writes only acquire, release and renew. {@link StoreDiscovery} puts every
+ * provider's backend behind one.
  */
 public final class BackendLockStore implements LockStore {
 
@@ -65,8 +67,9 @@ public final class BackendLockStore implements LockStore {
         this.description = Objects.requireNonNull(description, "description");
         this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
         this.delayedReleases = new DelayedReleases(this::releaseInStore, description);
-        this.permits = backend instanceof PermitBackend p
-                ? new CorePermits(this, p, backend.leaseModel() == LeaseModel.SESSION) : null;
+        PermitBackend permitBackend = backend.permits();
+        this.permits = permitBackend != null
+                ? new CorePermits(this, permitBackend, backend.leaseModel() == LeaseModel.SESSION) : null;
         backend.attach(new Events());
     }
 
@@ -103,6 +106,17 @@ public final class BackendLockStore implements LockStore {
     }
 
     @Override
+    public LeaseModel leaseModel() {
+        return backend.leaseModel();
+    }
+
+    @Override
+    public Optional<Duration> sessionTimeout() {
+        return backend.leaseModel() == LeaseModel.SESSION ? Optional.ofNullable(backend.sessionTimeout())
+                : Optional.empty();
+    }
+
+    @Override
     public LockAdmin admin() {
         LockAdmin admin = backend.admin();
         if (admin == null) {
@@ -111,37 +125,28 @@ public final class BackendLockStore implements LockStore {
         return admin;
     }
 
-    /** Acquires {@code name}; timeoutNanos: 0 one attempt, negative no limit. Returns null if not acquired. */
-    Lease acquire(String name, LockOptions options, long timeoutNanos) throws InterruptedException {
+    /** Acquires {@code name} within {@code wait}. Returns null if not acquired. */
+    Lease acquire(String name, LockOptions options, Wait wait) throws InterruptedException {
         ensureOpen();
         Thread me = Thread.currentThread();
         Lease nested = nestedLease(name, options, me);
         if (nested != null) {
             return nested;
         }
-        long deadline = System.nanoTime() + Math.max(timeoutNanos, 0);
         LocalGates.Gate gate = gates.enter(name);
         boolean permitted = false;
         boolean handedOver = false;
         Hold hold;
         try {
-            if (timeoutNanos < 0) {
-                gate.permit.acquire();
-                permitted = true;
-            } else if (timeoutNanos == 0) {
-                permitted = gate.permit.tryAcquire();
-            } else {
-                permitted = gate.permit.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
-            }
+            permitted = LocalGates.pass(gate.permit, wait);
             if (!permitted) {
                 return null;
             }
-            long left = timeoutNanos <= 0 ? timeoutNanos : Math.max(0, deadline - System.nanoTime());
             long calledAt = System.nanoTime();
             ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
             lossesInFlight.put(name, earlyLosses);
             try {
-                Grant grant = backend.acquire(name, options.leaseTime(), left);
+                Grant grant = backend.acquire(name, options.leaseTime(), wait.now());
                 if (grant == null) {
                     return null;
                 }

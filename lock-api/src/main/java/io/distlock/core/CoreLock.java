@@ -4,6 +4,7 @@ import io.distlock.Arguments;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
@@ -35,7 +36,7 @@ final class CoreLock implements DistributedLock {
 
     @Override
     public Lease acquire() throws InterruptedException {
-        return store.acquire(name, options, -1);
+        return store.acquire(name, options, Wait.forever());
     }
 
     @Override
@@ -44,7 +45,7 @@ final class CoreLock implements DistributedLock {
         // without it (store clients give up on an interrupted thread) and the caller gets it back afterwards
         boolean interrupted = Thread.interrupted();
         try {
-            return Optional.ofNullable(store.acquire(name, options, 0));
+            return Optional.ofNullable(store.acquire(name, options, Wait.none()));
         } catch (InterruptedException e) {
             interrupted = true;
             return Optional.empty();
@@ -59,7 +60,7 @@ final class CoreLock implements DistributedLock {
     public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
         Arguments.requireNonNegative(maxWait, "maxWait");
         long nanos = saturatedNanos(maxWait);
-        return Optional.ofNullable(store.acquire(name, options, nanos));
+        return Optional.ofNullable(store.acquire(name, options, Wait.upTo(nanos)));
     }
 
     private static long saturatedNanos(Duration d) {

@@ -4,10 +4,10 @@ import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.spi.Grant;
 import io.distlock.spi.PermitBackend;
+import io.distlock.spi.Wait;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The semaphore side of a {@link BackendLockStore}: acquires permits through a {@link PermitBackend} and keeps their
@@ -40,33 +40,24 @@ final class CorePermits {
         return holds;
     }
 
-    /** Takes one permit; timeoutNanos: 0 one attempt, negative no limit. Null if none was free in time. */
-    Lease acquire(String name, int permits, LockOptions options, long timeoutNanos) throws InterruptedException {
+    /** Takes one permit within {@code wait}. Null if none was free in time. */
+    Lease acquire(String name, int permits, LockOptions options, Wait wait) throws InterruptedException {
         store.ensureOpen();
-        long deadline = System.nanoTime() + Math.max(timeoutNanos, 0);
         String key = permits + ":" + name;
         Gate gate = enter(key, permits);
         boolean permitted = false;
         boolean handedOver = false;
         try {
-            if (timeoutNanos < 0) {
-                gate.places.acquire();
-                permitted = true;
-            } else if (timeoutNanos == 0) {
-                permitted = gate.places.tryAcquire();
-            } else {
-                permitted = gate.places.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
-            }
+            permitted = LocalGates.pass(gate.places, wait);
             if (!permitted) {
                 return null;
             }
-            long left = timeoutNanos <= 0 ? timeoutNanos : Math.max(0, deadline - System.nanoTime());
             long calledAt = System.nanoTime();
             InFlight flight = enterFlight(name);
             Hold hold;
             String lostEarly;
             try {
-                Grant grant = backend.acquirePermit(name, permits, options.leaseTime(), left);
+                Grant grant = backend.acquirePermit(name, permits, options.leaseTime(), wait.now());
                 if (grant == null) {
                     return null;
                 }

@@ -4,6 +4,7 @@ import io.distlock.Arguments;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.Semaphore;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -39,7 +40,7 @@ final class CoreSemaphore implements Semaphore {
 
     @Override
     public Lease acquire() throws InterruptedException {
-        return permits.acquire(name, limit, options, -1);
+        return permits.acquire(name, limit, options, Wait.forever());
     }
 
     @Override
@@ -47,7 +48,7 @@ final class CoreSemaphore implements Semaphore {
         // as DistributedLock.tryAcquire(): one attempt ignores the interrupt flag and gives it back afterwards
         boolean interrupted = Thread.interrupted();
         try {
-            return Optional.ofNullable(permits.acquire(name, limit, options, 0));
+            return Optional.ofNullable(permits.acquire(name, limit, options, Wait.none()));
         } catch (InterruptedException e) {
             interrupted = true;
             return Optional.empty();
@@ -67,7 +68,7 @@ final class CoreSemaphore implements Semaphore {
         } catch (ArithmeticException tooLong) {
             nanos = Long.MAX_VALUE / 2;
         }
-        return Optional.ofNullable(permits.acquire(name, limit, options, nanos));
+        return Optional.ofNullable(permits.acquire(name, limit, options, Wait.upTo(nanos)));
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.distlock.core;
 
+import io.distlock.spi.Wait;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One fair, FIFO gate per lock name inside one store: only the thread through the gate contends in the store, the
@@ -25,6 +27,22 @@ final class LocalGates {
     /** Stops counting the caller as a user of {@code name}'s gate. */
     void leave(String name) {
         gates.compute(name, (k, g) -> g == null || --g.users == 0 ? null : g);
+    }
+
+    /**
+     * Passes {@code gate} within {@code wait}: blocks without limit, tries once, or waits until the deadline.
+     *
+     * @return whether the caller got through
+     */
+    static boolean pass(Semaphore gate, Wait wait) throws InterruptedException {
+        if (wait.isForever()) {
+            gate.acquire();
+            return true;
+        }
+        if (wait.isNone()) {
+            return gate.tryAcquire();
+        }
+        return gate.tryAcquire(wait.remainingNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** Number of names with a gate in use (for tests: gates must not leak). */

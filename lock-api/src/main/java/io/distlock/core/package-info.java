@@ -1,5 +1,6 @@
 /**
  * The shared core behind every store: reentrancy, local queuing, renewal, lease states and the Lock view.
- * Backends use {@link io.distlock.core.BackendLockStore}; everything else here is internal.
+ * {@link io.distlock.core.StoreDiscovery} puts each provider's backend behind a
+ * {@link io.distlock.core.BackendLockStore}; everything else here is internal.
  */
 package io.distlock.core;

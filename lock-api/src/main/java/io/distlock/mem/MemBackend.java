@@ -1,15 +1,16 @@
 package io.distlock.mem;
 
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
+import io.distlock.LockInfo;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
-import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -61,7 +62,7 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
                 return current;
             }
             return new MemSpace.Entry(token, space.nextFence(name), now + leaseTime.toNanos(),
-                    OwnerTokens.processDescription() + " " + Thread.currentThread().getName());
+                    OwnerTokens.holderDescription());
         });
         if (after.ownerToken().equals(token)) {
             return Attempt.granted(new Grant(name, token, after.fence(), null, now));
@@ -113,10 +114,10 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
     }
 
     @Override
-    public Grant acquirePermit(String name, int permits, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int permits, Duration leaseTime, Wait wait)
             throws InterruptedException {
         ensureOpen();
-        return space.permits.acquire(name, permits, leaseTime, timeoutNanos);
+        return space.permits.acquire(name, permits, leaseTime, wait);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.distlock.mem;
 
-import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
+import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.StoreUri;
 import java.util.Set;
@@ -22,7 +21,7 @@ public final class MemLockStoreProvider implements LockStoreProvider {
     }
 
     @Override
-    public LockStore open(StoreUri uri) {
+    public LockBackend open(StoreUri uri) {
         String name = uri.withoutQuery();
         if (name.startsWith("//")) {
             name = name.substring(2);
@@ -32,6 +31,6 @@ public final class MemLockStoreProvider implements LockStoreProvider {
                     + " in " + uri.redacted());
         }
         MemSpace space = name.isEmpty() ? new MemSpace() : SPACES.computeIfAbsent(name, k -> new MemSpace());
-        return new BackendLockStore(new MemBackend(space), uri.redacted());
+        return new MemBackend(space);
     }
 }

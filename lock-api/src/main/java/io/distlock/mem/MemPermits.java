@@ -1,12 +1,13 @@
 package io.distlock.mem;
 
 import io.distlock.spi.Grant;
-import io.distlock.spi.LockInfo;
+import io.distlock.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -52,8 +53,8 @@ final class MemPermits {
     private final ReleaseSignals signals = new ReleaseSignals();
     private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
 
-    Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-        return PermitWaits.acquire(signals, name, timeoutNanos, () -> attempt(name, permits, leaseTime));
+    Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
+        return PermitWaits.acquire(signals, name, wait, () -> attempt(name, permits, leaseTime));
     }
 
     /**

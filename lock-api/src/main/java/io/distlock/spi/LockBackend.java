@@ -1,5 +1,7 @@
 package io.distlock.spi;
 
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -13,11 +15,22 @@ import java.util.Set;
  * <p>The core calls {@link #acquire} for a name from at most one thread of a store at a time, so a backend sees no
  * local contention on one name. A backend that only offers a single atomic attempt extends
  * {@link PollingLockBackend}.
+ *
+ * <p>What a store offers beyond locks it exposes here: its semaphore operations ({@link #permits()}), its operator
+ * view ({@link #admin()}) and how its leases end ({@link #leaseModel()}); {@link #close()} is its close hook.
  */
 public interface LockBackend extends AutoCloseable {
 
     /** Whether leases end by time or with the session. */
     LeaseModel leaseModel();
+
+    /**
+     * For a {@link LeaseModel#SESSION} store: how long after a client goes silent the store ends its session, and
+     * so its leases; null for time-bound stores.
+     */
+    default Duration sessionTimeout() {
+        return null;
+    }
 
     /** The longest lock name, in characters, this store accepts. */
     int maxNameLength();
@@ -27,14 +40,14 @@ public interface LockBackend extends AutoCloseable {
     }
 
     /**
-     * Takes the lock named {@code name} for {@code leaseTime}, waiting at most {@code timeoutNanos}
-     * (0: a single attempt; negative: no limit).
+     * Takes the lock named {@code name} for {@code leaseTime}, waiting as long as {@code wait} allows (a single
+     * attempt, until a deadline, or without limit).
      *
      * @return the grant, or null if the lock was not free in time
      * @throws InterruptedException if interrupted while waiting; the backend leaves nothing behind in the store
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached
      */
-    Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException;
+    Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException;
 
     /**
      * Releases the lock if {@code grant} still holds it (compare-and-delete on the owner token).
@@ -50,6 +63,14 @@ public interface LockBackend extends AutoCloseable {
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached; the core retries
      */
     Set<Grant> renew(List<Renewal> renewals);
+
+    /**
+     * The semaphore operations of this store, or null if it has none. By default this backend itself when it
+     * implements {@link PermitBackend}.
+     */
+    default PermitBackend permits() {
+        return this instanceof PermitBackend p ? p : null;
+    }
 
     /** Operator access to held locks, or null if this store has none. */
     default LockAdmin admin() {

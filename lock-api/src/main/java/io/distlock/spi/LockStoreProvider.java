@@ -1,12 +1,12 @@
 package io.distlock.spi;
 
-import io.distlock.LockStore;
 import java.util.Set;
 
 /**
  * A store implementation, found through {@link java.util.ServiceLoader}: list the class in
- * {@code META-INF/services/io.distlock.spi.LockStoreProvider}. {@link LockStore#open(String)} hands a URI to the
- * provider that claims its scheme.
+ * {@code META-INF/services/io.distlock.spi.LockStoreProvider}. {@link io.distlock.LockStore#open(String)} hands a URI
+ * to the provider that claims its scheme and puts the backend it opens behind the shared core, so a provider only
+ * parses its URI and connects.
  */
 public interface LockStoreProvider {
 
@@ -14,10 +14,10 @@ public interface LockStoreProvider {
     Set<String> schemes();
 
     /**
-     * Opens a store for {@code uri}, whose scheme is one of {@link #schemes()}.
+     * Opens the store operations for {@code uri}, whose scheme is one of {@link #schemes()}.
      *
      * @throws IllegalArgumentException if the URI is malformed for this store
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached
      */
-    LockStore open(StoreUri uri);
+    LockBackend open(StoreUri uri);
 }

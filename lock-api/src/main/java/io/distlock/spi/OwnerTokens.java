@@ -24,6 +24,14 @@ public final class OwnerTokens {
         return HEX.formatHex(bytes);
     }
 
+    /**
+     * How a holder is described to operators (admin views, lock rows): {@code pid@host} and the calling thread's
+     * name. Never used to prove ownership, and it holds no token.
+     */
+    public static String holderDescription() {
+        return processDescription() + " " + Thread.currentThread().getName();
+    }
+
     /** {@code pid@host} of this process, for operators; never used to prove ownership. */
     public static String processDescription() {
         String d = description;

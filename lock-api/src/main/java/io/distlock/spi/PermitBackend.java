@@ -19,15 +19,15 @@ public interface PermitBackend {
     int maxPermits();
 
     /**
-     * Takes one permit of {@code name}, whose limit is {@code permits}, for {@code leaseTime}, waiting at most
-     * {@code timeoutNanos} (0: a single attempt; negative: no limit).
+     * Takes one permit of {@code name}, whose limit is {@code permits}, for {@code leaseTime}, waiting as long as
+     * {@code wait} allows (a single attempt, until a deadline, or without limit).
      *
      * @return the grant, or null if no permit was free in time
      * @throws IllegalStateException if the current holders recorded another limit (the message names both)
      * @throws InterruptedException if interrupted while waiting; nothing is left behind in the store
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached
      */
-    Grant acquirePermit(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException;
+    Grant acquirePermit(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException;
 
     /**
      * Returns the permit if {@code grant} still holds it (compare-and-delete on the owner token).

@@ -21,17 +21,16 @@ public final class PermitWaits {
     }
 
     /**
-     * Attempts until granted or {@code timeoutNanos} passed (0: one attempt; negative: no limit). Each grant's issue
-     * time is the moment its attempt was sent, unless the attempt filled it in.
+     * Attempts until granted or {@code wait} is over. Each grant's issue time is the moment its attempt was sent,
+     * unless the attempt filled it in.
      *
      * @return the grant, or null if none was free in time
      */
-    public static Grant acquire(ReleaseSignals signals, String name, long timeoutNanos, PermitAttempt attempt)
+    public static Grant acquire(ReleaseSignals signals, String name, Wait wait, PermitAttempt attempt)
             throws InterruptedException {
-        if (timeoutNanos == 0) {
+        if (wait.isNone()) {
             return timed(attempt);
         }
-        long deadline = System.nanoTime() + timeoutNanos;
         try (ReleaseSignals.Ticket ticket = signals.ticket(name)) {
             int failures = 0;
             while (true) {
@@ -43,15 +42,11 @@ public final class PermitWaits {
                 if (grant != null) {
                     return grant;
                 }
-                long wait = pollDelayNanos(failures++);
-                if (timeoutNanos > 0) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return null;
-                    }
-                    wait = Math.min(wait, left);
+                long delay = pollDelayNanos(failures++);
+                if (wait.expired()) {
+                    return null;
                 }
-                ticket.await(Math.max(wait, 0));
+                ticket.await(wait.cap(delay));
             }
         }
     }

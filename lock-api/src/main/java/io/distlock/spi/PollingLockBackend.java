@@ -46,11 +46,10 @@ public abstract class PollingLockBackend implements LockBackend {
     }
 
     @Override
-    public final Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-        if (timeoutNanos == 0) {
+    public final Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+        if (wait.isNone()) {
             return timedAttempt(name, leaseTime).grant();
         }
-        long deadline = System.nanoTime() + timeoutNanos;
         try (ReleaseSignals.Ticket ticket = signals().ticket(name)) {
             int failures = 0;
             while (true) {
@@ -61,15 +60,11 @@ public abstract class PollingLockBackend implements LockBackend {
                 if (attempt.isGranted()) {
                     return attempt.grant();
                 }
-                long wait = pollDelayNanos(failures++, attempt.holderTtlNanos());
-                if (timeoutNanos > 0) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return null;
-                    }
-                    wait = Math.min(wait, left);
+                long delay = pollDelayNanos(failures++, attempt.holderTtlNanos());
+                if (wait.expired()) {
+                    return null;
                 }
-                ticket.await(Math.max(wait, 0));
+                ticket.await(wait.cap(delay));
             }
         }
     }

@@ -1,6 +1,6 @@
 /**
  * The store SPI: a {@link io.distlock.spi.LockStoreProvider} found by {@link java.util.ServiceLoader} opens a
  * {@link io.distlock.spi.LockBackend}, which implements only the store's atomic operations; the shared core in
- * {@code io.distlock.core} does everything else.
+ * {@code io.distlock.core} wraps it and does everything else. A store author implements only this package.
  */
 package io.distlock.spi;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
+import io.distlock.LeaseModel;
 import io.distlock.LeaseState;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.spi.LeaseModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,12 @@
 package io.distlock.core;
 
+import io.distlock.LeaseModel;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -51,11 +52,11 @@ final class CountingBackend implements LockBackend {
     }
 
     @Override
-    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+    public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         int now = acquiresInFlight.incrementAndGet();
         maxAcquiresInFlight.accumulateAndGet(now, Math::max);
         try {
-            Grant grant = delegate.acquire(name, leaseTime, timeoutNanos);
+            Grant grant = delegate.acquire(name, leaseTime, wait);
             if (grant != null && fenceOverride > 0) {
                 grant = new Grant(grant.name(), grant.ownerToken(), fenceOverride, grant.handle(), grant.issuedAtNanos());
             }

@@ -1,11 +1,12 @@
 package io.distlock.core;
 
+import io.distlock.LeaseModel;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -49,8 +50,8 @@ final class CountingPermitBackend implements LockBackend, PermitBackend {
     }
 
     @Override
-    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-        return delegate.acquire(name, leaseTime, timeoutNanos);
+    public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+        return delegate.acquire(name, leaseTime, wait);
     }
 
     @Override
@@ -70,11 +71,11 @@ final class CountingPermitBackend implements LockBackend, PermitBackend {
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
         maxPermitAcquiresInFlight.accumulateAndGet(permitAcquiresInFlight.incrementAndGet(), Math::max);
         try {
-            Grant grant = permits.acquirePermit(name, limit, leaseTime, timeoutNanos);
+            Grant grant = permits.acquirePermit(name, limit, leaseTime, wait);
             if (grant != null && losePermitsBeforeHandingThemOver) {
                 events.lost(grant, "permit node vanished right after the grant");
             }

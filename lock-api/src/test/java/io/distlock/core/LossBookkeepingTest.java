@@ -2,15 +2,15 @@ package io.distlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** What the core keeps and logs about losses: nothing for grants it never registers, tokens printed plainly. */

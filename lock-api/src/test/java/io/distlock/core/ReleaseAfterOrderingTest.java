@@ -3,12 +3,13 @@ package io.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
+import io.distlock.LeaseModel;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -48,8 +49,8 @@ class ReleaseAfterOrderingTest {
         }
 
         @Override
-        public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-            return delegate.acquire(name, leaseTime, timeoutNanos);
+        public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+            return delegate.acquire(name, leaseTime, wait);
         }
 
         @Override

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.spi.LockInfo;
+import io.distlock.LockInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

@@ -14,7 +14,8 @@ import org.apache.curator.test.TestingCluster;
 
 /**
  * A 3-node in-process ZooKeeper ensemble ({@link TestingCluster}). Its crashes kill one server and restart it: first
- * a follower, then the leader (found with the {@code srvr} four-letter word), as the fault issue asks.
+ * a follower, then the leader (found with the {@code srvr} four-letter word), since only the leader's loss forces
+ * an election, during which no session can be served.
  */
 final class ZooKeeperEnsembleTarget implements StoreTarget {
 

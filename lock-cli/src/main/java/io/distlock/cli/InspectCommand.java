@@ -1,7 +1,7 @@
 package io.distlock.cli;
 
+import io.distlock.LockInfo;
 import io.distlock.LockStore;
-import io.distlock.spi.LockInfo;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,8 +1,8 @@
 package io.distlock.cli;
 
+import io.distlock.LockAdmin;
+import io.distlock.LockInfo;
 import io.distlock.LockStore;
-import io.distlock.spi.LockAdmin;
-import io.distlock.spi.LockInfo;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package io.distlock.cli;
 
 import io.distlock.LockStore;
-import io.distlock.spi.StoreDiscovery;
+import io.distlock.core.StoreDiscovery;
 import io.distlock.spi.StoreUri;
 import io.distlock.tck.fixture.FreePorts;
 import java.util.regex.Matcher;

@@ -1,16 +1,17 @@
 package io.distlock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -274,7 +275,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     // ---- semaphores: JdbcPermits, in a table of their own -----------------------------------------------------
 
     /** The semaphore side of this store (for its admin view). */
-    JdbcPermits permits() {
+    JdbcPermits permitTable() {
         return permits;
     }
 
@@ -284,9 +285,9 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
-        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+        return permits.acquire(name, limit, leaseTime, wait);
     }
 
     @Override
@@ -348,7 +349,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     }
 
     private static String owner() {
-        String owner = OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
+        String owner = OwnerTokens.holderDescription();
         return owner.length() <= OWNER_LENGTH ? owner : owner.substring(0, OWNER_LENGTH);
     }
 

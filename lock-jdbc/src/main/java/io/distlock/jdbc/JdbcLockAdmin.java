@@ -1,7 +1,7 @@
 package io.distlock.jdbc;
 
-import io.distlock.spi.LockAdmin;
-import io.distlock.spi.LockInfo;
+import io.distlock.LockAdmin;
+import io.distlock.LockInfo;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -56,7 +56,7 @@ final class JdbcLockAdmin implements LockAdmin {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);
         }
         try {
-            return backend.permits().list(prefix, limit);
+            return backend.permitTable().list(prefix, limit);
         } catch (JdbcBackend.ContentionException e) {
             throw new IllegalStateException("listing permits collided with another transaction; try again", e);
         }

@@ -3,9 +3,8 @@ package io.distlock.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import io.distlock.LockException;
-import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
-import io.distlock.core.BackendLockStore;
+import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.StoreUri;
@@ -25,7 +24,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
     }
 
     @Override
-    public LockStore open(StoreUri uri) {
+    public LockBackend open(StoreUri uri) {
         JdbcSettings settings = JdbcSettings.parse(uri);
         SqlDialect dialect = dialectFor(settings);
         dialect.driverProperties(settings); // validates the URL before any connection is made
@@ -47,9 +46,8 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
                         Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),
                         settings.redacted())
                 : RemoteWakeups.NONE;
-        JdbcBackend backend = new JdbcBackend(pool, dialect, signals, remote,
+        return new JdbcBackend(pool, dialect, signals, remote,
                 settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
-        return new BackendLockStore(backend, settings.redacted());
     }
 
     /** The dialect for the URL's sub-protocol. */

@@ -2,12 +2,13 @@ package io.distlock.jdbc;
 
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LockInfo;
+import io.distlock.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -71,10 +72,10 @@ final class JdbcPermits {
         return "CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)"; // sessions are pinned to UTC
     }
 
-    Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+    Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         ensureTable();
         long micros = micros(leaseTime);
-        return PermitWaits.acquire(signals, SIGNAL + name, timeoutNanos, () -> attempt(name, permits, micros));
+        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, micros));
     }
 
     private Grant attempt(String name, int permits, long leaseMicros) {
@@ -360,7 +361,7 @@ final class JdbcPermits {
     }
 
     private static String owner() {
-        String owner = OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
+        String owner = OwnerTokens.holderDescription();
         return owner.length() <= OWNER_LENGTH ? owner : owner.substring(0, OWNER_LENGTH);
     }
 

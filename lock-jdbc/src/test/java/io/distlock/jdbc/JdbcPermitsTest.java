@@ -11,6 +11,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.StoreUri;
+import io.distlock.spi.Wait;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -57,11 +58,11 @@ class JdbcPermitsTest {
             PermitBackend backend = (PermitBackend) ((BackendLockStore) store).backend();
             List<Renewal> renewals = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
-                Grant grant = backend.acquirePermit("batch", 5, Duration.ofSeconds(30), 0);
+                Grant grant = backend.acquirePermit("batch", 5, Duration.ofSeconds(30), Wait.none());
                 assertThat(grant).isNotNull();
                 renewals.add(new Renewal(grant, Duration.ofSeconds(30)));
             }
-            assertThat(backend.acquirePermit("batch", 5, Duration.ofSeconds(30), 0)).as("full").isNull();
+            assertThat(backend.acquirePermit("batch", 5, Duration.ofSeconds(30), Wait.none())).as("full").isNull();
             assertThat(backend.renewPermits(renewals)).isEmpty();
             assertThat(backend.renewPermits(renewals)).as("again at once (same millisecond on MySQL)").isEmpty();
             Grant gone = renewals.get(3).grant();
@@ -87,10 +88,10 @@ class JdbcPermitsTest {
             Lease a1 = store.semaphore(prefix + "api", 2, tenSeconds).acquire();
             Lease a2 = store.semaphore(prefix + "api", 2, tenSeconds).acquire();
             Lease b = store.semaphore(prefix + "batch_1", 1, tenSeconds).acquire();
-            List<io.distlock.spi.LockInfo> permits = store.admin().listPermits(prefix, 10);
-            assertThat(permits).extracting(io.distlock.spi.LockInfo::name)
+            List<io.distlock.LockInfo> permits = store.admin().listPermits(prefix, 10);
+            assertThat(permits).extracting(io.distlock.LockInfo::name)
                     .containsExactly(prefix + "api", prefix + "api", prefix + "batch_1");
-            assertThat(permits).extracting(io.distlock.spi.LockInfo::fencingToken)
+            assertThat(permits).extracting(io.distlock.LockInfo::fencingToken)
                     .containsExactly(a1.fencingToken(), a2.fencingToken(), b.fencingToken());
             assertThat(permits.get(0).timeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
             assertThat(permits.get(0).owner()).contains(String.valueOf(ProcessHandle.current().pid()));

@@ -7,6 +7,7 @@ import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ class RenewBatchTest {
             List<Renewal> renewals = new ArrayList<>();
             for (int i = 0; i < LEASES; i++) {
                 Duration lease = Duration.ofSeconds(i % 2 == 0 ? 30 : 45);
-                Grant grant = backend.acquire("batch:" + i, lease, 0);
+                Grant grant = backend.acquire("batch:" + i, lease, Wait.none());
                 assertThat(grant).isNotNull();
                 renewals.add(new Renewal(grant, lease));
             }
@@ -42,7 +43,7 @@ class RenewBatchTest {
             Grant otherForced = renewals.get(230).grant();
             assertThat(store.admin().forceRelease(forced.name())).isTrue();
             assertThat(store.admin().forceRelease(otherForced.name())).isTrue();
-            Grant taker = backend.acquire(otherForced.name(), Duration.ofSeconds(30), 0);
+            Grant taker = backend.acquire(otherForced.name(), Duration.ofSeconds(30), Wait.none());
             assertThat(taker).isNotNull();
             assertThat(taker.fencingToken()).isGreaterThan(otherForced.fencingToken());
 

@@ -8,6 +8,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.StoreUri;
+import io.distlock.spi.Wait;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -49,8 +50,8 @@ class RenewTimeoutTest {
         try (LockStore store = LockStore.open(uri);
                 Connection operator = DriverManager.getConnection(settings.driverUrl())) {
             LockBackend backend = ((BackendLockStore) store).backend();
-            Grant stuck = backend.acquire("slow:stuck", LEASE, 0);
-            Grant free = backend.acquire("slow:free", LEASE, 0);
+            Grant stuck = backend.acquire("slow:stuck", LEASE, Wait.none());
+            Grant free = backend.acquire("slow:free", LEASE, Wait.none());
             operator.setAutoCommit(false);
             try (PreparedStatement lock = operator.prepareStatement(
                     "SELECT name FROM " + settings.table() + " WHERE name = ? FOR UPDATE")) {

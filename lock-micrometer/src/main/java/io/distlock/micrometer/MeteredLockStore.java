@@ -1,11 +1,14 @@
 package io.distlock.micrometer;
 
 import io.distlock.DistributedLock;
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.core.ViewLeases;
-import io.distlock.spi.LockAdmin;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A {@link LockStore} whose locks and semaphores record into a {@link LockStoreMetrics}; everything else is the
@@ -44,6 +47,16 @@ final class MeteredLockStore implements LockStore {
     public Semaphore semaphore(String name, int permits, LockOptions options) {
         Semaphore semaphore = store.semaphore(name, permits, options);
         return new MeteredSemaphore(semaphore, metrics.permits(semaphore.name()));
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return store.leaseModel();
+    }
+
+    @Override
+    public Optional<Duration> sessionTimeout() {
+        return store.sessionTimeout();
     }
 
     @Override

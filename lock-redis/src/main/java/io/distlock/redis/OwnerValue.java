@@ -14,7 +14,7 @@ final class OwnerValue {
 
     /** The value for a new lease with {@code token}, held by the current thread of this process. */
     static String of(String token) {
-        return token + "|" + OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
+        return token + "|" + OwnerTokens.holderDescription();
     }
 
     /** The holder description inside a stored value, without the token. */

@@ -1,13 +1,14 @@
 package io.distlock.redis;
 
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -165,11 +166,11 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
         ensureOpen();
         checkLease(leaseTime);
-        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+        return permits.acquire(name, limit, leaseTime, wait);
     }
 
     @Override

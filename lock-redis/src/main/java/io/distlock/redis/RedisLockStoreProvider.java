@@ -1,7 +1,5 @@
 package io.distlock.redis;
 
-import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.StoreUri;
@@ -23,12 +21,8 @@ public final class RedisLockStoreProvider implements LockStoreProvider {
     }
 
     @Override
-    public LockStore open(StoreUri storeUri) {
+    public LockBackend open(StoreUri storeUri) {
         RedisUri uri = RedisUri.parse(storeUri);
-        return new BackendLockStore(backend(uri), uri.redacted());
-    }
-
-    private static LockBackend backend(RedisUri uri) {
         RedisOptions options = uri.options();
         switch (uri.scheme()) {
             case "redis", "rediss" -> {

@@ -1,8 +1,8 @@
 package io.distlock.redis;
 
+import io.distlock.LockAdmin;
+import io.distlock.LockInfo;
 import io.distlock.StoreUnavailableException;
-import io.distlock.spi.LockAdmin;
-import io.distlock.spi.LockInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

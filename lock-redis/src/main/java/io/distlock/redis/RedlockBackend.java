@@ -1,16 +1,17 @@
 package io.distlock.redis;
 
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -277,14 +278,14 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
         ensureOpen();
         if (options.restartGuard() && leaseTime.compareTo(options.maxLeaseTime()) > 0) {
             throw new IllegalArgumentException("lease time " + leaseTime + " is longer than maxLeaseTime "
                     + options.maxLeaseTime() + " of redlock store " + store);
         }
-        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+        return permits.acquire(name, limit, leaseTime, wait);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -84,8 +85,8 @@ final class RedlockPermits {
         return list;
     }
 
-    Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-        return PermitWaits.acquire(signals, SIGNAL + name, timeoutNanos, () -> attempt(name, permits, leaseTime));
+    Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
+        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, leaseTime));
     }
 
     private Grant attempt(String name, int permits, Duration leaseTime) {

@@ -6,8 +6,8 @@ import java.time.Duration;
 /**
  * Redlock's arithmetic for {@code nodes} independent masters: a lock is won when a majority ({@code nodes / 2 + 1})
  * granted it and time is left of the lease after the time the attempt took and an allowance for clock drift:
- * {@code validity = lease - elapsed - (lease * 0.01 + 2 ms)}. Pure functions of their inputs, so they are tested
- * with made-up elapsed times.
+ * {@code validity = lease - elapsed - (lease * 0.01 + 2 ms)}, the core's {@link LeaseClock} validity less the time
+ * the attempt took. Pure functions of their inputs, so they are tested with made-up elapsed times.
  *
  * @param nodes the number of masters
  */
@@ -32,7 +32,7 @@ record RedlockQuorum(int nodes) {
 
     /** The time left of {@code lease} after an attempt that took {@code elapsedNanos}; not positive means none. */
     static long validityNanos(Duration lease, long elapsedNanos) {
-        return lease.toNanos() - elapsedNanos - driftNanos(lease);
+        return LeaseClock.validityNanos(lease) - elapsedNanos;
     }
 
     /** Whether an attempt that {@code granted} nodes accepted, taking {@code elapsedNanos}, won the lock. */

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
+import io.distlock.LockInfo;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
-import io.distlock.spi.LockInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

@@ -2,10 +2,11 @@ package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LockInfo;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import io.distlock.tck.OwnershipRules;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.TckHarness;
@@ -67,7 +68,7 @@ class RedisClusterTest extends TckHarness implements WaitingRules, OwnershipRule
             for (int i = 0; i < 60; i++) {
                 String name = tck().name("spread-" + i);
                 thirds.add(JedisClusterCRC16.getSlot(keys.lock(name)) * 3 / 16384); // roughly: which master
-                grants.add(backend.acquire(name, Duration.ofSeconds(10), 0));
+                grants.add(backend.acquire(name, Duration.ofSeconds(10), Wait.none()));
             }
             assertThat(grants).doesNotContainNull();
             assertThat(thirds).as("names landed on all three masters").hasSize(3);

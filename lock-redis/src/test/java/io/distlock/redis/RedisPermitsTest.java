@@ -131,9 +131,9 @@ class RedisPermitsTest {
             Lease a2 = store.semaphore("api", 2, options).acquire();
             Lease b = store.semaphore("with}brace", 1, options).acquire();
             Lease lock = store.lock("api").acquire();
-            java.util.List<io.distlock.spi.LockInfo> permits = store.admin().listPermits("", 10);
-            assertThat(permits).extracting(io.distlock.spi.LockInfo::name).containsExactly("api", "api", "with}brace");
-            assertThat(permits).extracting(io.distlock.spi.LockInfo::fencingToken)
+            java.util.List<io.distlock.LockInfo> permits = store.admin().listPermits("", 10);
+            assertThat(permits).extracting(io.distlock.LockInfo::name).containsExactly("api", "api", "with}brace");
+            assertThat(permits).extracting(io.distlock.LockInfo::fencingToken)
                     .containsExactly(a1.fencingToken(), a2.fencingToken(), b.fencingToken());
             assertThat(permits.get(0).timeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
             String member = probe.raw().zrange("permit-admin:sem:{api}", 0, 0).get(0);
@@ -142,7 +142,7 @@ class RedisPermitsTest {
                     String.valueOf(ProcessHandle.current().pid())));
             assertThat(store.admin().listPermits("wi", 10)).hasSize(1);
             assertThat(store.admin().listPermits("", 2)).hasSize(2);
-            assertThat(store.admin().list("", 10)).extracting(io.distlock.spi.LockInfo::name).containsExactly("api");
+            assertThat(store.admin().list("", 10)).extracting(io.distlock.LockInfo::name).containsExactly("api");
             a1.release();
             a2.release();
             b.release();

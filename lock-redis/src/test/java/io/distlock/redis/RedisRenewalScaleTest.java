@@ -7,6 +7,7 @@ import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ class RedisRenewalScaleTest {
             RedisBackend backend = RedisProbe.backendOf(store);
             List<Renewal> renewals = new ArrayList<>(LEASES);
             for (int i = 0; i < LEASES; i++) {
-                Grant grant = backend.acquire("lease-" + i, Duration.ofSeconds(20), 0);
+                Grant grant = backend.acquire("lease-" + i, Duration.ofSeconds(20), Wait.none());
                 assertThat(grant).isNotNull();
                 renewals.add(new Renewal(grant, Duration.ofSeconds(60)));
             }

@@ -8,6 +8,7 @@ import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,7 +130,7 @@ class RedlockPermitsTest {
         String name = "slow-permit";
         try (RedlockBackend slow = new RedlockBackend(clients, names, RedisOptions.defaults(), "test",
                 () -> now.getAndAdd(Duration.ofMillis(9_900).toNanos()))) {
-            Grant grant = slow.acquirePermit(name, 2, Duration.ofSeconds(10), 0);
+            Grant grant = slow.acquirePermit(name, 2, Duration.ofSeconds(10), Wait.none());
             assertThat(grant).as("granted by all 5 masters, but too late").isNull();
         }
         for (RedisServer s : SERVERS) {

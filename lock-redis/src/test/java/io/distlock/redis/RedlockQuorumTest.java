@@ -3,6 +3,7 @@ package io.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.distlock.spi.LeaseClock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class RedlockQuorumTest {
     void validityIsLeaseMinusElapsedMinusDrift() {
         Duration lease = Duration.ofSeconds(10);
         // drift = 1% of 10 s + 2 ms = 102 ms
-        assertThat(RedlockQuorum.driftNanos(lease)).isEqualTo(ms(102));
+        assertThat(LeaseClock.driftNanos(lease)).isEqualTo(ms(102));
         assertThat(RedlockQuorum.validityNanos(lease, ms(50))).isEqualTo(ms(10_000 - 50 - 102));
         assertThat(RedlockQuorum.validityNanos(lease, ms(9_898))).isZero();
     }

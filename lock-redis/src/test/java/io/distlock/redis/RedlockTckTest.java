@@ -8,6 +8,7 @@ import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
+import io.distlock.spi.Wait;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
@@ -148,7 +149,7 @@ class RedlockTckTest extends LockStoreTck {
         String name = tck().name("slow attempt");
         try (RedlockBackend slow = new RedlockBackend(clients, names, options, "test",
                 () -> now.getAndAdd(Duration.ofMillis(9_900).toNanos()))) {
-            assertThat(slow.acquire(name, lease, 0)).as("granted by all 5 nodes but too late").isNull();
+            assertThat(slow.acquire(name, lease, Wait.none())).as("granted by all 5 nodes but too late").isNull();
         }
         RedisKeys keys = new RedisKeys(options.keyPrefix());
         for (RedisServer s : SERVERS) {
@@ -159,7 +160,7 @@ class RedlockTckTest extends LockStoreTck {
             }
         }
         try (LockStore store = LockStore.open(uri(SERVERS, QUERY))) {
-            Grant grant = ((BackendLockStore) store).backend().acquire(name, lease, 0);
+            Grant grant = ((BackendLockStore) store).backend().acquire(name, lease, Wait.none());
             assertThat(grant).isNotNull();
             ((BackendLockStore) store).backend().release(grant);
         }

@@ -1,11 +1,14 @@
 package io.distlock.spring;
 
 import io.distlock.DistributedLock;
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
-import io.distlock.spi.LockAdmin;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A {@link LockStore} whose {@link #lock(String)} uses the given options instead of {@link LockOptions#defaults()}:
@@ -50,6 +53,16 @@ public final class DefaultOptionsLockStore implements LockStore {
     @Override
     public Semaphore semaphore(String name, int permits, LockOptions options) {
         return store.semaphore(name, permits, options);
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return store.leaseModel();
+    }
+
+    @Override
+    public Optional<Duration> sessionTimeout() {
+        return store.sessionTimeout();
     }
 
     @Override

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.LeaseState;
+import io.distlock.LockInfo;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.core.BackendLockStore;
-import io.distlock.spi.LockInfo;
 import io.distlock.tck.stub.Pause;
 import io.distlock.tck.stub.StubBackend;
 import java.time.Duration;

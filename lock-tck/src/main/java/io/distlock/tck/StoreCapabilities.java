@@ -1,6 +1,8 @@
 package io.distlock.tck;
 
-import io.distlock.spi.LeaseModel;
+import io.distlock.LeaseModel;
+import io.distlock.LockStore;
+import io.distlock.spi.StoreUri;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -36,6 +38,30 @@ public record StoreCapabilities(LeaseModel leaseModel, Duration sessionTimeout, 
         return new StoreCapabilities(LeaseModel.SESSION, sessionTimeout, true, true, Duration.ofSeconds(5));
     }
 
+    /**
+     * What {@code store}, opened from {@code uri}, declares of itself: its lease model and session timeout, whether
+     * its admin view exists (force-release), and separate-JVM clients unless it is the in-memory {@code mem:} store,
+     * which lives inside one JVM. The expiry margin is that of {@link #timeBound()} or {@link #sessionBound}.
+     *
+     * @throws IllegalStateException if a session-bound store declares no session timeout
+     */
+    public static StoreCapabilities of(LockStore store, String uri) {
+        StoreCapabilities declared = store.leaseModel() == LeaseModel.SESSION
+                ? sessionBound(store.sessionTimeout().orElseThrow(() -> new IllegalStateException(
+                        "store " + store + " is session-bound but declares no session timeout")))
+                : timeBound();
+        return declared.withForceRelease(hasAdmin(store))
+                .withSeparateJvmClients(!StoreUri.parse(uri).scheme().equals("mem"));
+    }
+
+    private static boolean hasAdmin(LockStore store) {
+        try {
+            return store.admin() != null;
+        } catch (UnsupportedOperationException none) {
+            return false;
+        }
+    }
+
     /** A copy with separate-JVM clients on or off (the in-memory store has none). */
     public StoreCapabilities withSeparateJvmClients(boolean on) {
         return new StoreCapabilities(leaseModel, sessionTimeout, on, forceRelease, expiryMargin);
@@ -44,6 +70,11 @@ public record StoreCapabilities(LeaseModel leaseModel, Duration sessionTimeout, 
     /** A copy with force-release on or off. */
     public StoreCapabilities withForceRelease(boolean on) {
         return new StoreCapabilities(leaseModel, sessionTimeout, separateJvmClients, on, expiryMargin);
+    }
+
+    /** A copy with another session timeout (session-bound stores). */
+    public StoreCapabilities withSessionTimeout(Duration timeout) {
+        return new StoreCapabilities(leaseModel, timeout, separateJvmClients, forceRelease, expiryMargin);
     }
 
     /** A copy with another expiry margin. */

@@ -1,7 +1,7 @@
 package io.distlock.tck;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockOptions;
-import io.distlock.spi.LeaseModel;
 import java.time.Duration;
 import org.junit.jupiter.api.Assumptions;
 

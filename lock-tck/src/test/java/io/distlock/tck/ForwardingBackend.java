@@ -1,11 +1,12 @@
 package io.distlock.tck;
 
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -35,8 +36,8 @@ abstract class ForwardingBackend implements LockBackend {
     }
 
     @Override
-    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-        return delegate.acquire(name, leaseTime, timeoutNanos);
+    public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+        return delegate.acquire(name, leaseTime, wait);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -24,9 +25,9 @@ abstract class ForwardingPermitBackend extends ForwardingBackend implements Perm
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
-        return permits.acquirePermit(name, limit, leaseTime, timeoutNanos);
+        return permits.acquirePermit(name, limit, leaseTime, wait);
     }
 
     @Override

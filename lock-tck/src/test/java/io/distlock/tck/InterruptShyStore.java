@@ -2,9 +2,10 @@ package io.distlock.tck;
 
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.spi.LockAdmin;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -88,6 +89,16 @@ final class InterruptShyStore implements LockStore {
                 };
             }
         };
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return delegate.leaseModel();
+    }
+
+    @Override
+    public Optional<Duration> sessionTimeout() {
+        return delegate.sessionTimeout();
     }
 
     @Override

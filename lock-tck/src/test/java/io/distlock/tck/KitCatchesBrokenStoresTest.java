@@ -9,6 +9,7 @@ import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import io.distlock.tck.stub.StubBackend;
 import io.distlock.tck.stub.StubSpace;
 import java.time.Duration;
@@ -47,8 +48,8 @@ class KitCatchesBrokenStoresTest {
         NeverExpiresTck() {
             super(backend -> new ForwardingBackend(backend) {
                 @Override
-                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-                    return delegate.acquire(name, Duration.ofHours(1), timeoutNanos);
+                public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+                    return delegate.acquire(name, Duration.ofHours(1), wait);
                 }
 
                 @Override
@@ -65,8 +66,8 @@ class KitCatchesBrokenStoresTest {
         ConstantTokenTck() {
             super(backend -> new ForwardingBackend(backend) {
                 @Override
-                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-                    Grant real = delegate.acquire(name, leaseTime, timeoutNanos);
+                public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+                    Grant real = delegate.acquire(name, leaseTime, wait);
                     return real == null ? null
                             : new Grant(real.name(), real.ownerToken(), 1, real.handle(), real.issuedAtNanos());
                 }
@@ -87,9 +88,9 @@ class KitCatchesBrokenStoresTest {
         DoubledLimitTck() {
             super(backend -> new ForwardingPermitBackend(backend) {
                 @Override
-                public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+                public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
                         throws InterruptedException {
-                    return permits.acquirePermit(name, limit * 2, leaseTime, timeoutNanos);
+                    return permits.acquirePermit(name, limit * 2, leaseTime, wait);
                 }
             });
         }
@@ -100,9 +101,9 @@ class KitCatchesBrokenStoresTest {
         ConstantPermitTokenTck() {
             super(backend -> new ForwardingPermitBackend(backend) {
                 @Override
-                public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+                public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
                         throws InterruptedException {
-                    Grant real = permits.acquirePermit(name, limit, leaseTime, timeoutNanos);
+                    Grant real = permits.acquirePermit(name, limit, leaseTime, wait);
                     return real == null ? null
                             : new Grant(real.name(), real.ownerToken(), 1, real.handle(), real.issuedAtNanos());
                 }
@@ -203,10 +204,10 @@ class KitCatchesBrokenStoresTest {
         RetriesThroughOutageTck() {
             super(stub -> new CountedStub(stub) {
                 @Override
-                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+                public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
                     while (true) {
                         try {
-                            return delegate.acquire(name, leaseTime, timeoutNanos);
+                            return delegate.acquire(name, leaseTime, wait);
                         } catch (StoreUnavailableException e) {
                             // retry until the store is back
                         }
@@ -221,11 +222,11 @@ class KitCatchesBrokenStoresTest {
         BackendRefusesWhenInterruptedTck() {
             super(stub -> new CountedStub(stub) {
                 @Override
-                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+                public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
                     if (Thread.currentThread().isInterrupted()) {
                         throw new InterruptedException("interrupted before the attempt");
                     }
-                    return delegate.acquire(name, leaseTime, timeoutNanos);
+                    return delegate.acquire(name, leaseTime, wait);
                 }
 
                 @Override
@@ -263,9 +264,9 @@ class KitCatchesBrokenStoresTest {
                 private final AtomicLong leaked = new AtomicLong();
 
                 @Override
-                public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
-                    Grant grant = delegate.acquire(name, leaseTime, timeoutNanos);
-                    if (grant == null && timeoutNanos > 0) {
+                public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+                    Grant grant = delegate.acquire(name, leaseTime, wait);
+                    if (grant == null && wait.isBounded()) {
                         leaked.incrementAndGet();
                     }
                     return grant;

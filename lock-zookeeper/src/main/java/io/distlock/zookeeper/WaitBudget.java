@@ -1,5 +1,7 @@
 package io.distlock.zookeeper;
 
+import io.distlock.spi.Wait;
+
 /**
  * How long one store call may take: the caller's limit (none, a single attempt, or a deadline) and one operation
  * timeout (the URI's connection timeout) for the store to answer. No operation is waited for beyond the caller's
@@ -25,14 +27,13 @@ final class WaitBudget {
         this.waits = waits;
     }
 
-    /** The budget of an acquire: {@code timeoutNanos} 0 is a single attempt, negative no limit. */
-    static WaitBudget forAcquire(long timeoutNanos, long operationNanos) {
-        long now = System.nanoTime();
-        if (timeoutNanos < 0) {
+    /** The budget of an acquire that may wait as {@code wait} says. */
+    static WaitBudget forAcquire(Wait wait, long operationNanos) {
+        if (wait.isForever()) {
             return new WaitBudget(operationNanos, NO_LIMIT, NO_LIMIT, true);
         }
-        long deadline = saturatedAdd(now, timeoutNanos);
-        return new WaitBudget(operationNanos, deadline, saturatedAdd(deadline, operationNanos), timeoutNanos > 0);
+        long deadline = wait.isNone() ? System.nanoTime() : wait.deadlineNanos();
+        return new WaitBudget(operationNanos, deadline, saturatedAdd(deadline, operationNanos), wait.isBounded());
     }
 
     /** The budget of a call that does not wait for the lock: one operation timeout from now. */

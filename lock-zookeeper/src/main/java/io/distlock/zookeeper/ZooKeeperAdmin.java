@@ -1,7 +1,7 @@
 package io.distlock.zookeeper;
 
-import io.distlock.spi.LockAdmin;
-import io.distlock.spi.LockInfo;
+import io.distlock.LockAdmin;
+import io.distlock.LockInfo;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,15 @@
 package io.distlock.zookeeper;
 
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -60,6 +61,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final byte[] ownerData;
+    private final Duration sessionTimeout;
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
     volatile Consumer<CreateBuilder> createHook = builder -> { };
     /** Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves). */
@@ -71,9 +73,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * A backend over a started client.
      *
      * @param operationTimeout how long any one operation is waited for (the URI's connection timeout)
+     * @param sessionTimeout the session timeout the client asked for (the URI's)
      */
-    ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout) {
+    ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout, Duration sessionTimeout) {
         this.client = client;
+        this.sessionTimeout = sessionTimeout;
         this.errors = new ZooKeeperErrors(redactedUri);
         this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
@@ -103,6 +107,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     @Override
+    public Duration sessionTimeout() {
+        return sessionTimeout;
+    }
+
+    @Override
     public int maxNameLength() {
         return NodeNames.MAX_NAME_LENGTH;
     }
@@ -114,9 +123,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     @Override
-    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+    public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         ensureOpen();
-        WaitBudget budget = WaitBudget.forAcquire(timeoutNanos, operationNanos);
+        WaitBudget budget = WaitBudget.forAcquire(wait, operationNanos);
         // a single attempt does not wait, so like Lock.tryLock() it ignores the interrupt flag (and keeps it)
         boolean interrupted = !budget.interruptible() && Thread.interrupted();
         try {
@@ -524,10 +533,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     @Override
-    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
         ensureOpen();
-        WaitBudget budget = WaitBudget.forAcquire(timeoutNanos, operationNanos);
+        WaitBudget budget = WaitBudget.forAcquire(wait, operationNanos);
         boolean interrupted = !budget.interruptible() && Thread.interrupted();
         try {
             return permits.contend(name, limit, budget);

@@ -1,7 +1,6 @@
 package io.distlock.zookeeper;
 
-import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
+import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.StoreUri;
 import java.util.Set;
@@ -19,10 +18,9 @@ public final class ZooKeeperLockStoreProvider implements LockStoreProvider {
     }
 
     @Override
-    public LockStore open(StoreUri uri) {
+    public LockBackend open(StoreUri uri) {
         ZooKeeperUri parsed = ZooKeeperUri.parse(uri);
-        return new BackendLockStore(new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(),
-                parsed.connectionTimeout()),
-                parsed.redacted());
+        return new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(), parsed.connectionTimeout(),
+                parsed.sessionTimeout());
     }
 }

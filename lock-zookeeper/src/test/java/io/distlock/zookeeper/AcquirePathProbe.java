@@ -3,6 +3,7 @@ package io.distlock.zookeeper;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,13 +62,13 @@ class AcquirePathProbe {
                 backend.attach(LeaseEvents.NONE);
                 Pair full = t -> store.lock("own-" + t).acquire().release();
                 Pair backendOnly = t -> {
-                    Grant g = backend.acquire("own-" + t, Duration.ofSeconds(30), -1);
+                    Grant g = backend.acquire("own-" + t, Duration.ofSeconds(30), Wait.forever());
                     backend.release(g);
                 };
                 sequential.attach(LeaseEvents.NONE);
                 sequential.listBehindCreate = false;
                 Pair backendSequential = t -> {
-                    Grant g = sequential.acquire("own-" + t, Duration.ofSeconds(30), -1);
+                    Grant g = sequential.acquire("own-" + t, Duration.ofSeconds(30), Wait.forever());
                     sequential.release(g);
                 };
                 Pair sync = t -> {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.LockException;
+import io.distlock.LockInfo;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
-import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import java.time.Duration;
 import java.util.List;

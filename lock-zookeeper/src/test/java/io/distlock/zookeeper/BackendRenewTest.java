@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +57,7 @@ class BackendRenewTest {
     @Test
     void aHeldNodeIsStillHeld() throws Exception {
         try (ZooKeeperBackend backend = backend()) {
-            Grant grant = backend.acquire("kept", Duration.ofSeconds(30), 0);
+            Grant grant = backend.acquire("kept", Duration.ofSeconds(30), Wait.none());
             assertThat(backend.renew(renewalOf(grant))).isEmpty();
             backend.release(grant);
         }
@@ -65,7 +66,7 @@ class BackendRenewTest {
     @Test
     void aNodeDeletedBehindItsBackIsReportedAtOnce() throws Exception {
         try (ZooKeeperBackend backend = backend()) {
-            Grant grant = backend.acquire("deleted", Duration.ofSeconds(30), 0);
+            Grant grant = backend.acquire("deleted", Duration.ofSeconds(30), Wait.none());
             backend.curator().delete().forPath(((LockNode) grant.handle()).path());
             assertThat(backend.renew(renewalOf(grant))).as("checked in the store, not only locally")
                     .containsExactly(grant);
@@ -75,7 +76,7 @@ class BackendRenewTest {
     @Test
     void aNodeOfAReplacedSessionIsNoLongerHeld() throws Exception {
         try (ZooKeeperBackend backend = backend()) {
-            Grant grant = backend.acquire("replaced", Duration.ofSeconds(30), 0);
+            Grant grant = backend.acquire("replaced", Duration.ofSeconds(30), Wait.none());
             CuratorFramework client = backend.curator();
             long old = client.getZookeeperClient().getZooKeeper().getSessionId();
             ClientSessions.expireOnClientOnly(client.getZookeeperClient().getZooKeeper());
@@ -92,7 +93,7 @@ class BackendRenewTest {
     @Test
     void renewOnAnInterruptedThreadStillAsksTheStore() throws Exception {
         try (ZooKeeperBackend backend = backend()) {
-            Grant grant = backend.acquire("interrupted", Duration.ofSeconds(30), 0);
+            Grant grant = backend.acquire("interrupted", Duration.ofSeconds(30), Wait.none());
             Thread.currentThread().interrupt();
             assertThat(backend.renew(renewalOf(grant))).isEmpty();
             assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
@@ -105,7 +106,8 @@ class BackendRenewTest {
         try (ZooKeeperBackend backend = backend()) {
             List<Grant> grants = new java.util.ArrayList<>();
             for (int i = 0; i < 20; i++) {
-                grants.add(backend.acquire("many-" + i, Duration.ofSeconds(30), TimeUnit.SECONDS.toNanos(5)));
+                grants.add(backend.acquire("many-" + i, Duration.ofSeconds(30),
+                        Wait.upTo(TimeUnit.SECONDS.toNanos(5))));
             }
             backend.curator().delete().forPath(((LockNode) grants.get(7).handle()).path());
             assertThat(backend.renew(grants.stream().map(g -> new Renewal(g, Duration.ofSeconds(30))).toList()))

@@ -7,6 +7,7 @@ import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,7 +81,7 @@ class SessionRaceTest {
     void lossOfTheSessionReportsEveryGrantItIssuedAlsoOnesNotYetRegistered() throws Exception {
         Recorder events = new Recorder();
         ZooKeeperBackend backend = backend(events);
-        Grant grant = backend.acquire("issued", Duration.ofSeconds(30), 0); // no core: nothing registers it
+        Grant grant = backend.acquire("issued", Duration.ofSeconds(30), Wait.none()); // no core: nothing registers it
 
         Sessions.expire(backend.curator(), server.getConnectString());
 
@@ -107,7 +108,7 @@ class SessionRaceTest {
             }
         };
         Future<Grant> acquiring = pool.submit(() -> backend.acquire("racing", Duration.ofSeconds(30),
-                TimeUnit.SECONDS.toNanos(30)));
+                Wait.upTo(TimeUnit.SECONDS.toNanos(30))));
         assertThat(atGrant.await(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("our node came first").isTrue();
 
         Sessions.expire(backend.curator(), server.getConnectString());

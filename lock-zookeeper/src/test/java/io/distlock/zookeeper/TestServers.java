@@ -97,7 +97,8 @@ final class TestServers {
     /** A backend of its own (no core) for a ZooKeeper URI: tests that watch exactly what the backend reports. */
     static ZooKeeperBackend backend(String uri) {
         ZooKeeperUri parsed = ZooKeeperUri.parse(io.distlock.spi.StoreUri.parse(uri));
-        return new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(), parsed.connectionTimeout());
+        return new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(), parsed.connectionTimeout(),
+                parsed.sessionTimeout());
     }
 
     /** A plain Curator client (no distlock), rooted at {@code chroot}, started and connected. */

@@ -1,13 +1,11 @@
 package io.distlock.cli.demo;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockStore;
 import io.distlock.cli.Durations;
 import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
 import io.distlock.cli.StoreUris;
-import io.distlock.cli.tck.CapabilitiesByScheme;
-import io.distlock.core.BackendLockStore;
-import io.distlock.spi.LeaseModel;
 import io.distlock.spi.StoreUri;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -128,11 +126,11 @@ public final class DemoCommand implements Callable<Integer> {
 
     private DemoContext context(String uri, Path dir, PrintWriter out, ServiceGroup services) {
         LeaseModel model;
+        Duration sessionTimeout;
         try (LockStore probe = StoreUris.open(spec.commandLine(), uri)) {
-            model = probe instanceof BackendLockStore backed ? backed.backend().leaseModel() : LeaseModel.TIME;
+            model = probe.leaseModel();
+            sessionTimeout = probe.sessionTimeout().orElse(null);
         }
-        StoreUri parsed = StoreUri.parse(uri);
-        Duration sessionTimeout = model == LeaseModel.SESSION ? CapabilitiesByScheme.sessionTimeout(parsed) : null;
         String runId = UUID.randomUUID().toString().substring(0, 8);
         return new DemoContext(uri, dir, out, runId, model, sessionTimeout, processes == null ? 0 : processes,
                 services);

@@ -1,6 +1,6 @@
 package io.distlock.cli.demo;
 
-import io.distlock.spi.LeaseModel;
+import io.distlock.LeaseModel;
 import io.distlock.spi.StoreUri;
 import java.io.PrintWriter;
 import java.nio.file.Path;

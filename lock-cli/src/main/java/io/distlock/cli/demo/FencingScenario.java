@@ -1,8 +1,8 @@
 package io.distlock.cli.demo;
 
+import io.distlock.LeaseModel;
 import io.distlock.cli.Durations;
 import io.distlock.cli.TextTable;
-import io.distlock.spi.LeaseModel;
 import io.distlock.tck.fixture.Signals;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.distlock.cli.tck;
 
+import io.distlock.LeaseModel;
+import io.distlock.LockStore;
 import io.distlock.cli.Durations;
 import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
@@ -28,8 +30,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "tck", mixinStandardHelpOptions = true,
         description = {"Run the distlock compatibility kit (lock-tck/SPEC.md) against a store.",
-            "ZooKeeper URIs are checked as session-bound (timeout from the URI's sessionTimeout), mem: as "
-                    + "single-JVM, every other store as time-bound."},
+            "Each store is checked as it declares itself: session-bound (ZooKeeper, with the URI's "
+                    + "sessionTimeout) or time-bound; mem: as single-JVM."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every rule that ran passed", "1:a rule failed, or no rule ran", "2:usage error",
             "3:store unavailable"})
@@ -87,8 +89,10 @@ public final class TckCommand implements Callable<Integer> {
     }
 
     private int check(PrintWriter out, String uri, Pattern filter, Duration timeout, StoreOutage outage) {
-        StoreCapabilities capabilities = CapabilitiesByScheme.forUri(uri, timeout);
-        StoreUris.open(spec.commandLine(), uri).close(); // fail fast (exit 3) if the store is down
+        StoreCapabilities capabilities;
+        try (LockStore probe = StoreUris.open(spec.commandLine(), uri)) { // fail fast (exit 3) if the store is down
+            capabilities = capabilities(probe, uri, timeout);
+        }
         String unreachable = unreachableUri != null ? unreachableUri : StoreUris.unreachableTwin(uri);
         String shown = StoreUri.redact(uri);
 
@@ -106,6 +110,13 @@ public final class TckCommand implements Callable<Integer> {
             return ExitCodes.CHECK_FAILED;
         }
         return failed == 0 && passed > 0 ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+    }
+
+    /** The kit's view of {@code store}: what it declares, with {@code sessionTimeoutOverride} if given. */
+    static StoreCapabilities capabilities(LockStore store, String uri, Duration sessionTimeoutOverride) {
+        StoreCapabilities declared = StoreCapabilities.of(store, uri);
+        return sessionTimeoutOverride != null && declared.leaseModel() == LeaseModel.SESSION
+                ? declared.withSessionTimeout(sessionTimeoutOverride) : declared;
     }
 
     private Pattern compileFilter() {

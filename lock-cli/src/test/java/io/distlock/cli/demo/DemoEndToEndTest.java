@@ -2,9 +2,9 @@ package io.distlock.cli.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.LeaseModel;
 import io.distlock.cli.DistlockMain;
 import io.distlock.cli.ExitCodes;
-import io.distlock.spi.LeaseModel;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -2,7 +2,7 @@ package io.distlock.cli.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.spi.LeaseModel;
+import io.distlock.LeaseModel;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

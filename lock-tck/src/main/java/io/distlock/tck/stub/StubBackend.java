@@ -1,16 +1,17 @@
 package io.distlock.tck.stub;
 
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
+import io.distlock.LockInfo;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
-import io.distlock.spi.LeaseModel;
-import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
-import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -136,11 +137,11 @@ public final class StubBackend implements LockBackend, LockAdmin {
     }
 
     @Override
-    public Grant acquire(String name, Duration leaseTime, long timeoutNanos) throws InterruptedException {
+    public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         waitsInProgress.incrementAndGet();
         Grant grant;
         try {
-            grant = store.acquire(name, leaseTime, timeoutNanos);
+            grant = store.acquire(name, leaseTime, wait);
         } finally {
             waitsInProgress.decrementAndGet();
         }

@@ -1,4 +1,4 @@
-package io.distlock.spi;
+package io.distlock;
 
 /** How a store ends a lease whose holder went away. */
 public enum LeaseModel {

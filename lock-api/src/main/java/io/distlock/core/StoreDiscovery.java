@@ -1,6 +1,8 @@
-package io.distlock.spi;
+package io.distlock.core;
 
-import io.distlock.LockStore;
+import io.distlock.spi.LockBackend;
+import io.distlock.spi.LockStoreProvider;
+import io.distlock.spi.StoreUri;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +10,10 @@ import java.util.ServiceLoader;
 import java.util.TreeSet;
 
 /**
- * Finds the {@link LockStoreProvider} for a URI's scheme through {@link ServiceLoader}, as
- * {@link java.sql.DriverManager} finds a JDBC driver. Used by {@link LockStore#open(String)}.
+ * Opens stores by URI: finds the {@link LockStoreProvider} for the URI's scheme through {@link ServiceLoader}, as
+ * {@link java.sql.DriverManager} finds a JDBC driver, and puts the {@link LockBackend} it opens behind the shared
+ * {@link BackendLockStore}. The one place where a provider's backend becomes a {@link io.distlock.LockStore}; used by
+ * {@link io.distlock.LockStore#open(String)}.
  */
 public final class StoreDiscovery {
 
@@ -28,13 +32,13 @@ public final class StoreDiscovery {
     private StoreDiscovery() {
     }
 
-    /** Opens the store for {@code uri}; see {@link LockStore#open(String)}. */
-    public static LockStore open(String uri) {
+    /** Opens the store for {@code uri}; see {@link io.distlock.LockStore#open(String)}. */
+    public static BackendLockStore open(String uri) {
         StoreUri parsed = StoreUri.parse(uri);
         List<LockStoreProvider> providers = providers();
         for (LockStoreProvider provider : providers) {
             if (provider.schemes().contains(parsed.scheme())) {
-                return provider.open(parsed);
+                return new BackendLockStore(provider.open(parsed), parsed.redacted());
             }
         }
         throw new IllegalArgumentException(unknownSchemeMessage(parsed, providers));

@@ -1,4 +1,4 @@
-package io.distlock.spi;
+package io.distlock;
 
 import java.util.List;
 
