@@ -3,9 +3,7 @@ package io.distlock.tck.process;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.distlock.tck.fixture.Signals;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -37,7 +35,7 @@ class JvmProcessTest {
             child.send("one");
             assertThat(child.nextLine(TIMEOUT)).contains("ECHO one");
             child.pause();
-            await().atMost(TIMEOUT).until(() -> state(child.pid()) == 'T');
+            await().atMost(TIMEOUT).until(() -> Signals.isStopped(child.pid()));
             child.send("two");
             child.resume();
             assertThat(child.nextLine(TIMEOUT)).contains("ECHO two");
@@ -57,11 +55,5 @@ class JvmProcessTest {
         child.stop(null, TIMEOUT);
         assertThat(child.isAlive()).isFalse();
         assertThat(child.exitValue()).as("exited on its own, not killed").isZero();
-    }
-
-    /** The process state letter of /proc/PID/stat: T when stopped by a signal. */
-    private static char state(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        return stat.charAt(stat.lastIndexOf(')') + 2);
     }
 }
