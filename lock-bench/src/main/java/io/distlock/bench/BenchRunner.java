@@ -13,6 +13,7 @@ import io.distlock.bench.scenario.Contended;
 import io.distlock.bench.scenario.Handoff;
 import io.distlock.bench.scenario.HeldLeases;
 import io.distlock.bench.scenario.RoundTripProbe;
+import io.distlock.bench.scenario.SemaphoreScenario;
 import io.distlock.bench.scenario.Uncontended;
 import io.distlock.bench.report.JfrProfile;
 import io.distlock.bench.report.Machine;
@@ -52,7 +53,10 @@ public final class BenchRunner {
                 new Uncontended(1),
                 new Uncontended(config.threads()),
                 new Contended(config.threads(), config.clients()),
-                new Handoff(config.settle()));
+                new Handoff(config.settle()),
+                SemaphoreScenario.uncontended(1),
+                SemaphoreScenario.uncontended(config.threads()),
+                SemaphoreScenario.contended(config.threads(), config.clients()));
     }
 
     /** Measures {@code store}; never throws for a contender's failure, only records it. */

@@ -2,8 +2,10 @@ package io.distlock.bench;
 
 import io.distlock.bench.core.Contender;
 import io.distlock.bench.core.HostPort;
+import io.distlock.bench.core.SemaphoreContender;
 import io.distlock.bench.core.StoreBench;
 import io.distlock.bench.distlock.DistlockContender;
+import io.distlock.bench.distlock.DistlockSemaphoreContender;
 import java.util.List;
 
 /**
@@ -35,7 +37,8 @@ final class MemBench implements StoreBench {
 
     @Override
     public List<Contender> contenders(HostPort via) {
-        return List.of(new DistlockContender(uri));
+        return List.of(new DistlockContender(uri),
+                new DistlockSemaphoreContender(uri, SemaphoreContender.DEFAULT_PERMITS));
     }
 
     @Override

@@ -13,7 +13,7 @@ import picocli.CommandLine;
 
 /**
  * The harness works end to end on the in-memory store: every scenario runs, and the report and chart are written
- * with a row per scenario. A smoke test only: it asserts nothing about speed.
+ * with a row per scenario; the semaphore contender runs only the semaphore scenarios, the lock only the lock ones. A smoke test only: it asserts nothing about speed.
  */
 class BenchMainSmokeTest {
 
@@ -35,9 +35,14 @@ class BenchMainSmokeTest {
                 .contains("# distlock benchmark report", "**Machine:**", "**Command:**", "## mem")
                 .contains("| distlock | uncontended-1 |", "| distlock | uncontended-8 |",
                         "| distlock | contended-8x2 |", "| distlock | handoff |")
+                .contains("| distlock Semaphore | semaphore-uncontended-1 |",
+                        "| distlock Semaphore | semaphore-uncontended-8 |",
+                        "| distlock Semaphore | semaphore-contended-8x2 |")
+                .doesNotContain("| distlock Semaphore | uncontended-1 |", "| distlock | semaphore-uncontended-1 |")
                 .doesNotContain("failed");
         String chart = Files.readString(out.resolve("bench-chart.svg"));
-        assertThat(chart).startsWith("<?xml").contains("<svg", "uncontended-1 (ops/s)", "handoff p99").endsWith("</svg>\n");
+        assertThat(chart).startsWith("<?xml").contains("<svg", "uncontended-1 (ops/s)", "handoff p99",
+                "semaphore-contended-8x2 (ops/s)").endsWith("</svg>\n");
     }
 
     @Test

@@ -76,7 +76,7 @@ public final class ChaosMain {
         return Arrays.stream(Scenario.values()).map(ChaosMain::cliName).toList();
     }
 
-    /** Entry point: {@code --store LIST --scenario LIST --faults N --workers N --report FILE}. */
+    /** Entry point: {@code --store LIST --scenario LIST --workload LIST --faults N --workers N --report FILE}. */
     public static void main(String[] args) {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
@@ -89,13 +89,15 @@ public final class ChaosMain {
                     options.getOrDefault("rounds", Integer.toString(DEFAULT_FAULTS))));
             int workers = Integer.parseInt(options.getOrDefault("workers", Integer.toString(DEFAULT_WORKERS)));
             return run(List.of(options.getOrDefault("store", "all").split(",")),
-                    List.of(options.getOrDefault("scenario", "all").split(",")), faults, workers,
+                    List.of(options.getOrDefault("scenario", "all").split(",")),
+                    List.of(options.getOrDefault("workload", "lock").split(",")), faults, workers,
                     Path.of(options.getOrDefault("report", "chaos-report.md")),
                     "java io.distlock.chaos.ChaosMain " + String.join(" ", args), out);
         } catch (IllegalArgumentException e) {
             err.println("chaos: " + e.getMessage());
             err.println("usage: ChaosMain [--store all|" + String.join(",", stores().keySet()) + "] [--scenario all|"
-                    + String.join(",", scenarioNames()) + "] [--faults N] [--workers N] [--report FILE]");
+                    + String.join(",", scenarioNames()) + "] [--workload " + String.join("|", workloadNames())
+                    + "] [--faults N] [--workers N] [--report FILE]");
             return 2;
         }
     }
@@ -108,6 +110,26 @@ public final class ChaosMain {
      */
     public static int run(List<String> storeNames, List<String> scenarioNamesAsked, int faults, int workers,
             Path report, String commandLine, PrintWriter progress) {
+        return run(storeNames, scenarioNamesAsked, List.of(Workload.LOCK.cliName()), faults, workers, report,
+                commandLine, progress);
+    }
+
+    /** Every workload by its command-line name (lock is the default). */
+    public static List<String> workloadNames() {
+        return Arrays.stream(Workload.values()).map(Workload::cliName).toList();
+    }
+
+    /**
+     * Runs {@code storeNames} x {@code scenarioNames} with each of {@code workloadNames} (lock, leadership,
+     * semaphore, sql-fence-postgresql, sql-fence-mariadb), {@code faults} faults each, writes the report (a table
+     * per workload) and returns 0 if every run met its bars, 1 otherwise.
+     *
+     * @throws IllegalArgumentException naming an unknown store, scenario or workload, or a count below 1
+     */
+    public static int run(List<String> storeNames, List<String> scenarioNamesAsked, List<String> workloadNames,
+            int faults, int workers, Path report, String commandLine, PrintWriter progress) {
+        List<Workload> workloads = expand(workloadNames, workloadNames()).stream().map(Workload::named).distinct()
+                .toList();
         if (faults < 1 || workers < 2) {
             throw new IllegalArgumentException("need at least 1 fault and 2 workers, got faults=" + faults
                     + " workers=" + workers);
@@ -130,19 +152,34 @@ public final class ChaosMain {
             scenarios.add(Scenario.values()[allScenarios.indexOf(name)]);
         }
         long start = System.nanoTime();
-        List<ChaosResult> results = new ChaosSuite(workers, faults, Duration.ofSeconds(2))
-                .run(stores, scenarios, progress);
+        StringBuilder sections = new StringBuilder();
+        List<String> summaries = new ArrayList<>();
+        boolean allMet = true;
+        for (Workload workload : workloads) {
+            if (workload == Workload.LOCK) {
+                List<ChaosResult> results = new ChaosSuite(workers, faults, Duration.ofSeconds(2))
+                        .run(stores, scenarios, progress);
+                sections.append(ChaosReport.markdown(results, "")).append(Definitions.TEXT);
+                summaries.add(ChaosReport.summary(results));
+                allMet &= results.stream().allMatch(ChaosResult::meetsBars);
+            } else {
+                List<WorkloadResult> results = new WorkloadSuite(workload, workers, faults, Duration.ofSeconds(2))
+                        .run(stores, scenarios, progress);
+                sections.append(WorkloadReport.markdown(workload, results));
+                summaries.add(WorkloadReport.summary(workload, results));
+                allMet &= results.stream().allMatch(WorkloadResult::meetsBars);
+            }
+        }
         String header = header(commandLine, workers, faults, Duration.ofNanos(System.nanoTime() - start));
         try {
-            Files.writeString(report, ChaosReport.markdown(results, header) + Definitions.TEXT,
-                    StandardCharsets.UTF_8);
+            Files.writeString(report, header + sections, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("could not write " + report, e);
         }
-        progress.println(ChaosReport.summary(results));
+        summaries.forEach(progress::println);
         progress.println("chaos: wrote " + report.toAbsolutePath());
         progress.flush();
-        return results.stream().allMatch(ChaosResult::meetsBars) ? 0 : 1;
+        return allMet ? 0 : 1;
     }
 
     static String cliName(Enum<?> e) {

@@ -24,6 +24,7 @@ final class ChaosRun implements AutoCloseable {
 
     private final StoreTarget target;
     private final WorkerShape shape;
+    private final WorkerProgram program;
     private final Path dir = TempDirs.create("chaos-run");
     private final Path registerFile = dir.resolve("register");
     private final String lockName = "chaos:" + UUID.randomUUID();
@@ -41,8 +42,14 @@ final class ChaosRun implements AutoCloseable {
     }
 
     ChaosRun(StoreTarget target, boolean throughProxy, WorkerShape shape) throws Exception {
+        this(target, throughProxy, shape, WorkerProgram.LOCK);
+    }
+
+    /** A run whose workers run {@code program} (another workload than the lock's). */
+    ChaosRun(StoreTarget target, boolean throughProxy, WorkerShape shape, WorkerProgram program) throws Exception {
         this.target = target;
         this.shape = shape;
+        this.program = program;
         this.clientPort = target.port();
         if (throughProxy) {
             reactor = new NioReactor();
@@ -65,7 +72,7 @@ final class ChaosRun implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             startWorker();
         }
-        if (awaitEvent(e -> e.type().equals("ACQ_OK"), Duration.ofSeconds(90)) == null) {
+        if (awaitEvent(WorkerProgram::isGrant, Duration.ofSeconds(90)) == null) {
             throw new IllegalStateException("no worker acquired the lock within 90 s on " + target.store());
         }
     }
@@ -87,8 +94,8 @@ final class ChaosRun implements AutoCloseable {
     }
 
     private WorkerProcess startWorker(WorkerShape workerShape, String suffix) {
-        WorkerProcess w = WorkerProcess.start(target.uri(clientPort), "w" + (nextWorker++) + suffix, lockName,
-                registerFile, target.lease(), workerShape, target.holdBound().multipliedBy(2), live);
+        WorkerProcess w = WorkerProcess.start(program, target.uri(clientPort), "w" + (nextWorker++) + suffix,
+                lockName, registerFile, target.lease(), workerShape, target.holdBound().multipliedBy(2), live);
         workers.add(w);
         return w;
     }
@@ -176,7 +183,7 @@ final class ChaosRun implements AutoCloseable {
 
     /** The next acquisition by any worker; fails if none comes within 60 s. */
     Event awaitAcquisition() throws InterruptedException {
-        Event e = awaitEvent(x -> x.type().equals("ACQ_OK"), Duration.ofSeconds(60));
+        Event e = awaitEvent(WorkerProgram::isGrant, Duration.ofSeconds(60));
         if (e == null) {
             throw new IllegalStateException("no worker acquired the lock within 60 s on " + target.store());
         }

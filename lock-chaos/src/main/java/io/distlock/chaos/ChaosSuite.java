@@ -62,7 +62,7 @@ final class ChaosSuite {
      * scenario that does not apply costs no server start of its own); all of them if the target cannot start (each
      * run then reports the failure).
      */
-    private static List<Scenario> applicable(StoreKind kind, List<Scenario> asked, java.io.PrintWriter progress) {
+    static List<Scenario> applicable(StoreKind kind, List<Scenario> asked, java.io.PrintWriter progress) {
         List<Scenario> wanted = asked.stream().filter(kind::runs).toList();
         try (StoreTarget probe = kind.factory().get()) {
             List<Scenario> applicable = new ArrayList<>();

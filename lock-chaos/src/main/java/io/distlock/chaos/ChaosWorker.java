@@ -44,18 +44,7 @@ public final class ChaosWorker {
         LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[4])));
         Workload workload = new Workload(Long.parseLong(args[5]), Long.parseLong(args[6]), Integer.parseInt(args[8]));
         Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[7]));
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread stdin = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-                String line = in.readLine();
-                out.println(line == null ? "STDIN_CLOSED" : "STDIN_STOP " + line);
-            } catch (IOException e) {
-                out.println("STDIN_FAILED " + e); // the parent is gone: stop below
-            }
-            stop.set(true);
-        }, "stdin");
-        stdin.setDaemon(true);
-        stdin.start();
+        AtomicBoolean stop = watchStdin(out);
         LockStore store = openWithRetry(args[0], out, label);
         out.println("READY");
         while (!stop.get()) {
@@ -70,7 +59,25 @@ public final class ChaosWorker {
         System.exit(0);
     }
 
-    private static LockStore openWithRetry(String uri, PrintStream out, String label) {
+    /** A flag set when the parent says stop (a line on stdin) or goes away (stdin closes). */
+    static AtomicBoolean watchStdin(PrintStream out) {
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread stdin = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                String line = in.readLine();
+                out.println(line == null ? "STDIN_CLOSED" : "STDIN_STOP " + line);
+            } catch (IOException e) {
+                out.println("STDIN_FAILED " + e); // the parent is gone: stop below
+            }
+            stop.set(true);
+        }, "stdin");
+        stdin.setDaemon(true);
+        stdin.start();
+        return stop;
+    }
+
+    /** Opens the store, retrying while it is unreachable (a server restarting). */
+    static LockStore openWithRetry(String uri, PrintStream out, String label) {
         while (true) {
             try {
                 return LockStore.open(uri);
@@ -141,11 +148,11 @@ public final class ChaosWorker {
         }
     }
 
-    private static void emit(PrintStream out, String label, String type, long token) {
+    static void emit(PrintStream out, String label, String type, long token) {
         emit(out, label, type, token, System.nanoTime());
     }
 
-    private static synchronized void emit(PrintStream out, String label, String type, long token, long nanos) {
+    static synchronized void emit(PrintStream out, String label, String type, long token, long nanos) {
         out.println(new Event(label, nanos, type, token).toLine());
     }
 

@@ -40,15 +40,16 @@ final class WorkerProcess implements AutoCloseable {
         reader.start();
     }
 
-    static WorkerProcess start(String storeUri, String label, String lockName, Path register, Duration lease,
-            WorkerShape shape, Duration acquireTimeout, BlockingQueue<Event> live) {
+    static WorkerProcess start(WorkerProgram program, String storeUri, String label, String lockName, Path register,
+            Duration lease, WorkerShape shape, Duration acquireTimeout, BlockingQueue<Event> live) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(shape.prefix());
         command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-Xmx256m",
-                "-cp", Classpath.current(), ChaosWorker.class.getName(), storeUri, label, lockName,
+                "-cp", Classpath.current(), program.mainClass(), storeUri, label, lockName,
                 register.toString(), Long.toString(lease.toMillis()), Long.toString(shape.holdMin().toMillis()),
                 Long.toString(shape.holdMax().toMillis()), Long.toString(acquireTimeout.toMillis()),
                 Integer.toString(shape.extendPercent())));
+        command.addAll(program.extraArgs());
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectError(ProcessBuilder.Redirect.DISCARD);
         try {
@@ -89,15 +90,18 @@ final class WorkerProcess implements AutoCloseable {
 
     private void track(Event event) {
         switch (event.type()) {
-            case "ACQ_OK" -> heldToken = event.token();
-            case "REL_OK", "REL_LOST", "REL_UNKNOWN" -> heldToken = 0;
+            case "ACQ_OK", "ELECTED" -> heldToken = event.token();
+            case "REL_OK", "REL_LOST", "REL_UNKNOWN", "REVOKED", "STEPPED_DOWN" -> heldToken = 0;
             default -> {
                 // other events do not change whether the worker holds the lock
             }
         }
     }
 
-    /** Whether the worker's last acquisition has not been released yet, as far as its history tells. */
+    /**
+     * Whether the worker's last acquisition (or term, for a leader) has not been released (or revoked) yet, as far
+     * as its history tells.
+     */
     boolean isHolding() {
         return heldToken != 0;
     }

@@ -15,7 +15,15 @@ class ChaosCommandTest {
         CliRun run = CliRun.of("chaos", "--list");
         assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.OK);
         assertThat(run.out()).contains("redis-rdb-guard", "redis-aof-everysec", "mariadb", "postgresql",
-                "row-delete", "server-restart");
+                "row-delete", "server-restart", "leadership", "semaphore", "sql-fence-postgresql",
+                "sql-fence-mariadb");
+    }
+
+    @Test
+    void anUnknownWorkloadIsAUsageErrorNamingIt() {
+        CliRun run = CliRun.of("chaos", "--store", "redis", "--workload", "queue");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("unknown workload 'queue'");
     }
 
     @Test

@@ -32,8 +32,14 @@ final class HeldNodes implements Watcher {
 
     private static final System.Logger LOG = System.getLogger(HeldNodes.class.getName());
 
-    /** Held nodes by their full path (chroot included, as ZooKeeper reports it in watch events). */
+    /**
+     * Held nodes by their path relative to the chroot, the very string of their {@link LockNode}, so a held lease
+     * costs no second copy of it; paths ZooKeeper reports (watch events, replies) include the chroot and are mapped
+     * back with {@link #relative}.
+     */
     private final Map<String, Entry> byPath = new ConcurrentHashMap<>();
+    /** The chroot as a path prefix ({@code /app}), or empty. */
+    private final String chroot;
     private final CuratorFramework client;
     private final ScheduledThreadPoolExecutor timer;
     private volatile LeaseEvents events = LeaseEvents.NONE;
@@ -47,6 +53,8 @@ final class HeldNodes implements Watcher {
 
     HeldNodes(CuratorFramework client, String storeName) {
         this.client = client;
+        String namespace = client.getNamespace();
+        this.chroot = namespace == null || namespace.isEmpty() ? "" : ZKPaths.makePath(namespace, null);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "distlock-zookeeper-watch-" + storeName);
             t.setDaemon(true);
@@ -80,7 +88,7 @@ final class HeldNodes implements Watcher {
         if (epochAtCreate != epoch || node.sessionId() != currentSession) {
             return false;
         }
-        byPath.put(fullPath(node.path()), new Entry(node, grant));
+        byPath.put(node.path(), new Entry(node, grant));
         return true;
     }
 
@@ -93,7 +101,7 @@ final class HeldNodes implements Watcher {
             if (entry.seen) {
                 if (!entry.watched) {
                     entry.watched = true;
-                    watch(held.getKey());
+                    watch(fullPath(held.getKey()));
                 }
             } else {
                 entry.seen = true; // held at this sweep: watched at the next one if still held
@@ -106,7 +114,7 @@ final class HeldNodes implements Watcher {
             // getData, not exists: on a node that is already gone it sets no watch that would wait for a creation
             client.getZookeeperClient().getZooKeeper().getData(path, this, (rc, p, ctx, data, stat) -> {
                 if (rc == KeeperException.Code.NONODE.intValue()) {
-                    gone(p, "its node was deleted behind its back");
+                    gone(relative(p), "its node was deleted behind its back");
                 }
             }, null);
         } catch (Exception e) {
@@ -116,12 +124,12 @@ final class HeldNodes implements Watcher {
 
     /** Forgets a node we are about to delete ourselves; returns its grant or null if it was no longer held. */
     Grant remove(String path) {
-        Entry entry = byPath.remove(fullPath(path));
+        Entry entry = byPath.remove(path);
         return entry == null ? null : entry.grant;
     }
 
     boolean contains(String path) {
-        return byPath.containsKey(fullPath(path));
+        return byPath.containsKey(path);
     }
 
     /**
@@ -141,7 +149,7 @@ final class HeldNodes implements Watcher {
     @Override
     public void process(WatchedEvent event) {
         if (event.getType() == Event.EventType.NodeDeleted && event.getPath() != null) {
-            gone(event.getPath(), "its node was deleted behind its back "
+            gone(relative(event.getPath()), "its node was deleted behind its back "
                     + "(force-released by an operator, or removed by another client)");
         }
     }
@@ -157,7 +165,7 @@ final class HeldNodes implements Watcher {
         for (String path : List.copyOf(byPath.keySet())) {
             Stat stat = new Stat();
             try {
-                zk.getData(path, this, stat); // watched again: watches set before the disconnect may be gone
+                zk.getData(fullPath(path), this, stat); // watched again: watches set before the disconnect may be gone
             } catch (KeeperException.NoNodeException e) {
                 gone(path, "its node was gone when the connection came back");
                 continue;
@@ -174,14 +182,27 @@ final class HeldNodes implements Watcher {
     }
 
     private void gone(String path, String reason) {
+        if (path == null) {
+            return; // not under our chroot: not one of ours
+        }
         Entry entry = byPath.remove(path);
         if (entry != null) {
             events.lost(entry.grant, reason);
         }
     }
 
+    /** The path as the plain ZooKeeper handle knows it: chroot included. */
     private String fullPath(String path) {
-        return ZKPaths.fixForNamespace(client.getNamespace(), path);
+        return chroot.isEmpty() ? path : chroot + path;
+    }
+
+    /** A path ZooKeeper reported (chroot included) relative to the chroot, or null if it is outside it. */
+    String relative(String reported) {
+        if (chroot.isEmpty()) {
+            return reported;
+        }
+        return reported.startsWith(chroot) && reported.length() > chroot.length()
+                && reported.charAt(chroot.length()) == '/' ? reported.substring(chroot.length()) : null;
     }
 
     /** A held node, its grant and how far the sweep got with it (seen and watched: the sweep thread only). */

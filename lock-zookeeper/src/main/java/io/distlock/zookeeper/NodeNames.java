@@ -29,6 +29,9 @@ final class NodeNames {
      * @throws IllegalArgumentException if {@code name} is not valid Unicode (an unpaired surrogate)
      */
     static String encode(String name) {
+        if (allPlain(name)) {
+            return name; // the common case: nothing to escape, so no encoder and no copy on every acquire
+        }
         ByteBuffer utf8;
         try {
             utf8 = StandardCharsets.UTF_8.newEncoder()
@@ -90,6 +93,15 @@ final class NodeNames {
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException("node name '" + node + "' is not UTF-8 once decoded", e);
         }
+    }
+
+    private static boolean allPlain(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (!isPlain(name.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isPlain(int c) {

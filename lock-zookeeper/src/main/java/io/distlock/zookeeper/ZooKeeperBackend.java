@@ -130,8 +130,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     private Grant contend(String name, WaitBudget budget) throws InterruptedException {
         String parent = parentPath(name);
-        Wakeup wakeup = new Wakeup();
-        waiting.add(wakeup);
+        Wakeup wakeup = null; // made when we first wait: an acquire that finds the lock free needs none
         LockNode ours = null;
         long epoch = 0;
         try {
@@ -147,11 +146,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                     listing = created.listing();
                 }
                 LockQueue queue = LockQueue.of(childrenAfter(ours, listing, parent, budget));
-                int position = queue.position(ZKPaths.getNodeFromPath(ours.path()));
+                int position = queue.position(nodeName(ours.path()));
                 boolean current = ours.sessionId() == currentSession();
                 if (position == 0 && current) {
                     beforeGrantHook.run();
-                    Grant grant = new Grant(name, OwnerTokens.newToken(), ours.czxid(), ours);
+                    Grant grant = new Grant(name, ownerToken(ours), ours.czxid(), ours);
                     if (held.add(ours, grant, epoch, currentSession())) {
                         ours = null; // handed over to the grant
                         return grant;
@@ -173,6 +172,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 if (budget.expired()) {
                     return null;
                 }
+                if (wakeup == null) {
+                    wakeup = new Wakeup();
+                    waiting.add(wakeup); // before the first watch: wake-ups before it would be reset anyway
+                }
                 wakeup.reset();
                 if (watch(ZKPaths.makePath(parent, queue.predecessorOf(position)), wakeup, budget)) {
                     wakeup.await(budget.waitNanos(RECHECK_NANOS));
@@ -183,10 +186,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 }
             }
         } finally {
-            waiting.remove(wakeup);
-            String stillWatched = wakeup.stopWatching();
-            if (stillWatched != null) {
-                removeWatch(stillWatched, wakeup);
+            if (wakeup != null) {
+                waiting.remove(wakeup);
+                String stillWatched = wakeup.stopWatching();
+                if (stillWatched != null) {
+                    removeWatch(stillWatched, wakeup);
+                }
             }
             if (ours != null) {
                 deleteLeftover(ours.path(), budget);
@@ -195,9 +200,19 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /**
+     * The owner token of a grant made with {@code node}: its path. ZooKeeper proves ownership by the session that owns
+     * the ephemeral node, not by a token, so the core only needs a value unique to the grant, and the path is one
+     * (its protected prefix is a random UUID, its suffix the parent's sequence): no random draw per acquire and no
+     * second string per held lease.
+     */
+    static String ownerToken(LockNode node) {
+        return node.path();
+    }
+
+    /**
      * Our contender node, and the listing of its parent sent right behind its create (null if it could not be sent).
      */
-    private record Created(LockNode node, BoundedCall listing) {
+    record Created(LockNode node, BoundedCall listing) {
     }
 
     /**
@@ -214,9 +229,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         return create(parent, LockQueue.NODE_PREFIX, listBehindCreate, budget);
     }
 
-    /** A contender node with our part of the name before the sequence, and no listing sent behind it (permits). */
-    LockNode create(String parent, String nodePrefix, WaitBudget budget) throws InterruptedException {
-        return create(parent, nodePrefix, false, budget).node();
+    /**
+     * A contender node with our part of the name before the sequence (permits), and the listing of its parent sent
+     * right behind it as for locks (null if it could not be sent); hand both to {@link #childrenAfter}.
+     */
+    Created create(String parent, String nodePrefix, WaitBudget budget) throws InterruptedException {
+        return create(parent, nodePrefix, listBehindCreate, budget);
     }
 
     private Created create(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
@@ -266,7 +284,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * listing shows our node, else listed now (the create was retried or found again after a lost reply, or the
      * parent had to be created first, so the listing came too early).
      */
-    private List<String> childrenAfter(LockNode ours, BoundedCall listing, String parent, WaitBudget budget)
+    List<String> childrenAfter(LockNode ours, BoundedCall listing, String parent, WaitBudget budget)
             throws InterruptedException {
         if (listing != null) {
             CuratorEvent listed;
@@ -276,11 +294,19 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 inFlight.remove(listing);
             }
             if (listed != null && listed.getResultCode() == KeeperException.Code.OK.intValue()
-                    && listed.getChildren().contains(ZKPaths.getNodeFromPath(ours.path()))) {
+                    && listed.getChildren().contains(nodeName(ours.path()))) {
                 return listed.getChildren();
             }
         }
         return children(parent, budget);
+    }
+
+    /**
+     * The last segment of a node path we made ourselves, without {@code ZKPaths.getNodeFromPath}'s validation (a
+     * copy of the path into a char array on every call, twice per acquire).
+     */
+    static String nodeName(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     /** Our node from the reply to its create. */

@@ -2,7 +2,6 @@ package io.distlock.zookeeper;
 
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
-import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -94,19 +93,23 @@ final class ZooKeeperPermits {
                 }
             }
             while (true) {
+                ZooKeeperBackend.Created created = null;
                 if (ours == null) {
                     epoch = backend.held.epoch();
-                    ours = backend.create(parent, nodePrefix(permits), budget);
+                    created = backend.create(parent, nodePrefix(permits), budget);
+                    ours = created.node();
                 }
-                List<String> children = backend.children(parent, budget);
-                String ourName = ZKPaths.getNodeFromPath(ours.path());
+                List<String> children = created != null
+                        ? backend.childrenAfter(ours, created.listing(), parent, budget)
+                        : backend.children(parent, budget);
+                String ourName = ZooKeeperBackend.nodeName(ours.path());
                 checkLimits(name, children, ourName, permits);
                 LockQueue queue = LockQueue.of(children);
                 int position = queue.position(ourName);
                 boolean current = ours.sessionId() == backend.currentSession();
                 if (position >= 0 && position < permits && current) {
                     mark(ours, budget); // before it is watched as held: wakes the waiter behind us
-                    Grant grant = new Grant(name, OwnerTokens.newToken(), ours.czxid(), ours);
+                    Grant grant = new Grant(name, ZooKeeperBackend.ownerToken(ours), ours.czxid(), ours);
                     if (backend.held.add(ours, grant, epoch, backend.currentSession())) {
                         ours = null; // handed over to the grant
                         return grant;

@@ -12,6 +12,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
@@ -80,6 +82,19 @@ class ZooKeeperPermitsTest {
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());
         List<CompletableFuture<Lease>> waiters = new ArrayList<>();
         int count = 4;
+        // a thread per waiter: each blocks in acquire(), and the common pool may have a single thread (2 cores)
+        ExecutorService threads = Executors.newFixedThreadPool(count);
+        try {
+            queueAndHandOver(name, holders, order, waiters, count, threads);
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(order).containsExactly(0, 1, 2, 3);
+        holders.forEach(Lease::release);
+    }
+
+    private void queueAndHandOver(String name, List<Lease> holders, List<Integer> order,
+            List<CompletableFuture<Lease>> waiters, int count, ExecutorService threads) throws Exception {
         for (int i = 0; i < count; i++) {
             LockStore store = client();
             int id = i;
@@ -91,7 +106,7 @@ class ZooKeeperPermitsTest {
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-            }));
+            }, threads));
             int queued = 3 + i;
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> nodes(name).size() == queued);
         }
@@ -104,7 +119,5 @@ class ZooKeeperPermitsTest {
                     + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before) + " ms");
             holders.add(0, next);
         }
-        assertThat(order).containsExactly(0, 1, 2, 3);
-        holders.forEach(Lease::release);
     }
 }

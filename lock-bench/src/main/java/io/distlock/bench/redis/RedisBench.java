@@ -3,12 +3,17 @@ package io.distlock.bench.redis;
 import io.distlock.bench.core.Contender;
 import io.distlock.bench.core.HostPort;
 import io.distlock.bench.core.StoreBench;
+import io.distlock.bench.core.SemaphoreContender;
 import io.distlock.bench.distlock.DistlockContender;
+import io.distlock.bench.distlock.DistlockSemaphoreContender;
 import java.util.List;
 import java.util.OptionalDouble;
 import redis.clients.jedis.RedisClient;
 
-/** Redis (a shared server, never started or stopped here): distlock, Redisson RLock and RFencedLock, raw Jedis. */
+/**
+ * Redis (a shared server, never started or stopped here): distlock, Redisson RLock and RFencedLock, raw Jedis;
+ * distlock's semaphore and Redisson's RPermitExpirableSemaphore.
+ */
 public final class RedisBench implements StoreBench {
 
     private final HostPort server;
@@ -60,7 +65,9 @@ public final class RedisBench implements StoreBench {
                 new DistlockContender(via.fill(distlockUri)),
                 new RedissonContender(via, false),
                 new RedissonContender(via, true),
-                new RawRedisContender(via));
+                new RawRedisContender(via),
+                new DistlockSemaphoreContender(via.fill(distlockUri), SemaphoreContender.DEFAULT_PERMITS),
+                new RedissonSemaphoreContender(via, SemaphoreContender.DEFAULT_PERMITS));
     }
 
     @Override

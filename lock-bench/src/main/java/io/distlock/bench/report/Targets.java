@@ -57,6 +57,7 @@ public final class Targets {
         if (!store.store().equals("mem") && !store.store().equals("zookeeper")) {
             checks.add(heldLeases(store));
         }
+        checks.addAll(SemaphoreTargets.forLockScenarios("uncontended-1", uncontendedMany, contended).check(store));
         return checks;
     }
 

@@ -5,6 +5,7 @@ import io.distlock.bench.core.Held;
 import io.distlock.bench.core.LockClient;
 import io.distlock.bench.core.Sample;
 import io.distlock.bench.core.Scenario;
+import io.distlock.bench.core.SemaphoreContender;
 import io.distlock.bench.core.Workers;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,7 +42,7 @@ public final class Contended implements Scenario {
 
     @Override
     public boolean appliesTo(Contender contender) {
-        return contender.canWait();
+        return contender.canWait() && !SemaphoreContender.is(contender);
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.distlock.bench.core.Held;
 import io.distlock.bench.core.LockClient;
 import io.distlock.bench.core.Sample;
 import io.distlock.bench.core.Scenario;
+import io.distlock.bench.core.SemaphoreContender;
 import io.distlock.bench.core.Workers;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,7 +38,7 @@ public final class Uncontended implements Scenario {
 
     @Override
     public boolean appliesTo(Contender contender) {
-        return true;
+        return !SemaphoreContender.is(contender);
     }
 
     @Override

@@ -3,14 +3,17 @@ package io.distlock.bench.zookeeper;
 import io.distlock.bench.core.Contender;
 import io.distlock.bench.core.HostPort;
 import io.distlock.bench.core.StoreBench;
+import io.distlock.bench.core.SemaphoreContender;
 import io.distlock.bench.distlock.DistlockContender;
+import io.distlock.bench.distlock.DistlockSemaphoreContender;
 import java.util.List;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Version;
 
 /**
  * ZooKeeper run in-process by the harness (Curator's {@link TestingServer} on a free port), so the benchmark owns
- * it: distlock, Curator's {@code InterProcessMutex} and the raw recipe.
+ * it: distlock, Curator's {@code InterProcessMutex} and the raw recipe; distlock's semaphore and Curator's
+ * {@code InterProcessSemaphoreV2}.
  */
 public final class ZooKeeperBench implements StoreBench {
 
@@ -44,7 +47,9 @@ public final class ZooKeeperBench implements StoreBench {
         return List.of(
                 new DistlockContender(via.fill(distlockUri)),
                 new CuratorContender(via),
-                new RawZooKeeperContender(via));
+                new RawZooKeeperContender(via),
+                new DistlockSemaphoreContender(via.fill(distlockUri), SemaphoreContender.DEFAULT_PERMITS),
+                new CuratorSemaphoreContender(via, SemaphoreContender.DEFAULT_PERMITS));
     }
 
     @Override

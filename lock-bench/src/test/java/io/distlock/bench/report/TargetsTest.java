@@ -32,6 +32,31 @@ class TargetsTest {
     }
 
     @Test
+    void semaphoreTargetsCompareDistlocksSemaphoreWithTheStoresOtherSemaphore() {
+        StoreResult zk = new StoreResult("zookeeper", "test");
+        zk.scenarios().add(result("distlock Semaphore", Role.DISTLOCK, "semaphore-uncontended-1", 500));
+        zk.scenarios().add(result("Curator InterProcessSemaphoreV2", Role.LIBRARY, "semaphore-uncontended-1", 200));
+        zk.scenarios().add(result("distlock Semaphore", Role.DISTLOCK, "semaphore-contended-8x2", 300));
+        zk.scenarios().add(result("Curator InterProcessSemaphoreV2", Role.LIBRARY, "semaphore-contended-8x2", 200));
+        zk.scenarios().add(result("distlock", Role.DISTLOCK, "semaphore-uncontended-8", 9000));
+
+        List<TargetCheck> semaphore = targets.check(zk).stream()
+                .filter(c -> c.target().startsWith("semaphore-")).toList();
+
+        assertThat(semaphore).extracting(TargetCheck::target).containsExactly(
+                "semaphore-uncontended-1: distlock Semaphore >= 2.00x Curator InterProcessSemaphoreV2",
+                "semaphore-uncontended-8: distlock Semaphore >= 2.00x Curator InterProcessSemaphoreV2",
+                "semaphore-contended-8x2: distlock Semaphore >= 2.00x Curator InterProcessSemaphoreV2");
+        assertThat(semaphore.get(0).verdict()).isEqualTo(TargetCheck.Verdict.MET);
+        assertThat(semaphore.get(0).measured()).startsWith("2.50x");
+        assertThat(semaphore.get(1).verdict()).as("the lock's figure is not the semaphore's")
+                .isEqualTo(TargetCheck.Verdict.NOT_MEASURED);
+        assertThat(semaphore.get(2).verdict()).isEqualTo(TargetCheck.Verdict.MISSED);
+        assertThat(semaphore.get(2).shortfall()).startsWith("25% short");
+        assertThat(semaphore.get(2).contender()).isEqualTo("distlock Semaphore");
+    }
+
+    @Test
     void medianOfThreeRunsIsTheMiddleOne() {
         ScenarioResult r = new ScenarioResult("distlock", Role.DISTLOCK, "uncontended-1", true);
         r.add(10, 10, Sample.newHistogram(), 0);

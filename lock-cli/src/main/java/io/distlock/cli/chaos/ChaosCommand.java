@@ -41,6 +41,13 @@ public final class ChaosCommand implements Callable<Integer> {
             description = "Scenarios to run, comma-separated, or all (default). Use --list to see them.")
     List<String> scenarios = new ArrayList<>();
 
+    @Option(names = "--workload", split = ",", paramLabel = "NAME", defaultValue = "lock",
+            description = {"What the workers do, comma-separated (default: lock): lock (acquire, fenced read and "
+                    + "write, release), leadership (campaign; the leader writes with its term), semaphore (permits "
+                    + "of a semaphore of 2), sql-fence-postgresql or sql-fence-mariadb (the lock protecting a SQL "
+                    + "counter row through SqlFence). Each has its own table in the report."})
+    List<String> workloads = new ArrayList<>();
+
     @Option(names = "--faults", paramLabel = "N", defaultValue = "" + ChaosMain.DEFAULT_FAULTS,
             description = "Faults per store and scenario (default: ${DEFAULT-VALUE}).")
     int faults;
@@ -62,13 +69,14 @@ public final class ChaosCommand implements Callable<Integer> {
         if (list) {
             out.println("stores:    " + String.join(", ", ChaosMain.storeNames()));
             out.println("scenarios: " + String.join(", ", ChaosMain.scenarioNames()));
+            out.println("workloads: " + String.join(", ", ChaosMain.workloadNames()));
             return ExitCodes.OK;
         }
         String commandLine = "distlock chaos --store " + String.join(",", stores) + " --scenario "
-                + String.join(",", scenarios) + " --faults " + faults + " --workers " + workers + " --report "
-                + report;
+                + String.join(",", scenarios) + " --workload " + String.join(",", workloads) + " --faults " + faults
+                + " --workers " + workers + " --report " + report;
         try {
-            return ChaosMain.run(stores, scenarios, faults, workers, report, commandLine, out);
+            return ChaosMain.run(stores, scenarios, workloads, faults, workers, report, commandLine, out);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

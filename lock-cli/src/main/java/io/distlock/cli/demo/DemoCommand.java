@@ -32,8 +32,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code distlock demo}: shows, with separate processes sharing a real store, the race a distributed lock prevents
- * (points redemption, flash sale), a scheduled job run once per tick instead of once per service, and why fencing
- * tokens matter (a frozen holder). Without {@code --store} it starts
+ * (points redemption, flash sale), a scheduled job run once per tick instead of once per service, why fencing
+ * tokens matter (a frozen holder), and a semaphore keeping every service together within an API's limit of calls
+ * at once. Without {@code --store} it starts
  * an embedded ZooKeeper server, so it runs on a fresh clone with nothing installed.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
@@ -45,7 +46,7 @@ import picocli.CommandLine.Spec;
 public final class DemoCommand implements Callable<Integer> {
 
     /** Which scenarios {@code --scenario} can pick. */
-    public enum Choice { points, flash_sale, fencing, scheduled_job, all }
+    public enum Choice { points, flash_sale, fencing, scheduled_job, rate_limit, all }
 
     /**
      * The session timeout the demo's URI asks of its embedded ZooKeeper: short, so a frozen holder loses its lock
@@ -61,13 +62,13 @@ public final class DemoCommand implements Callable<Integer> {
     String storeUri;
 
     @Option(names = "--processes", paramLabel = "N",
-            description = "Services contending in the points, flash-sale and scheduled-job scenarios, 2-10 "
-                    + "(default: 2 for points, 4 for flash-sale and scheduled-job).")
+            description = "Services contending in the points, flash-sale, scheduled-job and rate-limit scenarios, "
+                    + "2-10 (default: 2 for points, 4 for the others).")
     Integer processes;
 
     @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "all",
             converter = ChoiceConverter.class,
-            description = "points, flash-sale, fencing, scheduled-job or all (default: ${DEFAULT-VALUE}).")
+            description = "points, flash-sale, fencing, scheduled-job, rate-limit or all (default: ${DEFAULT-VALUE}).")
     Choice scenario;
 
     @Override
@@ -157,6 +158,9 @@ public final class DemoCommand implements Callable<Integer> {
         }
         if (scenario == Choice.scheduled_job || scenario == Choice.all) {
             chosen.add(new ScheduledJobScenario());
+        }
+        if (scenario == Choice.rate_limit || scenario == Choice.all) {
+            chosen.add(new RateLimitScenario());
         }
         ctx.services().ensure(ctx, chosen.stream().mapToInt(sc -> sc.services(ctx)).max().orElse(2));
         Map<Scenario, Boolean> results = new LinkedHashMap<>();

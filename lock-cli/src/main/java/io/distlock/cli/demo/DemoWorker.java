@@ -5,6 +5,7 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.Semaphore;
 import io.distlock.cli.Logging;
 import io.distlock.tck.process.JvmProcess;
 import java.io.BufferedReader;
@@ -14,6 +15,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,7 +30,9 @@ import java.util.Optional;
  * it has released, {@code DONE releaseOutcome}),
  * {@code SCHEDULE lock? lockName journal ticks periodMs skewMs jobMs minHeldMs startAtEpochMs} (runs this service's
  * timer, answers {@code DONE ran skipped}), {@code TAKE lockName maxWaitMs jdbcUrl table value} (answers
- * {@code DONE token waitedMs plain fenced}) and {@code QUIT}. The writes go to the {@link SqlRecords} of
+ * {@code DONE token waitedMs plain fenced}), {@code CALL semaphore? semaphoreName apiFile limit calls callMs} (answers
+ * {@code ARMED}, waits for {@code GO}, makes its calls to the {@link RateLimitedApi}, each inside a permit of the
+ * semaphore or not, then answers {@code DONE calls overLimit waitedMs tokens}) and {@code QUIT}. The writes go to the {@link SqlRecords} of
  * {@code table}: the plain record as is, the fenced one through {@code SqlFence} with the lease's token. Any failure
  * is answered {@code ERROR message}.
  */
@@ -105,6 +110,8 @@ public final class DemoWorker {
                     Long.parseLong(cmd[5]), Long.parseLong(cmd[6]), Long.parseLong(cmd[7]), Long.parseLong(cmd[8]),
                     Long.parseLong(cmd[9]));
             case "TAKE" -> take(cmd[1], Long.parseLong(cmd[2]), new SqlRecords(cmd[3], cmd[4]), cmd[5]);
+            case "CALL" -> call(Boolean.parseBoolean(cmd[1]), cmd[2], new RateLimitedApi(Path.of(cmd[3])),
+                    Integer.parseInt(cmd[4]), Integer.parseInt(cmd[5]), Long.parseLong(cmd[6]));
             default -> reply("ERROR", "unknown command " + cmd[0]);
         }
     }
@@ -188,6 +195,36 @@ public final class DemoWorker {
             fenced = records.writeFenced(lockName, token, value);
         }
         reply("DONE", Long.toString(token), Long.toString(waitedMs), plain, fenced);
+    }
+
+    /** Calls the rate-limited API {@code calls} times in a row, each call inside a permit of the semaphore or not. */
+    private void call(boolean useSemaphore, String semaphoreName, RateLimitedApi api, int limit, int calls,
+            long callMs) throws IOException, InterruptedException {
+        Semaphore semaphore = useSemaphore ? store.semaphore(semaphoreName, limit) : null;
+        reply("ARMED");
+        awaitLine("GO");
+        int overLimit = 0;
+        long waitedNanos = 0;
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            if (semaphore == null) {
+                overLimit += api.call(limit, callMs) ? 0 : 1;
+                continue;
+            }
+            long start = System.nanoTime();
+            Optional<Lease> permit = semaphore.tryAcquire(Duration.ofSeconds(60));
+            waitedNanos += System.nanoTime() - start;
+            if (permit.isEmpty()) {
+                reply("ERROR", label + " waited 60 s for a permit of " + semaphoreName + " without getting one");
+                return;
+            }
+            try (Lease held = permit.get()) {
+                tokens.add(Long.toString(held.fencingToken()));
+                overLimit += api.call(limit, callMs) ? 0 : 1;
+            } // released before the next call: a permit lost meanwhile is reported as an ERROR, not hidden
+        }
+        reply("DONE", Integer.toString(calls), Integer.toString(overLimit),
+                Long.toString(waitedNanos / 1_000_000), String.join(",", tokens));
     }
 
     /**

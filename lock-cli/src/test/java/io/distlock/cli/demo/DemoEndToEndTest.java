@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The demo end to end, with its services as separate JVMs: the scenarios one by one on the shared Redis server
  * (127.0.0.1:6379), and the whole {@code distlock demo} as a new user runs it, on its embedded ZooKeeper. Only what
  * is guaranteed is asserted: with the lock exactly one redemption and a balance of 3, sold + stock = 10, the stale
- * write refused. Whether the race shows without the lock depends on timing, so that run is only reported (and
+ * write refused, the rate-limited API never over its limit of 2 with the semaphore. Whether the race shows
+ * without the lock depends on timing, so that run is only reported (and
  * checked for what holds in every interleaving: each deduction was whole).
  */
 class DemoEndToEndTest {
@@ -100,7 +101,8 @@ class DemoEndToEndTest {
 
         assertThat(code).as(printed + "\n" + err).isEqualTo(ExitCodes.OK);
         assertThat(printed).containsPattern("embedded ZooKeeper on 127\\.0\\.0\\.1:\\d+")
-                .contains("1/4  Points redemption", "2/4  Flash sale", "3/4  Fencing", "4/4  Scheduled job")
+                .contains("1/5  Points redemption", "2/5  Flash sale", "3/5  Fencing", "4/5  Scheduled job",
+                        "5/5  Rate-limited API")
                 .contains("every run was correct");
         List<String> withLockRows = printed.lines().filter(l -> l.strip().startsWith("with lock")).toList();
         assertThat(withLockRows).hasSize(2);
@@ -112,5 +114,7 @@ class DemoEndToEndTest {
                 .containsPattern("wrote with its old token +accepted +REFUSED")
                 .contains("fenced record now holds: \"written by service B\"");
         assertThat(printed).containsPattern("tryRun\\(minHeld, task\\) +1x .*correct: once per tick");
+        assertThat(printed)
+                .containsPattern("semaphore\\(2\\) +2 calls, waited .* +[12] +0 of 8 .*correct: never more than 2 at once");
     }
 }

@@ -1,0 +1,26 @@
+package io.distlock.chaos;
+
+import java.util.List;
+
+/**
+ * Which program a worker JVM runs (its main class) and the arguments it takes after the common ones (store URI,
+ * label, name, register file, lease, hold range, acquire timeout, extend percentage): the lock workload's
+ * {@link ChaosWorker}, or a leader, a semaphore holder or a SQL-fenced writer.
+ *
+ * @param mainClass the worker's main class
+ * @param extraArgs arguments after the common ones
+ */
+record WorkerProgram(String mainClass, List<String> extraArgs) {
+
+    /** The lock workload. */
+    static final WorkerProgram LOCK = new WorkerProgram(ChaosWorker.class.getName(), List.of());
+
+    WorkerProgram {
+        extraArgs = List.copyOf(extraArgs);
+    }
+
+    /** Whether {@code e} is a grant: an acquisition (lock or permit) or an election (leadership term). */
+    static boolean isGrant(Event e) {
+        return e.type().equals("ACQ_OK") || e.type().equals("ELECTED");
+    }
+}
