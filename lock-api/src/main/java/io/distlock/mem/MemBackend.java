@@ -155,6 +155,14 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
     }
 
     @Override
+    public List<LockInfo> listPermits(String prefix, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        return space.permits.list(prefix, limit);
+    }
+
+    @Override
     public boolean forceRelease(String name) {
         long now = System.nanoTime();
         MemSpace.Entry removed = space.entries.remove(name);

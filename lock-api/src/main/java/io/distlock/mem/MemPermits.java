@@ -1,32 +1,38 @@
 package io.distlock.mem;
 
 import io.distlock.spi.Grant;
+import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The semaphores of one {@code mem:NAME} space, apart from its locks: per name, the holders' permits with their
  * expiry (nanoTime) and the limit they recorded, changed only by one atomic {@code compute} per operation; a fencing
- * counter per name that never resets.
+ * counter per name that never resets. Expired permits are swept as the space's expired locks are.
  */
 final class MemPermits {
+
+    private static final long SWEEP_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** The highest limit a mem semaphore takes. */
     static final int MAX_PERMITS = 1_000_000;
 
-    /** One permit: its fencing token and expiry. */
-    private record Permit(long fence, long expiresAtNanos) {
+    /** One permit: its fencing token, expiry and a description of its holder. */
+    private record Permit(long fence, long expiresAtNanos, String owner) {
         boolean expiredAt(long now) {
             return now - expiresAtNanos >= 0;
         }
@@ -44,14 +50,33 @@ final class MemPermits {
     private final ConcurrentHashMap<String, Holders> names = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, AtomicLong> fences = new ConcurrentHashMap<>();
     private final ReleaseSignals signals = new ReleaseSignals();
+    private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
 
     Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
         return PermitWaits.acquire(signals, name, timeoutNanos, () -> attempt(name, permits, leaseTime));
     }
 
+    /**
+     * Drops expired permits of every name, and names left without holders, at most once a second (one thread does
+     * it), so semaphores that are never asked about again do not stay in memory. Fencing counters stay: tokens must
+     * keep increasing.
+     */
+    private void sweepExpired(long now) {
+        long last = lastSweep.get();
+        if (now - last >= SWEEP_EVERY_NANOS && lastSweep.compareAndSet(last, now)) {
+            for (String name : names.keySet()) {
+                names.computeIfPresent(name, (k, current) -> {
+                    Holders live = current.withoutExpired(now);
+                    return live.permits().isEmpty() ? null : live;
+                });
+            }
+        }
+    }
+
     private Grant attempt(String name, int permits, Duration leaseTime) {
         String token = OwnerTokens.newToken();
         long now = System.nanoTime();
+        sweepExpired(now);
         long[] fence = {0};
         int[] recorded = {0};
         names.compute(name, (k, current) -> {
@@ -68,7 +93,8 @@ final class MemPermits {
             }
             fence[0] = fences.computeIfAbsent(name, n -> new AtomicLong()).incrementAndGet();
             Map<String, Permit> next = new HashMap<>(live.permits());
-            next.put(token, new Permit(fence[0], now + leaseTime.toNanos()));
+            next.put(token, new Permit(fence[0], now + leaseTime.toNanos(),
+                    OwnerTokens.processDescription() + " " + Thread.currentThread().getName()));
             return new Holders(permits, next);
         });
         if (recorded[0] != 0) {
@@ -107,7 +133,7 @@ final class MemPermits {
                 }
                 renewed[0] = true;
                 Map<String, Permit> next = new HashMap<>(current.permits());
-                next.put(grant.ownerToken(), new Permit(permit.fence(), now + renewal.leaseTime().toNanos()));
+                next.put(grant.ownerToken(), new Permit(permit.fence(), now + renewal.leaseTime().toNanos(), permit.owner()));
                 return new Holders(current.limit(), next);
             });
             if (!renewed[0]) {
@@ -115,6 +141,25 @@ final class MemPermits {
             }
         }
         return lost;
+    }
+
+    /** The live permits of names starting with {@code prefix}, by name then token, at most {@code limit}. */
+    List<LockInfo> list(String prefix, int limit) {
+        long now = System.nanoTime();
+        List<LockInfo> infos = new ArrayList<>();
+        names.forEach((name, holders) -> {
+            if (name.startsWith(prefix == null ? "" : prefix)) {
+                holders.permits().values().stream().filter(p -> !p.expiredAt(now)).forEach(p -> infos.add(
+                        new LockInfo(name, p.fence(), Duration.ofNanos(p.expiresAtNanos() - now), p.owner())));
+            }
+        });
+        infos.sort(Comparator.comparing(LockInfo::name).thenComparingLong(LockInfo::fencingToken));
+        return infos.size() > limit ? List.copyOf(infos.subList(0, limit)) : infos;
+    }
+
+    /** How many semaphore names this space keeps holders for (for tests: expired ones must not pile up). */
+    int namesKept() {
+        return names.size();
     }
 
     int held(String name) {

@@ -3,7 +3,7 @@ package io.distlock.spi;
 import java.util.List;
 
 /**
- * Operator access to a store's locks: list the held ones, break a stuck one. Used by {@code distlock inspect} and
+ * Operator access to a store's locks: list the held ones (and held semaphore permits), break a stuck one. Used by {@code distlock inspect} and
  * {@code distlock release --force}.
  */
 public interface LockAdmin {
@@ -12,6 +12,17 @@ public interface LockAdmin {
      * The locks held now whose names start with {@code prefix} (empty: all), sorted by name, at most {@code limit}.
      */
     List<LockInfo> list(String prefix, int limit);
+
+    /**
+     * The semaphore permits held now whose semaphore names start with {@code prefix} (empty: all), one entry per
+     * permit (name: the semaphore's, fencing token: the permit's, owner: the holder's description, never its owner
+     * token), sorted by name then token, at most {@code limit}.
+     *
+     * @throws UnsupportedOperationException if this store's admin view does not list permits
+     */
+    default List<LockInfo> listPermits(String prefix, int limit) {
+        throw new UnsupportedOperationException("this store's admin view does not list semaphore permits");
+    }
 
     /**
      * Deletes the lock named {@code name} whoever holds it. Its holder finds out at its next renewal (time-bound

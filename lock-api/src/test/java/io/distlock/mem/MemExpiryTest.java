@@ -27,4 +27,22 @@ class MemExpiryTest {
                     });
         }
     }
+
+    @Test
+    void expiredPermitsOfSemaphoresNeverUsedAgainAreDropped() throws InterruptedException {
+        MemSpace space = new MemSpace();
+        try (LockStore store = new BackendLockStore(new MemBackend(space), "mem:permit-expiry-test")) {
+            LockOptions expiring = LockOptions.defaults().withLeaseTime(Duration.ofMillis(100)).withAutoRenew(false);
+            for (int i = 0; i < 200; i++) {
+                store.semaphore("once-" + i, 2, expiring).acquire();
+                store.semaphore("once-" + i, 2, expiring).acquire();
+            }
+            Awaitility.await("expired permits are dropped while the store is used for other semaphores")
+                    .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        store.semaphore("busy", 1).tryAcquire().ifPresent(l -> l.release());
+                        return space.permits.namesKept() <= 1;
+                    });
+        }
+    }
 }

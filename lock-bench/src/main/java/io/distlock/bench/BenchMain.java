@@ -4,13 +4,14 @@ import io.distlock.bench.core.HostPort;
 import io.distlock.bench.core.StoreBench;
 import io.distlock.bench.redis.RedisBench;
 import io.distlock.bench.report.BenchReport;
+import io.distlock.bench.report.History;
 import io.distlock.bench.report.Machine;
 import io.distlock.bench.report.MarkdownReport;
 import io.distlock.bench.report.SvgChart;
 import io.distlock.bench.report.TargetCheck;
 import io.distlock.bench.result.StoreResult;
 import io.distlock.bench.sql.SqlBench;
-import io.distlock.bench.sql.SqlDialect;
+import io.distlock.bench.sql.CompetitorSql;
 import io.distlock.bench.zookeeper.ZooKeeperBench;
 import io.distlock.spi.StoreUri;
 import java.io.PrintStream;
@@ -131,6 +132,9 @@ public final class BenchMain implements Callable<Integer> {
         double loadBefore = Machine.loadAverage();
         log.println("distlock bench: " + String.join(", ", config.stores()) + "; " + settings(config));
         BenchRunner runner = new BenchRunner(config, log);
+        String commit = Machine.commit();
+        History history = History.read(config.outputDirectory());
+        BenchReport report = null;
         List<StoreResult> results = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         List<TargetCheck> checks = new ArrayList<>();
@@ -149,9 +153,14 @@ public final class BenchMain implements Callable<Integer> {
             results.forEach(r -> checks.addAll(runner.targets().check(r)));
             List<String> notRun = new ArrayList<>(missing);
             stores.subList(i + 1, stores.size()).forEach(s -> notRun.add(s + ": not reached yet (run in progress)"));
-            write(config, new BenchReport(started, Duration.between(started, Instant.now()).toSeconds() / 60.0,
+            report = new BenchReport(started, Duration.between(started, Instant.now()).toSeconds() / 60.0,
                     config.command(), Machine.describe(), loadBefore, Machine.loadAverage(), settings(config),
-                    runner.scenarioTitles(), results, checks, notRun));
+                    runner.scenarioTitles(), results, checks, notRun, commit,
+                    runner.historyRows(started, commit, results), history.rows());
+            write(config, report);
+        }
+        if (report != null) {
+            History.append(config.outputDirectory(), report.thisRun());
         }
         Path md = config.outputDirectory().resolve("bench-report.md");
         Path svg = config.outputDirectory().resolve("bench-chart.svg");
@@ -159,7 +168,8 @@ public final class BenchMain implements Callable<Integer> {
         for (TargetCheck check : checks) {
             log.printf("  %-10s %-70s %-12s %s%n", check.store(), check.target(), check.verdict(), check.measured());
         }
-        log.println("wrote " + md + " and " + svg);
+        log.println("wrote " + md + " and " + svg + "; appended this run's key ratios to "
+                + config.outputDirectory().resolve(History.FILE));
         return results.isEmpty() ? 1 : 0;
     }
 
@@ -236,8 +246,8 @@ public final class BenchMain implements Callable<Integer> {
         return switch (store) {
             case "redis" -> new RedisBench(config.servers().get("redis"), uri);
             case "zookeeper" -> new ZooKeeperBench(uri);
-            case "mariadb" -> new SqlBench(SqlDialect.MARIADB, config.servers().get("mariadb"), uri);
-            case "postgresql" -> new SqlBench(SqlDialect.POSTGRESQL, config.servers().get("postgresql"), uri);
+            case "mariadb" -> new SqlBench(CompetitorSql.MARIADB, config.servers().get("mariadb"), uri);
+            case "postgresql" -> new SqlBench(CompetitorSql.POSTGRESQL, config.servers().get("postgresql"), uri);
             case "mem" -> new MemBench(uri);
             default -> throw new IllegalArgumentException("unknown store " + store);
         };

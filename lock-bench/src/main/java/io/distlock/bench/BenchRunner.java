@@ -15,6 +15,7 @@ import io.distlock.bench.scenario.HeldLeases;
 import io.distlock.bench.scenario.RoundTripProbe;
 import io.distlock.bench.scenario.SemaphoreScenario;
 import io.distlock.bench.scenario.Uncontended;
+import io.distlock.bench.report.History;
 import io.distlock.bench.report.JfrProfile;
 import io.distlock.bench.report.Machine;
 import io.distlock.bench.report.TargetCheck;
@@ -110,6 +111,7 @@ public final class BenchRunner {
                         Sample sample = scenario.run(contender, prefix, config.duration());
                         r.add(sample.opsPerSecond(), sample.operations(), sample.latencyNanos(),
                                 sample.crossClientHandoffs());
+                        r.addAllocation(sample.operations(), sample.callingThreadBytes(), sample.otherThreadBytes());
                         log.printf(Locale.ROOT, "  %-10s run %d/%d  %-16s %-38s %,10.0f ops/s  p99 %8.3f ms%n",
                                 store.name(), round, config.runs(), scenario.id(), contender.name(),
                                 sample.opsPerSecond(), sample.latencyNanos().getValueAtPercentile(99) / 1e6);
@@ -123,9 +125,15 @@ public final class BenchRunner {
         }
     }
 
-    /** The targets of issue 8 for this run's scenario ids. */
+    /** The performance targets for this run's scenario ids. */
     public Targets targets() {
         return new Targets(new Uncontended(config.threads()).id(), new Contended(config.threads(), config.clients()).id());
+    }
+
+    /** This run's rows of the history: distlock's key ratios per store. */
+    public List<History.Row> historyRows(java.time.Instant startedAt, String commit, List<StoreResult> stores) {
+        return History.rowsOf(startedAt, commit, stores, new Uncontended(config.threads()).id(),
+                new Contended(config.threads(), config.clients()).id());
     }
 
     /** Takes a JFR profile of distlock in every scenario where it misses a throughput or latency target. */
@@ -138,7 +146,7 @@ public final class BenchRunner {
             }
             for (int c = 0; c < contenders.size(); c++) {
                 Contender contender = contenders.get(c);
-                if (!contender.name().equals(check.contender())) {
+                if (contender.role() != check.contender()) {
                     continue;
                 }
                 for (Scenario scenario : scenarios()) {

@@ -39,7 +39,11 @@ class BenchMainSmokeTest {
                         "| distlock Semaphore | semaphore-uncontended-8 |",
                         "| distlock Semaphore | semaphore-contended-8x2 |")
                 .doesNotContain("| distlock Semaphore | uncontended-1 |", "| distlock | semaphore-uncontended-1 |")
-                .doesNotContain("failed");
+                .doesNotContain("failed")
+                .contains("alloc B/op");
+        assertThat(report.lines().filter(l -> l.startsWith("| distlock | uncontended-1 |")))
+                .as("allocation per pair: bench threads + other threads")
+                .singleElement().asString().containsPattern("\\| [0-9,]+ \\+ [0-9,]+ \\|");
         String chart = Files.readString(out.resolve("bench-chart.svg"));
         assertThat(chart).startsWith("<?xml").contains("<svg", "uncontended-1 (ops/s)", "handoff p99",
                 "semaphore-contended-8x2 (ops/s)").endsWith("</svg>\n");

@@ -64,8 +64,10 @@ public final class ChaosChecker {
             recovery = sorted.stream().filter(e -> e.type().equals("ACQ_OK") && e.nanos() >= faultEndNanos)
                     .findFirst().map(e -> Duration.ofNanos(e.nanos() - faultEndNanos)).orElse(null);
         }
-        long midHold = faultStarts.stream().filter(t -> holds.stream().anyMatch(h -> h.from() <= t && t < h.to()))
-                .count();
+        Map<String, Long> lastRelease = new HashMap<>();
+        sorted.stream().filter(e -> e.type().startsWith("REL_")).forEach(e -> lastRelease.put(e.worker(), e.nanos()));
+        long midHold = faultStarts.stream().filter(t -> holds.stream().anyMatch(h -> h.from() <= t
+                && (t < h.to() || t < killedHolderUntil(h, lastRelease, sorted)))).count();
         return new ChaosResult(store, scenario, ops, faults, midHold, ok, fail, unknown, undetected, detected,
                 register.lostUpdates(), rejections, stale, reissuedTokens(sorted), recovery, unsafeByDesign, note);
     }
@@ -112,6 +114,18 @@ public final class ChaosChecker {
                     false)));
         }
         return holds;
+    }
+
+    /**
+     * For a hold whose worker never released it (killed while holding): the next acquisition by another worker, until
+     * when the lock stayed taken; for any other hold, its end.
+     */
+    private static long killedHolderUntil(Hold h, Map<String, Long> lastRelease, List<Event> sorted) {
+        if (lastRelease.getOrDefault(h.worker(), Long.MIN_VALUE) >= h.from()) {
+            return h.to();
+        }
+        return sorted.stream().filter(e -> e.type().equals("ACQ_OK") && !e.worker().equals(h.worker())
+                && e.nanos() > h.from()).mapToLong(Event::nanos).findFirst().orElse(Long.MAX_VALUE);
     }
 
     /**

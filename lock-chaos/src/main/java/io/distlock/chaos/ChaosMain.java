@@ -68,6 +68,9 @@ public final class ChaosMain {
                 Set.of()));
         stores.put("mariadb", new ChaosSuite.StoreKind("mariadb", MariaDbTarget::new, List.of(), Set.of()));
         stores.put("postgresql", new ChaosSuite.StoreKind("postgresql", PostgresTarget::new, List.of(), Set.of()));
+        stores.put("h2", new ChaosSuite.StoreKind(H2Target.name(null), () -> new H2Target(null), List.of(), Set.of()));
+        stores.put("h2-write-delay-0", new ChaosSuite.StoreKind(H2Target.name(0), () -> new H2Target(0), List.of(),
+                Set.of()));
         return stores;
     }
 

@@ -22,6 +22,9 @@ final class ChaosSuite {
         }
     }
 
+    /** The system property naming a directory where each run's history is written (none if unset). */
+    static final String HISTORIES = "distlock.chaos.histories";
+
     private final int workers;
     private final int faults;
     private final java.time.Duration settle;
@@ -80,6 +83,22 @@ final class ChaosSuite {
         }
     }
 
+    /**
+     * With the system property {@value #HISTORIES} naming a directory, writes a run's events there (one line each,
+     * in time order), so a violation can be traced to the acquisitions behind it.
+     */
+    private static void keepHistory(String store, Scenario scenario, List<Event> events) throws java.io.IOException {
+        String dir = System.getProperty(HISTORIES);
+        if (dir == null || dir.isBlank()) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(dir, (store + "-" + scenario.title())
+                .replaceAll("[^A-Za-z0-9]+", "-") + "-" + System.currentTimeMillis() + ".txt");
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.nio.file.Files.write(file, events.stream().sorted(java.util.Comparator.comparingLong(Event::nanos))
+                .map(Event::toLine).toList());
+    }
+
     /** One scenario on a fresh target; null if it does not apply. */
     ChaosResult runOne(StoreKind kind, Scenario scenario) {
         try (StoreTarget target = kind.factory().get()) {
@@ -93,6 +112,7 @@ final class ChaosSuite {
                 Scenario.Injection injection = scenario.inject(run, faults);
                 run.runFor(settle);
                 List<Event> events = run.stopAndCollect();
+                keepHistory(kind.name(), scenario, events);
                 String note = String.join("; ", java.util.stream.Stream.of(
                         unsafe ? "unsafe by design for this store and fault (see README)" : "", target.note())
                         .filter(n -> !n.isEmpty()).toList());

@@ -117,4 +117,14 @@ class ChaosCheckerTest {
                 CLEAN, 3, List.of(15L, 25L, 35L), -1, false, "");
         assertThat(r.faultsMidHold()).isEqualTo(2);
     }
+
+    @Test
+    void aCrashOfTheHolderCountsMidHoldUntilTheLockWentToAnotherWorker() {
+        // a is killed at 15 while holding (its last event is its read at 12); b gets the lock at 30, after a's lease
+        ChaosResult r = ChaosChecker.check("s", "x", List.of(
+                e("a", 10, "ACQ_OK", 1), e("a", 12, "READ_OK", 1), e("b", 30, "ACQ_OK", 2), e("b", 40, "REL_OK", 2)),
+                CLEAN, 3, List.of(15L, 35L, 45L), -1, false, "");
+        assertThat(r.faultsMidHold()).isEqualTo(2);
+        assertThat(r.undetectedOverlaps()).isZero();
+    }
 }

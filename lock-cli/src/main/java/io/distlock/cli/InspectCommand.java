@@ -12,9 +12,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code distlock inspect}: lists the locks held in a store, with their fencing tokens, time left and holders. */
+/**
+ * {@code distlock inspect}: lists the locks held in a store, with their fencing tokens, time left and holders, then
+ * the held semaphore permits where the store's admin view lists them.
+ */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-        description = "Show the locks held in a store: name, fencing token, time left, owner.",
+        description = "Show the locks (and semaphore permits) held in a store: name, fencing token, time left, owner.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (possibly none)", "2:usage error", "3:store unavailable"})
 public final class InspectCommand implements Callable<Integer> {
@@ -44,17 +47,42 @@ public final class InspectCommand implements Callable<Integer> {
             if (locks.isEmpty()) {
                 out.println(prefix.isEmpty() ? "No locks held in " + store.redacted() + "."
                         : "No locks starting with '" + prefix + "' held in " + store.redacted() + ".");
-                return ExitCodes.OK;
+            } else {
+                TextTable table = new TextTable("NAME", "TOKEN", "TIME LEFT", "OWNER");
+                for (LockInfo lock : locks) {
+                    table.row(lock.name(), lock.fencingToken(), timeLeft(lock), lock.owner());
+                }
+                table.print(out, "");
+                out.println(locks.size() + (locks.size() == 1 ? " lock" : " locks") + " held"
+                        + (locks.size() == limit ? " (limit reached; use --limit to see more)" : "") + ".");
             }
-            TextTable table = new TextTable("NAME", "TOKEN", "TIME LEFT", "OWNER");
-            for (LockInfo lock : locks) {
-                table.row(lock.name(), lock.fencingToken(),
-                        lock.timeLeft() == null ? "(session)" : Durations.show(lock.timeLeft()), lock.owner());
-            }
-            table.print(out, "");
-            out.println(locks.size() + (locks.size() == 1 ? " lock" : " locks") + " held"
-                    + (locks.size() == limit ? " (limit reached; use --limit to see more)" : "") + ".");
+            printPermits(opened, out);
             return ExitCodes.OK;
         }
+    }
+
+    /** Held semaphore permits, if any and if the store's admin view lists them. */
+    private void printPermits(LockStore opened, PrintWriter out) {
+        List<LockInfo> permits;
+        try {
+            permits = opened.admin().listPermits(prefix, limit);
+        } catch (UnsupportedOperationException e) {
+            return; // this store's admin view lists locks only
+        }
+        if (permits.isEmpty()) {
+            return;
+        }
+        out.println();
+        TextTable table = new TextTable("SEMAPHORE", "TOKEN", "TIME LEFT", "OWNER");
+        for (LockInfo permit : permits) {
+            table.row(permit.name(), permit.fencingToken(), timeLeft(permit), permit.owner());
+        }
+        table.print(out, "");
+        out.println(permits.size() + (permits.size() == 1 ? " permit" : " permits") + " held"
+                + (permits.size() == limit ? " (limit reached; use --limit to see more)" : "") + ".");
+    }
+
+    private static String timeLeft(LockInfo info) {
+        return info.timeLeft() == null ? "(session)" : Durations.show(info.timeLeft());
     }
 }

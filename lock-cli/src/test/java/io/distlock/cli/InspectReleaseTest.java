@@ -64,6 +64,24 @@ class InspectReleaseTest {
 
     @ParameterizedTest
     @MethodSource("stores")
+    void inspectShowsHeldPermitsApartFromLocks(String uri) throws InterruptedException {
+        holder = holder != null ? holder : LockStore.open(uri);
+        Lease p1 = holder.semaphore(prefix + "api", 2).acquire();
+        Lease p2 = holder.semaphore(prefix + "api", 2).acquire();
+
+        CliRun run = CliRun.of("inspect", "--store", uri, prefix);
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.OK);
+        assertThat(run.out()).contains("No locks starting with '" + prefix + "'")
+                .contains("SEMAPHORE", prefix + "api")
+                .contains(Long.toString(p1.fencingToken()), Long.toString(p2.fencingToken()))
+                .contains("2 permits held");
+        p1.release();
+        p2.release();
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
     void inspectFiltersByPrefixAndSaysWhenNothingMatches(String uri) {
         hold(uri, "a:1");
         hold(uri, "b:1");

@@ -7,7 +7,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Frees rows that an acquire may have taken although its caller never learned so: the statement reached the
+ * Frees rows (locks or permits) that an acquire may have taken although its caller never learned so: the statement reached the
  * database, then the reply was lost (socket timeout, broken connection, an interrupt inside the driver's I/O). The
  * attempt's owner token is known, so a compare-and-delete on it is run in the background, retried with backoff
  * until the database answers or the lease would have run out anyway. Without this the orphan row would block every
@@ -44,8 +44,13 @@ final class AbandonedAcquisitions implements AutoCloseable {
 
     /** Schedules freeing {@code name} from {@code token}, an attempt of {@code leaseTime} whose answer was lost. */
     void abandon(String name, String token, Duration leaseTime) {
+        abandon(name, token, leaseTime, freeing);
+    }
+
+    /** As {@link #abandon(String, String, Duration)}, freed by {@code how} (a permit rather than a lock row). */
+    void abandon(String name, String token, Duration leaseTime, Freeing how) {
         long giveUpAt = System.nanoTime() + leaseTime.toNanos();
-        schedule(new Cleanup(name, token, giveUpAt), 0);
+        schedule(new Cleanup(name, token, giveUpAt, how), 0);
     }
 
     private void schedule(Cleanup cleanup, long delayMillis) {
@@ -68,18 +73,20 @@ final class AbandonedAcquisitions implements AutoCloseable {
         private final String name;
         private final String token;
         private final long giveUpAt;
+        private final Freeing how;
         private long nextDelayMillis = FIRST_RETRY_MILLIS;
 
-        Cleanup(String name, String token, long giveUpAt) {
+        Cleanup(String name, String token, long giveUpAt, Freeing how) {
             this.name = name;
             this.token = token;
             this.giveUpAt = giveUpAt;
+            this.how = how;
         }
 
         @Override
         public void run() {
             try {
-                if (freeing.free(name, token)) {
+                if (how.free(name, token)) {
                     LOG.fine(() -> "freed '" + name + "' in store " + store + ", taken by an acquire whose answer was"
                             + " lost");
                 }

@@ -44,6 +44,8 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     private final SqlDialect dialect;
     private final SqlFailures failures;
     private final ReleaseSignals signals;
+    private final RemoteWakeups remote;
+    private final long pollMinNanos;
     private final long pollMaxNanos;
     private final String store;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -52,18 +54,20 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     private final long socketTimeoutSeconds;
     private final JdbcPermits permits;
 
-    JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, long pollMaxMillis,
-            long socketTimeoutMillis, String redactedUri) {
+    JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, RemoteWakeups remote,
+            long pollMinMillis, long pollMaxMillis, long socketTimeoutMillis, String redactedUri) {
         this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
+        this.remote = remote;
+        this.pollMinNanos = TimeUnit.MILLISECONDS.toNanos(pollMinMillis);
         this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
         this.socketTimeoutSeconds = Math.max(1, socketTimeoutMillis / 1000);
         this.store = redactedUri;
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
-        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri);
+        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri, abandoned);
     }
 
     @Override
@@ -106,17 +110,25 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
             }
             throw e;
         }
-        return fence > 0 ? Attempt.granted(new Grant(name, token, fence, null)) : Attempt.held(-1);
+        if (fence > 0) {
+            return Attempt.granted(new Grant(name, token, fence, null));
+        }
+        if (signals.hasWaiters(name)) {
+            remote.waiting(name); // a waiting loop (not a single try) found it held: ask other processes to tell
+        }
+        return Attempt.held(-1);
     }
 
     /**
-     * Backs off exponentially from 2 ms to {@code distlock.pollMaxMillis} with jitter (half to all of the step),
+     * Backs off exponentially from {@code distlock.pollMinMillis} (2 ms) to {@code distlock.pollMaxMillis} with
+     * jitter (half to all of the step),
      * so many waiting clients neither hammer the database nor wake in lockstep. Local releases wake waiters at once
-     * through {@link #signals()}; polling covers releases and expiries in other processes.
+     * through {@link #signals()}, releases in other processes through {@link RemoteWakeups} where the database has
+     * them (PostgreSQL); polling covers the rest and expiries.
      */
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
-        long step = Math.min(TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 20), pollMaxNanos);
+        long step = Math.min(pollMinNanos << Math.min(failures, 20), pollMaxNanos);
         long jittered = step / 2 + ThreadLocalRandom.current().nextLong(step / 2 + 1);
         return holderTtlNanos >= 0 ? Math.min(jittered, holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1)) : jittered;
     }
@@ -141,6 +153,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
             }
         } finally {
             signals.signal(grant.name());
+            remote.released(grant.name());
         }
     }
 
@@ -155,6 +168,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
         });
         if (freed) {
             signals.signal(name);
+            remote.released(name);
         }
         return freed;
     }
@@ -259,6 +273,11 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
 
     // ---- semaphores: JdbcPermits, in a table of their own -----------------------------------------------------
 
+    /** The semaphore side of this store (for its admin view). */
+    JdbcPermits permits() {
+        return permits;
+    }
+
     @Override
     public int maxPermits() {
         return JdbcPermits.MAX_PERMITS;
@@ -343,6 +362,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             abandoned.close();
+            remote.close();
             pool.close();
         }
     }

@@ -9,7 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The SQL store's operator view: held rows (owned and unexpired by the database clock) by name prefix, and a
+ * The SQL store's operator view: held rows (owned and unexpired by the database clock) by name prefix, held
+ * semaphore permits the same way, and a
  * forced release that clears the owner but keeps the row, so fencing tokens keep increasing afterwards.
  */
 final class JdbcLockAdmin implements LockAdmin {
@@ -46,6 +47,18 @@ final class JdbcLockAdmin implements LockAdmin {
             });
         } catch (JdbcBackend.ContentionException e) {
             throw new IllegalStateException("listing locks collided with another transaction; try again", e);
+        }
+    }
+
+    @Override
+    public List<LockInfo> listPermits(String prefix, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        try {
+            return backend.permits().list(prefix, limit);
+        } catch (JdbcBackend.ContentionException e) {
+            throw new IllegalStateException("listing permits collided with another transaction; try again", e);
         }
     }
 

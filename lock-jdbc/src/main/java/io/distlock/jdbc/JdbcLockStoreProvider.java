@@ -7,6 +7,7 @@ import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.LockStoreProvider;
+import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.StoreUri;
 import java.sql.SQLException;
 import java.util.Set;
@@ -40,9 +41,14 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             pool.close();
             throw e;
         }
-        JdbcBackend backend = new JdbcBackend(pool, dialect,
-                SharedSignals.forTable(StoreUri.redact(settings.driverUrl()), settings.table()),
-                settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
+        ReleaseSignals signals = SharedSignals.forTable(StoreUri.redact(settings.driverUrl()), settings.table());
+        RemoteWakeups remote = dialect instanceof PostgresDialect
+                ? new PostgresNotices(pool.getDataSource(), pool, settings.table(), signals,
+                        Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),
+                        settings.redacted())
+                : RemoteWakeups.NONE;
+        JdbcBackend backend = new JdbcBackend(pool, dialect, signals, remote,
+                settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
         return new BackendLockStore(backend, settings.redacted());
     }
 

@@ -2,6 +2,7 @@ package io.distlock.jdbc;
 
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
+import io.distlock.spi.LockInfo;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PermitWaits;
@@ -13,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -44,9 +46,12 @@ final class JdbcPermits {
     private final String table;
     private final String nowMicros;
     private final AtomicBoolean tableReady = new AtomicBoolean();
+    private final AbandonedAcquisitions abandoned;
 
-    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals, String store) {
+    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals, String store,
+            AbandonedAcquisitions abandoned) {
         this.backend = backend;
+        this.abandoned = abandoned;
         this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
@@ -76,9 +81,12 @@ final class JdbcPermits {
         String token = OwnerTokens.newToken();
         String owner = owner();
         Outcome outcome;
+        boolean[] sent = {false};
         try {
-            outcome = backend.withConnection("acquiring a permit of '" + name + "'",
-                    c -> inTransaction(c, name, permits, token, owner, leaseMicros));
+            outcome = backend.withConnection("acquiring a permit of '" + name + "'", c -> {
+                sent[0] = true;
+                return inTransaction(c, name, permits, token, owner, leaseMicros);
+            });
             if (outcome.missingCounter) {
                 try {
                     backend.withConnection("creating the permit counter of '" + name + "'",
@@ -86,12 +94,18 @@ final class JdbcPermits {
                 } catch (JdbcBackend.ContentionException concurrentlyCreated) {
                     // another client inserted it first: it exists now
                 }
-                outcome = backend.withConnection("acquiring a permit of '" + name + "'",
-                        c -> inTransaction(c, name, permits, token, owner, leaseMicros));
+                outcome = backend.withConnection("acquiring a permit of '" + name + "'", c -> {
+                    sent[0] = true;
+                    return inTransaction(c, name, permits, token, owner, leaseMicros);
+                });
             }
         } catch (JdbcBackend.ContentionException e) {
             return null; // another transaction got in the way: the next attempt decides
         } catch (StoreUnavailableException e) {
+            if (sent[0]) {
+                // the commit may have reached the database and only its answer been lost: free our token's permit
+                abandoned.abandon(name, token, Duration.ofNanos(leaseMicros * 1000), this::freeAbandoned);
+            }
             if (Thread.currentThread().isInterrupted()) {
                 return null; // the driver gave up on the interrupted thread; the waiting loop raises it
             }
@@ -113,18 +127,22 @@ final class JdbcPermits {
             long leaseMicros) throws SQLException {
         c.setAutoCommit(false);
         c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-        boolean done = false;
+        Outcome outcome;
         try {
-            Outcome outcome = take(c, name, permits, token, owner, leaseMicros);
+            outcome = take(c, name, permits, token, owner, leaseMicros);
             c.commit();
-            done = true;
-            return outcome;
-        } finally {
-            if (!done) {
+        } catch (SQLException | RuntimeException e) {
+            // on a broken connection (a lost commit answer) the rollback fails too: report the first failure
+            try {
                 c.rollback();
+                c.setAutoCommit(true);
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
             }
-            c.setAutoCommit(true);
+            throw e;
         }
+        c.setAutoCommit(true);
+        return outcome;
     }
 
     private Outcome take(Connection c, String name, int permits, String token, String owner, long leaseMicros)
@@ -205,6 +223,41 @@ final class JdbcPermits {
             ps.executeUpdate();
         }
         return null;
+    }
+
+    /**
+     * The held permits of names starting with {@code prefix}, by name then token, at most {@code limit}; none if the
+     * permit table was never created (listing creates nothing).
+     */
+    List<LockInfo> list(String prefix, int limit) {
+        String pattern = JdbcLockAdmin.escapeLike(prefix == null ? "" : prefix) + "%";
+        return backend.withConnection("listing permits", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT name, fence, " + dialect.microsLeft()
+                    + " AS micros_left, owner FROM " + table + " WHERE name LIKE ? ESCAPE '!' AND slot > 0 AND "
+                    + dialect.held() + " ORDER BY name, fence LIMIT ?")) {
+                ps.setString(1, pattern);
+                ps.setInt(2, limit);
+                List<LockInfo> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long micros = Math.max(0, rs.getLong(3));
+                        out.add(new LockInfo(rs.getString(1), rs.getLong(2), Duration.ofNanos(micros * 1000),
+                                rs.getString(4)));
+                    }
+                }
+                return out;
+            } catch (SQLException e) {
+                if (dialect.isMissingTable(e)) {
+                    return List.<LockInfo>of();
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Frees the permit of {@code token}, taken by an acquire whose answer was lost; true if it did. */
+    private boolean freeAbandoned(String name, String token) {
+        return release(new Grant(name, token, 1, null));
     }
 
     boolean release(Grant grant) {

@@ -26,10 +26,11 @@ import java.util.regex.Pattern;
  *
  * @param connectTimeoutMillis how long to wait for a connection before reporting the store unavailable
  * @param socketTimeoutMillis how long a statement may wait for the server's answer
+ * @param pollMinMillis the first pause after a failed acquire attempt; the pauses double from it
  * @param pollMaxMillis the longest pause between two acquire attempts while waiting for a lock held elsewhere
  */
 record JdbcSettings(String driverUrl, String redacted, String subProtocol, String table, boolean createTable,
-        int poolSize, long connectTimeoutMillis, long socketTimeoutMillis, long pollMaxMillis) {
+        int poolSize, long connectTimeoutMillis, long socketTimeoutMillis, long pollMinMillis, long pollMaxMillis) {
 
     static final String PREFIX = "distlock.";
     static final String TABLE = "distlock.table";
@@ -37,9 +38,10 @@ record JdbcSettings(String driverUrl, String redacted, String subProtocol, Strin
     static final String POOL_SIZE = "distlock.poolSize";
     static final String CONNECT_TIMEOUT = "distlock.connectTimeoutMillis";
     static final String SOCKET_TIMEOUT = "distlock.socketTimeoutMillis";
+    static final String POLL_MIN = "distlock.pollMinMillis";
     static final String POLL_MAX = "distlock.pollMaxMillis";
-    static final Set<String> OPTIONS =
-            new TreeSet<>(List.of(TABLE, CREATE_TABLE, POOL_SIZE, CONNECT_TIMEOUT, SOCKET_TIMEOUT, POLL_MAX));
+    static final Set<String> OPTIONS = new TreeSet<>(List.of(TABLE, CREATE_TABLE, POOL_SIZE, CONNECT_TIMEOUT,
+            SOCKET_TIMEOUT, POLL_MIN, POLL_MAX));
 
     /** The default lock table. */
     static final String DEFAULT_TABLE = "distlock_locks";
@@ -63,12 +65,18 @@ record JdbcSettings(String driverUrl, String redacted, String subProtocol, Strin
         uri.requireKnownOptions(PREFIX, OPTIONS);
         String table = uri.param(TABLE, DEFAULT_TABLE);
         requireTableName(table, redacted);
+        long pollMin = millis(uri, POLL_MIN, 2, 1, 60_000);
+        long pollMax = millis(uri, POLL_MAX, Math.max(250, pollMin), 1, 60_000);
+        if (pollMin > pollMax) {
+            throw new IllegalArgumentException(POLL_MIN + " (" + pollMin + " ms) is more than " + POLL_MAX + " ("
+                    + pollMax + " ms) in " + redacted);
+        }
         return new JdbcSettings(driverUrl(uri), redacted, m.group(1), table,
                 uri.booleanOption(CREATE_TABLE, true),
                 uri.intOption(POOL_SIZE, 8, 1, 1000),
                 millis(uri, CONNECT_TIMEOUT, 3000, 250, 600_000),
                 millis(uri, SOCKET_TIMEOUT, 10_000, 1000, 3_600_000),
-                millis(uri, POLL_MAX, 250, 1, 60_000));
+                pollMin, pollMax);
     }
 
     /** A {@code *Millis} option, written as a bare number of milliseconds or any duration ({@code 3s}). */

@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * PostgreSQL. Acquire is one {@code INSERT ... ON CONFLICT (name) DO UPDATE ... WHERE <free or expired>
- * RETURNING fence}: no row back means held. Time is {@code clock_timestamp()} (the real time, not the transaction
+ * PostgreSQL. Acquire is one statement: an {@code UPDATE ... WHERE <free or expired> RETURNING fence} of an
+ * existing row, else an {@code INSERT ... ON CONFLICT (name) DO NOTHING RETURNING fence} of a new one; no row back
+ * means held, and an attempt on a held row locks and writes nothing. Time is {@code clock_timestamp()} (the real time, not the transaction
  * start). Renewal is one {@code UPDATE ... WHERE name = ANY(?) ... RETURNING} for any number of leases.
  */
 final class PostgresDialect extends SqlDialect {
@@ -22,12 +23,21 @@ final class PostgresDialect extends SqlDialect {
 
     PostgresDialect(String table) {
         super(table);
-        this.acquireSql = "INSERT INTO " + table + " AS l (name, owner_token, fence, expires_at, owner, acquired_at)"
-                + " VALUES (?, ?, " + fenceSeed() + ", " + nowPlusMicros() + ", ?, clock_timestamp())"
-                + " ON CONFLICT (name) DO UPDATE SET owner_token = EXCLUDED.owner_token, fence = l.fence + 1,"
-                + " expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at"
-                + " WHERE l.owner_token IS NULL OR l.expires_at IS NULL OR l.expires_at <= clock_timestamp()"
-                + " RETURNING fence";
+        // an UPDATE of a free or expired row, else an insert of a new one: an attempt on a held row matches no row
+        // in either, so it locks nothing and writes nothing (no transaction id, no WAL flush at commit) and never
+        // makes the holder's release wait; ON CONFLICT DO UPDATE would lock the held row until its commit
+        String expiry = "clock_timestamp() + a.lease * INTERVAL '1 microsecond'";
+        this.acquireSql = "WITH a AS (SELECT CAST(? AS VARCHAR) AS name, CAST(? AS VARCHAR) AS token,"
+                + " CAST(? AS BIGINT) AS lease, CAST(? AS VARCHAR) AS owner),"
+                + " up AS (UPDATE " + table + " AS l SET owner_token = a.token, fence = l.fence + 1,"
+                + " expires_at = " + expiry + ", owner = a.owner, acquired_at = clock_timestamp() FROM a"
+                + " WHERE l.name = a.name"
+                + " AND (l.owner_token IS NULL OR l.expires_at IS NULL OR l.expires_at <= clock_timestamp())"
+                + " RETURNING l.fence),"
+                + " ins AS (INSERT INTO " + table + " (name, owner_token, fence, expires_at, owner, acquired_at)"
+                + " SELECT a.name, a.token, " + fenceSeed() + ", " + expiry + ", a.owner, clock_timestamp() FROM a"
+                + " WHERE NOT EXISTS (SELECT 1 FROM up) ON CONFLICT (name) DO NOTHING RETURNING fence)"
+                + " SELECT fence FROM up UNION ALL SELECT fence FROM ins";
         this.renewSql = "UPDATE " + table + " SET expires_at = " + nowPlusMicros()
                 + " WHERE name = ANY(?) AND owner_token = ANY(?) AND expires_at > clock_timestamp()"
                 + " RETURNING name, owner_token";

@@ -77,4 +77,29 @@ class JdbcPermitsTest {
             assertThat(store.semaphore("batch", 5, LockOptions.defaults()).availablePermits()).isEqualTo(5);
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.distlock.jdbc.Stores#all")
+    void heldPermitsAreListedInTheAdminView(String label, String uri) throws Exception {
+        String prefix = "admin-" + java.util.UUID.randomUUID().toString().substring(0, 8) + ":";
+        try (LockStore store = LockStore.open(uri)) {
+            LockOptions tenSeconds = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(10));
+            Lease a1 = store.semaphore(prefix + "api", 2, tenSeconds).acquire();
+            Lease a2 = store.semaphore(prefix + "api", 2, tenSeconds).acquire();
+            Lease b = store.semaphore(prefix + "batch_1", 1, tenSeconds).acquire();
+            List<io.distlock.spi.LockInfo> permits = store.admin().listPermits(prefix, 10);
+            assertThat(permits).extracting(io.distlock.spi.LockInfo::name)
+                    .containsExactly(prefix + "api", prefix + "api", prefix + "batch_1");
+            assertThat(permits).extracting(io.distlock.spi.LockInfo::fencingToken)
+                    .containsExactly(a1.fencingToken(), a2.fencingToken(), b.fencingToken());
+            assertThat(permits.get(0).timeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
+            assertThat(permits.get(0).owner()).contains(String.valueOf(ProcessHandle.current().pid()));
+            assertThat(store.admin().listPermits(prefix + "batch_", 10)).hasSize(1);
+            assertThat(store.admin().listPermits(prefix, 2)).hasSize(2);
+            a1.release();
+            a2.release();
+            b.release();
+            assertThat(store.admin().listPermits(prefix, 10)).isEmpty();
+        }
+    }
 }

@@ -40,6 +40,18 @@ class JdbcSettingsTest {
         assertThat(d.createTable()).isTrue();
         assertThat(d.poolSize()).isEqualTo(8);
         assertThat(d.connectTimeoutMillis()).isEqualTo(3000);
+        assertThat(d.pollMinMillis()).isEqualTo(2);
+        assertThat(d.pollMaxMillis()).isEqualTo(250);
+    }
+
+    @Test
+    void theFirstPollPauseIsSetAndMayNotExceedTheLongest() {
+        JdbcSettings s = parse("jdbc:h2:mem:x?distlock.pollMinMillis=1s");
+        assertThat(s.pollMinMillis()).isEqualTo(1000);
+        assertThat(s.pollMaxMillis()).as("the default longest pause rises to the first").isEqualTo(1000);
+        assertThatThrownBy(() -> parse("jdbc:h2:mem:x?distlock.pollMinMillis=500&distlock.pollMaxMillis=100"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("distlock.pollMinMillis (500 ms) is more than distlock.pollMaxMillis (100 ms)");
     }
 
     @Test

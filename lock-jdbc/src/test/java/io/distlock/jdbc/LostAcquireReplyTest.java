@@ -58,4 +58,28 @@ class LostAcquireReplyTest {
             next.get().release();
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aPermitWhoseAcquireAnswerWasLostIsFreedInTheBackground(String label, String database) throws Exception {
+        String direct = Databases.withOptions(database, "distlock.table=" + Databases.uniqueTable("lostp"));
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(database);
+                LockStore other = LockStore.open(direct);
+                LockStore client = LockStore.open(proxy.route(direct) + "&distlock.socketTimeoutMillis=1500")) {
+            String name = "lost:permit";
+            other.semaphore(name, 1).tryAcquire().orElseThrow().release(); // the table and counter exist already
+            proxy.dropRepliesFrom(java.util.regex.Pattern.compile("COMMIT(?!TED)")); // the acquire's transaction commits, its answer is lost
+            assertThatThrownBy(() -> client.semaphore(name, 1, LockOptions.defaults().withLeaseTime(LEASE))
+                    .tryAcquire()).isInstanceOf(StoreUnavailableException.class);
+            assertThat(other.semaphore(name, 1).availablePermits()).as("the database did commit the acquisition")
+                    .isZero();
+            proxy.passReplies();
+
+            long start = System.nanoTime();
+            Optional<Lease> next = other.semaphore(name, 1).tryAcquire(FREED_WITHIN);
+            assertThat(next).as("the orphan permit is freed, not held for its whole %s lease", LEASE).isPresent();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FREED_WITHIN);
+            next.get().release();
+        }
+    }
 }

@@ -19,6 +19,8 @@ final class ReplyDroppingProxy implements AutoCloseable {
     private static final Pattern HOST_PORT = Pattern.compile("//([^/:?]+):(\\d+)/");
 
     private final AtomicBoolean dropping = new AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicReference<Pattern> dropFrom =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private final NioReactor reactor;
     private final TcpCrusher crusher;
     private final String hostPort;
@@ -35,6 +37,7 @@ final class ReplyDroppingProxy implements AutoCloseable {
         crusher = TcpCrusherBuilder.builder().withReactor(reactor).withBindAddress("127.0.0.1", port)
                 .withConnectAddress(target.group(1), Integer.parseInt(target.group(2)))
                 .withIncomingTransformFilterFactory(address -> this::filterReply)
+                .withOutgoingTransformFilterFactory(address -> this::watchRequest)
                 .buildAndOpen();
     }
 
@@ -42,6 +45,26 @@ final class ReplyDroppingProxy implements AutoCloseable {
         if (dropping.get()) {
             reply.position(reply.limit());
         }
+    }
+
+    private void watchRequest(ByteBuffer request) {
+        Pattern marker = dropFrom.get();
+        if (marker != null) {
+            byte[] bytes = new byte[request.remaining()];
+            request.duplicate().get(bytes);
+            if (marker.matcher(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)).find()
+                    && dropFrom.compareAndSet(marker, null)) {
+                dropping.set(true); // before the request goes on: its answer is the first one swallowed
+            }
+        }
+    }
+
+    /**
+     * From the first request in which {@code marker} is found (e.g. {@code COMMIT(?!TED)}: a commit, not an
+     * isolation level) on, the server's answers are swallowed: that request is executed, its answer lost.
+     */
+    void dropRepliesFrom(Pattern marker) {
+        dropFrom.set(marker);
     }
 
     /** {@code jdbcUrl} pointed at the proxy instead of the server. */

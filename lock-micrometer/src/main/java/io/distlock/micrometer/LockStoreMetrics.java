@@ -35,6 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code distlock.leases.held} (gauge): outermost leases held now;</li>
  *   <li>{@code distlock.waiters} (gauge): threads of this process waiting in an acquire now.</li>
  * </ul>
+ * Semaphores have meters of their own, tagged also {@code semaphore=<name>} (a bounded number of names, then
+ * {@code _other}): {@code distlock.permits.acquire} (timer, tag {@code outcome}), {@code distlock.permits.released}
+ * and {@code distlock.permits.lost} (counters, the latter tagged {@code cause}), {@code distlock.permits.held} and
+ * {@code distlock.permits.waiters} (gauges of this process).
  * Meters are created once, on an internal composite registry, so recording costs what a Micrometer timer costs and
  * a registry bound later still gets them.
  */
@@ -49,7 +53,13 @@ public final class LockStoreMetrics implements MeterBinder {
         }
     }
 
+    /** The {@code semaphore} tag of every semaphore beyond the bound on names. */
+    public static final String OTHER_NAMES = "_other";
+    /** How many semaphore names get a tag of their own unless told otherwise. */
+    public static final int DEFAULT_MAX_SEMAPHORE_NAMES = 100;
+
     private final CompositeMeterRegistry meters = new CompositeMeterRegistry();
+    private final PermitMetrics permits;
     private final Map<Outcome, Timer> acquire = new EnumMap<>(Outcome.class);
     private final Map<LostCause, Counter> lost = new EnumMap<>(LostCause.class);
     private final Timer held;
@@ -69,11 +79,25 @@ public final class LockStoreMetrics implements MeterBinder {
      * @throws IllegalArgumentException if {@code storeName} is blank
      */
     public LockStoreMetrics(String storeName) {
+        this(storeName, DEFAULT_MAX_SEMAPHORE_NAMES);
+    }
+
+    /**
+     * Metrics tagged {@code store=storeName}, whose semaphore meters tag at most {@code maxSemaphoreNames} names
+     * with their own {@code semaphore} tag (the first ones used) and every later name {@code semaphore=_other}.
+     *
+     * @throws IllegalArgumentException if {@code storeName} is blank or {@code maxSemaphoreNames} is negative
+     */
+    public LockStoreMetrics(String storeName, int maxSemaphoreNames) {
         Objects.requireNonNull(storeName, "storeName must not be null");
         if (storeName.isBlank()) {
             throw new IllegalArgumentException("storeName must not be blank");
         }
+        if (maxSemaphoreNames < 0) {
+            throw new IllegalArgumentException("maxSemaphoreNames must not be negative, got " + maxSemaphoreNames);
+        }
         Tags tags = Tags.of(Tag.of("store", storeName));
+        this.permits = new PermitMetrics(meters, tags, maxSemaphoreNames);
         for (Outcome outcome : Outcome.values()) {
             acquire.put(outcome, Timer.builder("distlock.acquire").description("time spent waiting for a lock")
                     .tags(tags).tag("outcome", outcome.tag()).register(meters));
@@ -124,6 +148,11 @@ public final class LockStoreMetrics implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         meters.add(registry);
+    }
+
+    /** The semaphore meters of {@code name} (its own tag, or the shared one beyond the bound). */
+    PermitMetrics.Meters permits(String name) {
+        return permits.of(name);
     }
 
     void waiting(int delta) {

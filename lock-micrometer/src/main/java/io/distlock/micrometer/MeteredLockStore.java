@@ -7,7 +7,10 @@ import io.distlock.Semaphore;
 import io.distlock.core.ViewLeases;
 import io.distlock.spi.LockAdmin;
 
-/** A {@link LockStore} whose locks record into a {@link LockStoreMetrics}; everything else is the wrapped store's. */
+/**
+ * A {@link LockStore} whose locks and semaphores record into a {@link LockStoreMetrics}; everything else is the
+ * wrapped store's.
+ */
 final class MeteredLockStore implements LockStore {
 
     private final LockStore store;
@@ -30,16 +33,17 @@ final class MeteredLockStore implements LockStore {
         return new MeteredLock(store.lock(name, options), metrics, viewLeases);
     }
 
-    /** The wrapped store's semaphore, with its defaults; permits are not metered yet. */
+    /** The wrapped store's semaphore, with its defaults, its permits metered. */
     @Override
     public Semaphore semaphore(String name, int permits) {
-        return store.semaphore(name, permits);
+        Semaphore semaphore = store.semaphore(name, permits);
+        return new MeteredSemaphore(semaphore, metrics.permits(semaphore.name()));
     }
 
-    /** The wrapped store's semaphore; permits are not metered yet. */
     @Override
     public Semaphore semaphore(String name, int permits, LockOptions options) {
-        return store.semaphore(name, permits, options);
+        Semaphore semaphore = store.semaphore(name, permits, options);
+        return new MeteredSemaphore(semaphore, metrics.permits(semaphore.name()));
     }
 
     @Override

@@ -6,14 +6,15 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Removes the lock an acquire may have taken when its reply never came back (a socket timeout, a connection cut,
+ * Removes the lock or permit an acquire may have taken when its reply never came back (a socket timeout, a connection cut,
  * a virtual thread interrupted inside Redis I/O). The caller was told the store is unavailable, yet the script may
- * have run and left the key for a whole lease. The owner value is known, so a background compare-and-delete (the
- * release script: it also wakes waiters) takes it back. It retries failures with a capped backoff until the lease
+ * have run and left the key (or the semaphore member) for a whole lease. The owner value is known, so a background
+ * compare-and-delete (the release script: it also wakes waiters) takes it back. It retries failures with a capped backoff until the lease
  * would have run out anyway, and after an answer of "nothing there" checks once more a timeout later, in case the
  * lost request was still on its way to the server.
  */
@@ -40,30 +41,39 @@ final class OrphanReaper {
 
     /** Deletes lock {@code name} in the background if it holds {@code value}; gives up after {@code leaseTime}. */
     void reap(String name, String value, Duration leaseTime) {
+        reap("lock '" + name + "'", () -> (Long) RedisScripts.RELEASE.run(client, List.of(keys.lock(name)),
+                List.of(value, keys.channel(name), name)), leaseTime);
+    }
+
+    /**
+     * Runs {@code takeBack} (a compare-and-delete answering 1 if it removed the orphan) in the background until it
+     * succeeds, gives up after {@code leaseTime}; {@code what} names the orphan in log lines.
+     */
+    void reap(String what, LongSupplier takeBack, Duration leaseTime) {
         long deadline = System.nanoTime() + leaseTime.toNanos();
-        schedule(new Task(name, value, deadline), 0);
+        schedule(new Task(what, takeBack, deadline), 0);
     }
 
     private void schedule(Task task, long delayMs) {
         try {
             scheduler.schedule(task, delayMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
-            LOG.log(Level.DEBUG, "redis store {0} is closing: lock ''{1}'' of a lost acquire reply is left to expire",
-                    store, task.name);
+            LOG.log(Level.DEBUG, "redis store {0} is closing: {1} of a lost acquire reply is left to expire",
+                    store, task.what);
         }
     }
 
-    /** One lock to take back. */
+    /** One lock or permit to take back. */
     private final class Task implements Runnable {
-        private final String name;
-        private final String value;
+        private final String what;
+        private final LongSupplier takeBack;
         private final long deadline;
         private long retryMs = FIRST_RETRY_MS;
         private boolean rechecked;
 
-        Task(String name, String value, long deadline) {
-            this.name = name;
-            this.value = value;
+        Task(String what, LongSupplier takeBack, long deadline) {
+            this.what = what;
+            this.takeBack = takeBack;
             this.deadline = deadline;
         }
 
@@ -74,18 +84,16 @@ final class OrphanReaper {
             }
             long deleted;
             try {
-                deleted = (Long) RedisScripts.RELEASE.run(client, List.of(keys.lock(name)),
-                        List.of(value, keys.channel(name), name));
+                deleted = takeBack.getAsLong();
             } catch (JedisException | IllegalStateException e) {
-                LOG.log(Level.DEBUG, "redis store {0}: taking back lock ''{1}'' after a lost acquire reply failed, "
-                        + "retrying: {2}", store, name, e.toString());
+                LOG.log(Level.DEBUG, "redis store {0}: taking back {1} after a lost acquire reply failed, "
+                        + "retrying: {2}", store, what, e.toString());
                 schedule(this, retryMs);
                 retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
                 return;
             }
             if (deleted == 1) {
-                LOG.log(Level.DEBUG, "redis store {0}: took back lock ''{1}'' whose acquire reply was lost", store,
-                        name);
+                LOG.log(Level.DEBUG, "redis store {0}: took back {1} whose acquire reply was lost", store, what);
             } else if (!rechecked) {
                 rechecked = true;
                 schedule(this, recheckAfter.toMillis());

@@ -12,7 +12,8 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * The operator view of a Redis store: lists held locks by {@code SCAN}ning the lock keys of the store's prefix
  * (on every master of a Cluster), showing each lock's fencing token, remaining TTL and holder description (never
- * its owner token), and force-releases a lock by deleting its key and publishing the release.
+ * its owner token), lists held semaphore permits the same way, and force-releases a lock by deleting its key and
+ * publishing the release.
  */
 final class RedisAdmin implements LockAdmin {
 
@@ -53,6 +54,50 @@ final class RedisAdmin implements LockAdmin {
                 }
                 LockInfo info = describe(name);
                 if (info != null) {
+                    infos.add(info);
+                }
+            }
+            return infos;
+        });
+    }
+
+    /** Held permits: {@code SCAN}s the semaphores' holder sets, then reads each one's live holders in one script. */
+    @Override
+    public List<LockInfo> listPermits(String prefix, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        String namePrefix = prefix == null ? "" : prefix;
+        RedisPermits permits = new RedisPermits(client, keys, null, store, null, false);
+        RedisKeys holderKeys = new RedisKeys(keys.prefix() + "sem:"); // Psem:{NAME}, laid out as a lock key
+        return RedisErrors.call(store, "list permits", () -> {
+            List<String> names = new ArrayList<>();
+            // every holder set: a name with a '}' has a hashed tag that a pattern of its prefix would not match
+            ScanIteration scan = client.scanIteration(SCAN_COUNT, holderKeys.lockPattern(""));
+            while (!scan.isIterationCompleted()) {
+                for (String key : scan.nextBatchList()) {
+                    String name = holderKeys.nameOfLockKey(key);
+                    if (name != null && name.startsWith(namePrefix)) {
+                        names.add(name);
+                    }
+                }
+            }
+            names.sort(Comparator.naturalOrder());
+            List<LockInfo> infos = new ArrayList<>();
+            for (String name : names) {
+                List<?> live = (List<?>) RedisPermitScripts.LIST.run(client,
+                        List.of(permits.holders(name), permits.fences(name)), List.of());
+                long now = (Long) live.get(0);
+                List<LockInfo> ofName = new ArrayList<>();
+                for (int i = 1; i + 2 < live.size(); i += 3) {
+                    ofName.add(new LockInfo(name, (Long) live.get(i + 2),
+                            Duration.ofMillis((Long) live.get(i + 1) - now), OwnerValue.owner((String) live.get(i))));
+                }
+                ofName.sort(Comparator.comparingLong(LockInfo::fencingToken));
+                for (LockInfo info : ofName) {
+                    if (infos.size() >= limit) {
+                        return infos;
+                    }
                     infos.add(info);
                 }
             }

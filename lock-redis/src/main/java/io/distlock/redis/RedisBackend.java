@@ -71,7 +71,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
                 pingEvery, options.timeout(), upkeep).start();
-        this.permits = new RedisPermits(client, keys, options, store, signals());
+        this.permits = new RedisPermits(client, keys, options, store, signals(), slotted).withReaper(reaper);
     }
 
     @Override

@@ -3,9 +3,11 @@ package io.distlock.redis;
 /**
  * The Lua scripts of Redis semaphores. A semaphore {@code NAME} keeps, under one hash tag (so its scripts run on
  * Redis Cluster), a sorted set of its holders ({@code Psem:{NAME}}: member = owner value, score = expiry in server
- * milliseconds), the limit its holders stated ({@code Psemlimit:{NAME}}) and its fencing counter
- * ({@code Psemfence:{NAME}}, no TTL). Every expiry is read from the server's {@code TIME}, never the client's clock;
- * the set and the limit key expire with their last holder, so an abandoned semaphore leaves only its counter.
+ * milliseconds), each holder's fencing token ({@code Psemfences:{NAME}}, a hash by owner value), the limit its
+ * holders stated ({@code Psemlimit:{NAME}}) and its fencing counter ({@code Psemfence:{NAME}}, no TTL); on a Cluster
+ * a release leaves a short-lived tombstone {@code Psemreleased:{NAME}:TOKEN}. Every expiry is read from the server's
+ * {@code TIME}, never the client's clock; the set, the hash and the limit key expire with their last holder, so an abandoned semaphore leaves only its
+ * counter. Every script gives the same answer when run twice with the same arguments.
  */
 final class RedisPermitScripts {
 
@@ -13,18 +15,37 @@ final class RedisPermitScripts {
     }
 
     /**
-     * Acquire. KEYS: holders, limit, fence[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none).
+     * Acquire. KEYS: holders, limit, fence, fences[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none).
      * Drops expired holders, checks the limit the holders recorded and the count, adds the holder, and takes the
      * fence as the larger of the counter plus one and the server clock in microseconds (so a lost counter never
-     * repeats a token). The restart guard is the lock's ({@link RedisScripts#restartGuard}: the same marker, noticing
-     * a restart by the server's run_id). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until
-     * the earliest holder expires, or the restart guard's time left), {@code {-1, recorded limit}} when the limits disagree.
+     * repeats a token); the holder's fence is kept beside it in the hash {@code fences}. A holder that is already in
+     * the set with this call's value is the grant of an earlier run of this very call (Jedis's Cluster client
+     * re-sends a script whose reply was lost): it is renewed and answered with its own fence, never counted twice.
+     * The restart guard is the lock's ({@link RedisScripts#restartGuard}: the same marker, noticing a restart by the
+     * server's run_id). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest
+     * holder expires, or the restart guard's time left), {@code {-1, recorded limit}} when the limits disagree.
      */
-    static final LuaScript ACQUIRE = new LuaScript("permitAcquire", RedisScripts.restartGuard(4, 4) + """
+    static final LuaScript ACQUIRE = new LuaScript("permitAcquire", RedisScripts.restartGuard(5, 4) + """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             local permits = tonumber(ARGV[3])
-            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+            local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
+            for i = 1, #gone do
+              redis.call('ZREM', KEYS[1], gone[i])
+              redis.call('HDEL', KEYS[4], gone[i])
+            end
+            local function expireWithLastHolder()
+              local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+              redis.call('PEXPIREAT', KEYS[1], last[2])
+              redis.call('PEXPIREAT', KEYS[2], last[2])
+              redis.call('PEXPIREAT', KEYS[4], last[2])
+            end
+            local own = redis.call('HGET', KEYS[4], ARGV[1])
+            if own and redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+              redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+              expireWithLastHolder()
+              return {1, tonumber(own)}
+            end
             local held = redis.call('ZCARD', KEYS[1])
             if held > 0 then
               local recorded = tonumber(redis.call('GET', KEYS[2]) or ARGV[3])
@@ -36,43 +57,51 @@ final class RedisPermitScripts {
                 return {0, math.max(0, tonumber(first[2]) - now)}
               end
             end
-            redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
-            redis.call('SET', KEYS[2], ARGV[3])
-            local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-            redis.call('PEXPIREAT', KEYS[1], last[2])
-            redis.call('PEXPIREAT', KEYS[2], last[2])
             local us = tonumber(t[1]) * 1000000 + tonumber(t[2])
             local fence = redis.call('INCR', KEYS[3])
             if fence < us then
               redis.call('SET', KEYS[3], string.format('%.0f', us))
               fence = us
             end
+            redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+            redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
+            redis.call('SET', KEYS[2], ARGV[3])
+            expireWithLastHolder()
             return {1, fence}
             """);
 
     /**
-     * Release. KEYS: holders. ARGV: value, channel, message. Removes the holder's member and publishes; returns 1 if
-     * it was still held (not expired), else 0.
+     * Release. KEYS: holders, fences[, tombstone]. ARGV: value, channel, message[, tombstone ms]. Removes the
+     * holder's member and fence and publishes; returns 1 if it was still held (not expired), else 0. With a
+     * tombstone key (Cluster), a successful release leaves it for the given time, and a release that finds the member
+     * gone but its tombstone there answers 1: a re-sent release whose first run succeeded, not an expired permit.
      */
     static final LuaScript RELEASE = new LuaScript("permitRelease", """
             local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
             if not score then
+              if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then
+                return 1
+              end
               return 0
             end
             redis.call('ZREM', KEYS[1], ARGV[1])
+            redis.call('HDEL', KEYS[2], ARGV[1])
             redis.call('PUBLISH', ARGV[2], ARGV[3])
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             if tonumber(score) <= now then
               return 0
             end
+            if KEYS[3] then
+              redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
+            end
             return 1
             """);
 
     /**
-     * Renew one permit. KEYS: holders, limit. ARGV: value, lease ms. Sets the holder's expiry to now plus the lease
-     * if it is still held (ZADD XX); returns 1 if renewed, 0 if the permit was gone or expired (an expired member is
-     * removed).
+     * Renew one permit. KEYS: holders, limit, fences. ARGV: value, lease ms. Sets the holder's expiry to now plus the
+     * lease if it is still held (ZADD XX); returns 1 if renewed, 0 if the permit was gone or expired (an expired
+     * member is removed). Running it twice is harmless.
      */
     static final LuaScript RENEW = new LuaScript("permitRenew", """
             local t = redis.call('TIME')
@@ -83,13 +112,32 @@ final class RedisPermitScripts {
             end
             if tonumber(score) <= now then
               redis.call('ZREM', KEYS[1], ARGV[1])
+              redis.call('HDEL', KEYS[3], ARGV[1])
               return 0
             end
             redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
             local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
             redis.call('PEXPIREAT', KEYS[1], last[2])
             redis.call('PEXPIREAT', KEYS[2], last[2])
+            redis.call('PEXPIREAT', KEYS[3], last[2])
             return 1
+            """);
+
+    /**
+     * The live holders, for the admin view. KEYS: holders, fences. Returns {@code {now ms, value, expiry ms, fence,
+     * ...}} for each holder whose expiry is after the server's now.
+     */
+    static final LuaScript LIST = new LuaScript("permitList", """
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local out = {now}
+            local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf', 'WITHSCORES')
+            for i = 1, #live, 2 do
+              out[#out + 1] = live[i]
+              out[#out + 1] = tonumber(live[i + 1])
+              out[#out + 1] = tonumber(redis.call('HGET', KEYS[2], live[i]) or '0') or 0
+            end
+            return out
             """);
 
     /** Held count. KEYS: holders. The holders whose expiry is after the server's now. */

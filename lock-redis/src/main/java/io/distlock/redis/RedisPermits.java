@@ -14,13 +14,15 @@ import java.util.Set;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Semaphores on one Redis keyspace (single server, Sentinel master or Cluster), with the scripts of
  * {@link RedisPermitScripts}: one script per acquire, release and renewal, all by the server's clock. Waiters wake on
  * the store's release subscription (a permit release publishes on the release channel pattern the store already
- * listens to, under a name of its own) and poll with a bounded back-off as the safety net.
+ * listens to, under a name of its own) and poll with a bounded back-off as the safety net. A permit whose acquire
+ * reply was lost is taken back in the background by the store's {@link OrphanReaper}.
  */
 final class RedisPermits {
 
@@ -34,13 +36,28 @@ final class RedisPermits {
     private final RedisOptions options;
     private final String store;
     private final ReleaseSignals signals;
+    private final boolean slotted;
+    private OrphanReaper reaper;
 
-    RedisPermits(UnifiedJedis client, RedisKeys keys, RedisOptions options, String store, ReleaseSignals signals) {
+    /**
+     * Permits over {@code client}.
+     *
+     * @param slotted whether the client re-sends a script after a lost reply (Cluster): releases leave a tombstone
+     */
+    RedisPermits(UnifiedJedis client, RedisKeys keys, RedisOptions options, String store, ReleaseSignals signals,
+            boolean slotted) {
         this.client = client;
         this.keys = keys;
         this.options = options;
         this.store = store;
         this.signals = signals;
+        this.slotted = slotted;
+    }
+
+    /** Takes back, through {@code reaper}, the permit of an acquire whose reply was lost. */
+    RedisPermits withReaper(OrphanReaper reaper) {
+        this.reaper = reaper;
+        return this;
     }
 
     String holders(String name) {
@@ -55,6 +72,16 @@ final class RedisPermits {
         return keys.prefix() + "semfence:" + RedisKeys.tagged(name);
     }
 
+    /** The fencing token of each holder, by owner value. */
+    String fences(String name) {
+        return keys.prefix() + "semfences:" + RedisKeys.tagged(name);
+    }
+
+    /** The tombstone a Cluster release of the permit with {@code ownerToken} leaves, in the semaphore's slot. */
+    String releasedTombstone(String name, String ownerToken) {
+        return keys.prefix() + "semreleased:" + RedisKeys.tagged(name) + ":" + ownerToken;
+    }
+
     Grant acquire(String name, int permits, Duration leaseTime, long timeoutNanos) throws InterruptedException {
         return PermitWaits.acquire(signals, SIGNAL + name, timeoutNanos, () -> attempt(name, permits, leaseTime));
     }
@@ -63,12 +90,20 @@ final class RedisPermits {
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
         List<String> keyList = options.restartGuard()
-                ? List.of(holders(name), limit(name), fence(name), keys.guard())
-                : List.of(holders(name), limit(name), fence(name));
+                ? List.of(holders(name), limit(name), fence(name), fences(name), keys.guard())
+                : List.of(holders(name), limit(name), fence(name), fences(name));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
-        List<?> result = (List<?>) RedisErrors.call(store, "acquire a permit of semaphore '" + name + "'",
-                () -> RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
-                        Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs)));
+        List<?> result;
+        try {
+            result = (List<?>) RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
+                    Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs));
+        } catch (JedisException e) {
+            if (!(e instanceof JedisDataException) && reaper != null) {
+                // no reply: the script may have run and taken a permit that no one will renew or release
+                reaper.reap("a permit of semaphore '" + name + "'", () -> takeBack(name, value), leaseTime);
+            }
+            throw RedisErrors.translate(store, "acquire a permit of semaphore '" + name + "'", e);
+        }
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
         if (code == -1) {
@@ -77,13 +112,29 @@ final class RedisPermits {
         return code == 1 ? new Grant(name, token, number, value) : null;
     }
 
+    /** The release script for an orphan permit (no tombstone: no one will re-send it); 1 if it removed it. */
+    private long takeBack(String name, String value) {
+        return (Long) RedisPermitScripts.RELEASE.run(client, List.of(holders(name), fences(name)),
+                List.of(value, keys.channel(SIGNAL + name), SIGNAL + name));
+    }
+
     boolean release(Grant grant) {
         String name = grant.name();
+        List<String> keyList = slotted
+                ? List.of(holders(name), fences(name), releasedTombstone(name, grant.ownerToken()))
+                : List.of(holders(name), fences(name));
+        List<String> args = slotted
+                ? List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name, tombstoneMs())
+                : List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name);
         Object reply = RedisErrors.call(store, "release a permit of semaphore '" + name + "'",
-                () -> RedisPermitScripts.RELEASE.run(client, List.of(holders(name)),
-                        List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name)));
+                () -> RedisPermitScripts.RELEASE.run(client, keyList, args));
         signals.signal(SIGNAL + name);
         return ((Long) reply) == 1L;
+    }
+
+    /** A re-sent release comes within the client's retry budget (twice the timeout): the tombstone lasts longer. */
+    private String tombstoneMs() {
+        return Long.toString(options.timeout().multipliedBy(4).toMillis());
     }
 
     /** Renews {@code renewals} in one pipeline (each routed to its node on a Cluster). */
@@ -108,7 +159,7 @@ final class RedisPermits {
         try (AbstractPipeline pipeline = client.pipelined()) {
             for (Renewal r : renewals) {
                 String name = r.grant().name();
-                List<String> k = List.of(holders(name), limit(name));
+                List<String> k = List.of(holders(name), limit(name), fences(name));
                 List<String> a = List.of((String) r.grant().handle(), Long.toString(r.leaseTime().toMillis()));
                 replies.add(withSource ? RedisPermitScripts.RENEW.queueSource(pipeline, k, a)
                         : RedisPermitScripts.RENEW.queue(pipeline, k, a));

@@ -8,6 +8,7 @@ import io.distlock.spi.LeaseModel;
 import io.distlock.spi.LockAdmin;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
 import java.time.Duration;
@@ -40,8 +41,9 @@ import redis.clients.jedis.UnifiedJedis;
  * waiter retries after a random delay. The fencing token is the largest of the granting nodes' counters, written
  * back to each of them before the grant is returned, so the next majority (which shares a node with this one)
  * counts past it. Renew and release go to every node; a lease stays held while a majority still has it.
+ * Semaphores are {@link RedlockPermits}: one such lock per permit slot.
  */
-final class RedlockBackend extends PollingLockBackend {
+final class RedlockBackend extends PollingLockBackend implements PermitBackend {
 
     private final List<UnifiedJedis> nodes;
     private final List<String> nodeNames;
@@ -53,6 +55,7 @@ final class RedlockBackend extends PollingLockBackend {
     private final List<BatchRenewer> renewers = new ArrayList<>();
     private final ExecutorService pool;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final RedlockPermits permits;
 
     RedlockBackend(List<UnifiedJedis> nodes, List<String> nodeNames, RedisOptions options, String store,
             LongSupplier clock) {
@@ -66,6 +69,7 @@ final class RedlockBackend extends PollingLockBackend {
         for (int i = 0; i < nodes.size(); i++) {
             renewers.add(new BatchRenewer(nodes.get(i), keys, store + " node " + nodeNames.get(i), false));
         }
+        this.permits = new RedlockPermits(this, quorum, keys, options, clock, signals());
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 r -> {
@@ -179,9 +183,14 @@ final class RedlockBackend extends PollingLockBackend {
      * move in step); drops the nodes where that failed. Returns whether a majority is left.
      */
     private boolean raiseFences(String name, long fence, List<Integer> granted, Map<Integer, Long> nodeFences) {
+        return raiseCounter(keys.fence(name), fence, granted, nodeFences);
+    }
+
+    /** As {@link #raiseFences(String, long, List, Map)}, on the counter at {@code fenceKeyName}. */
+    boolean raiseCounter(String fenceKeyName, long fence, List<Integer> granted, Map<Integer, Long> nodeFences) {
         List<Integer> behind = granted.stream().filter(i -> nodeFences.get(i) < fence).toList();
         if (!behind.isEmpty()) {
-            List<String> fenceKey = List.of(keys.fence(name));
+            List<String> fenceKey = List.of(fenceKeyName);
             List<String> fenceArg = List.of(Long.toString(fence));
             List<Outcome<Object>> raised = onNodes(behind,
                     node -> RedisScripts.RAISE_FENCE.run(node, fenceKey, fenceArg));
@@ -266,6 +275,41 @@ final class RedlockBackend extends PollingLockBackend {
         return lost;
     }
 
+    // ---- semaphores: RedlockPermits, one Redlock lock per slot ------------------------------------------------------
+
+    @Override
+    public int maxPermits() {
+        return RedlockPermits.MAX_PERMITS;
+    }
+
+    @Override
+    public Grant acquirePermit(String name, int limit, Duration leaseTime, long timeoutNanos)
+            throws InterruptedException {
+        ensureOpen();
+        if (options.restartGuard() && leaseTime.compareTo(options.maxLeaseTime()) > 0) {
+            throw new IllegalArgumentException("lease time " + leaseTime + " is longer than maxLeaseTime "
+                    + options.maxLeaseTime() + " of redlock store " + store);
+        }
+        return permits.acquire(name, limit, leaseTime, timeoutNanos);
+    }
+
+    @Override
+    public boolean releasePermit(Grant grant) {
+        return permits.release(grant);
+    }
+
+    @Override
+    public Set<Grant> renewPermits(List<Renewal> renewals) {
+        ensureOpen();
+        return permits.renew(renewals);
+    }
+
+    @Override
+    public int heldPermits(String name) {
+        ensureOpen();
+        return permits.held(name);
+    }
+
     @Override
     public LockAdmin admin() {
         List<LockAdmin> admins = new ArrayList<>();
@@ -282,7 +326,7 @@ final class RedlockBackend extends PollingLockBackend {
         }
     }
 
-    private <T> List<Outcome<T>> onAllNodes(Function<UnifiedJedis, T> call) {
+    <T> List<Outcome<T>> onAllNodes(Function<UnifiedJedis, T> call) {
         List<Integer> all = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             all.add(i);
@@ -328,7 +372,7 @@ final class RedlockBackend extends PollingLockBackend {
         return outcomes;
     }
 
-    private StoreUnavailableException unavailable(String what, List<? extends Outcome<?>> outcomes) {
+    StoreUnavailableException unavailable(String what, List<? extends Outcome<?>> outcomes) {
         StringBuilder b = new StringBuilder("redlock store ").append(store).append(" cannot ").append(what)
                 .append(": fewer than ").append(quorum.quorum()).append(" of ").append(nodes.size())
                 .append(" nodes answered");

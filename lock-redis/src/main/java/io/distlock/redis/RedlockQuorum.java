@@ -1,7 +1,7 @@
 package io.distlock.redis;
 
+import io.distlock.spi.LeaseClock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Redlock's arithmetic for {@code nodes} independent masters: a lock is won when a majority ({@code nodes / 2 + 1})
@@ -25,9 +25,9 @@ record RedlockQuorum(int nodes) {
         return nodes / 2 + 1;
     }
 
-    /** The drift allowance of a lease: 1% of it plus 2 ms. */
+    /** The drift allowance of a lease: 1% of it plus 2 ms, as the core counts it ({@link LeaseClock}). */
     static long driftNanos(Duration lease) {
-        return lease.toNanos() / 100 + TimeUnit.MILLISECONDS.toNanos(2);
+        return LeaseClock.driftNanos(lease);
     }
 
     /** The time left of {@code lease} after an attempt that took {@code elapsedNanos}; not positive means none. */

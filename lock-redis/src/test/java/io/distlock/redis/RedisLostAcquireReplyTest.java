@@ -96,6 +96,46 @@ class RedisLostAcquireReplyTest {
         }
     }
 
+    @Test
+    void aPermitAcquireWhoseReplyTimedOutIsTakenBackInTheBackground() throws Exception {
+        try (LockStore lossy = LockStore.open(viaProxy("timeout=1s"));
+                LockStore other = LockStore.open(server.uri("timeout=2s"));
+                RedisProbe probe = new RedisProbe(server.port())) {
+            RedisClusterPermitRetryTest.warmUpPermits(lossy);
+            proxy.dropReplyToNext("EVALSHA");
+            assertThatThrownBy(() -> lossy.semaphore("orphan-permit", 1, LEASE_30S).tryAcquire())
+                    .isInstanceOf(StoreUnavailableException.class);
+            assertThat(proxy.awaitDropped(5, TimeUnit.SECONDS)).as("the proxy swallowed the acquire's reply").isTrue();
+
+            long start = System.nanoTime();
+            Optional<Lease> next = other.semaphore("orphan-permit", 1, LEASE_30S).tryAcquire(BOUND);
+            assertThat(next).as("another client gets the permit whose acquire reply was lost, within %s", BOUND)
+                    .isPresent();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(BOUND);
+            next.get().release();
+            assertThat(probe.raw().exists("distlock:sem:{orphan-permit}")).isFalse();
+        }
+    }
+
+    @Test
+    void aPermitTakeBackNeverRemovesAnotherHoldersPermit() throws Exception {
+        try (LockStore lossy = LockStore.open(viaProxy("timeout=1s"));
+                LockStore other = LockStore.open(server.uri("timeout=2s"))) {
+            Lease held = other.semaphore("taken-permit", 2, LEASE_30S).tryAcquire().orElseThrow();
+            RedisClusterPermitRetryTest.warmUpPermits(lossy);
+            proxy.dropReplyToNext("EVALSHA");
+            assertThatThrownBy(() -> lossy.semaphore("taken-permit", 2, LEASE_30S).tryAcquire())
+                    .isInstanceOf(StoreUnavailableException.class);
+            Lease second = other.semaphore("taken-permit", 2, LEASE_30S).tryAcquire(BOUND)
+                    .orElseThrow(() -> new AssertionError("the lost acquire's permit was not taken back"));
+            // the take-back (compare-and-delete on the lost attempt's value) leaves the other holders alone
+            Awaitility.await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                    .until(() -> held.isValid() && second.isValid());
+            held.release();
+            second.release();
+        }
+    }
+
     /**
      * Runs an acquire and a release through {@code store}, so the server has both scripts cached: the swallowed
      * reply is then the reply of a script that ran, not of a {@code NOSCRIPT} refusal.

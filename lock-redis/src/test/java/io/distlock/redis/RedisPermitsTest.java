@@ -28,7 +28,7 @@ class RedisPermitsTest {
     }
 
     private static RedisPermits permits() {
-        return new RedisPermits(null, new RedisKeys("distlock:"), null, "test", null);
+        return new RedisPermits(null, new RedisKeys("distlock:"), null, "test", null, false);
     }
 
     @Test
@@ -38,6 +38,8 @@ class RedisPermitsTest {
             int slot = JedisClusterCRC16.getSlot(permits.holders(name));
             assertThat(JedisClusterCRC16.getSlot(permits.limit(name))).as(name).isEqualTo(slot);
             assertThat(JedisClusterCRC16.getSlot(permits.fence(name))).as(name).isEqualTo(slot);
+            assertThat(JedisClusterCRC16.getSlot(permits.fences(name))).as(name).isEqualTo(slot);
+            assertThat(JedisClusterCRC16.getSlot(permits.releasedTombstone(name, "token"))).as(name).isEqualTo(slot);
         }
         assertThat(permits.holders("x")).isNotEqualTo(new RedisKeys("distlock:").lock("x"));
     }
@@ -67,6 +69,7 @@ class RedisPermitsTest {
             assertThat(probe.raw().pttl(permits().holders("tidy"))).isPositive().isLessThanOrEqualTo(10_000);
             lease.release();
             assertThat(probe.raw().exists(permits().holders("tidy"))).as("no holder left, no set").isFalse();
+            assertThat(probe.raw().exists(permits().fences("tidy"))).as("no holder left, no fences").isFalse();
             assertThat(probe.raw().pttl(permits().fence("tidy"))).as("the counter stays").isEqualTo(-1);
         }
     }
@@ -116,6 +119,35 @@ class RedisPermitsTest {
             probe.raw().scriptFlush();
             lease.release();
             assertThat(semaphore.availablePermits()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void heldPermitsAreListedInTheAdminViewWithoutTheirOwnerTokens() throws InterruptedException {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s&keyPrefix=permit-admin:"))) {
+            LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(10));
+            Lease a1 = store.semaphore("api", 2, options).acquire();
+            Lease a2 = store.semaphore("api", 2, options).acquire();
+            Lease b = store.semaphore("with}brace", 1, options).acquire();
+            Lease lock = store.lock("api").acquire();
+            java.util.List<io.distlock.spi.LockInfo> permits = store.admin().listPermits("", 10);
+            assertThat(permits).extracting(io.distlock.spi.LockInfo::name).containsExactly("api", "api", "with}brace");
+            assertThat(permits).extracting(io.distlock.spi.LockInfo::fencingToken)
+                    .containsExactly(a1.fencingToken(), a2.fencingToken(), b.fencingToken());
+            assertThat(permits.get(0).timeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
+            String member = probe.raw().zrange("permit-admin:sem:{api}", 0, 0).get(0);
+            String secret = member.substring(0, member.indexOf('|'));
+            assertThat(permits).allSatisfy(p -> assertThat(p.owner()).doesNotContain(secret).contains(
+                    String.valueOf(ProcessHandle.current().pid())));
+            assertThat(store.admin().listPermits("wi", 10)).hasSize(1);
+            assertThat(store.admin().listPermits("", 2)).hasSize(2);
+            assertThat(store.admin().list("", 10)).extracting(io.distlock.spi.LockInfo::name).containsExactly("api");
+            a1.release();
+            a2.release();
+            b.release();
+            lock.release();
+            assertThat(store.admin().listPermits("", 10)).isEmpty();
         }
     }
 }

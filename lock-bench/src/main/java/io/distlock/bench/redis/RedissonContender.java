@@ -23,7 +23,7 @@ public final class RedissonContender extends Contender {
 
     /** A contender for Redis at {@code server}; {@code fenced} picks {@code RFencedLock} over {@code RLock}. */
     public RedissonContender(HostPort server, boolean fenced) {
-        super(fenced ? "Redisson RFencedLock" : "Redisson RLock", Role.LIBRARY);
+        super(fenced ? "Redisson RFencedLock" : "Redisson RLock", fenced ? Role.REDISSON_FENCED : Role.REDISSON);
         this.server = server;
         this.fenced = fenced;
     }

@@ -29,7 +29,7 @@ public final class RedissonSemaphoreContender extends SemaphoreContender {
 
     /** A contender for Redis at {@code server}, {@code permits} permits per name. */
     public RedissonSemaphoreContender(HostPort server, int permits) {
-        super(NAME, Role.LIBRARY, permits);
+        super(NAME, Role.REDISSON_SEMAPHORE, permits);
         this.server = server;
     }
 

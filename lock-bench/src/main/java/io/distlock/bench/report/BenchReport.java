@@ -19,8 +19,12 @@ import java.util.Map;
  * @param stores results per store
  * @param checks target checks over all stores
  * @param missingStores stores asked for that could not run, with the reason
+ * @param commit the git commit the run was built from ({@code -dirty} with uncommitted changes), or "unknown"
+ * @param thisRun this run's key figures, one row per store
+ * @param earlier the key figures of earlier runs, oldest first
  */
 public record BenchReport(Instant startedAt, double minutes, String command, String machine, double loadBefore,
                           double loadAfter, String settings, Map<String, String> scenarioTitles,
-                          List<StoreResult> stores, List<TargetCheck> checks, List<String> missingStores) {
+                          List<StoreResult> stores, List<TargetCheck> checks, List<String> missingStores,
+                          String commit, List<History.Row> thisRun, List<History.Row> earlier) {
 }

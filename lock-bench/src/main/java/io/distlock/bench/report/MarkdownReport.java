@@ -4,6 +4,9 @@ import io.distlock.bench.core.Role;
 import io.distlock.bench.result.HeldLeasesResult;
 import io.distlock.bench.result.ScenarioResult;
 import io.distlock.bench.result.StoreResult;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -56,11 +59,33 @@ public final class MarkdownReport {
                     .append(check.measured()).append(" | ").append(verdict(check)).append(" |\n");
         }
         md.append('\n');
+        renderHistory(md, report);
 
         for (StoreResult store : report.stores()) {
             renderStore(md, store);
         }
         return md.toString();
+    }
+
+    private static void renderHistory(StringBuilder md, BenchReport report) {
+        List<History.Row> rows = new ArrayList<>(report.thisRun());
+        int current = rows.size();
+        List<History.Row> earlier = new ArrayList<>(report.earlier());
+        Collections.reverse(earlier);
+        rows.addAll(earlier);
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("## History\n\ndistlock's key ratios in this run and earlier ones (newest first, from `")
+                .append(History.FILE).append("`; compare rows taken at a similar load):\n\n")
+                .append("| date | commit | store | load | distlock's key ratios |\n|---|---|---|---|---|\n");
+        for (int i = 0; i < Math.min(rows.size(), History.SHOWN); i++) {
+            History.Row r = rows.get(i);
+            md.append("| ").append(r.date()).append(i < current ? " (this run)" : "").append(" | ").append(r.commit())
+                    .append(" | ").append(r.store()).append(" | ").append(r.load()).append(" | ")
+                    .append(r.figures()).append(" |\n");
+        }
+        md.append('\n');
     }
 
     private static String verdict(TargetCheck check) {
@@ -79,13 +104,13 @@ public final class MarkdownReport {
         }
         md.append("\n\n");
         md.append("| contender | scenario | ops/s (median) | runs min-max | x raw | x best other library | "
-                + "p50 ms | p99 ms | p99.9 ms | notes |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                + "p50 ms | p99 ms | p99.9 ms | alloc B/op | notes |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (ScenarioResult r : store.scenarios()) {
             md.append("| ").append(r.contender()).append(r.role() == Role.RAW ? " (raw limit)" : "")
                     .append(" | ").append(r.scenario()).append(" | ");
             if (r.failed() && r.runs() == 0) {
-                md.append("failed | | | | | | | ").append(r.failure()).append(" |\n");
+                md.append("failed | | | | | | | | ").append(r.failure()).append(" |\n");
                 continue;
             }
             if (r.throughput()) {
@@ -97,8 +122,8 @@ public final class MarkdownReport {
                 md.append(String.format(Locale.ROOT, "(%,d hand-offs) | | | ", r.samples()));
                 md.append(r.role() == Role.RAW ? "" : latencyRatio(r, store.fastestLibrary(r.scenario(), r.contender())));
             }
-            md.append(String.format(Locale.ROOT, " | %.3f | %.3f | %.3f | ", r.latencyMillis(50), r.latencyMillis(99),
-                    r.latencyMillis(99.9)));
+            md.append(String.format(Locale.ROOT, " | %.3f | %.3f | %.3f | %s | ", r.latencyMillis(50),
+                    r.latencyMillis(99), r.latencyMillis(99.9), allocation(r)));
             if (r.scenario().startsWith("contended")) {
                 md.append(String.format(Locale.ROOT, "%.0f%% of acquisitions changed client ",
                         r.crossClientShare() * 100));
@@ -110,7 +135,11 @@ public final class MarkdownReport {
         }
         md.append("\nLatency is per acquire/release pair in uncontended scenarios, the wait for the lock in contended "
                 + "ones, and release-to-acquire in hand-off. `x best other library` in hand-off compares p99 "
-                + "latency (above 1 means faster).\n\n");
+                + "latency (above 1 means faster). `alloc B/op` is client-side heap allocation per acquire/release "
+                + "pair (per acquisition when contended), from HotSpot's per-thread counters: bytes allocated by the "
+                + "benchmark threads inside their loops + bytes allocated meanwhile by every other thread of this JVM "
+                + "(driver I/O threads, renewal, pools; for ZooKeeper also the in-process server). The store server's "
+                + "own allocations are not seen.\n\n");
 
         if (!store.roundTripsPerPair().isEmpty()) {
             md.append("Wire cost of one uncontended acquire/release pair (one thread, counted through a loopback "
@@ -144,6 +173,14 @@ public final class MarkdownReport {
             store.notes().forEach(n -> md.append("- ").append(n).append('\n'));
             md.append('\n');
         }
+    }
+
+    private static String allocation(ScenarioResult r) {
+        double calling = r.callingBytesPerOperation();
+        if (Double.isNaN(calling)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%,.0f + %,.0f", calling, r.otherBytesPerOperation());
     }
 
     private static String ratio(ScenarioResult r, Optional<ScenarioResult> base) {

@@ -1,6 +1,7 @@
 package io.distlock.bench.report;
 
 import io.distlock.bench.distlock.DistlockSemaphoreContender;
+import io.distlock.bench.core.Role;
 import io.distlock.bench.redis.RedissonSemaphoreContender;
 import io.distlock.bench.result.ScenarioResult;
 import io.distlock.bench.result.StoreResult;
@@ -34,9 +35,9 @@ public final class SemaphoreTargets {
 
     /** Every semaphore target that applies to {@code store}. */
     public List<TargetCheck> check(StoreResult store) {
-        String other = switch (store.store()) {
-            case "redis" -> RedissonSemaphoreContender.NAME;
-            case "zookeeper" -> CuratorSemaphoreContender.NAME;
+        Role other = switch (store.store()) {
+            case "redis" -> Role.REDISSON_SEMAPHORE;
+            case "zookeeper" -> Role.CURATOR_SEMAPHORE;
             default -> null;
         };
         List<TargetCheck> checks = new ArrayList<>();
@@ -46,15 +47,16 @@ public final class SemaphoreTargets {
         return checks;
     }
 
-    private static TargetCheck ratio(StoreResult store, String scenario, String other) {
+    private static TargetCheck ratio(StoreResult store, String scenario, Role otherRole) {
         String ours = DistlockSemaphoreContender.NAME;
+        String other = otherRole == Role.REDISSON_SEMAPHORE ? RedissonSemaphoreContender.NAME : CuratorSemaphoreContender.NAME;
         String target = String.format(Locale.ROOT, "%s: %s >= %.2fx %s", scenario, ours, AT_LEAST, other);
-        Optional<ScenarioResult> mine = store.find(ours, scenario).filter(ScenarioResult::usable);
-        Optional<ScenarioResult> theirs = store.find(other, scenario).filter(ScenarioResult::usable);
+        Optional<ScenarioResult> mine = store.firstOf(Role.DISTLOCK, scenario).filter(ScenarioResult::usable);
+        Optional<ScenarioResult> theirs = store.firstOf(otherRole, scenario).filter(ScenarioResult::usable);
         if (mine.isEmpty() || theirs.isEmpty() || theirs.get().medianOpsPerSecond() == 0) {
             String why = mine.isEmpty() ? ours + " did not run" : theirs.isEmpty() ? other + " did not run"
                     : "no throughput";
-            return new TargetCheck(store.store(), target, why, TargetCheck.Verdict.NOT_MEASURED, "", null, null);
+            return new TargetCheck(store.store(), target, why, TargetCheck.Verdict.NOT_MEASURED, "", null, null, Double.NaN);
         }
         double a = mine.get().medianOpsPerSecond();
         double b = theirs.get().medianOpsPerSecond();
@@ -65,6 +67,6 @@ public final class SemaphoreTargets {
                 met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
                 met ? "" : String.format(Locale.ROOT, "%.0f%% short (%.2fx of the %.2fx aimed for)",
                         (1 - ratio / AT_LEAST) * 100, ratio, AT_LEAST),
-                met ? null : ours, scenario);
+                met ? null : Role.DISTLOCK, scenario, ratio);
     }
 }

@@ -20,6 +20,9 @@ public final class ScenarioResult {
     private long operations;
     private long crossClientHandoffs;
     private String failure;
+    private long callingBytes;
+    private long otherBytes;
+    private long allocationOperations;
 
     public ScenarioResult(String contender, Role role, String scenario, boolean throughput) {
         this.contender = contender;
@@ -34,6 +37,28 @@ public final class ScenarioResult {
         this.operations += operations;
         this.crossClientHandoffs += crossClientHandoffs;
         latencyNanos.add(latencies);
+    }
+
+    /**
+     * Adds the heap bytes one measured run of {@code operations} allocated in the benchmark threads' loops and in
+     * every other thread of the JVM; a run without figures (negative) is left out.
+     */
+    public void addAllocation(long operations, long callingThreadBytes, long otherThreadBytes) {
+        if (callingThreadBytes >= 0 && otherThreadBytes >= 0 && operations > 0) {
+            callingBytes += callingThreadBytes;
+            otherBytes += otherThreadBytes;
+            allocationOperations += operations;
+        }
+    }
+
+    /** Heap bytes per operation allocated by the benchmark threads themselves; NaN if not measured. */
+    public double callingBytesPerOperation() {
+        return allocationOperations == 0 ? Double.NaN : (double) callingBytes / allocationOperations;
+    }
+
+    /** Heap bytes per operation allocated meanwhile by every other thread of the JVM; NaN if not measured. */
+    public double otherBytesPerOperation() {
+        return allocationOperations == 0 ? Double.NaN : (double) otherBytes / allocationOperations;
     }
 
     /** Marks the contender as failed in this scenario; later runs are skipped. */

@@ -86,10 +86,16 @@ public final class StoreResult {
                 .findFirst();
     }
 
+    /** The role of the contender named {@code contender} in this store's results, or null if it did not run. */
+    public Role roleOf(String contender) {
+        return scenarios.stream().filter(r -> r.contender().equals(contender)).map(ScenarioResult::role)
+                .findFirst().orElse(null);
+    }
+
     /** The library (not {@code except}) with the highest median ops/s in {@code scenario}. */
     public Optional<ScenarioResult> bestLibrary(String scenario, String except) {
         return scenarios.stream()
-                .filter(r -> r.role() == Role.LIBRARY && r.scenario().equals(scenario) && r.usable()
+                .filter(r -> r.role().isLibrary() && r.scenario().equals(scenario) && r.usable()
                         && !r.contender().equals(except))
                 .max((a, b) -> Double.compare(a.medianOpsPerSecond(), b.medianOpsPerSecond()));
     }
@@ -97,7 +103,7 @@ public final class StoreResult {
     /** The library (not {@code except}) with the lowest p99 latency in {@code scenario}. */
     public Optional<ScenarioResult> fastestLibrary(String scenario, String except) {
         return scenarios.stream()
-                .filter(r -> r.role() == Role.LIBRARY && r.scenario().equals(scenario) && r.usable()
+                .filter(r -> r.role().isLibrary() && r.scenario().equals(scenario) && r.usable()
                         && !r.contender().equals(except))
                 .min((a, b) -> Double.compare(a.latencyMillis(99), b.latencyMillis(99)));
     }

@@ -1,5 +1,6 @@
 package io.distlock.bench.scenario;
 
+import io.distlock.bench.core.Allocations;
 import io.distlock.bench.core.Contender;
 import io.distlock.bench.core.Held;
 import io.distlock.bench.core.LockClient;
@@ -56,6 +57,8 @@ public final class Contended implements Scenario {
         AtomicLong operations = new AtomicLong();
         AtomicLong crossClient = new AtomicLong();
         AtomicInteger lastClient = new AtomicInteger(-1);
+        AtomicLong callingBytes = new AtomicLong();
+        Allocations.Snapshot others = Allocations.otherThreads();
         long start = System.nanoTime();
         long end = start + duration.toNanos();
         Workers.runAll(id(), threads, duration.plusSeconds(60), index -> {
@@ -63,6 +66,7 @@ public final class Contended implements Scenario {
             LockClient client = opened[clientIndex];
             Histogram mine = Sample.newHistogram();
             long ops = 0;
+            long allocatedBefore = Allocations.thisThread();
             long now = System.nanoTime();
             while (now - end < 0) {
                 Held held = client.acquire(name);
@@ -75,11 +79,18 @@ public final class Contended implements Scenario {
                 ops++;
                 now = System.nanoTime();
             }
+            callingBytes.addAndGet(Allocations.thisThread() - allocatedBefore);
             operations.addAndGet(ops);
             synchronized (total) {
                 total.add(mine);
             }
         });
-        return new Sample(operations.get(), System.nanoTime() - start, total, crossClient.get());
+        long elapsed = System.nanoTime() - start;
+        return new Sample(operations.get(), elapsed, total, crossClient.get(), allocationKnown() ? callingBytes.get() : -1,
+                others.allocatedSince());
+    }
+
+    private static boolean allocationKnown() {
+        return Allocations.thisThread() >= 0;
     }
 }

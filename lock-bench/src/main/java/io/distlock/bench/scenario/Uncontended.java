@@ -1,5 +1,6 @@
 package io.distlock.bench.scenario;
 
+import io.distlock.bench.core.Allocations;
 import io.distlock.bench.core.Contender;
 import io.distlock.bench.core.Held;
 import io.distlock.bench.core.LockClient;
@@ -46,12 +47,15 @@ public final class Uncontended implements Scenario {
         LockClient client = contender.client(0);
         Histogram total = Sample.newHistogram();
         AtomicLong operations = new AtomicLong();
+        AtomicLong callingBytes = new AtomicLong();
+        Allocations.Snapshot others = Allocations.otherThreads();
         long start = System.nanoTime();
         long end = start + duration.toNanos();
         Workers.runAll(id(), threads, duration.plusSeconds(60), index -> {
             String name = namePrefix + "u" + threads + "-" + index;
             Histogram mine = Sample.newHistogram();
             long ops = 0;
+            long allocatedBefore = Allocations.thisThread();
             long now = System.nanoTime();
             while (now - end < 0) {
                 Held held = client.acquire(name);
@@ -61,11 +65,18 @@ public final class Uncontended implements Scenario {
                 ops++;
                 now = after;
             }
+            callingBytes.addAndGet(Allocations.thisThread() - allocatedBefore);
             operations.addAndGet(ops);
             synchronized (total) {
                 total.add(mine);
             }
         });
-        return new Sample(operations.get(), System.nanoTime() - start, total, 0);
+        long elapsed = System.nanoTime() - start;
+        return new Sample(operations.get(), elapsed, total, 0, allocationKnown() ? callingBytes.get() : -1,
+                others.allocatedSince());
+    }
+
+    private static boolean allocationKnown() {
+        return Allocations.thisThread() >= 0;
     }
 }

@@ -12,45 +12,47 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
 /**
- * The raw limit for SQL: the two statements a lock with expiry needs, sent by hand in auto-commit on a HikariCP
- * pool: an upsert that takes the row when it is free or expired (the database's clock decides) and an update that
- * frees it only for its owner. No waiting (uncontended scenarios only).
+ * The raw limit for SQL: the two statements a lock with expiry and a fence needs, sent by hand in auto-commit on a
+ * HikariCP pool set up as distlock's own (same size, driver properties and session setup), on a table keyed and
+ * collated as distlock's: an upsert that takes the row when it is free or expired (the database's clock decides)
+ * and bumps its fence, and an update that frees it only for its owner. No waiting (uncontended scenarios only).
  */
 public final class RawSqlContender extends Contender {
 
-    private final SqlDialect dialect;
+    private final CompetitorSql database;
     private final HostPort server;
 
-    /** A raw client for the database of {@code dialect} at {@code server}. */
-    public RawSqlContender(SqlDialect dialect, HostPort server) {
+    /** A raw client for the database of {@code database} at {@code server}. */
+    public RawSqlContender(CompetitorSql database, HostPort server) {
         super("raw upsert + update", Role.RAW);
-        this.dialect = dialect;
+        this.database = database;
         this.server = server;
     }
 
     @Override
     protected LockClient openClient() {
-        return new Client(Pools.open(dialect.jdbcUrl(server), "bench-raw-" + dialect.storeName()), dialect);
+        return new Client(Pools.likeDistlock(database.rawJdbcUrl(server), database.rawDriverProperties(),
+                database.rawInitSql(), "bench-raw-" + database.storeName()), database);
     }
 
     /** One connection pool. */
     private static final class Client implements LockClient {
         private final HikariDataSource pool;
-        private final SqlDialect dialect;
+        private final CompetitorSql database;
 
-        Client(HikariDataSource pool, SqlDialect dialect) {
+        Client(HikariDataSource pool, CompetitorSql database) {
             this.pool = pool;
-            this.dialect = dialect;
+            this.database = database;
         }
 
         @Override
         public Held acquire(String name) throws SQLException {
             String token = OwnerTokens.newToken();
-            if (update(dialect.rawAcquire(), name, token) == 0) {
+            if (update(database.rawAcquire(), name, token) == 0) {
                 throw new IllegalStateException("raw acquire of '" + name + "' found it held; the raw limit never waits");
             }
             return () -> {
-                if (update(dialect.rawRelease(), name, token) != 1) {
+                if (update(database.rawRelease(), name, token) != 1) {
                     throw new IllegalStateException("raw release of '" + name + "' found it no longer ours");
                 }
             };

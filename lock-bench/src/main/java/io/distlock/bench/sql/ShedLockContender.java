@@ -21,13 +21,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class ShedLockContender extends Contender {
 
-    private final SqlDialect dialect;
+    private final CompetitorSql database;
     private final HostPort server;
 
-    /** A contender for the database of {@code dialect} at {@code server}; the shedlock table must exist. */
-    public ShedLockContender(SqlDialect dialect, HostPort server) {
-        super("ShedLock JdbcTemplateLockProvider", Role.LIBRARY);
-        this.dialect = dialect;
+    /** A contender for the database of {@code database} at {@code server}; the shedlock table must exist. */
+    public ShedLockContender(CompetitorSql database, HostPort server) {
+        super("ShedLock JdbcTemplateLockProvider", Role.SHEDLOCK);
+        this.database = database;
         this.server = server;
     }
 
@@ -38,7 +38,7 @@ public final class ShedLockContender extends Contender {
 
     @Override
     protected LockClient openClient() {
-        HikariDataSource pool = Pools.open(dialect.jdbcUrl(server), "bench-shedlock-" + dialect.storeName());
+        HikariDataSource pool = Pools.open(database.jdbcUrl(server), "bench-shedlock-" + database.storeName());
         JdbcTemplateLockProvider provider = new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration.builder()
                 .withJdbcTemplate(new JdbcTemplate(pool))
                 .usingDbTime()

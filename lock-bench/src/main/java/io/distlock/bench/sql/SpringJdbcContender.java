@@ -18,19 +18,19 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  */
 public final class SpringJdbcContender extends Contender {
 
-    private final SqlDialect dialect;
+    private final CompetitorSql database;
     private final HostPort server;
 
-    /** A contender for the database of {@code dialect} at {@code server}; the INT_LOCK table must exist. */
-    public SpringJdbcContender(SqlDialect dialect, HostPort server) {
-        super("Spring Integration JdbcLockRegistry", Role.LIBRARY);
-        this.dialect = dialect;
+    /** A contender for the database of {@code database} at {@code server}; the INT_LOCK table must exist. */
+    public SpringJdbcContender(CompetitorSql database, HostPort server) {
+        super("Spring Integration JdbcLockRegistry", Role.SPRING_INTEGRATION);
+        this.database = database;
         this.server = server;
     }
 
     @Override
     protected LockClient openClient() {
-        HikariDataSource pool = Pools.open(dialect.jdbcUrl(server), "bench-spring-" + dialect.storeName());
+        HikariDataSource pool = Pools.open(database.jdbcUrl(server), "bench-spring-" + database.storeName());
         DefaultLockRepository repository = new DefaultLockRepository(pool);
         repository.setTransactionManager(new DataSourceTransactionManager(pool));
         repository.afterPropertiesSet();

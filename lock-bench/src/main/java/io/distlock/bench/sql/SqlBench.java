@@ -20,36 +20,36 @@ import java.util.Locale;
  * A shared SQL database (MariaDB or PostgreSQL, database {@code test}): distlock, Spring Integration's
  * {@code JdbcLockRegistry}, ShedLock's JDBC provider and the raw two statements. Creates the tables the other
  * contenders need if missing (Spring's {@code INT_LOCK} from the DDL shipped in its jar, ShedLock's
- * {@code shedlock}, and {@code BENCH_RAW_LOCK}).
+ * {@code shedlock}, and the raw baseline's {@code bench_raw_locks}).
  */
 public final class SqlBench implements StoreBench {
 
-    private final SqlDialect dialect;
+    private final CompetitorSql database;
     private final HostPort server;
     private final String distlockUri;
 
-    /** The database of {@code dialect} at {@code server}; {@code distlockUri} is a template with {host}, {port}. */
-    public SqlBench(SqlDialect dialect, HostPort server, String distlockUri) throws SQLException {
-        this.dialect = dialect;
+    /** The database of {@code database} at {@code server}; {@code distlockUri} is a template with {host}, {port}. */
+    public SqlBench(CompetitorSql database, HostPort server, String distlockUri) throws SQLException {
+        this.database = database;
         this.server = server;
         this.distlockUri = distlockUri;
         createTables();
     }
 
     private void createTables() throws SQLException {
-        try (Connection c = DriverManager.getConnection(dialect.jdbcUrl(server)); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(database.jdbcUrl(server)); Statement s = c.createStatement()) {
             s.execute(springLockTable());
-            s.execute(dialect.rawTable());
-            s.execute(dialect.shedLockTable());
+            s.execute(database.rawTable());
+            s.execute(database.shedLockTable());
         }
     }
 
     /** The CREATE TABLE INT_LOCK statement of Spring Integration's schema script, made idempotent. */
     private String springLockTable() {
         String script;
-        try (InputStream in = SqlBench.class.getClassLoader().getResourceAsStream(dialect.springSchema())) {
+        try (InputStream in = SqlBench.class.getClassLoader().getResourceAsStream(database.springSchema())) {
             if (in == null) {
-                throw new IllegalStateException("Spring Integration schema " + dialect.springSchema()
+                throw new IllegalStateException("Spring Integration schema " + database.springSchema()
                         + " not on the class path");
             }
             script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -58,7 +58,7 @@ public final class SqlBench implements StoreBench {
         }
         int start = script.toUpperCase(Locale.ROOT).indexOf("CREATE TABLE INT_LOCK");
         if (start < 0) {
-            throw new IllegalStateException("no CREATE TABLE INT_LOCK in " + dialect.springSchema());
+            throw new IllegalStateException("no CREATE TABLE INT_LOCK in " + database.springSchema());
         }
         String statement = script.substring(start, script.indexOf(';', start));
         return "CREATE TABLE IF NOT EXISTS" + statement.substring("CREATE TABLE".length());
@@ -66,16 +66,16 @@ public final class SqlBench implements StoreBench {
 
     @Override
     public String name() {
-        return dialect.storeName();
+        return database.storeName();
     }
 
     @Override
     public String describeServer() throws SQLException {
-        try (Connection c = DriverManager.getConnection(dialect.jdbcUrl(server)); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery(dialect.versionQuery())) {
+        try (Connection c = DriverManager.getConnection(database.jdbcUrl(server)); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery(database.versionQuery())) {
             r.next();
             String version = r.getString(1);
-            return (dialect == SqlDialect.MARIADB ? "MariaDB " : "") + version.split(",")[0] + " at " + server;
+            return (database == CompetitorSql.MARIADB ? "MariaDB " : "") + version.split(",")[0] + " at " + server;
         }
     }
 
@@ -88,9 +88,9 @@ public final class SqlBench implements StoreBench {
     public List<Contender> contenders(HostPort via) {
         return List.of(
                 new DistlockContender(via.fill(distlockUri)),
-                new SpringJdbcContender(dialect, via),
-                new ShedLockContender(dialect, via),
-                new RawSqlContender(dialect, via));
+                new SpringJdbcContender(database, via),
+                new ShedLockContender(database, via),
+                new RawSqlContender(database, via));
     }
 
     @Override

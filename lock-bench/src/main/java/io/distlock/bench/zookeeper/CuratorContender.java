@@ -21,7 +21,7 @@ public final class CuratorContender extends Contender {
 
     /** A contender for ZooKeeper at {@code server}. */
     public CuratorContender(HostPort server) {
-        super("Curator InterProcessMutex", Role.LIBRARY);
+        super("Curator InterProcessMutex", Role.CURATOR);
         this.server = server;
     }
 

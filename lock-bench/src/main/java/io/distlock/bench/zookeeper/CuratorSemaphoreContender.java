@@ -24,7 +24,7 @@ public final class CuratorSemaphoreContender extends SemaphoreContender {
 
     /** A contender for ZooKeeper at {@code server}, {@code permits} permits per name. */
     public CuratorSemaphoreContender(HostPort server, int permits) {
-        super(NAME, Role.LIBRARY, permits);
+        super(NAME, Role.CURATOR_SEMAPHORE, permits);
         this.server = server;
     }
 

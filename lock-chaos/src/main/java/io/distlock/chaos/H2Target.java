@@ -1,0 +1,118 @@
+package io.distlock.chaos;
+
+import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerProcess;
+import io.distlock.tck.fixture.TempDirs;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * H2 in server mode, as several JVMs share it: an H2 TCP server in a JVM of the run's own ({@code org.h2.tools.Server}
+ * on a free port) serving a file database in a temporary directory, so the server is killed with SIGKILL and started
+ * again from its files, paused with SIGSTOP, and has its lock rows deleted by "an operator". With
+ * {@code writeDelayMillis} null the database keeps H2's default write delay (commits reach the file in the
+ * background, up to that delay later); otherwise {@code ;WRITE_DELAY=} is set on every connection.
+ */
+final class H2Target implements SqlTarget {
+
+    static final Duration LEASE = Duration.ofSeconds(2);
+
+    private static final String DATABASE = "chaos";
+
+    private final Integer writeDelayMillis;
+    private final Path dir = TempDirs.create("chaos-h2");
+    private final ServerProcess server;
+
+    H2Target(Integer writeDelayMillis) {
+        this.writeDelayMillis = writeDelayMillis;
+        int port = FreePorts.next();
+        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        server = new ServerProcess("h2", List.of(javaBinary, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
+                Classpath.current(), "org.h2.tools.Server", "-tcp", "-tcpPort", Integer.toString(port), "-baseDir",
+                dir.resolve("db").toString(), "-ifNotExists"), dir, port);
+        try {
+            server.start(Duration.ofSeconds(60));
+            // the first connection creates the database files; on a loaded machine that outlasts a worker's timeout
+            DriverManager.getConnection(operatorJdbcUrl()).close();
+        } catch (RuntimeException | SQLException e) {
+            server.kill();
+            TempDirs.delete(dir);
+            throw new IllegalStateException("could not start an H2 TCP server", e);
+        }
+    }
+
+    /** The report's name of the store with this write delay. */
+    static String name(Integer writeDelayMillis) {
+        return writeDelayMillis == null ? "h2 (server JVM, file database)"
+                : "h2 (server JVM, file database, WRITE_DELAY=" + writeDelayMillis + ")";
+    }
+
+    @Override
+    public String store() {
+        return name(writeDelayMillis);
+    }
+
+    private String url(int port) {
+        return "jdbc:h2:tcp://127.0.0.1:" + port + "/" + DATABASE
+                + (writeDelayMillis == null ? "" : ";WRITE_DELAY=" + writeDelayMillis);
+    }
+
+    /** Workers give up on a silent server after 1.5 s, as on the other SQL stores (H2's client socket timeout). */
+    @Override
+    public String uri(int clientPort) {
+        return url(clientPort) + ";NETWORK_TIMEOUT=1500?distlock.connectTimeoutMillis=1500"
+                + "&distlock.socketTimeoutMillis=1500";
+    }
+
+    /** The operator waits as long as the server takes (its first connection creates the database files). */
+    @Override
+    public String operatorJdbcUrl() {
+        return url(server.port());
+    }
+
+    @Override
+    public String nowExpression() {
+        return "CURRENT_TIMESTAMP";
+    }
+
+    @Override
+    public int port() {
+        return server.port();
+    }
+
+    @Override
+    public Duration holdBound() {
+        return LEASE;
+    }
+
+    @Override
+    public void crashAndRestart(Duration down) throws InterruptedException {
+        server.kill();
+        Thread.sleep(down.toMillis()); // the outage itself
+        server.start(Duration.ofSeconds(60));
+    }
+
+    @Override
+    public boolean canPause() {
+        return true;
+    }
+
+    @Override
+    public void pause() {
+        server.pause();
+    }
+
+    @Override
+    public void resume() {
+        server.resume();
+    }
+
+    @Override
+    public void close() {
+        server.kill();
+        TempDirs.delete(dir);
+    }
+}

@@ -1,0 +1,97 @@
+package io.distlock.redis;
+
+/**
+ * The Lua scripts of Redlock semaphores, run on each master alone. A semaphore {@code NAME} of limit {@code N} is
+ * {@code N} slot locks {@code Psemslot:{NAME}:i} (value: owner value, the lease as TTL), a limit key
+ * {@code Psemlimit:{NAME}} that lives as long as the longest-lived slot, and the fencing counter
+ * {@code Psemfence:{NAME}} (no TTL). A permit is one slot won on a majority of masters, exactly as a Redlock lock.
+ */
+final class RedlockPermitScripts {
+
+    private RedlockPermitScripts() {
+    }
+
+    /**
+     * Slot states. KEYS: limit, slot 1..N. Returns {@code {recorded limit or 0, pttl of slot 1, ..., slot N}}, where a
+     * pttl of -2 is a free slot.
+     */
+    static final LuaScript SLOTS = new LuaScript("redlockPermitSlots", """
+            local out = {tonumber(redis.call('GET', KEYS[1]) or '0') or 0}
+            for i = 2, #KEYS do
+              out[#out + 1] = redis.call('PTTL', KEYS[i])
+            end
+            return out
+            """);
+
+    /**
+     * Take one slot. KEYS: slot, limit, fence[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none).
+     * Returns {@code {-1, recorded}} if the limit key states another limit, {@code {1, fence}} when the slot was free
+     * (the fence as the lock's: {@code max(last + 1, server TIME in µs)}) or already holds this value (a re-send),
+     * else {@code {0, slot pttl}}. The limit key is kept at least as long as the slot.
+     */
+    static final LuaScript ACQUIRE = new LuaScript("redlockPermitAcquire", RedisScripts.restartGuard(4, 4) + """
+            local recorded = redis.call('GET', KEYS[2])
+            if recorded and tonumber(recorded) ~= tonumber(ARGV[3]) then
+              return {-1, tonumber(recorded)}
+            end
+            local function keepLimit()
+              if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then
+                redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
+              end
+            end
+            local function nextFence()
+              local t = redis.call('TIME')
+              local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
+              local last = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+              local fence = math.max(last + 1, clock)
+              redis.call('SET', KEYS[3], string.format('%.0f', fence))
+              return fence
+            end
+            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+              keepLimit()
+              return {1, nextFence()}
+            end
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              redis.call('PEXPIRE', KEYS[1], ARGV[2])
+              keepLimit()
+              return {1, tonumber(redis.call('GET', KEYS[3]) or '') or nextFence()}
+            end
+            return {0, redis.call('PTTL', KEYS[1])}
+            """);
+
+    /**
+     * Renew one slot. KEYS: slot, limit. ARGV: value, lease ms, permits. Returns 1 if the slot still held the value
+     * (its TTL and, if shorter, the limit key's are set to the lease), else 0.
+     */
+    static final LuaScript RENEW = new LuaScript("redlockPermitRenew", """
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+              return 0
+            end
+            redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then
+              redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
+            end
+            return 1
+            """);
+
+    /**
+     * Release one slot. KEYS: slot, limit, slot 1..N. ARGV: value, channel, message. Deletes the slot if it holds
+     * the value (and publishes); deletes the limit key once no slot is left, so the name takes a new limit. Returns
+     * 1 if the slot held the value, else 0.
+     */
+    static final LuaScript RELEASE = new LuaScript("redlockPermitRelease", """
+            local released = 0
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              redis.call('DEL', KEYS[1])
+              redis.call('PUBLISH', ARGV[2], ARGV[3])
+              released = 1
+            end
+            for i = 3, #KEYS do
+              if redis.call('EXISTS', KEYS[i]) == 1 then
+                return released
+              end
+            end
+            redis.call('DEL', KEYS[2])
+            return released
+            """);
+}
