@@ -5,6 +5,7 @@ import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
+import io.distlock.tck.check.FencedRegister;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

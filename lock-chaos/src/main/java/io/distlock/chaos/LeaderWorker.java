@@ -7,6 +7,7 @@ import io.distlock.LeadershipListener;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.tck.check.FencedRegister;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
