@@ -3,6 +3,7 @@ package io.distlock.chaos;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
+import io.distlock.tck.process.JvmClassPath;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -29,9 +30,9 @@ final class H2Target implements SqlTarget {
     H2Target(Integer writeDelayMillis) {
         this.writeDelayMillis = writeDelayMillis;
         int port = FreePorts.next();
-        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        server = new ServerProcess("h2", List.of(javaBinary, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
-                Classpath.current(), "org.h2.tools.Server", "-tcp", "-tcpPort", Integer.toString(port), "-baseDir",
+        String java = JvmClassPath.javaBinary();
+        server = new ServerProcess("h2", List.of(java, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
+                JvmClassPath.current(), "org.h2.tools.Server", "-tcp", "-tcpPort", Integer.toString(port), "-baseDir",
                 dir.resolve("db").toString(), "-ifNotExists"), dir, port);
         try {
             server.start(Duration.ofSeconds(60));

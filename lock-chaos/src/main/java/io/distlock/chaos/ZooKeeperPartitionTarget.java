@@ -3,6 +3,7 @@ package io.distlock.chaos;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
+import io.distlock.tck.process.JvmClassPath;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -98,9 +99,9 @@ final class ZooKeeperPartitionTarget implements StoreTarget {
         }
         Path conf = home.resolve("zoo.cfg");
         Files.writeString(conf, cfg.toString());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = JvmClassPath.javaBinary();
         return new ServerProcess("zookeeper", List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "-Dzookeeper.admin.enableServer=false", "-Dzookeeper.cnxTimeout=1000", "-cp", Classpath.current(),
+                "-Dzookeeper.admin.enableServer=false", "-Dzookeeper.cnxTimeout=1000", "-cp", JvmClassPath.current(),
                 "org.apache.zookeeper.server.quorum.QuorumPeerMain", conf.toString()), home, clientPorts[i])
                 .start(Duration.ofSeconds(60));
     }
