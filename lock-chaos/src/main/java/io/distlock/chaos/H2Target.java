@@ -1,6 +1,7 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
 import io.distlock.tck.process.JvmClassPath;
@@ -9,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * H2 in server mode, as several JVMs share it: an H2 TCP server in a JVM of the run's own ({@code org.h2.tools.Server}
@@ -90,25 +92,8 @@ final class H2Target implements SqlTarget {
     }
 
     @Override
-    public void crashAndRestart(Duration down) throws InterruptedException {
-        server.kill();
-        Thread.sleep(down.toMillis()); // the outage itself
-        server.start(Duration.ofSeconds(60));
-    }
-
-    @Override
-    public boolean canPause() {
-        return true;
-    }
-
-    @Override
-    public void pause() {
-        server.pause();
-    }
-
-    @Override
-    public void resume() {
-        server.resume();
+    public Optional<ServerControl> server() {
+        return Optional.of(server);
     }
 
     @Override

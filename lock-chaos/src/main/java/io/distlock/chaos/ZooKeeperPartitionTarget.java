@@ -1,6 +1,7 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
 import io.distlock.tck.process.JvmClassPath;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -216,28 +218,8 @@ final class ZooKeeperPartitionTarget implements StoreTarget {
     }
 
     @Override
-    public boolean canCrash() {
-        return false;
-    }
-
-    @Override
-    public void crashAndRestart(Duration down) {
-        throw new UnsupportedOperationException("this ensemble is for the leader partition; crashes run on the other");
-    }
-
-    @Override
-    public boolean canPause() {
-        return false;
-    }
-
-    @Override
-    public void pause() {
-        throw new UnsupportedOperationException("this ensemble is for the leader partition");
-    }
-
-    @Override
-    public void resume() {
-        throw new UnsupportedOperationException("this ensemble is for the leader partition");
+    public Optional<ServerControl> server() {
+        return Optional.empty();
     }
 
     @Override
