@@ -1,5 +1,9 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.check.CriticalSection;
+import io.distlock.tck.check.FencedRegister;
+import io.distlock.tck.check.HistoryChecker;
+import io.distlock.tck.check.HistoryReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -9,16 +13,14 @@ import java.util.Map;
 
 /**
  * Reads worker histories and counts what went wrong: overlapping holds (told or not), stale writes accepted,
- * fence rejections and the acquisition outcomes. Holds are the intervals from ACQ_OK to the release's outcome.
+ * fence rejections and the acquisition outcomes. Holds are the intervals from ACQ_OK to the release's outcome, as
+ * the kit's {@link CriticalSection}s: the kit's {@link HistoryChecker} counts their overlaps and re-issued tokens;
+ * this class adds what only a fault run has (stale writes, recovery, faults that landed mid-hold).
  */
 public final class ChaosChecker {
 
-    /** One worker's hold of the lock: from acquisition to release, and whether the worker was told it lost it. */
-    record Hold(String worker, long token, long from, long to, boolean told) {
-        boolean overlaps(Hold other) {
-            return from < other.to && other.from < to;
-        }
-    }
+    /** The name the holds of a run's one lock go by. */
+    static final String LOCK = "lock";
 
     private ChaosChecker() {
     }
@@ -42,22 +44,8 @@ public final class ChaosChecker {
         long fail = count(sorted, "ACQ_FAIL");
         long unknown = count(sorted, "ACQ_UNKNOWN");
         long rejections = count(sorted, "READ_REFUSED") + count(sorted, "WRITE_REFUSED");
-        List<Hold> holds = holds(sorted);
-        long undetected = 0;
-        long detected = 0;
-        for (int i = 0; i < holds.size(); i++) {
-            for (int j = i + 1; j < holds.size(); j++) {
-                Hold a = holds.get(i);
-                Hold b = holds.get(j);
-                if (!a.worker().equals(b.worker()) && a.overlaps(b)) {
-                    if (a.told() || b.told()) {
-                        detected++;
-                    } else {
-                        undetected++;
-                    }
-                }
-            }
-        }
+        List<CriticalSection> holds = holds(sorted);
+        HistoryReport history = HistoryChecker.check(holds);
         long stale = staleWrites(sorted);
         Duration recovery = null;
         if (faultEndNanos > 0) {
@@ -66,10 +54,11 @@ public final class ChaosChecker {
         }
         Map<String, Long> lastRelease = new HashMap<>();
         sorted.stream().filter(e -> e.type().startsWith("REL_")).forEach(e -> lastRelease.put(e.worker(), e.nanos()));
-        long midHold = faultStarts.stream().filter(t -> holds.stream().anyMatch(h -> h.from() <= t
-                && (t < h.to() || t < killedHolderUntil(h, lastRelease, sorted)))).count();
-        return new ChaosResult(store, scenario, ops, faults, midHold, ok, fail, unknown, undetected, detected,
-                register.lostUpdates(), rejections, stale, reissuedTokens(sorted), recovery, unsafeByDesign, note);
+        long midHold = faultStarts.stream().filter(t -> holds.stream().anyMatch(h -> h.enterNanos() <= t
+                && (t < h.exitNanos() || t < killedHolderUntil(h, lastRelease, sorted)))).count();
+        return new ChaosResult(store, scenario, ops, faults, midHold, ok, fail, unknown, history.overlaps().size(),
+                history.toldOverlaps().size(), register.lostUpdates(), rejections, stale, history.reissuedTokens(),
+                recovery, unsafeByDesign, note);
     }
 
     private static long count(List<Event> events, String type) {
@@ -77,11 +66,11 @@ public final class ChaosChecker {
     }
 
     /** Pairs each ACQ_OK with the same worker's next release outcome; a hold with no end lasts to the last event. */
-    static List<Hold> holds(List<Event> sorted) {
+    static List<CriticalSection> holds(List<Event> sorted) {
         long end = sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1).nanos();
         Map<String, Event> open = new HashMap<>();
         Map<String, Boolean> told = new HashMap<>();
-        List<Hold> holds = new ArrayList<>();
+        List<CriticalSection> holds = new ArrayList<>();
         for (Event e : sorted) {
             switch (e.type()) {
                 case "ACQ_OK" -> {
@@ -98,7 +87,7 @@ public final class ChaosChecker {
                     Event start = open.remove(e.worker());
                     if (start != null) {
                         boolean lost = !e.type().equals("REL_OK") || told.getOrDefault(e.worker(), false);
-                        holds.add(new Hold(e.worker(), start.token(), start.nanos(), e.nanos(), lost));
+                        holds.add(new CriticalSection(LOCK, e.worker(), start.nanos(), e.nanos(), start.token(), lost));
                     }
                 }
                 default -> {
@@ -110,8 +99,8 @@ public final class ChaosChecker {
         for (Event start : open.values()) {
             long last = sorted.stream().filter(x -> x.worker().equals(start.worker())).mapToLong(Event::nanos).max()
                     .orElse(end);
-            holds.add(new Hold(start.worker(), start.token(), start.nanos(), last, told.getOrDefault(start.worker(),
-                    false)));
+            holds.add(new CriticalSection(LOCK, start.worker(), start.nanos(), last, start.token(),
+                    told.getOrDefault(start.worker(), false)));
         }
         return holds;
     }
@@ -120,21 +109,12 @@ public final class ChaosChecker {
      * For a hold whose worker never released it (killed while holding): the next acquisition by another worker, until
      * when the lock stayed taken; for any other hold, its end.
      */
-    private static long killedHolderUntil(Hold h, Map<String, Long> lastRelease, List<Event> sorted) {
-        if (lastRelease.getOrDefault(h.worker(), Long.MIN_VALUE) >= h.from()) {
-            return h.to();
+    private static long killedHolderUntil(CriticalSection h, Map<String, Long> lastRelease, List<Event> sorted) {
+        if (lastRelease.getOrDefault(h.client(), Long.MIN_VALUE) >= h.enterNanos()) {
+            return h.exitNanos();
         }
-        return sorted.stream().filter(e -> e.type().equals("ACQ_OK") && !e.worker().equals(h.worker())
-                && e.nanos() > h.from()).mapToLong(Event::nanos).findFirst().orElse(Long.MAX_VALUE);
-    }
-
-    /**
-     * Acquisitions granted a fencing token that an earlier acquisition of the same lock had already been granted (the
-     * workers never re-enter, so every grant must carry a new token).
-     */
-    static long reissuedTokens(List<Event> sorted) {
-        java.util.Set<Long> granted = new java.util.HashSet<>();
-        return sorted.stream().filter(e -> e.type().equals("ACQ_OK")).filter(e -> !granted.add(e.token())).count();
+        return sorted.stream().filter(e -> e.type().equals("ACQ_OK") && !e.worker().equals(h.client())
+                && e.nanos() > h.enterNanos()).mapToLong(Event::nanos).findFirst().orElse(Long.MAX_VALUE);
     }
 
     /** Writes accepted with token T after another client had been granted a token above T. */

@@ -221,6 +221,6 @@ public final class ChaosMain {
                 + workers + " worker JVMs per run, " + faults + " faults per run (each after a random delay of up "
                 + "to one lease), holds of 5 ms to half the lease with extend() in half of them; every server "
                 + "started by the run on a free port on loopback (MariaDB, PostgreSQL and Redis as real processes, "
-                + "ZooKeeper in-process).\n";
+                + "H2 and ZooKeeper in JVMs of their own).\n";
     }
 }

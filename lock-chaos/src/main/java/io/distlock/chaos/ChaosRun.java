@@ -1,5 +1,6 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.check.FencedRegister;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.TempDirs;
 import java.nio.file.Path;

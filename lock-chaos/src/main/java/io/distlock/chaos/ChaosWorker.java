@@ -5,10 +5,13 @@ import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
+import io.distlock.tck.check.FencedRegister;
+import io.distlock.tck.process.JvmProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code isValid()} before writing: a real service can be paused between such a check and its write, and only
  * fencing makes that safe.
  *
- * <p>Arguments: STORE_URI LABEL LOCK_NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS ACQUIRE_TIMEOUT_MS
+ * <p>The first line of stdin is the store URI (never on the command line); any later line, or the end of stdin,
+ * means stop. Arguments: LABEL LOCK_NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS ACQUIRE_TIMEOUT_MS
  * EXTEND_PERCENT.
  */
 public final class ChaosWorker {
@@ -38,14 +42,15 @@ public final class ChaosWorker {
     /** Entry point. */
     public static void main(String[] args) throws IOException {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        String label = args[1];
-        String lockName = args[2];
-        FencedRegister register = new FencedRegister(Path.of(args[3]));
-        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[4])));
-        Workload workload = new Workload(Long.parseLong(args[5]), Long.parseLong(args[6]), Integer.parseInt(args[8]));
-        Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[7]));
-        AtomicBoolean stop = watchStdin(out);
-        LockStore store = openWithRetry(args[0], out, label);
+        String label = args[0];
+        String lockName = args[1];
+        FencedRegister register = new FencedRegister(Path.of(args[2]));
+        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[3])));
+        Workload workload = new Workload(Long.parseLong(args[4]), Long.parseLong(args[5]), Integer.parseInt(args[7]));
+        Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[6]));
+        Parent parent = listen(out);
+        AtomicBoolean stop = parent.stop();
+        LockStore store = openWithRetry(parent.storeUri(), out, label);
         out.println("READY");
         while (!stop.get()) {
             round(store, lockName, options, acquireTimeout, register, workload, options.leaseTime(), label, out);
@@ -59,11 +64,25 @@ public final class ChaosWorker {
         System.exit(0);
     }
 
-    /** A flag set when the parent says stop (a line on stdin) or goes away (stdin closes). */
-    static AtomicBoolean watchStdin(PrintStream out) {
+    /**
+     * What the parent sends a worker on stdin: the store URI, and a flag set when the parent says stop (a line) or
+     * goes away (stdin closes).
+     */
+    record Parent(String storeUri, AtomicBoolean stop) {
+    }
+
+    /** Reads the store URI from stdin, then watches stdin for the stop. */
+    static Parent listen(PrintStream out) {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String uri;
+        try {
+            uri = JvmProcess.readStoreUri(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read the store URI from stdin", e);
+        }
         AtomicBoolean stop = new AtomicBoolean();
         Thread stdin = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+            try (in) {
                 String line = in.readLine();
                 out.println(line == null ? "STDIN_CLOSED" : "STDIN_STOP " + line);
             } catch (IOException e) {
@@ -73,7 +92,7 @@ public final class ChaosWorker {
         }, "stdin");
         stdin.setDaemon(true);
         stdin.start();
-        return stop;
+        return new Parent(uri, stop);
     }
 
     /** Opens the store, retrying while it is unreachable (a server restarting). */

@@ -1,13 +1,16 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
+import io.distlock.tck.process.JvmClassPath;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * H2 in server mode, as several JVMs share it: an H2 TCP server in a JVM of the run's own ({@code org.h2.tools.Server}
@@ -29,9 +32,9 @@ final class H2Target implements SqlTarget {
     H2Target(Integer writeDelayMillis) {
         this.writeDelayMillis = writeDelayMillis;
         int port = FreePorts.next();
-        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        server = new ServerProcess("h2", List.of(javaBinary, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
-                Classpath.current(), "org.h2.tools.Server", "-tcp", "-tcpPort", Integer.toString(port), "-baseDir",
+        String java = JvmClassPath.javaBinary();
+        server = new ServerProcess("h2", List.of(java, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
+                JvmClassPath.current(), "org.h2.tools.Server", "-tcp", "-tcpPort", Integer.toString(port), "-baseDir",
                 dir.resolve("db").toString(), "-ifNotExists"), dir, port);
         try {
             server.start(Duration.ofSeconds(60));
@@ -89,25 +92,8 @@ final class H2Target implements SqlTarget {
     }
 
     @Override
-    public void crashAndRestart(Duration down) throws InterruptedException {
-        server.kill();
-        Thread.sleep(down.toMillis()); // the outage itself
-        server.start(Duration.ofSeconds(60));
-    }
-
-    @Override
-    public boolean canPause() {
-        return true;
-    }
-
-    @Override
-    public void pause() {
-        server.pause();
-    }
-
-    @Override
-    public void resume() {
-        server.resume();
+    public Optional<ServerControl> server() {
+        return Optional.of(server);
     }
 
     @Override

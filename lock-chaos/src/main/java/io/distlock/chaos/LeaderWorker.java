@@ -7,6 +7,7 @@ import io.distlock.LeadershipListener;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.tck.check.FencedRegister;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * protect anything: a fence refuses an ended term only once it has seen a later one. Events: ELECTED and REVOKED (the term was lost) or STEPPED_DOWN (closed at the end) with the term, LOST_SIGNAL
  * (the term's lease fired onLost), READ_OK, READ_REFUSED, WRITE_OK, WRITE_REFUSED, WRITE_LOST_UPDATE.
  *
- * <p>Arguments: as {@link ChaosWorker}'s (STORE_URI LABEL NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS
+ * <p>Arguments: as {@link ChaosWorker}'s (LABEL NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS
  * ACQUIRE_TIMEOUT_MS EXTEND_PERCENT); the hold range is the work between a leader's read and its write, and the
  * pause between two writes; the acquire timeout and extend percentage are not used.
  */
@@ -36,15 +37,16 @@ public final class LeaderWorker {
     /** Entry point. */
     public static void main(String[] args) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        String label = args[1];
-        FencedRegister register = new FencedRegister(Path.of(args[3]));
-        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[4])));
-        ChaosWorker.Workload workload = new ChaosWorker.Workload(Long.parseLong(args[5]), Long.parseLong(args[6]), 0);
-        AtomicBoolean stop = ChaosWorker.watchStdin(out);
-        LockStore store = ChaosWorker.openWithRetry(args[0], out, label);
+        String label = args[0];
+        FencedRegister register = new FencedRegister(Path.of(args[2]));
+        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[3])));
+        ChaosWorker.Workload workload = new ChaosWorker.Workload(Long.parseLong(args[4]), Long.parseLong(args[5]), 0);
+        ChaosWorker.Parent parent = ChaosWorker.listen(out);
+        AtomicBoolean stop = parent.stop();
+        LockStore store = ChaosWorker.openWithRetry(parent.storeUri(), out, label);
         AtomicBoolean closing = new AtomicBoolean();
         Term term = new Term();
-        Leadership leadership = store.leadership(args[2], options, new LeadershipListener() {
+        Leadership leadership = store.leadership(args[1], options, new LeadershipListener() {
             @Override
             public void elected(Lease lease) {
                 long token = lease.fencingToken();

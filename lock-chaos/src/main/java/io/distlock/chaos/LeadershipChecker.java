@@ -1,5 +1,9 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.check.CriticalSection;
+import io.distlock.tck.check.FencedRegister;
+import io.distlock.tck.check.HistoryChecker;
+import io.distlock.tck.check.HistoryReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,7 +17,8 @@ import java.util.Set;
  * Reads the campaigners' histories of a leadership run and counts what went wrong: two leaders at once that were
  * never told (silent double leaders), terms granted twice or out of order, and leader writes the fence should have
  * refused. A term is the interval from ELECTED to its REVOKED or STEPPED_DOWN; it is <em>told</em> if it ended by a
- * loss (REVOKED) or its lease fired the lost signal. A killed leader's term ends at its last event.
+ * loss (REVOKED) or its lease fired the lost signal. A killed leader's term ends at its last event. The kit's
+ * {@link HistoryChecker} counts the overlapping terms.
  */
 final class LeadershipChecker {
 
@@ -22,8 +27,9 @@ final class LeadershipChecker {
      * whether its end is in the history (false: the leader was killed, or still led when the history ends).
      */
     record Term(String worker, long token, long from, long to, boolean told, boolean ended) {
-        boolean overlaps(Term other) {
-            return from < other.to && other.from < to;
+        /** The term as the kit's critical section, for {@link HistoryChecker}. */
+        CriticalSection section() {
+            return new CriticalSection(ChaosChecker.LOCK, worker, from, to, token, told);
         }
     }
 
@@ -36,21 +42,9 @@ final class LeadershipChecker {
         List<Event> sorted = new ArrayList<>(events);
         sorted.sort(Comparator.comparingLong(Event::nanos));
         List<Term> terms = terms(sorted);
-        long silent = 0;
-        long told = 0;
-        for (int i = 0; i < terms.size(); i++) {
-            for (int j = i + 1; j < terms.size(); j++) {
-                Term a = terms.get(i);
-                Term b = terms.get(j);
-                if (!a.worker().equals(b.worker()) && a.overlaps(b)) {
-                    if (a.told() || b.told()) {
-                        told++;
-                    } else {
-                        silent++;
-                    }
-                }
-            }
-        }
+        HistoryReport overlaps = HistoryChecker.check(terms.stream().map(Term::section).toList());
+        long silent = overlaps.overlaps().size();
+        long told = overlaps.toldOverlaps().size();
         List<Event> elected = sorted.stream().filter(e -> e.type().equals("ELECTED")).toList();
         Set<Long> seen = new HashSet<>();
         long reissued = elected.stream().filter(e -> !seen.add(e.token())).count();

@@ -1,7 +1,9 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.PostgresServer;
+import io.distlock.tck.fixture.ServerControl;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A PostgreSQL server of the run's own (the kit's {@link PostgresServer}: {@code initdb} into a temporary directory,
@@ -54,25 +56,8 @@ final class PostgresTarget implements SqlTarget {
     }
 
     @Override
-    public void crashAndRestart(Duration down) throws InterruptedException {
-        server.kill();
-        Thread.sleep(down.toMillis()); // the outage itself
-        server.startProcess();
-    }
-
-    @Override
-    public boolean canPause() {
-        return true;
-    }
-
-    @Override
-    public void pause() {
-        server.pause();
-    }
-
-    @Override
-    public void resume() {
-        server.resume();
+    public Optional<ServerControl> server() {
+        return Optional.of(server);
     }
 
     @Override

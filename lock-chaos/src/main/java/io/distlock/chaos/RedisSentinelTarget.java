@@ -1,6 +1,7 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
@@ -269,28 +271,8 @@ final class RedisSentinelTarget implements FailoverTarget {
     }
 
     @Override
-    public boolean canCrash() {
-        return false;
-    }
-
-    @Override
-    public void crashAndRestart(Duration down) {
-        throw new UnsupportedOperationException("Sentinel: the crash of the master is the failover scenario");
-    }
-
-    @Override
-    public boolean canPause() {
-        return false;
-    }
-
-    @Override
-    public void pause() {
-        throw new UnsupportedOperationException("Sentinel: pausing is not part of the failover scenario");
-    }
-
-    @Override
-    public void resume() {
-        throw new UnsupportedOperationException("Sentinel: pausing is not part of the failover scenario");
+    public Optional<ServerControl> server() {
+        return Optional.empty();
     }
 
     @Override

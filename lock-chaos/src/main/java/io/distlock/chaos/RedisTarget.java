@@ -1,6 +1,7 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
@@ -28,7 +30,7 @@ final class RedisTarget implements StoreTarget {
     private final Path dir = TempDirs.create("chaos-redis");
     private final Path data = dir.resolve("data");
     private final int port = FreePorts.next();
-    private ServerProcess server;
+    private final ServerProcess server;
 
     RedisTarget(boolean restartGuard) {
         this(RedisPersistence.NONE, restartGuard);
@@ -37,10 +39,10 @@ final class RedisTarget implements StoreTarget {
     RedisTarget(RedisPersistence persistence, boolean restartGuard) {
         this.restartGuard = restartGuard;
         this.persistence = persistence;
-        start();
+        this.server = start();
     }
 
-    private void start() {
+    private ServerProcess start() {
         List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
                 "127.0.0.1", "--dir", data.toString()));
         command.addAll(persistence.serverOptions());
@@ -49,7 +51,7 @@ final class RedisTarget implements StoreTarget {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        server = new ServerProcess("redis", command, dir, port).start();
+        return new ServerProcess("redis", command, dir, port).start();
     }
 
     /** The name used in the report, e.g. {@code redis (AOF everysec, restartGuard)}. */
@@ -85,6 +87,7 @@ final class RedisTarget implements StoreTarget {
         return LEASE;
     }
 
+    /** A SIGKILL and a restart from the server's files; with AOF everysec, rolled back to a second earlier first. */
     @Override
     public void crashAndRestart(Duration down) throws InterruptedException {
         if (persistence.rollsBackUnsyncedWrites()) {
@@ -100,7 +103,7 @@ final class RedisTarget implements StoreTarget {
             server.kill();
         }
         Thread.sleep(down.toMillis()); // the outage itself
-        start();
+        server.restart();
     }
 
     private static void copyTree(Path from, Path to) {
@@ -119,18 +122,8 @@ final class RedisTarget implements StoreTarget {
     }
 
     @Override
-    public boolean canPause() {
-        return true;
-    }
-
-    @Override
-    public void pause() {
-        server.pause();
-    }
-
-    @Override
-    public void resume() {
-        server.resume();
+    public Optional<ServerControl> server() {
+        return Optional.of(server);
     }
 
     @Override

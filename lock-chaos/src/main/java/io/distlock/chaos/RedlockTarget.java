@@ -1,15 +1,20 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** Five independent redis-servers of the run's own, for Redlock: some of them can be stopped and started again. */
+/**
+ * Five independent redis-servers of the run's own, for Redlock: some of them can be stopped and started again; a
+ * server crash or pause hits the first.
+ */
 final class RedlockTarget implements StoreTarget {
 
     private final Path dir = TempDirs.create("chaos-redlock");
@@ -57,31 +62,15 @@ final class RedlockTarget implements StoreTarget {
     void startStoppedNodes() {
         for (ServerProcess node : nodes) {
             if (!node.isAlive()) {
-                node.start();
+                node.restart();
             }
         }
     }
 
+    /** The first of the five nodes: a server crash or pause hits one node, a minority. */
     @Override
-    public void crashAndRestart(Duration down) throws InterruptedException {
-        stopNodes(1);
-        Thread.sleep(down.toMillis()); // the outage itself
-        startStoppedNodes();
-    }
-
-    @Override
-    public boolean canPause() {
-        return false;
-    }
-
-    @Override
-    public void pause() {
-        throw new UnsupportedOperationException("pause one Redlock node: not part of this suite");
-    }
-
-    @Override
-    public void resume() {
-        throw new UnsupportedOperationException("pause one Redlock node: not part of this suite");
+    public Optional<ServerControl> server() {
+        return Optional.of(nodes.get(0));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.fixture.ServerControl;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -33,7 +34,7 @@ enum Scenario {
     }),
 
     /**
-     * Kill the server (SIGKILL, or stop an in-process one) wherever the workload is; restart it after 0.1-1 s from
+     * Kill the server (SIGKILL) wherever the workload is; restart it after 0.1-1 s from
      * its own files (what its persistence mode kept), as a supervisor would.
      */
     SERVER_RESTART("server crash and restart", false, false, run -> {
@@ -43,11 +44,12 @@ enum Scenario {
 
     /** SIGSTOP the server past the lease time, then SIGCONT it. */
     SERVER_PAUSE("server pause", false, false, run -> {
-        run.target().pause();
+        ServerControl server = run.target().server().orElseThrow();
+        server.pause();
         try {
             run.runFor(run.target().holdBound().plusSeconds(1));
         } finally {
-            run.target().resume();
+            server.resume();
         }
         return true;
     }),
@@ -157,11 +159,8 @@ enum Scenario {
         if (needsProxy && multiServer) {
             return "a proxy fronts one server; network faults run on the single-server targets";
         }
-        if (this == SERVER_RESTART && !target.canCrash()) {
-            return "the server is shared with other work, not the run's own: it is not crashed";
-        }
-        if (this == SERVER_PAUSE && !target.canPause()) {
-            return "the server cannot be paused with SIGSTOP here";
+        if ((this == SERVER_RESTART || this == SERVER_PAUSE) && target.server().isEmpty()) {
+            return "this target's server faults are its own (a failover, a partition)";
         }
         if (this == SCRIPT_FLUSH && !(target instanceof RedisTarget)) {
             return "Redis only";

@@ -1,5 +1,7 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.check.CriticalSection;
+import io.distlock.tck.check.HistoryChecker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,7 +24,7 @@ final class SemaphoreChecker {
             List<Long> faultStarts, long faultEndNanos, boolean unsafeByDesign, String note) {
         List<Event> sorted = new ArrayList<>(events);
         sorted.sort(Comparator.comparingLong(Event::nanos));
-        List<ChaosChecker.Hold> holds = ChaosChecker.holds(sorted);
+        List<CriticalSection> holds = ChaosChecker.holds(sorted);
         Sweep all = sweep(holds, limit);
         Sweep silent = sweep(holds.stream().filter(h -> !h.told()).toList(), limit);
         Duration recovery = null;
@@ -30,12 +32,12 @@ final class SemaphoreChecker {
             recovery = sorted.stream().filter(e -> e.type().equals("ACQ_OK") && e.nanos() >= faultEndNanos)
                     .findFirst().map(e -> Duration.ofNanos(e.nanos() - faultEndNanos)).orElse(null);
         }
-        long midHold = faultStarts.stream().filter(t -> holds.stream().anyMatch(h -> h.from() <= t && t < h.to()))
-                .count();
+        long midHold = faultStarts.stream()
+                .filter(t -> holds.stream().anyMatch(h -> h.enterNanos() <= t && t < h.exitNanos())).count();
         return new SemaphoreResult(store, scenario, limit, count(sorted, "ACQ_INVOKE"), faults, midHold,
                 count(sorted, "ACQ_OK"), count(sorted, "ACQ_FAIL"), count(sorted, "ACQ_UNKNOWN"), all.max(),
-                silent.max(), silent.aboveLimit(), holds.stream().filter(ChaosChecker.Hold::told).count(),
-                ChaosChecker.reissuedTokens(sorted), recovery, unsafeByDesign, note);
+                silent.max(), silent.aboveLimit(), holds.stream().filter(CriticalSection::told).count(),
+                HistoryChecker.check(holds).reissuedTokens(), recovery, unsafeByDesign, note);
     }
 
     /** The most holds at once, and how many holds began while the limit was already reached. */
@@ -43,11 +45,11 @@ final class SemaphoreChecker {
     }
 
     /** Walks the holds' starts and ends in time order (an end before a start at the same instant). */
-    static Sweep sweep(List<ChaosChecker.Hold> holds, int limit) {
+    static Sweep sweep(List<CriticalSection> holds, int limit) {
         List<long[]> edges = new ArrayList<>();
-        for (ChaosChecker.Hold h : holds) {
-            edges.add(new long[] {h.from(), 1});
-            edges.add(new long[] {h.to(), -1});
+        for (CriticalSection h : holds) {
+            edges.add(new long[] {h.enterNanos(), 1});
+            edges.add(new long[] {h.exitNanos(), -1});
         }
         edges.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
         long now = 0;

@@ -33,15 +33,16 @@ public final class SemaphoreWorker {
     /** Entry point. */
     public static void main(String[] args) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        String label = args[1];
-        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[4])));
-        ChaosWorker.Workload workload = new ChaosWorker.Workload(Long.parseLong(args[5]), Long.parseLong(args[6]),
-                Integer.parseInt(args[8]));
-        Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[7]));
-        int limit = Integer.parseInt(args[9]);
-        AtomicBoolean stop = ChaosWorker.watchStdin(out);
-        LockStore store = ChaosWorker.openWithRetry(args[0], out, label);
-        Semaphore semaphore = store.semaphore(args[2], limit, options);
+        String label = args[0];
+        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[3])));
+        ChaosWorker.Workload workload = new ChaosWorker.Workload(Long.parseLong(args[4]), Long.parseLong(args[5]),
+                Integer.parseInt(args[7]));
+        Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[6]));
+        int limit = Integer.parseInt(args[8]);
+        ChaosWorker.Parent parent = ChaosWorker.listen(out);
+        AtomicBoolean stop = parent.stop();
+        LockStore store = ChaosWorker.openWithRetry(parent.storeUri(), out, label);
+        Semaphore semaphore = store.semaphore(args[1], limit, options);
         out.println("READY");
         while (!stop.get()) {
             round(semaphore, acquireTimeout, workload, options.leaseTime(), label, out);

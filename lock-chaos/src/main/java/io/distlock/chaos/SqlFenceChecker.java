@@ -1,5 +1,6 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.check.FencedRegister;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

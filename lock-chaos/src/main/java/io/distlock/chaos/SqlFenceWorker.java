@@ -42,16 +42,17 @@ public final class SqlFenceWorker {
     /** Entry point. */
     public static void main(String[] args) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        String label = args[1];
-        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[4])));
-        ChaosWorker.Workload workload = new ChaosWorker.Workload(Long.parseLong(args[5]), Long.parseLong(args[6]), 0);
-        Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[7]));
-        Sql sql = new Sql(args[9], SqlFence.table(args[10]), args[11], args[12]);
-        AtomicBoolean stop = ChaosWorker.watchStdin(out);
-        LockStore store = ChaosWorker.openWithRetry(args[0], out, label);
+        String label = args[0];
+        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofMillis(Long.parseLong(args[3])));
+        ChaosWorker.Workload workload = new ChaosWorker.Workload(Long.parseLong(args[4]), Long.parseLong(args[5]), 0);
+        Duration acquireTimeout = Duration.ofMillis(Long.parseLong(args[6]));
+        Sql sql = new Sql(args[8], SqlFence.table(args[9]), args[10], args[11]);
+        ChaosWorker.Parent parent = ChaosWorker.listen(out);
+        AtomicBoolean stop = parent.stop();
+        LockStore store = ChaosWorker.openWithRetry(parent.storeUri(), out, label);
         out.println("READY");
         while (!stop.get()) {
-            round(store, args[2], options, acquireTimeout, workload, sql, label, out);
+            round(store, args[1], options, acquireTimeout, workload, sql, label, out);
         }
         try {
             store.close();

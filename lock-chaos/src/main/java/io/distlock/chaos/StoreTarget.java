@@ -1,10 +1,13 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.fixture.ServerControl;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
- * A store under fault: a server (or ensemble) the run owns, the URI clients use to reach it (directly or through a
- * proxy port), and the server faults it supports. Closing it stops everything it started.
+ * A store under fault: its name, the URI clients use to reach it (directly or through a proxy port), how long a
+ * silent holder keeps the lock, and the server the run owns (a kit fixture), which the server crash and pause hit.
+ * Closing it stops everything it started.
  */
 interface StoreTarget extends AutoCloseable {
 
@@ -25,22 +28,19 @@ interface StoreTarget extends AutoCloseable {
         return holdBound();
     }
 
-    /** Whether {@link #crashAndRestart} works (a server of the run's own, not a shared one). */
-    default boolean canCrash() {
-        return true;
+    /**
+     * The server that a server crash and a server pause hit; empty for targets whose faults are their own (a
+     * failover, a partition).
+     */
+    Optional<ServerControl> server();
+
+    /** Kills the server (SIGKILL) and starts it again from its own files after {@code down}. */
+    default void crashAndRestart(Duration down) throws InterruptedException {
+        ServerControl server = server().orElseThrow(() -> new IllegalStateException(store() + " has no server"));
+        server.kill();
+        Thread.sleep(down.toMillis()); // the outage itself
+        server.restart();
     }
-
-    /** Kills the server (SIGKILL or an in-process crash) and starts it again after {@code down}. */
-    void crashAndRestart(Duration down) throws Exception;
-
-    /** Whether {@link #pause()} and {@link #resume()} work (a server process of its own). */
-    boolean canPause();
-
-    /** Freezes the server with SIGSTOP. */
-    void pause();
-
-    /** Resumes a frozen server with SIGCONT. */
-    void resume();
 
     /** What the faults did to this target, for the report's note (which node was hit); empty if nothing to say. */
     default String note() {

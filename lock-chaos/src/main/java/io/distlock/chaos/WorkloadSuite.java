@@ -1,5 +1,6 @@
 package io.distlock.chaos;
 
+import io.distlock.tck.check.FencedRegister;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,33 +1,30 @@
 package io.distlock.chaos;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import io.distlock.tck.fixture.ServerControl;
+import io.distlock.tck.fixture.ZooKeeperServer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingCluster;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * A 3-node in-process ZooKeeper ensemble ({@link TestingCluster}). Its crashes kill one server and restart it: first
- * a follower, then the leader (found with the {@code srvr} four-letter word), since only the leader's loss forces
- * an election, during which no session can be served.
+ * A 3-node ZooKeeper ensemble of the run's own (the kit's {@link ZooKeeperServer#ensemble}: each member in a JVM of
+ * its own). Its server faults hit one member at a time: first a follower, then the leader (found with the
+ * {@code srvr} four-letter word), in turn, since only the
+ * leader's loss forces an election, during which no session can be served; a crashed member restarts from its own
+ * files.
  */
 final class ZooKeeperEnsembleTarget implements StoreTarget {
 
-    private final TestingCluster cluster;
-    private int crashes;
-    private String lastCrashed = "";
+    private final List<ZooKeeperServer> members;
+    private final NextMember next = new NextMember();
+    private int faults;
+    private String lastHit = "";
 
     ZooKeeperEnsembleTarget() {
-        cluster = new TestingCluster(3);
         try {
-            cluster.start();
-        } catch (Exception e) {
+            members = ZooKeeperServer.ensemble(3, Duration.ofMillis(500));
+        } catch (RuntimeException e) {
             throw new IllegalStateException("could not start a 3-node ZooKeeper ensemble", e);
         }
     }
@@ -39,13 +36,13 @@ final class ZooKeeperEnsembleTarget implements StoreTarget {
 
     @Override
     public String uri(int ignoredPort) {
-        return "zookeeper://" + cluster.getConnectString() + "?sessionTimeout="
-                + ZooKeeperTarget.SESSION.toMillis() + "ms&connectionTimeout=2s";
+        return "zookeeper://" + members.stream().map(ZooKeeperServer::connectString).collect(Collectors.joining(","))
+                + "?sessionTimeout=" + ZooKeeperTarget.SESSION.toMillis() + "ms&connectionTimeout=2s";
     }
 
     @Override
     public int port() {
-        return cluster.getInstances().iterator().next().getPort();
+        return members.get(0).port();
     }
 
     @Override
@@ -53,73 +50,94 @@ final class ZooKeeperEnsembleTarget implements StoreTarget {
         return ZooKeeperTarget.SESSION;
     }
 
-    /** Kills a follower on the first call and the leader on the second, restarting each after {@code down}. */
+    /** The member the next fault hits: a follower, then the leader, in turn. */
     @Override
-    public void crashAndRestart(Duration down) throws Exception {
-        boolean wantLeader = crashes++ % 2 == 1;
-        InstanceSpec victim = pick(wantLeader);
-        lastCrashed = (wantLeader ? "leader " : "follower ") + victim.getPort();
-        cluster.killServer(victim);
-        Thread.sleep(down.toMillis()); // the outage itself
-        cluster.restartServer(victim);
+    public Optional<ServerControl> server() {
+        return Optional.of(next);
     }
 
     @Override
     public String note() {
-        return crashes == 0 ? "" : "crashed a follower, then the leader, in turn (last: " + lastCrashed + ")";
+        return faults == 0 ? "" : "hit a follower, then the leader, in turn (last: " + lastHit + ")";
     }
 
-    private InstanceSpec pick(boolean leader) {
-        List<InstanceSpec> followers = new ArrayList<>();
-        for (InstanceSpec spec : cluster.getInstances()) {
-            String mode = mode(spec.getPort());
-            if (mode.contains("leader") && leader) {
-                return spec;
+    private ZooKeeperServer pick(boolean leader) {
+        ZooKeeperServer follower = null;
+        for (ZooKeeperServer member : members) {
+            String mode = member.mode();
+            if (mode.equals("leader") && leader) {
+                return member;
             }
-            if (mode.contains("follower")) {
-                followers.add(spec);
+            if (mode.equals("follower") && follower == null) {
+                follower = member;
             }
         }
-        if (!followers.isEmpty()) {
-            return followers.get(0);
-        }
-        return cluster.getInstances().iterator().next();
-    }
-
-    private static String mode(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            s.setSoTimeout(2000);
-            s.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
-            s.getOutputStream().flush();
-            InputStream in = s.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
-    @Override
-    public boolean canPause() {
-        return false;
-    }
-
-    @Override
-    public void pause() {
-        throw new UnsupportedOperationException("in-process ZooKeeper servers cannot be paused with SIGSTOP");
-    }
-
-    @Override
-    public void resume() {
-        throw new UnsupportedOperationException("in-process ZooKeeper servers cannot be paused with SIGSTOP");
+        return follower != null ? follower : members.get(0);
     }
 
     @Override
     public void close() {
-        try {
-            cluster.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        members.forEach(ZooKeeperServer::close);
+    }
+
+    /**
+     * A view of the member that the current fault hits: chosen when the fault starts ({@link #kill()},
+     * {@link #stop()}, {@link #pause()}), and acted on again when it heals ({@link #restart()}, {@link #resume()}).
+     * The target owns the members: closing the view closes nothing.
+     */
+    private final class NextMember implements ServerControl {
+
+        private ZooKeeperServer hit;
+
+        private ZooKeeperServer choose() {
+            boolean wantLeader = faults++ % 2 == 1;
+            hit = pick(wantLeader);
+            lastHit = (wantLeader ? "leader " : "follower ") + hit.port();
+            return hit;
+        }
+
+        private ZooKeeperServer current() {
+            return hit != null ? hit : members.get(0);
+        }
+
+        @Override
+        public int port() {
+            return current().port();
+        }
+
+        @Override
+        public boolean isAlive() {
+            return current().isAlive();
+        }
+
+        @Override
+        public void stop() {
+            choose().stop();
+        }
+
+        @Override
+        public void kill() {
+            choose().kill();
+        }
+
+        @Override
+        public void pause() {
+            choose().pause();
+        }
+
+        @Override
+        public void resume() {
+            current().resume();
+        }
+
+        @Override
+        public void restart() {
+            current().restart();
+        }
+
+        @Override
+        public void close() {
+            // the target closes the members
         }
     }
 }

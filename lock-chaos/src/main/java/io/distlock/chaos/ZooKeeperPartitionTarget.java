@@ -1,8 +1,10 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
+import io.distlock.tck.process.JvmClassPath;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -98,9 +101,9 @@ final class ZooKeeperPartitionTarget implements StoreTarget {
         }
         Path conf = home.resolve("zoo.cfg");
         Files.writeString(conf, cfg.toString());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = JvmClassPath.javaBinary();
         return new ServerProcess("zookeeper", List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "-Dzookeeper.admin.enableServer=false", "-Dzookeeper.cnxTimeout=1000", "-cp", Classpath.current(),
+                "-Dzookeeper.admin.enableServer=false", "-Dzookeeper.cnxTimeout=1000", "-cp", JvmClassPath.current(),
                 "org.apache.zookeeper.server.quorum.QuorumPeerMain", conf.toString()), home, clientPorts[i])
                 .start(Duration.ofSeconds(60));
     }
@@ -215,28 +218,8 @@ final class ZooKeeperPartitionTarget implements StoreTarget {
     }
 
     @Override
-    public boolean canCrash() {
-        return false;
-    }
-
-    @Override
-    public void crashAndRestart(Duration down) {
-        throw new UnsupportedOperationException("this ensemble is for the leader partition; crashes run on the other");
-    }
-
-    @Override
-    public boolean canPause() {
-        return false;
-    }
-
-    @Override
-    public void pause() {
-        throw new UnsupportedOperationException("this ensemble is for the leader partition");
-    }
-
-    @Override
-    public void resume() {
-        throw new UnsupportedOperationException("this ensemble is for the leader partition");
+    public Optional<ServerControl> server() {
+        return Optional.empty();
     }
 
     @Override

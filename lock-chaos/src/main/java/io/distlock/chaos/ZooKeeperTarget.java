@@ -1,27 +1,27 @@
 package io.distlock.chaos;
 
-import io.distlock.tck.fixture.FreePorts;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.distlock.tck.fixture.ServerControl;
+import io.distlock.tck.fixture.ZooKeeperServer;
 import java.time.Duration;
-import org.apache.curator.test.TestingServer;
+import java.util.Optional;
 
 /**
- * A single in-process ZooKeeper server ({@link TestingServer}) on a free port. Clients in other JVMs reach it by
- * URI; a crash is a stop and restart on the same port and data directory. It lives in this JVM, so it cannot be
- * paused with a signal: server pause does not apply (an ensemble leader crash is {@link ZooKeeperEnsembleTarget}).
+ * A single ZooKeeper server of the run's own (the kit's {@link ZooKeeperServer}: a standalone server in a JVM of its
+ * own on a free port). Clients in other JVMs reach it by URI; a crash is a SIGKILL and a restart from its snapshot
+ * and transaction log on the same port; a pause is a SIGSTOP (an ensemble leader crash is
+ * {@link ZooKeeperEnsembleTarget}).
  */
 final class ZooKeeperTarget implements StoreTarget {
 
     static final Duration SESSION = Duration.ofSeconds(4);
 
-    private final TestingServer server;
+    private final ZooKeeperServer server;
 
     ZooKeeperTarget() {
         try {
-            server = new TestingServer(FreePorts.next(), true);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not start an in-process ZooKeeper", e);
+            server = ZooKeeperServer.start();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("could not start a ZooKeeper server", e);
         }
     }
 
@@ -38,7 +38,7 @@ final class ZooKeeperTarget implements StoreTarget {
 
     @Override
     public int port() {
-        return server.getPort();
+        return server.port();
     }
 
     @Override
@@ -47,33 +47,12 @@ final class ZooKeeperTarget implements StoreTarget {
     }
 
     @Override
-    public void crashAndRestart(Duration down) throws Exception {
-        server.stop();
-        Thread.sleep(down.toMillis()); // the outage itself
-        server.restart();
-    }
-
-    @Override
-    public boolean canPause() {
-        return false;
-    }
-
-    @Override
-    public void pause() {
-        throw new UnsupportedOperationException("an in-process ZooKeeper cannot be paused with SIGSTOP");
-    }
-
-    @Override
-    public void resume() {
-        throw new UnsupportedOperationException("an in-process ZooKeeper cannot be paused with SIGSTOP");
+    public Optional<ServerControl> server() {
+        return Optional.of(server);
     }
 
     @Override
     public void close() {
-        try {
-            server.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        server.close();
     }
 }

@@ -2,6 +2,7 @@ package io.distlock.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.tck.check.FencedRegister;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -8,12 +8,12 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
- * The short version of the fault suite that runs in {@code ./mvnw verify}: two faults each on four scenarios, landing
+ * The short version of the fault suite that runs in {@code ./mvnw verify}: two faults each on five scenarios, landing
  * at random points of the cycle (mid-hold included) while workers hold for random times and call extend(). Two of
  * them are the faults that re-issued fencing tokens before the stores were fixed: a Redis restart from an older RDB
- * snapshot and an operator deleting a SQL lock row. The full run is the {@link ChaosMain} command
- * ({@code distlock chaos}). Two runs go at once (each has its own servers, register and lock name; they mostly wait
- * on lease times), which keeps the class near a minute on a loaded 2-core machine.
+ * snapshot and an operator deleting a SQL lock row; one pauses a ZooKeeper server (a JVM of its own). The full run
+ * is the {@link ChaosMain} command ({@code distlock chaos}). Two runs go at once (each has its own servers, register
+ * and lock name; they mostly wait on lease times), which keeps the class near a minute on a loaded 2-core machine.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class ChaosShortRunTest {
@@ -60,6 +60,13 @@ class ChaosShortRunTest {
     @Test
     void postgresLockRowDeletedBetweenHoldersReissuesNoFencingToken() {
         ChaosResult r = run("postgresql", Scenario.ROW_DELETE);
+        assertSafe(r);
+        assertThat(r.meetsBars()).as("bars of " + r).isTrue();
+    }
+
+    @Test
+    void zooKeeperServerPausedPastTheSessionTimeoutLetsNoSilentHolderThrough() {
+        ChaosResult r = run("zookeeper", Scenario.SERVER_PAUSE);
         assertSafe(r);
         assertThat(r.meetsBars()).as("bars of " + r).isTrue();
     }

@@ -3,6 +3,7 @@ package io.distlock.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.distlock.tck.fixture.ServerControl;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -28,12 +29,13 @@ class H2TargetTest {
             target.crashAndRestart(Duration.ofMillis(100));
             assertThat(value(target.operatorJdbcUrl())).isEqualTo(42);
 
-            target.pause();
+            ServerControl server = target.server().orElseThrow();
+            server.pause();
             try {
                 assertThatThrownBy(() -> value(target.operatorJdbcUrl() + ";NETWORK_TIMEOUT=1000"))
                         .isInstanceOf(SQLException.class);
             } finally {
-                target.resume();
+                server.resume();
             }
             assertThat(value(target.operatorJdbcUrl())).isEqualTo(42);
         }

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code distlock tck} runs the real kit through the JUnit Platform launcher. A selection of rules must pass against
  * the in-memory reference store and against the shared Redis server (including a client in another JVM and the
- * unreachable-store rule, whose URI the command derives); a filter matching nothing must fail.
+ * unreachable-store rule, whose URI the command derives) and against the embedded ZooKeeper it starts without
+ * {@code --store} (including the outage rule on it); a filter matching nothing must fail.
  */
 class TckCommandTest {
 
@@ -41,6 +42,17 @@ class TckCommandTest {
                 .containsPattern("6\\.2 +PASSED")
                 .containsPattern("14\\.1 +PASSED")
                 .contains("tck: 3 passed, 0 failed, 0 skipped");
+    }
+
+    @Test
+    void withoutAStoreItChecksAnEmbeddedZooKeeperWhoseOutageItControls() {
+        CliRun run = CliRun.of("tck", "--rule", "rule_(1_2|14_2)_");
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.OK);
+        assertThat(run.out()).containsPattern("embedded ZooKeeper on 127\\.0\\.0\\.1:\\d+")
+                .containsPattern("1\\.2 +PASSED")
+                .containsPattern("14\\.2 +PASSED")
+                .contains("tck: 2 passed, 0 failed, 0 skipped");
     }
 
     @Test

@@ -48,8 +48,25 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void everyOverlappingPairIsCountedAndThoseAHolderWasToldOfApart() {
+        CriticalSection told = new CriticalSection("a", "c", 0, 100, 1, true);
+        HistoryReport r = HistoryChecker.check(List.of(told, s("a", 10, 50, 2), s("a", 20, 60, 3)));
+        assertThat(r.overlaps()).as("2 and 3 overlap, neither told").hasSize(1);
+        assertThat(r.toldOverlaps()).as("1 overlaps 2 and 3, and was told").hasSize(2);
+    }
+
+    @Test
+    void aTokenGrantedTwiceIsReissued() {
+        HistoryReport r = HistoryChecker.check(List.of(s("a", 0, 10, 7), s("a", 10, 20, 8), s("a", 20, 30, 7)));
+        assertThat(r.reissuedTokens()).isEqualTo(1);
+        assertThat(r.isClean()).isFalse();
+    }
+
+    @Test
     void sectionLinesRoundTrip() {
         CriticalSection section = new CriticalSection("name with spaces", "jvmA", 1, 2, 3);
         assertThat(CriticalSection.parse(section.toLine())).isEqualTo(section);
+        CriticalSection told = new CriticalSection("n", "jvmA", 1, 2, 3, true);
+        assertThat(CriticalSection.parse(told.toLine())).isEqualTo(told);
     }
 }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         description = {"Run the fault suite: worker JVMs contend for one lock and update a fenced register while "
                 + "clients and servers are paused, killed, restarted, partitioned, and lock rows deleted.",
             "Every server is started by the run on a free port (redis-server, mariadbd, postgres as real "
-                    + "processes, ZooKeeper in-process); nothing shared is touched.",
+                    + "processes, H2 and ZooKeeper in JVMs of their own); nothing shared is touched.",
             "Use --list for the store and scenario names."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every run met its bars (documented unsafe-by-design overlaps included)",

@@ -7,6 +7,7 @@ import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
 import io.distlock.cli.StoreUris;
 import io.distlock.spi.StoreUri;
+import io.distlock.tck.fixture.ZooKeeperServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -36,7 +37,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Show the race without a lock and the correct result with it, in separate processes.",
-            "Without --store an embedded ZooKeeper server is started in this process."},
+            "Without --store an embedded ZooKeeper server is started (a JVM of its own)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every run with the lock was correct", "1:a run with the lock was wrong, or the demo broke",
             "2:usage error", "3:store unavailable"})
@@ -44,6 +45,12 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** Which scenarios {@code --scenario} can pick. */
     public enum Choice { points, flash_sale, fencing, scheduled_job, rate_limit, all }
+
+    /**
+     * The session timeout the demo's URI asks of its embedded ZooKeeper: short, so a frozen holder loses its lock
+     * quickly, yet long enough that the healthy services keep their sessions on a loaded machine.
+     */
+    static final Duration EMBEDDED_SESSION_TIMEOUT = Duration.ofSeconds(4);
 
     @Spec
     CommandSpec spec;
@@ -73,7 +80,7 @@ public final class DemoCommand implements Callable<Integer> {
         Logging.hideDistlockWarnings();
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
-        EmbeddedZooKeeper embedded = null;
+        ZooKeeperServer embedded = null;
         Path dir = createTempDir();
         ServiceGroup services = new ServiceGroup();
         Thread cleanup = new Thread(() -> {
@@ -86,10 +93,10 @@ public final class DemoCommand implements Callable<Integer> {
             if (uri == null) {
                 out.print("No --store given: starting an embedded ZooKeeper server ... ");
                 out.flush();
-                embedded = EmbeddedZooKeeper.start();
-                uri = embedded.storeUri();
+                embedded = ZooKeeperServer.start();
+                uri = embedded.storeUri(EMBEDDED_SESSION_TIMEOUT, EMBEDDED_SESSION_TIMEOUT);
                 out.println("embedded ZooKeeper on 127.0.0.1:" + embedded.port()
-                        + " (in this process; every service connects to it over TCP).");
+                        + " (a JVM of its own; every service connects to it over TCP).");
             }
             DemoContext ctx = context(uri, dir, out, services);
             out.println("Store: " + ctx.shownUri() + "  (" + describe(ctx) + ")");

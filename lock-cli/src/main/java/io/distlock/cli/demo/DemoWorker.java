@@ -7,6 +7,7 @@ import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.cli.Logging;
+import io.distlock.tck.process.JvmProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,8 +23,8 @@ import java.util.Optional;
  * One demo "service": a separate JVM that the demo drives line by line over stdin/stdout (tab-separated), so the
  * contenders really are different processes sharing only the lock store and the files.
  *
- * <p>Commands in: {@code STORE uri} (first line; the URI travels on stdin, never on the command line, so a password
- * never shows in {@code ps}), {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits
+ * <p>The first line in is the store URI (it travels on stdin, never on the command line, so a password never shows
+ * in {@code ps}); the worker answers {@code READY} once it has opened the store. Commands in: {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits
  * for {@code GO}, then answers {@code DONE ok|refused seen token}), {@code HOLD lockName leaseMs} (answers
  * {@code HELD token}, waits for {@code WRITE jdbcUrl table value}, then answers {@code WROTE plain fenced} and, once
  * it has released, {@code DONE releaseOutcome}),
@@ -61,6 +62,9 @@ public final class DemoWorker {
     }
 
     private void serve() throws IOException {
+        if (!openStore()) {
+            return;
+        }
         try {
             String line;
             while ((line = in.readLine()) != null) {
@@ -80,18 +84,25 @@ public final class DemoWorker {
                 }
             }
         } finally {
-            if (store != null) {
-                store.close();
-            }
+            store.close();
         }
+    }
+
+    /** Opens the store whose URI is the first line in, and answers READY (or ERROR). */
+    private boolean openStore() throws IOException {
+        try {
+            store = LockStore.open(JvmProcess.readStoreUri(in));
+        } catch (RuntimeException e) {
+            e.printStackTrace();
+            reply("ERROR", e.getClass().getSimpleName() + ": " + oneLine(e.getMessage()));
+            return false;
+        }
+        reply("READY");
+        return true;
     }
 
     private void handle(String[] cmd) throws IOException, InterruptedException {
         switch (cmd[0]) {
-            case "STORE" -> {
-                store = LockStore.open(cmd[1]);
-                reply("READY");
-            }
             case "SPEND" -> spend(Boolean.parseBoolean(cmd[1]), cmd[2], Path.of(cmd[3]), Long.parseLong(cmd[4]),
                     Long.parseLong(cmd[5]));
             case "HOLD" -> hold(cmd[1], Long.parseLong(cmd[2]));

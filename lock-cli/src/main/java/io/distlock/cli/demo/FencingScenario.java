@@ -3,7 +3,6 @@ package io.distlock.cli.demo;
 import io.distlock.LeaseModel;
 import io.distlock.cli.Durations;
 import io.distlock.cli.TextTable;
-import io.distlock.tck.fixture.Signals;
 import java.time.Duration;
 import java.util.List;
 
@@ -93,7 +92,7 @@ public final class FencingScenario implements Scenario {
         long tokenA = Long.parseLong(a.await("HELD", ServiceGroup.START_TIMEOUT)[0]);
         timeline.row(at(t0), a.label(), tokenA, "took the lock" + (session ? " (held while its session lives)"
                 : " (lease " + Durations.show(LEASE) + ", no renewal)"));
-        Signals.send(a.pid(), "STOP");
+        a.pause();
         String[] took;
         try {
             timeline.row(at(t0), a.label(), "", "frozen with SIGSTOP (pid " + a.pid() + ")");
@@ -107,7 +106,7 @@ public final class FencingScenario implements Scenario {
             timeline.row(at(t0), b.label(), took[0], "took the lock after waiting "
                     + Durations.show(Duration.ofMillis(Long.parseLong(took[1]))) + ", wrote", took[2], took[3]);
         } finally {
-            Signals.send(a.pid(), "CONT");
+            a.resume();
         }
         timeline.row(at(t0), a.label(), "", "resumed with SIGCONT, unaware it was frozen");
         a.send("WRITE", db.url(), table, "written by service A");

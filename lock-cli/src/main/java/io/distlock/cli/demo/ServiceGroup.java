@@ -47,12 +47,9 @@ public final class ServiceGroup implements AutoCloseable {
         List<WorkerProcess> started = new ArrayList<>();
         try {
             for (int i = workers.size(); i < count; i++) {
-                WorkerProcess w = WorkerProcess.start(label(i), ctx.dir());
+                WorkerProcess w = WorkerProcess.start(label(i), ctx.storeUri(), ctx.dir());
                 started.add(w);
                 workers.add(w);
-            }
-            for (WorkerProcess w : started) {
-                w.send("STORE", ctx.storeUri());
             }
             for (WorkerProcess w : started) {
                 w.await("READY", START_TIMEOUT);

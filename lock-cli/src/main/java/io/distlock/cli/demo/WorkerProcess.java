@@ -1,84 +1,40 @@
 package io.distlock.cli.demo;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.distlock.tck.process.JvmProcess;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo's handle on one {@link DemoWorker} process: starts it with the same {@code java} binary and class path
- * as this JVM, sends it commands and waits for its answers (with a timeout, so a stuck worker never hangs the demo).
- * The worker's stderr goes to a log file, shown when it fails.
+ * The demo's handle on one {@link DemoWorker} process (a {@link JvmProcess} with the same class path as this JVM):
+ * sends it the store URI over stdin, then commands, and waits for its answers (with a timeout, so a stuck worker
+ * never hangs the demo). The worker's stderr goes to a log file, shown when it fails.
  */
 final class WorkerProcess implements AutoCloseable {
 
-    private static final String EOF = "\u0000EOF";
-
     private final String label;
-    private final Process process;
-    private final Writer stdin;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private final Path log;
+    private final JvmProcess process;
 
-    private WorkerProcess(String label, Process process, Path log) {
+    private WorkerProcess(String label, JvmProcess process) {
         this.label = label;
         this.process = process;
-        this.log = log;
-        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        Thread reader = new Thread(this::pump, "distlock-demo-" + label);
-        reader.setDaemon(true);
-        reader.start();
     }
 
-    /** Starts the worker {@code label}, logging its stderr to a file in {@code dir}. */
-    static WorkerProcess start(String label, Path dir) {
-        Path log = dir.resolve(label.replaceAll("\\W+", "-") + ".log");
-        List<String> command = new ArrayList<>();
-        command.add(javaBinary());
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-XX:+UseSerialGC");
-        command.add("-Xmx128m");
-        command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(DemoWorker.class.getName());
-        command.add(label);
-        try {
-            Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
-            return new WorkerProcess(label, process, log);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not start " + label + " (" + command.get(0) + ")", e);
-        }
-    }
-
-    private static String javaBinary() {
-        return ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    }
-
-    private void pump() {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                lines.add(line);
-            }
-        } catch (IOException e) {
-            // the process went away; the EOF marker below tells the waiting side
-        } finally {
-            lines.add(EOF);
-        }
+    /**
+     * Starts the worker {@code label} on {@code storeUri} (sent over stdin, so a password never shows in {@code ps}),
+     * logging its stderr to a file in {@code dir}; it answers {@code READY} once it has opened the store.
+     */
+    static WorkerProcess start(String label, String storeUri, Path dir) {
+        JvmProcess process = JvmProcess.builder(label, DemoWorker.class)
+                .jvmOptions("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
+                .args(label)
+                .storeUri(storeUri)
+                .stderrTo(dir.resolve(label.replaceAll("\\W+", "-") + ".log"))
+                .start();
+        return new WorkerProcess(label, process);
     }
 
     String label() {
@@ -91,12 +47,8 @@ final class WorkerProcess implements AutoCloseable {
 
     /** Sends one command (fields joined by tabs). */
     void send(String... fields) {
-        try {
-            stdin.write(String.join(DemoWorker.SEP, fields));
-            stdin.write('\n');
-            stdin.flush();
-        } catch (IOException e) {
-            throw new DemoFailure(label + " is not accepting commands (did it exit?)" + logTail(), e);
+        if (!process.send(String.join(DemoWorker.SEP, fields))) {
+            throw new DemoFailure(label + " is not accepting commands (did it exit?)" + logTail());
         }
     }
 
@@ -108,35 +60,30 @@ final class WorkerProcess implements AutoCloseable {
      */
     String[] await(String expected, Duration timeout, Runnable tick) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try {
-            while (true) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new DemoFailure(label + " gave no " + expected + " within " + timeout.toSeconds() + " s"
-                            + logTail());
-                }
-                String line = lines.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
-                if (line == null) {
-                    tick.run();
-                    continue;
-                }
-                if (line.equals(EOF)) {
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new DemoFailure(label + " gave no " + expected + " within " + timeout.toSeconds() + " s"
+                        + logTail());
+            }
+            Optional<String> line = process.nextLine(Duration.ofNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1))));
+            if (line.isEmpty()) {
+                if (process.ended()) {
                     throw new DemoFailure(label + " exited before answering " + expected + logTail());
                 }
-                String[] parts = line.split(DemoWorker.SEP, -1);
-                if (parts[0].equals("ERROR")) {
-                    throw new DemoFailure(label + " failed: " + (parts.length > 1 ? parts[1] : "") + logTail());
-                }
-                if (parts[0].equals(expected)) {
-                    String[] rest = new String[parts.length - 1];
-                    System.arraycopy(parts, 1, rest, 0, rest.length);
-                    return rest;
-                }
-                // any other output is ignored (a worker prints only protocol lines on stdout)
+                tick.run();
+                continue;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DemoFailure("interrupted while waiting for " + label, e);
+            String[] parts = line.get().split(DemoWorker.SEP, -1);
+            if (parts[0].equals("ERROR")) {
+                throw new DemoFailure(label + " failed: " + (parts.length > 1 ? parts[1] : "") + logTail());
+            }
+            if (parts[0].equals(expected)) {
+                String[] rest = new String[parts.length - 1];
+                System.arraycopy(parts, 1, rest, 0, rest.length);
+                return rest;
+            }
+            // any other output is ignored (a worker prints only protocol lines on stdout)
         }
     }
 
@@ -146,40 +93,28 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     private String logTail() {
-        try {
-            if (!Files.exists(log)) {
-                return "";
-            }
-            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-            List<String> tail = all.subList(Math.max(0, all.size() - 15), all.size());
-            return tail.isEmpty() ? "" : "\n  last lines of its log:\n    " + String.join("\n    ", tail);
-        } catch (IOException e) {
-            return "";
-        }
+        List<String> tail = process.errorTail(15);
+        return tail.isEmpty() ? "" : "\n  last lines of its log:\n    " + String.join("\n    ", tail);
+    }
+
+    /** Freezes the worker with SIGSTOP, as a long GC pause would. */
+    void pause() {
+        process.pause();
+    }
+
+    /** Resumes a frozen worker with SIGCONT. */
+    void resume() {
+        process.resume();
     }
 
     /** Kills the worker without asking. */
     void kill() {
-        process.destroyForcibly();
+        process.killNow();
     }
 
     /** Asks the worker to quit, and kills it if it has not within a few seconds (also when it is paused). */
     @Override
     public void close() {
-        if (process.isAlive()) {
-            try {
-                send("QUIT");
-            } catch (DemoFailure ignored) {
-                // already gone
-            }
-            try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                process.destroyForcibly();
-            }
-        }
+        process.stop("QUIT", Duration.ofSeconds(5));
     }
 }

@@ -7,10 +7,10 @@ import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
 import io.distlock.cli.StoreUris;
 import io.distlock.cli.TextTable;
-import io.distlock.cli.demo.EmbeddedZooKeeper;
 import io.distlock.spi.StoreUri;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
+import io.distlock.tck.fixture.ZooKeeperServer;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -82,9 +82,10 @@ public final class TckCommand implements Callable<Integer> {
         }
         out.print("No --store given: starting an embedded ZooKeeper server ... ");
         out.flush();
-        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start()) {
+        try (ZooKeeperServer zk = ZooKeeperServer.start()) {
             out.println("embedded ZooKeeper on 127.0.0.1:" + zk.port() + ".");
-            return check(out, zk.storeUri(EMBEDDED_SESSION_TIMEOUT), filter, timeout, zk.outage());
+            return check(out, zk.storeUri(EMBEDDED_SESSION_TIMEOUT, EMBEDDED_SESSION_TIMEOUT), filter, timeout,
+                    zk.outage());
         }
     }
 

@@ -1,29 +1,19 @@
 package io.distlock.cli.tck;
 
 import io.distlock.LockStore;
-import io.distlock.tck.LockStoreTck;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
+import io.distlock.tck.StoreUriTck;
 
 /**
  * The compatibility kit bound to a store URI given on the command line: every client is a fresh
- * {@link LockStore#open(String)} of that URI, so the kit checks exactly what an application would get.
+ * {@link LockStore#open(String)} of that URI, so the kit checks exactly what an application would get. JUnit
+ * instantiates it during a {@code distlock tck} run, whose {@link TckTarget} says which store and what it can do.
  */
-public final class UriStoreTck extends LockStoreTck {
+public final class UriStoreTck extends StoreUriTck {
 
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(TckTarget.current().uri());
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return TckTarget.current().capabilities();
-    }
-
-    @Override
-    protected String storeUri() {
-        return capabilities().separateJvmClients() ? TckTarget.current().uri() : null;
+    /** The kit against the store of the current {@code tck} run. */
+    public UriStoreTck() {
+        super(TckTarget.current().uri(), TckTarget.current().capabilities());
     }
 
     @Override

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.LeaseModel;
 import io.distlock.LockStore;
-import io.distlock.cli.demo.EmbeddedZooKeeper;
 import io.distlock.tck.StoreCapabilities;
+import io.distlock.tck.fixture.ZooKeeperServer;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The kit's view of a store follows from what the opened store declares: ZooKeeper is session-bound with its
  * URI's timeout (30 s when the URI names none), the in-memory store has no clients in other JVMs, every other store
- * is time-bound. Real stores: an embedded ZooKeeper, the shared Redis and MariaDB (a table of this test's own).
+ * is time-bound. Real stores: a ZooKeeper server of its own, the shared Redis and MariaDB (a table of this test's own).
  */
 class DeclaredCapabilitiesTest {
 
@@ -25,7 +25,7 @@ class DeclaredCapabilitiesTest {
 
     @Test
     void zooKeeperIsSessionBoundWithTheUrisTimeout() {
-        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start()) {
+        try (ZooKeeperServer zk = ZooKeeperServer.start()) {
             String base = "zookeeper://127.0.0.1:" + zk.port();
             StoreCapabilities c = of(base + "?sessionTimeout=4s", null);
             assertThat(c.leaseModel()).isEqualTo(LeaseModel.SESSION);

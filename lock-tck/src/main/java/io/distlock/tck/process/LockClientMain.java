@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A lock client in its own JVM, driven line by line over stdin by {@link LockClientProcess}, so tests can kill or
- * pause a real holder. Commands: {@code acquire NAME LEASE_MS AUTORENEW}, {@code try NAME LEASE_MS AUTORENEW WAIT_MS},
+ * pause a real holder. The first line of stdin is the store URI ({@link JvmProcess#readStoreUri}). Commands:
+ * {@code acquire NAME LEASE_MS AUTORENEW}, {@code try NAME LEASE_MS AUTORENEW WAIT_MS},
  * {@code release}, {@code lead NAME LEASE_MS}, {@code work NAME ROUNDS COUNTER_FILE PAUSE_MS}, {@code exit}.
  * Replies: {@code READY}, {@code ACQUIRED token}, {@code NOT_ACQUIRED}, {@code RELEASED}, {@code LOST message}, {@code SECTION ...},
  * {@code DONE}, {@code LOST_SIGNAL token}, {@code ELECTED term}, {@code REVOKED term}, {@code ERROR message}.
@@ -38,16 +39,16 @@ public final class LockClientMain {
         this.out = out;
     }
 
-    /** Entry point: {@code LockClientMain STORE_URI LABEL}. */
+    /** Entry point: {@code LockClientMain LABEL}, the store URI on the first line of stdin. */
     public static void main(String[] args) throws IOException {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        if (args.length != 2) {
-            out.println("ERROR usage: LockClientMain STORE_URI LABEL");
+        if (args.length != 1) {
+            out.println("ERROR usage: LockClientMain LABEL (the store URI on the first line of stdin)");
             System.exit(2);
         }
-        try (LockStore store = LockStore.open(args[0])) {
-            new LockClientMain(store, args[1], out).serve(
-                    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (LockStore store = LockStore.open(JvmProcess.readStoreUri(in))) {
+            new LockClientMain(store, args[0], out).serve(in);
         } catch (RuntimeException e) {
             out.println("ERROR " + oneLine(e));
             System.exit(1);

@@ -1,77 +1,45 @@
 package io.distlock.tck.process;
 
-import io.distlock.tck.fixture.Signals;
 import io.distlock.tck.check.CriticalSection;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 
 /**
  * A lock client running in a separate JVM with this JVM's class path ({@link LockClientMain}), so a test can make it
  * acquire and release, and kill ({@code SIGKILL}) or pause ({@code SIGSTOP}) it while it holds a lock, for real.
+ * The store URI reaches it over stdin ({@link JvmProcess}), never on its command line.
  */
 public final class LockClientProcess implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final String label;
-    private final Process process;
-    private final PrintStream in;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private final List<String> transcript = new ArrayList<>();
+    private final JvmProcess process;
 
-    private LockClientProcess(String label, Process process) {
+    private LockClientProcess(String label, JvmProcess process) {
         this.label = label;
         this.process = process;
-        this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-        Thread reader = new Thread(this::pump, "lock-client-" + label + "-reader");
-        reader.setDaemon(true);
-        reader.start();
     }
 
     /** Starts a client of {@code storeUri} named {@code label} and waits until it has opened the store. */
     public static LockClientProcess start(String storeUri, String label) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Xmx256m",
-                "-cp", classPath, LockClientMain.class.getName(), storeUri, label);
-        builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-        LockClientProcess client;
-        try {
-            client = new LockClientProcess(label, builder.start());
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not start a lock client JVM", e);
-        }
+        JvmProcess process = JvmProcess.builder(label, LockClientMain.class)
+                .jvmOptions("-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Xmx256m")
+                .args(label)
+                .storeUri(storeUri)
+                .inheritStderr()
+                .start();
+        LockClientProcess client = new LockClientProcess(label, process);
         client.expect("READY", START_TIMEOUT);
         return client;
     }
 
-    private void pump() {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                lines.add(line);
-            }
-        } catch (IOException e) {
-            lines.add("ERROR reader: " + e);
-        }
-        lines.add("EXITED");
-    }
-
     /** Sends one command line. */
     public void send(String command) {
-        in.println(command);
+        process.send(command);
     }
 
     /** Acquires {@code name} (waiting as long as it takes, up to {@code timeout}) and returns the fencing token. */
@@ -114,7 +82,8 @@ public final class LockClientProcess implements AutoCloseable {
             } else if (line.equals("DONE")) {
                 return sections;
             } else if (line.startsWith("ERROR") || line.equals("EXITED")) {
-                throw new AssertionError(label + " failed during work: " + line + "; transcript " + transcript);
+                throw new AssertionError(label + " failed during work: " + line + "; transcript "
+                        + process.transcript());
             }
         }
     }
@@ -126,7 +95,7 @@ public final class LockClientProcess implements AutoCloseable {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new AssertionError(label + ": no '" + prefix + "' within " + timeout + "; transcript "
-                        + transcript);
+                        + process.transcript());
             }
             String line = next(Duration.ofNanos(left));
             if (line.startsWith(prefix)) {
@@ -134,23 +103,21 @@ public final class LockClientProcess implements AutoCloseable {
             }
             if (line.startsWith("ERROR") || line.equals("EXITED")) {
                 throw new AssertionError(label + ": expected '" + prefix + "' but got '" + line + "'; transcript "
-                        + transcript);
+                        + process.transcript());
             }
         }
     }
 
+    /** The next line, or {@code EXITED} once the client's output has ended. */
     private String next(Duration timeout) {
-        try {
-            String line = lines.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (line == null) {
-                throw new AssertionError(label + ": no output within " + timeout + "; transcript " + transcript);
-            }
-            transcript.add(line);
-            return line;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted waiting for " + label, e);
+        Optional<String> line = process.nextLine(timeout);
+        if (line.isPresent()) {
+            return line.get();
         }
+        if (process.ended()) {
+            return "EXITED";
+        }
+        throw new AssertionError(label + ": no output within " + timeout + "; transcript " + process.transcript());
     }
 
     /** The process id, for signals. */
@@ -160,39 +127,23 @@ public final class LockClientProcess implements AutoCloseable {
 
     /** Freezes the client with SIGSTOP, as a long GC pause or a stopped VM would. */
     public void pause() {
-        Signals.send(pid(), "STOP");
+        process.pause();
     }
 
     /** Resumes a paused client with SIGCONT. */
     public void resume() {
-        Signals.send(pid(), "CONT");
+        process.resume();
     }
 
     /** Kills the client with SIGKILL: no release, no shutdown hook, as a crash. */
     public void kill() {
-        process.destroyForcibly();
-        try {
-            process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        process.kill();
     }
 
     /** Asks the client to exit, killing it if it does not within 10 s. */
     @Override
     public void close() {
-        if (process.isAlive()) {
-            Signals.send(pid(), "CONT");
-            send("exit");
-            try {
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    kill();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                kill();
-            }
-        }
+        process.stop("exit", Duration.ofSeconds(10));
     }
 
     @Override

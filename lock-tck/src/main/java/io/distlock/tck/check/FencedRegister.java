@@ -1,4 +1,4 @@
-package io.distlock.chaos;
+package io.distlock.tck.check;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -9,7 +9,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Path;
 
 /**
- * The shared resource of the fault runs: a counter in a file that several processes update by read-modify-write,
+ * A shared resource for fault runs: a counter in a file that several processes update by read-modify-write,
  * fenced as Kleppmann describes. Each read and write carries the caller's fencing token; the register refuses a
  * token lower than the highest it has seen, and remembers the highest. A write also says which value it read, so the
  * register counts lost updates (a write whose read was overtaken by another accepted write). Each operation is

@@ -1,4 +1,4 @@
-package io.distlock.chaos;
+package io.distlock.tck.process;
 
 import java.io.File;
 import java.net.URISyntaxException;
@@ -8,13 +8,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The class path to give worker JVMs: the test class path under Surefire, the project's under exec:java. */
-final class Classpath {
+/**
+ * The class path to give a child JVM so it sees the classes this JVM sees: the test class path under Surefire, the
+ * context class loader's URLs under {@code exec:java}, else {@code java.class.path} (a shaded jar, a plain run).
+ */
+public final class JvmClassPath {
 
-    private Classpath() {
+    private JvmClassPath() {
     }
 
-    static String current() {
+    /** This JVM's class path, as a child JVM's {@code -cp} argument. */
+    public static String current() {
         String surefire = System.getProperty("surefire.test.class.path");
         if (surefire != null && !surefire.isBlank()) {
             return surefire;
@@ -33,5 +37,10 @@ final class Classpath {
             }
         }
         return System.getProperty("java.class.path");
+    }
+
+    /** The {@code java} binary of this JVM. */
+    public static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

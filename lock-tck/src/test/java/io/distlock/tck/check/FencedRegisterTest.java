@@ -1,4 +1,4 @@
-package io.distlock.chaos;
+package io.distlock.tck.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
