@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * A {@code redis-server} owned by a test: started on a free port without persistence ({@code --save ""
@@ -70,6 +72,24 @@ final class RedisServer implements AutoCloseable {
                 "--appendonly", "no", "--dir", directory.toString()));
         command.addAll(extraArgs);
         process = new ServerProcess("redis-" + port, command, directory, port).start(Duration.ofSeconds(30));
+        awaitDataLoaded();
+    }
+
+    /**
+     * Waits until the server has loaded its files: an open port is not enough after a restart, since a server still
+     * loading its RDB or AOF file answers every command with {@code LOADING} (a password-protected one answers
+     * {@code NOAUTH} once loaded, which counts as ready).
+     */
+    private void awaitDataLoaded() {
+        Awaitility.await("redis-" + port + " has loaded its data").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20)).until(() -> {
+                    try (RedisProbe probe = new RedisProbe(port)) {
+                        probe.raw().ping();
+                        return true;
+                    } catch (JedisDataException e) {
+                        return e.getMessage() == null || !e.getMessage().startsWith("LOADING"); // NOAUTH: it answers
+                    }
+                });
     }
 
     /** The server's port. */
