@@ -75,9 +75,10 @@ final class RedlockPermitScripts {
             """);
 
     /**
-     * Release one slot. KEYS: slot, limit, slot 1..N. ARGV: value, channel, message. Deletes the slot if it holds
-     * the value (and publishes); deletes the limit key once no slot is left, so the name takes a new limit. Returns
-     * 1 if the slot held the value, else 0.
+     * Release one slot. KEYS: slot, limit, slot 1..N. ARGV: value, channel, message, N. Deletes the slot if it holds
+     * the value (and publishes); deletes the limit key once no slot is left, so the name takes a new limit, but only
+     * a key recording N: slots 1..N say nothing of another limit's higher slots. Returns 1 if the slot held the value,
+     * else 0.
      */
     static final LuaScript RELEASE = new LuaScript("redlockPermitRelease", """
             local released = 0
@@ -85,6 +86,9 @@ final class RedlockPermitScripts {
               redis.call('DEL', KEYS[1])
               redis.call('PUBLISH', ARGV[2], ARGV[3])
               released = 1
+            end
+            if tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[4]) then
+              return released
             end
             for i = 3, #KEYS do
               if redis.call('EXISTS', KEYS[i]) == 1 then

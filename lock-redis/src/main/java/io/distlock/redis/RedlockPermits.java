@@ -187,7 +187,8 @@ final class RedlockPermits {
         keyList.add(slot(name, slot.index()));
         keyList.add(limit(name));
         keyList.addAll(slots(name, slot.permits()));
-        List<String> args = List.of(slot.value(), keys.channel(SIGNAL + name), SIGNAL + name);
+        List<String> args = List.of(slot.value(), keys.channel(SIGNAL + name), SIGNAL + name,
+                Integer.toString(slot.permits()));
         return nodes.onAllNodes(node -> RedlockPermitScripts.RELEASE.run(node, keyList, args));
     }
 
