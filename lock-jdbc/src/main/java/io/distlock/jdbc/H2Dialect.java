@@ -8,8 +8,9 @@ import java.util.Map;
  * H2 (embedded, in-memory or server mode). Acquire is one {@code MERGE INTO ... USING ... WHEN MATCHED AND <free or
  * expired> THEN UPDATE ... WHEN NOT MATCHED THEN INSERT}, wrapped in {@code SELECT fence FROM FINAL TABLE (...)} so
  * the new fence comes back in the same round trip; no row back means held. A concurrent insert of the same new
- * name fails with a duplicate key, which counts as held. Time is H2's {@code CURRENT_TIMESTAMP}, the clock of the
- * JVM that runs the database.
+ * name fails with a duplicate key, which counts as held. The new fence is the larger of the old one plus one and the
+ * database clock in microseconds (see {@link SqlDialect#fenceSeed()}). Time is H2's {@code CURRENT_TIMESTAMP}, the
+ * clock of the JVM that runs the database.
  */
 final class H2Dialect extends SqlDialect {
 
@@ -22,7 +23,8 @@ final class H2Dialect extends SqlDialect {
                 + " AS s(name, token, micros, owner) ON l.name = s.name"
                 + " WHEN MATCHED AND (l.owner_token IS NULL OR l.expires_at IS NULL"
                 + " OR l.expires_at <= CURRENT_TIMESTAMP) THEN UPDATE SET owner_token = s.token,"
-                + " fence = l.fence + 1, expires_at = DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),"
+                + " fence = GREATEST(l.fence + 1, " + fenceSeed() + "),"
+                + " expires_at = DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),"
                 + " owner = s.owner, acquired_at = CURRENT_TIMESTAMP"
                 + " WHEN NOT MATCHED THEN INSERT (name, owner_token, fence, expires_at, owner, acquired_at)"
                 + " VALUES (s.name, s.token, " + fenceSeed() + ","

@@ -28,8 +28,9 @@ import javax.sql.DataSource;
  * the permits. An acquire is one short transaction that first locks the name's slot-0 row ({@code FOR UPDATE}), so
  * acquirers of one name take turns in the database; under that lock it counts the live permits by the database
  * clock, checks the limit they recorded, advances the fence to the larger of itself plus one and the database clock
- * in microseconds (so deleted rows never repeat a token) and takes a free or expired slot, or adds one. Release and
- * renewal are single updates conditioned on the owner token and the database clock.
+ * in microseconds (so deleted or rolled-back rows never repeat a token, see {@link SqlDialect#fenceSeed()}) and
+ * takes a free or expired slot, or adds one. Release and renewal are single updates conditioned on the owner token
+ * and the database clock.
  */
 final class JdbcPermits {
 
@@ -58,18 +59,7 @@ final class JdbcPermits {
         this.signals = signals;
         this.store = store;
         this.table = dialect.table + "_permits";
-        this.nowMicros = epochMicros(dialect);
-    }
-
-    /** The database clock in microseconds since the epoch, as an SQL expression. */
-    private static String epochMicros(SqlDialect dialect) {
-        if (dialect instanceof PostgresDialect) {
-            return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)";
-        }
-        if (dialect instanceof H2Dialect) {
-            return "DATEDIFF(MICROSECOND, TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00:00', CURRENT_TIMESTAMP)";
-        }
-        return "CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS SIGNED)"; // sessions are pinned to UTC
+        this.nowMicros = dialect.fenceSeed();
     }
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {

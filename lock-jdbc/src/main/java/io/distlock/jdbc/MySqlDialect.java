@@ -12,7 +12,8 @@ import java.util.Map;
  * MySQL and MariaDB, through MySQL Connector/J ({@code jdbc:mysql:}) or the MariaDB client ({@code jdbc:mariadb:}).
  *
  * <p>Acquire is one {@code INSERT ... ON DUPLICATE KEY UPDATE}: a new name is inserted with the database clock in
- * microseconds as its fence; an existing row is taken over only if free or expired by {@code NOW(3)}, with fence + 1.
+ * microseconds as its fence; an existing row is taken over only if free or expired by {@code NOW(3)}, with the larger
+ * of fence + 1 and that clock (see {@link SqlDialect#fenceSeed()}).
  * Either way the new fence is read from the same round trip through {@code LAST_INSERT_ID(expr)} (the generated
  * key). The outcome is read from the affected-row count,
  * which is only meaningful with {@code useAffectedRows=true}: 1 inserted, 2 taken over, 0 held by someone else.
@@ -37,7 +38,7 @@ final class MySqlDialect extends SqlDialect {
                 + " ON DUPLICATE KEY UPDATE"
                 + " owner_token = IF(owner_token IS NULL OR expires_at IS NULL OR expires_at <= NOW(3),"
                 + " VALUES(owner_token), owner_token),"
-                + " fence = IF(" + ours + ", LAST_INSERT_ID(fence + 1), fence),"
+                + " fence = IF(" + ours + ", LAST_INSERT_ID(GREATEST(fence + 1, " + fenceSeed() + ")), fence),"
                 + " expires_at = IF(" + ours + ", VALUES(expires_at), expires_at),"
                 + " owner = IF(" + ours + ", VALUES(owner), owner),"
                 + " acquired_at = IF(" + ours + ", VALUES(acquired_at), acquired_at)";

@@ -13,8 +13,10 @@ import java.util.Set;
 /**
  * PostgreSQL. Acquire is one statement: an {@code UPDATE ... WHERE <free or expired> RETURNING fence} of an
  * existing row, else an {@code INSERT ... ON CONFLICT (name) DO NOTHING RETURNING fence} of a new one; no row back
- * means held, and an attempt on a held row locks and writes nothing. Time is {@code clock_timestamp()} (the real time, not the transaction
- * start). Renewal is one {@code UPDATE ... WHERE name = ANY(?) ... RETURNING} for any number of leases.
+ * means held, and an attempt on a held row locks and writes nothing. The new fence is the larger of the old one plus
+ * one and the database clock in microseconds (see {@link SqlDialect#fenceSeed()}). Time is
+ * {@code clock_timestamp()} (the real time, not the transaction start). Renewal is one
+ * {@code UPDATE ... WHERE name = ANY(?) ... RETURNING} for any number of leases.
  */
 final class PostgresDialect extends SqlDialect {
 
@@ -29,7 +31,8 @@ final class PostgresDialect extends SqlDialect {
         String expiry = "clock_timestamp() + a.lease * INTERVAL '1 microsecond'";
         this.acquireSql = "WITH a AS (SELECT CAST(? AS VARCHAR) AS name, CAST(? AS VARCHAR) AS token,"
                 + " CAST(? AS BIGINT) AS lease, CAST(? AS VARCHAR) AS owner),"
-                + " up AS (UPDATE " + table + " AS l SET owner_token = a.token, fence = l.fence + 1,"
+                + " up AS (UPDATE " + table + " AS l SET owner_token = a.token,"
+                + " fence = GREATEST(l.fence + 1, " + fenceSeed() + "),"
                 + " expires_at = " + expiry + ", owner = a.owner, acquired_at = clock_timestamp() FROM a"
                 + " WHERE l.name = a.name"
                 + " AND (l.owner_token IS NULL OR l.expires_at IS NULL OR l.expires_at <= clock_timestamp())"

@@ -61,10 +61,22 @@ abstract class SqlDialect {
     abstract String microsLeft();
 
     /**
-     * The fence of a newly inserted row: the database's clock in microseconds since the epoch, as an SQL
-     * expression. A row deleted by an operator and inserted again thus starts above every fence it issued before
-     * (each takeover adds 1, and no row is taken over a million times a second), where a constant 1 would repeat
-     * tokens the resource has already seen.
+     * The database's clock in microseconds since the epoch, as an SQL expression: the fence of a newly inserted row,
+     * and the floor of every new fence, which is {@code GREATEST(fence + 1, <this clock>)} on every acquire (locks
+     * and semaphores), as Redis does with its server time.
+     *
+     * <p>Why: a token is then never below the clock at its grant, and never more than about one above it, since one
+     * name is not granted a million times a second (each grant is a committed write). So every token granted before
+     * a moment is below the clock a microsecond or so after it. When the table forgets (an operator deletes the row,
+     * a crash loses acknowledged commits under a write delay or asynchronous commit, a restore from backup, a
+     * replica promotion), the row comes back older or not at all, and the next grant, later by the clock than every
+     * grant before, still gets a greater token, where {@code fence + 1} alone would repeat tokens the resource has
+     * already seen.
+     *
+     * <p>The limit: this trusts the database clock not to go back. If it steps back by some amount (an NTP step, a
+     * failover to a host whose clock is behind), tokens still grow by one from the row as long as the row is
+     * intact; but if the row is also rolled back or deleted, tokens granted within that amount before the loss can
+     * be issued again.
      */
     abstract String fenceSeed();
 
