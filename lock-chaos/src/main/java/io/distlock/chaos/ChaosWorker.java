@@ -109,26 +109,12 @@ public final class ChaosWorker {
 
     private static void round(LockStore store, String lockName, LockOptions options, Duration acquireTimeout,
             FencedRegister register, Workload workload, Duration leaseTime, String label, PrintStream out) {
-        emit(out, label, "ACQ_INVOKE", 0);
-        Lease lease;
-        try {
-            Optional<Lease> got = store.lock(lockName, options).tryAcquire(acquireTimeout);
-            if (got.isEmpty()) {
-                emit(out, label, "ACQ_FAIL", 0);
-                return;
-            }
-            lease = got.get();
-        } catch (StoreUnavailableException e) {
-            emit(out, label, "ACQ_UNKNOWN", 0);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // pacing while the store is unreachable
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        Optional<Lease> acquired = acquireRecorded(() -> store.lock(lockName, options).tryAcquire(acquireTimeout), label, out);
+        if (acquired.isEmpty()) {
             return;
         }
+        Lease lease = acquired.get();
         long token = lease.fencingToken();
-        emit(out, label, "ACQ_OK", token);
-        lease.onLost(e -> emit(out, label, "LOST_SIGNAL", token));
         FencedRegister.Read read = register.read(token);
         emit(out, label, read.accepted() ? "READ_OK" : "READ_REFUSED", token);
         if (read.accepted()) {
@@ -165,6 +151,40 @@ public final class ChaosWorker {
         } catch (StoreUnavailableException e) {
             emit(out, label, "EXT_UNKNOWN", token);
         }
+    }
+
+    /** What a round acquires, waiting at most the round's bound: a lock or a permit. */
+    @FunctionalInterface
+    interface Acquisition {
+        Optional<Lease> tryAcquire() throws InterruptedException;
+    }
+
+    /**
+     * Acquires for one round and records it: ACQ_INVOKE, then ACQ_OK with the token (and the lease's lost signal
+     * when it comes), ACQ_FAIL or ACQ_UNKNOWN (paced, the store being unreachable). Empty when there is nothing to hold.
+     */
+    static Optional<Lease> acquireRecorded(Acquisition acquisition, String label, PrintStream out) {
+        emit(out, label, "ACQ_INVOKE", 0);
+        Lease lease;
+        try {
+            Optional<Lease> got = acquisition.tryAcquire();
+            if (got.isEmpty()) {
+                emit(out, label, "ACQ_FAIL", 0);
+                return Optional.empty();
+            }
+            lease = got.get();
+        } catch (StoreUnavailableException e) {
+            emit(out, label, "ACQ_UNKNOWN", 0);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // pacing while the store is unreachable
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        long token = lease.fencingToken();
+        emit(out, label, "ACQ_OK", token);
+        lease.onLost(e -> emit(out, label, "LOST_SIGNAL", token));
+        return Optional.of(lease);
     }
 
     static void emit(PrintStream out, String label, String type, long token) {

@@ -12,7 +12,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
@@ -58,26 +57,12 @@ public final class SemaphoreWorker {
 
     private static void round(Semaphore semaphore, Duration acquireTimeout, ChaosWorker.Workload workload,
             Duration leaseTime, String label, PrintStream out) {
-        emit(out, label, "ACQ_INVOKE", 0);
-        Lease permit;
-        try {
-            Optional<Lease> got = semaphore.tryAcquire(acquireTimeout);
-            if (got.isEmpty()) {
-                emit(out, label, "ACQ_FAIL", 0);
-                return;
-            }
-            permit = got.get();
-        } catch (StoreUnavailableException e) {
-            emit(out, label, "ACQ_UNKNOWN", 0);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // pacing while the store is unreachable
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        Optional<Lease> acquired = ChaosWorker.acquireRecorded(() -> semaphore.tryAcquire(acquireTimeout), label, out);
+        if (acquired.isEmpty()) {
             return;
         }
+        Lease permit = acquired.get();
         long token = permit.fencingToken();
-        emit(out, label, "ACQ_OK", token);
-        permit.onLost(e -> emit(out, label, "LOST_SIGNAL", token));
         long hold = workload.holdNanos();
         long extendAt = workload.extendAtNanos(hold);
         if (extendAt >= 0) {

@@ -19,7 +19,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
@@ -66,26 +65,12 @@ public final class SqlFenceWorker {
 
     private static void round(LockStore store, String lockName, LockOptions options, Duration acquireTimeout,
             ChaosWorker.Workload workload, Sql sql, String label, PrintStream out) {
-        emit(out, label, "ACQ_INVOKE", 0);
-        Lease lease;
-        try {
-            Optional<Lease> got = store.lock(lockName, options).tryAcquire(acquireTimeout);
-            if (got.isEmpty()) {
-                emit(out, label, "ACQ_FAIL", 0);
-                return;
-            }
-            lease = got.get();
-        } catch (StoreUnavailableException e) {
-            emit(out, label, "ACQ_UNKNOWN", 0);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // pacing while the store is unreachable
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        Optional<Lease> acquired = ChaosWorker.acquireRecorded(() -> store.lock(lockName, options).tryAcquire(acquireTimeout), label, out);
+        if (acquired.isEmpty()) {
             return;
         }
+        Lease lease = acquired.get();
         long token = lease.fencingToken();
-        emit(out, label, "ACQ_OK", token);
-        lease.onLost(e -> emit(out, label, "LOST_SIGNAL", token));
         long hold = workload.holdNanos();
         long before = ThreadLocalRandom.current().nextLong(hold + 1);
         LockSupport.parkNanos(before); // work before the transaction: a pause here meets the fence at advance
