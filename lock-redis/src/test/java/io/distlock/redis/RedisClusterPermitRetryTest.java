@@ -7,16 +7,12 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * The permit scripts under Jedis's Cluster re-sends: a script whose reply was lost runs a second time and must give
@@ -28,32 +24,24 @@ class RedisClusterPermitRetryTest {
 
     private static final LockOptions LEASE_30S = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
 
+    private ClusterBehindFaultProxy cluster;
     private FaultProxy proxy;
-    private RedisServer node;
     private RedisProbe probe;
 
     @BeforeEach
     void startCluster() throws Exception {
-        int proxyPort = FreePorts.next();
-        node = RedisServer.start("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                "--cluster-announce-port", Integer.toString(proxyPort));
-        proxy = new FaultProxy(proxyPort, node.port());
-        probe = new RedisProbe(node.port());
-        probe.raw().sendCommand(Protocol.Command.CLUSTER, "ADDSLOTSRANGE", "0", "16383");
-        Awaitility.await("cluster_state:ok").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> SafeEncoder.encode((byte[]) probe.raw().sendCommand(Protocol.Command.CLUSTER, "INFO"))
-                        .contains("cluster_state:ok"));
+        cluster = new ClusterBehindFaultProxy();
+        proxy = cluster.proxy();
+        probe = cluster.probe();
     }
 
     @AfterEach
     void stop() throws Exception {
-        probe.close();
-        proxy.close();
-        node.close();
+        cluster.close();
     }
 
     private LockStore open() {
-        return LockStore.open("redis-cluster://127.0.0.1:" + proxy.port() + "?timeout=1s");
+        return cluster.open();
     }
 
     private static RedisPermits keys() {
