@@ -29,10 +29,10 @@ final class RedlockPermitScripts {
      * was free or already holds this value (a re-send), else {@code {0, slot pttl}}. The limit key is kept at least
      * as long as the slot.
      *
-     * <p>The counter is the lock's rule counted in whole steps: the next multiple of {@code step} above both the last
-     * counter and the server TIME in µs, so the caller can add a slot offset below {@code step} to it without meeting
-     * another grant's token ({@link RedlockPermits}). A counter left by an earlier version (not a multiple) is
-     * rounded up past itself.
+     * <p>The counter is the lock's rule counted in whole steps: the smallest multiple of {@code step} above the last
+     * counter and not below the server TIME in µs, so the caller can add a slot offset below {@code step} to it
+     * without meeting another grant's token ({@link RedlockPermits}). A counter left by an earlier version (not a
+     * multiple) is rounded up past itself.
      */
     static final LuaScript ACQUIRE = new LuaScript("redlockPermitAcquire", RedisScripts.restartGuard(4, 4) + """
             local recorded = redis.call('GET', KEYS[2])
