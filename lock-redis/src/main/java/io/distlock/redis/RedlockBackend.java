@@ -333,7 +333,12 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
         return parallel(indexes, i -> call.apply(nodes.get(i)));
     }
 
-    /** Runs {@code call} for each node index in parallel, each bounded by the per-node timeout (three times). */
+    /**
+     * Runs {@code call} for each node index in parallel, each bounded by the per-node timeout (three times). An
+     * interrupt does not abandon the calls in flight: they are waited for up to the same bound, so an attempt is
+     * answered, and released, on every node it reached, and the flag is set again for the caller's wait loop, which
+     * then throws {@link InterruptedException}.
+     */
     private <T> List<Outcome<T>> parallel(List<Integer> indexes, Function<Integer, T> call) {
         List<Future<T>> futures = new ArrayList<>(indexes.size());
         for (int index : indexes) {
@@ -345,8 +350,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
             String node = nodeNames.get(indexes.get(k));
             Future<T> future = futures.get(k);
             try {
-                outcomes.add(new Outcome<>(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS),
-                        null, node));
+                outcomes.add(new Outcome<>(getUninterruptibly(future, deadline), null, node));
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof IllegalArgumentException iae) {
@@ -358,13 +362,28 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
                 future.cancel(true);
                 outcomes.add(new Outcome<>(null, new StoreUnavailableException("no answer within "
                         + options.nodeTimeout().multipliedBy(3)), node));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                future.cancel(true);
-                outcomes.add(new Outcome<>(null, new StoreUnavailableException("interrupted"), node));
             }
         }
         return outcomes;
+    }
+
+    /** The call's result, waited for until {@code deadline} whatever interrupts come; the flag is kept for later. */
+    private static <T> T getUninterruptibly(Future<T> future, long deadline)
+            throws ExecutionException, TimeoutException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     StoreUnavailableException unavailable(String what, List<? extends Outcome<?>> outcomes) {

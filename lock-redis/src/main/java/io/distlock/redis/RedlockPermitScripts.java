@@ -24,10 +24,15 @@ final class RedlockPermitScripts {
             """);
 
     /**
-     * Take one slot. KEYS: slot, limit, fence[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none).
-     * Returns {@code {-1, recorded}} if the limit key states another limit, {@code {1, fence}} when the slot was free
-     * (the fence as the lock's: {@code max(last + 1, server TIME in µs)}) or already holds this value (a re-send),
-     * else {@code {0, slot pttl}}. The limit key is kept at least as long as the slot.
+     * Take one slot. KEYS: slot, limit, fence[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none),
+     * step. Returns {@code {-1, recorded}} if the limit key states another limit, {@code {1, counter}} when the slot
+     * was free or already holds this value (a re-send), else {@code {0, slot pttl}}. The limit key is kept at least
+     * as long as the slot.
+     *
+     * <p>The counter is the lock's rule counted in whole steps: the smallest multiple of {@code step} above the last
+     * counter and not below the server TIME in µs, so the caller can add a slot offset below {@code step} to it
+     * without meeting another grant's token ({@link RedlockPermits}). A counter left by an earlier version (not a
+     * multiple) is rounded up past itself.
      */
     static final LuaScript ACQUIRE = new LuaScript("redlockPermitAcquire", RedisScripts.restartGuard(4, 4) + """
             local recorded = redis.call('GET', KEYS[2])
@@ -40,10 +45,11 @@ final class RedlockPermitScripts {
               end
             end
             local function nextFence()
+              local step = tonumber(ARGV[5])
               local t = redis.call('TIME')
               local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
               local last = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
-              local fence = math.max(last + 1, clock)
+              local fence = math.max(math.floor(last / step) + 1, math.ceil(clock / step)) * step
               redis.call('SET', KEYS[3], string.format('%.0f', fence))
               return fence
             end

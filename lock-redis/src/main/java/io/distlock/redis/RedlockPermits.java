@@ -20,14 +20,23 @@ import java.util.function.LongSupplier;
 /**
  * Semaphores on Redlock: a semaphore of limit {@code N} is {@code N} slot locks, and a permit is one slot won as a
  * Redlock lock is won ({@link RedlockPermitScripts}): the same member on a majority of masters within the lease's
- * validity, its fencing token the largest of the granting masters' counters, written back to those behind.
+ * validity, its fencing token made of the largest of the granting masters' counters and the slot (below).
  *
  * <p>Why slots and not one holder set per master: a permit counted as "admitted by a majority, each master keeping at
  * most {@code N} members" is not safe. With 3 masters and {@code N = 2}, holders admitted by {A,B}, {B,C} and {A,C}
  * each have a majority while every master keeps only 2 members: 3 holders of 2 permits. A slot is a Redlock lock,
  * and two majorities of one slot share a master that admits one value only, so at most one holder per slot and at
- * most {@code N} holders per name. Tokens increase across slots as they do for a lock: the counter is one per name,
- * and any two majorities share a master that was raised to the earlier token.
+ * most {@code N} holders per name.
+ *
+ * <p>Tokens: {@code counter + (slot - 1)}, where the counter (one per name, as the lock's) moves in steps of
+ * {@link #TOKEN_STEP} = {@link #MAX_PERMITS} and is the largest of the granting masters', written back to those
+ * behind. Successive permits increase for the lock's reason (any two majorities share a master raised to the earlier
+ * counter, which then counts a step past it), and two permits granted at the same moment on majorities that read the
+ * shared master before either wrote back may share a counter but never a slot, so never a token. The slot digits
+ * make a tie impossible by construction at no extra round trip; a second phase re-checking the shared master was not
+ * chosen: a client cannot tell which master a concurrent grant shares, and undoing a tie would cost another round.
+ * Bound: the counter is about the server time in µs (about 1.8e15 in 2026) plus one step per grant faster than one
+ * per 100 µs, so tokens stay below 2^53 (exact in Lua's doubles and in JSON) until about the year 2255.
  *
  * <p>An attempt first reads the slots on every master (one round), then tries the slots free on a majority, one
  * round each, in an order that starts at a random slot; an attempt it does not win is released on every master.
@@ -38,6 +47,8 @@ final class RedlockPermits {
 
     /** The highest limit a Redlock semaphore takes: every attempt reads all its slots on every master. */
     static final int MAX_PERMITS = 100;
+    /** The step of a Redlock semaphore's counter: room for a slot offset {@code 0..MAX_PERMITS - 1} below it. */
+    static final int TOKEN_STEP = MAX_PERMITS;
     private static final String SIGNAL = "\u0000sem:";
 
     /** What a Redlock permit grant keeps: its slot, the limit it was taken under, its owner value. */
@@ -138,7 +149,8 @@ final class RedlockPermits {
                 ? List.of(slot(name, index), limit(name), fence(name), keys.guard())
                 : List.of(slot(name, index), limit(name), fence(name));
         List<String> args = List.of(value, Long.toString(leaseTime.toMillis()), Integer.toString(permits),
-                options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0");
+                options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0",
+                Integer.toString(TOKEN_STEP));
         long sentAt = System.nanoTime();
         long start = clock.getAsLong();
         List<RedlockBackend.Outcome<Object>> replies = nodes.onAllNodes(
@@ -146,7 +158,7 @@ final class RedlockPermits {
         long elapsed = clock.getAsLong() - start;
         List<Integer> granted = new ArrayList<>();
         Map<Integer, Long> nodeFences = new HashMap<>();
-        long fence = 0;
+        long counter = 0;
         int recorded = 0;
         int failed = 0;
         for (int i = 0; i < replies.size(); i++) {
@@ -161,16 +173,16 @@ final class RedlockPermits {
             if (code == 1L) {
                 granted.add(i);
                 nodeFences.put(i, number);
-                fence = Math.max(fence, number);
+                counter = Math.max(counter, number);
             } else if (code == -1L) {
                 recorded = (int) number;
             }
         }
         Slot slot = new Slot(index, permits, value);
         if (recorded == 0 && quorum.won(granted.size(), leaseTime, elapsed)
-                && nodes.raiseCounter(fence(name), fence, granted, nodeFences)
+                && nodes.raiseCounter(fence(name), counter, granted, nodeFences)
                 && quorum.won(granted.size(), leaseTime, clock.getAsLong() - start)) {
-            return new Grant(name, token, fence, slot, sentAt);
+            return new Grant(name, token, counter + (index - 1), slot, sentAt);
         }
         releaseEverywhere(name, slot);
         if (recorded > 0) {

@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * A loopback TCP proxy in front of a test-owned Redis that can fail one chosen connection the way a network does,
  * while every other connection keeps working: {@link #dropReplyToNext} swallows the reply to the next request
  * containing a marker (and everything after it on that connection: the client sees a socket timeout, the server
- * ran the command), and {@link #freezeSubscriptions} makes every current pub/sub connection (one that sent
- * {@code PSUBSCRIBE}) go silent in both directions without closing it.
+ * ran the command), {@link #holdNext} keeps the next request containing a marker from the server until
+ * {@link #releaseHeld} (to force an interleaving: another client acts while this request waits), and
+ * {@link #freezeSubscriptions} makes every current pub/sub connection (one that sent {@code PSUBSCRIBE}) go silent
+ * in both directions without closing it.
  */
 final class FaultProxy implements AutoCloseable {
 
@@ -28,6 +30,9 @@ final class FaultProxy implements AutoCloseable {
     private final List<Link> links = new CopyOnWriteArrayList<>();
     private final AtomicReference<String> dropMarker = new AtomicReference<>();
     private volatile CountDownLatch dropped = new CountDownLatch(1);
+    private final AtomicReference<String> holdMarker = new AtomicReference<>();
+    private volatile CountDownLatch held = new CountDownLatch(1);
+    private volatile CountDownLatch letThrough = new CountDownLatch(1);
     private volatile boolean closed;
 
     /** A proxy on {@code port} (0: any free port) forwarding to {@code 127.0.0.1:targetPort}. */
@@ -58,6 +63,26 @@ final class FaultProxy implements AutoCloseable {
     /** Waits until a reply armed by {@link #dropReplyToNext} has been swallowed. */
     boolean awaitDropped(long timeout, TimeUnit unit) throws InterruptedException {
         return dropped.await(timeout, unit);
+    }
+
+    /**
+     * The next request (on any connection but a subscription) whose bytes contain {@code marker} is held, with
+     * everything after it on that connection, until {@link #releaseHeld}; then it reaches the server.
+     */
+    void holdNext(String marker) {
+        held = new CountDownLatch(1);
+        letThrough = new CountDownLatch(1);
+        holdMarker.set(marker);
+    }
+
+    /** Waits until a request armed by {@link #holdNext} is being held. */
+    boolean awaitHeld(long timeout, TimeUnit unit) throws InterruptedException {
+        return held.await(timeout, unit);
+    }
+
+    /** Lets the held request (and whatever followed it) go on to the server. */
+    void releaseHeld() {
+        letThrough.countDown();
     }
 
     /** Every pub/sub connection open now stops passing bytes either way; it stays open. New ones work. */
@@ -93,6 +118,7 @@ final class FaultProxy implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closed = true;
+        letThrough.countDown();
         listener.close();
         for (Link link : links) {
             link.close();
@@ -125,8 +151,10 @@ final class FaultProxy implements AutoCloseable {
                 try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                     int n;
                     while ((n = in.read(buffer)) >= 0) {
-                        if (up) {
-                            inspectRequest(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
+                        if (up && inspectRequest(new String(buffer, 0, n, StandardCharsets.ISO_8859_1))) {
+                            CountDownLatch gate = letThrough;
+                            held.countDown();
+                            gate.await();
                         }
                         if (frozen) {
                             closing.await(); // a frozen peer: hold the bytes, answer nothing, until the proxy closes
@@ -151,7 +179,8 @@ final class FaultProxy implements AutoCloseable {
             t.start();
         }
 
-        private void inspectRequest(String request) {
+        /** Notes subscriptions and armed drops; returns whether this request is to be held. */
+        private boolean inspectRequest(String request) {
             if (request.toUpperCase(java.util.Locale.ROOT).contains("PSUBSCRIBE")) {
                 subscription = true;
             }
@@ -159,6 +188,8 @@ final class FaultProxy implements AutoCloseable {
             if (!subscription && marker != null && request.contains(marker) && dropMarker.compareAndSet(marker, null)) {
                 replyDropArmed = true;
             }
+            String hold = holdMarker.get();
+            return !subscription && hold != null && request.contains(hold) && holdMarker.compareAndSet(hold, null);
         }
 
         void close() {

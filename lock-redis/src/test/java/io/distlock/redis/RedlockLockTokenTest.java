@@ -1,0 +1,70 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fencing tokens of Redlock locks granted on two majorities that share one master only, B, with A and C far ahead
+ * of B: the write-back to B puts the later grant past the earlier one, and a grant whose write-back is still on its
+ * way blocks the other majority on B itself, so two lock grants cannot tie as two permits on different slots could.
+ */
+class RedlockLockTokenTest {
+
+    private static final long AHEAD = 4_000_000_000_000_000L; // µs, far ahead of every master's clock
+    private static final LockOptions LONG_LEASE = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60));
+    private static final RedisKeys KEYS = new RedisKeys("distlock:");
+    private static SplitMajorities split;
+
+    @BeforeAll
+    static void start() throws Exception {
+        split = new SplitMajorities();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        split.close();
+    }
+
+    private static void counterAheadOnAAndC(String name) {
+        SplitMajorities.setCounter(split.a(), KEYS.fence(name), AHEAD);
+        SplitMajorities.setCounter(split.c(), KEYS.fence(name), AHEAD);
+    }
+
+    @Test
+    void successiveGrantsOnMajoritiesSharingOneMasterIncrease() {
+        String name = "successive";
+        counterAheadOnAAndC(name);
+        Lease first = split.one().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
+        assertThat(first.fencingToken()).as("A's counter + 1").isEqualTo(AHEAD + 1);
+        first.release();
+        Lease second = split.two().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
+        assertThat(second.fencingToken()).as("B raised to the first token, then counted").isGreaterThan(AHEAD + 1);
+        second.release();
+    }
+
+    @Test
+    void aGrantWhoseWriteBackIsOnItsWayBlocksTheOtherMajority() throws Exception {
+        String name = "write-back-on-its-way";
+        counterAheadOnAAndC(name);
+        split.proxyToB().holdNext(RedisScripts.RAISE_FENCE.sha());
+        CompletableFuture<Lease> first = CompletableFuture.supplyAsync(
+                () -> split.one().lock(name, LONG_LEASE).tryAcquire().orElseThrow());
+        assertThat(split.proxyToB().awaitHeld(60, TimeUnit.SECONDS))
+                .as("client one granted by A and B, its write-back to B held").isTrue();
+        assertThat(split.two().lock(name, LONG_LEASE).tryAcquire()).as("B holds client one's key").isEmpty();
+        split.proxyToB().releaseHeld();
+        Lease firstLease = first.get(60, TimeUnit.SECONDS);
+        firstLease.release();
+        Lease second = split.two().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
+        assertThat(second.fencingToken()).isGreaterThan(firstLease.fencingToken());
+        second.release();
+    }
+}

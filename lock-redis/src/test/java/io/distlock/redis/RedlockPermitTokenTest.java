@@ -1,0 +1,108 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fencing tokens of Redlock permits granted at the same moment on two majorities that share one master: A and C
+ * far ahead of B, client one granted by {A, B} and client two by {B, C}, client one's write-back to B held by a
+ * proxy until client two was granted. Two valid holders must not share a token, and a later permit is larger,
+ * also after the name took a smaller limit; a counter of an earlier version (not a whole step) is rounded up.
+ */
+class RedlockPermitTokenTest {
+
+    private static final long AHEAD = 4_000_000_000_000_000L; // µs, far ahead of every master's clock
+    private static final LockOptions LONG_LEASE = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60));
+    private static final RedlockPermits KEYS = new RedlockPermits(null, new RedlockQuorum(3),
+            new RedisKeys("distlock:"), RedisOptions.defaults(), null, null);
+    private static SplitMajorities split;
+
+    @BeforeAll
+    static void start() throws Exception {
+        split = new SplitMajorities();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        split.close();
+    }
+
+    @Test
+    void permitsGrantedAtOnceOnMajoritiesSharingOneMasterGetDistinctTokens() throws Exception {
+        String name = "granted-at-once";
+        SplitMajorities.setCounter(split.a(), KEYS.fence(name), AHEAD);
+        SplitMajorities.setCounter(split.c(), KEYS.fence(name), AHEAD);
+        split.proxyToB().holdNext(RedisScripts.RAISE_FENCE.sha());
+        CompletableFuture<Lease> first = CompletableFuture.supplyAsync(
+                () -> split.one().semaphore(name, 2, LONG_LEASE).tryAcquire().orElseThrow());
+        assertThat(split.proxyToB().awaitHeld(60, TimeUnit.SECONDS))
+                .as("client one granted by A and B, its write-back to B held").isTrue();
+        Lease second = split.two().semaphore(name, 2, LONG_LEASE).tryAcquire()
+                .orElseThrow(() -> new AssertionError("one slot is free on B and C"));
+        split.proxyToB().releaseHeld();
+        Lease firstLease = first.get(60, TimeUnit.SECONDS);
+
+        assertThat(firstLease.isValid()).isTrue();
+        assertThat(second.isValid()).isTrue();
+        assertThat(second.fencingToken()).as("tokens of two valid holders").isNotEqualTo(firstLease.fencingToken());
+        long highest = Math.max(firstLease.fencingToken(), second.fencingToken());
+        firstLease.release();
+        second.release();
+        try (var all = split.openOnAll()) {
+            Lease next = all.semaphore(name, 2, LONG_LEASE).tryAcquire().orElseThrow();
+            assertThat(next.fencingToken()).as("a permit granted after both").isGreaterThan(highest);
+            next.release();
+        }
+    }
+
+    @Test
+    void aCounterLeftByAnEarlierVersionIsRoundedUpPastItself() {
+        String name = "earlier-counter";
+        for (RedisServer master : List.of(split.a(), split.b(), split.c())) {
+            SplitMajorities.setCounter(master, KEYS.fence(name), AHEAD + 42); // not a multiple of the step
+        }
+        try (var all = split.openOnAll()) {
+            Lease permit = all.semaphore(name, 1, LONG_LEASE).tryAcquire().orElseThrow();
+            assertThat(permit.fencingToken()).as("slot 1 of 1: the counter itself").isEqualTo(AHEAD + 100);
+            permit.release();
+        }
+    }
+
+    @Test
+    void aPermitAfterTheNameTookASmallerLimitStillHasALargerToken() {
+        String name = "smaller-limit";
+        List<RedisServer> masters = List.of(split.a(), split.b(), split.c());
+        masters.forEach(m -> occupy(m, name, "other|holder"));
+        try (var all = split.openOnAll()) {
+            Lease third = all.semaphore(name, 3, LONG_LEASE).tryAcquire()
+                    .orElseThrow(() -> new AssertionError("slot 3 is free"));
+            third.release();
+            masters.forEach(m -> occupy(m, name, null));
+            Lease only = all.semaphore(name, 1, LONG_LEASE).tryAcquire().orElseThrow();
+            assertThat(only.fencingToken()).as("slot 1 of 1 after slot 3 of 3").isGreaterThan(third.fencingToken());
+            only.release();
+        }
+    }
+
+    /** Puts {@code value} in slots 1 and 2 of limit 3 on {@code master} (null: removes them and the limit). */
+    private static void occupy(RedisServer master, String name, String value) {
+        try (RedisProbe probe = new RedisProbe(master.port())) {
+            if (value == null) {
+                probe.raw().del(KEYS.slot(name, 1), KEYS.slot(name, 2), KEYS.limit(name));
+            } else {
+                probe.raw().psetex(KEYS.slot(name, 1), 60_000, value);
+                probe.raw().psetex(KEYS.slot(name, 2), 60_000, value);
+                probe.raw().psetex(KEYS.limit(name), 60_000, "3");
+            }
+        }
+    }
+}
