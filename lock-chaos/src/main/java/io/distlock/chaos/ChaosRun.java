@@ -136,6 +136,11 @@ final class ChaosRun implements AutoCloseable {
     }
 
     /** The lock name every worker of this run contends for. */
+    /** Whether this run's workers take semaphore permits (see {@link WorkerProgram#takesPermits()}). */
+    boolean takesPermits() {
+        return program.takesPermits();
+    }
+
     String lockName() {
         return lockName;
     }

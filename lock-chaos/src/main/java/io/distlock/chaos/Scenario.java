@@ -71,10 +71,14 @@ enum Scenario {
     /**
      * An operator's cleanup: the lock's row is deleted while nobody holds it (released or expired), between two
      * holders. The next acquisition inserts the row afresh; its fencing token must still be above every earlier one.
+     * For a semaphore, every row of its name (the fence counter's included) goes when none of its permits is held.
      */
-    ROW_DELETE("lock row deleted between holders", false, true,
-            run -> run.faultHitAt(((SqlTarget) run.target()).deleteFreeRow(run.lockName(),
-                    run.target().holdBound().multipliedBy(2)))),
+    ROW_DELETE("lock row deleted between holders", false, true, run -> {
+        SqlTarget sql = (SqlTarget) run.target();
+        Duration within = run.target().holdBound().multipliedBy(2);
+        return run.faultHitAt(run.takesPermits() ? sql.deleteFreePermitRows(run.lockName(), within)
+                : sql.deleteFreeRow(run.lockName(), within));
+    }),
 
     /**
      * A worker whose wall clock is wrong by minutes to a day (libfaketime) replaces a worker stopped after its round

@@ -3,6 +3,7 @@ package io.distlock.chaos;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,9 @@ interface SqlTarget extends StoreTarget {
     /** The database's own "now", as the lock table's expiry compares it. */
     String nowExpression();
 
+    /** The semaphore table the workers' store uses (distlock's default: the lock table's name and _permits). */
+    String PERMIT_TABLE = TABLE + "_permits";
+
     /**
      * Deletes {@code lockName}'s row as soon as nobody holds it, trying for at most {@code within}.
      *
@@ -31,17 +35,64 @@ interface SqlTarget extends StoreTarget {
     default long deleteFreeRow(String lockName, Duration within) throws SQLException {
         String sql = "DELETE FROM " + TABLE + " WHERE name = ? AND (owner_token IS NULL OR expires_at IS NULL"
                 + " OR expires_at <= " + nowExpression() + ")";
-        long deadline = System.nanoTime() + within.toNanos();
         try (Connection c = DriverManager.getConnection(operatorJdbcUrl());
                 PreparedStatement st = c.prepareStatement(sql)) {
             c.setAutoCommit(true);
             st.setString(1, lockName);
-            while (System.nanoTime() - deadline < 0) {
-                if (st.executeUpdate() > 0) {
-                    return System.nanoTime();
+            return firstSuccess(within, () -> st.executeUpdate() > 0);
+        }
+    }
+
+    /**
+     * Deletes every row of semaphore {@code name}, its fence counter's included, at a moment none of its permits is
+     * held, trying for at most {@code within}. The rows are locked first, as an acquisition locks the counter row,
+     * so no permit is granted between the check and the deletion.
+     *
+     * @return when the rows were deleted (nanoTime), or -1 if no free moment came
+     */
+    default long deleteFreePermitRows(String name, Duration within) throws SQLException {
+        try (Connection c = DriverManager.getConnection(operatorJdbcUrl());
+                PreparedStatement lock = c.prepareStatement("SELECT slot FROM " + PERMIT_TABLE
+                        + " WHERE name = ? ORDER BY slot FOR UPDATE");
+                PreparedStatement held = c.prepareStatement("SELECT COUNT(*) FROM " + PERMIT_TABLE
+                        + " WHERE name = ? AND slot > 0 AND owner_token IS NOT NULL AND expires_at > "
+                        + nowExpression());
+                PreparedStatement delete = c.prepareStatement("DELETE FROM " + PERMIT_TABLE + " WHERE name = ?")) {
+            c.setAutoCommit(false);
+            lock.setString(1, name);
+            held.setString(1, name);
+            delete.setString(1, name);
+            return firstSuccess(within, () -> {
+                try {
+                    lock.executeQuery().close();
+                    boolean free;
+                    try (ResultSet rs = held.executeQuery()) {
+                        free = rs.next() && rs.getLong(1) == 0;
+                    }
+                    boolean deleted = free && delete.executeUpdate() > 0;
+                    c.commit();
+                    return deleted;
+                } catch (SQLException e) {
+                    c.rollback();
+                    throw e;
                 }
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2)); // polling for a free moment, as cleanup does
+            });
+        }
+    }
+
+    /** One attempt of an operator's statement: whether it did its work. */
+    interface Attempt {
+        boolean succeeded() throws SQLException;
+    }
+
+    /** Repeats {@code attempt} until it succeeds, for at most {@code within}: polling for a free moment, as cleanup does. */
+    private static long firstSuccess(Duration within, Attempt attempt) throws SQLException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (attempt.succeeded()) {
+                return System.nanoTime();
             }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
         return -1;
     }

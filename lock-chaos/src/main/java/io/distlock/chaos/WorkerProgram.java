@@ -19,6 +19,11 @@ record WorkerProgram(String mainClass, List<String> extraArgs) {
         extraArgs = List.copyOf(extraArgs);
     }
 
+    /** Whether the workers take permits of a semaphore (whose rows live in the permit table) rather than a lock. */
+    boolean takesPermits() {
+        return mainClass.equals(SemaphoreWorker.class.getName());
+    }
+
     /** Whether {@code e} is a grant: an acquisition (lock or permit) or an election (leadership term). */
     static boolean isGrant(Event e) {
         return e.type().equals("ACQ_OK") || e.type().equals("ELECTED");

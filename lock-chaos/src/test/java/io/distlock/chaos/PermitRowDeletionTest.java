@@ -1,0 +1,66 @@
+package io.distlock.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import io.distlock.Semaphore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The operator's deletion of a semaphore's rows in the row-delete fault: it waits while a permit is held, then takes
+ * every row of the name, the fence counter's included, and the next permit's token is still above the last one.
+ */
+class PermitRowDeletionTest {
+
+    static Stream<Arguments> targets() {
+        return Stream.of(
+                Arguments.of("postgresql", (Supplier<SqlTarget>) PostgresTarget::new),
+                Arguments.of("h2", (Supplier<SqlTarget>) () -> new H2Target(0)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void deletesEveryRowOnlyWhenNoPermitIsHeldAndTokensStillIncrease(String store, Supplier<SqlTarget> make)
+            throws Exception {
+        String name = "chaos-permit-rows:" + UUID.randomUUID();
+        try (SqlTarget target = make.get(); LockStore locks = LockStore.open(target.uri(target.port()))) {
+            Semaphore semaphore = locks.semaphore(name, 2);
+            long first;
+            try (Lease held = semaphore.acquire()) {
+                first = held.fencingToken();
+                assertThat(target.deleteFreePermitRows(name, Duration.ofMillis(300)))
+                        .as("no deletion while a permit is held").isEqualTo(-1);
+                assertThat(rows(target, name)).isPositive();
+            }
+            assertThat(target.deleteFreePermitRows(name, Duration.ofSeconds(10))).isPositive();
+            assertThat(rows(target, name)).isZero();
+            try (Lease next = semaphore.acquire()) {
+                assertThat(next.fencingToken()).isGreaterThan(first);
+            }
+        }
+    }
+
+    private static int rows(SqlTarget target, String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(target.operatorJdbcUrl());
+                PreparedStatement st = c.prepareStatement(
+                        "SELECT COUNT(*) FROM " + SqlTarget.PERMIT_TABLE + " WHERE name = ?")) {
+            st.setString(1, name);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+}
