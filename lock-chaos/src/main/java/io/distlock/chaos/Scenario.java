@@ -71,7 +71,7 @@ enum Scenario {
     /**
      * An operator's cleanup: the lock's row is deleted while nobody holds it (released or expired), between two
      * holders. The next acquisition inserts the row afresh; its fencing token must still be above every earlier one.
-     * For a semaphore, every row of its name (the fence counter's included) goes when none of its permits is held.
+     * For a semaphore, its fence counter's row and its free permit rows go, held permits stay.
      */
     ROW_DELETE("lock row deleted between holders", false, true, run -> {
         SqlTarget sql = (SqlTarget) run.target();

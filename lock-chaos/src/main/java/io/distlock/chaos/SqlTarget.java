@@ -3,7 +3,6 @@ package io.distlock.chaos;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -44,39 +43,20 @@ interface SqlTarget extends StoreTarget {
     }
 
     /**
-     * Deletes every row of semaphore {@code name}, its fence counter's included, at a moment none of its permits is
-     * held, trying for at most {@code within}. The rows are locked first, as an acquisition locks the counter row,
-     * so no permit is granted between the check and the deletion.
+     * Deletes what of semaphore {@code name} looks unused to an operator: its fence counter's row and every permit
+     * row nobody holds (released, or expired by the database's clock), never a held permit. Tries for at most
+     * {@code within}; the next permit's token must still be above every earlier one.
      *
-     * @return when the rows were deleted (nanoTime), or -1 if no free moment came
+     * @return when rows were deleted (nanoTime), or -1 if none could be
      */
     default long deleteFreePermitRows(String name, Duration within) throws SQLException {
+        String sql = "DELETE FROM " + PERMIT_TABLE + " WHERE name = ? AND (slot = 0 OR owner_token IS NULL"
+                + " OR expires_at IS NULL OR expires_at <= " + nowExpression() + ")";
         try (Connection c = DriverManager.getConnection(operatorJdbcUrl());
-                PreparedStatement lock = c.prepareStatement("SELECT slot FROM " + PERMIT_TABLE
-                        + " WHERE name = ? ORDER BY slot FOR UPDATE");
-                PreparedStatement held = c.prepareStatement("SELECT COUNT(*) FROM " + PERMIT_TABLE
-                        + " WHERE name = ? AND slot > 0 AND owner_token IS NOT NULL AND expires_at > "
-                        + nowExpression());
-                PreparedStatement delete = c.prepareStatement("DELETE FROM " + PERMIT_TABLE + " WHERE name = ?")) {
-            c.setAutoCommit(false);
-            lock.setString(1, name);
-            held.setString(1, name);
-            delete.setString(1, name);
-            return firstSuccess(within, () -> {
-                try {
-                    lock.executeQuery().close();
-                    boolean free;
-                    try (ResultSet rs = held.executeQuery()) {
-                        free = rs.next() && rs.getLong(1) == 0;
-                    }
-                    boolean deleted = free && delete.executeUpdate() > 0;
-                    c.commit();
-                    return deleted;
-                } catch (SQLException e) {
-                    c.rollback();
-                    throw e;
-                }
-            });
+                PreparedStatement st = c.prepareStatement(sql)) {
+            c.setAutoCommit(true);
+            st.setString(1, name);
+            return firstSuccess(within, () -> st.executeUpdate() > 0);
         }
     }
 
