@@ -134,44 +134,72 @@ public final class BackendLockStore implements LockStore {
             return nested;
         }
         LocalGates.Gate gate = gates.enter(name);
-        boolean permitted = false;
-        boolean handedOver = false;
-        Hold hold;
+        LocalGates.Waiter through;
         try {
-            permitted = LocalGates.pass(gate.permit, wait);
-            if (!permitted) {
-                return null;
-            }
+            through = gate.pass(options, wait);
+        } catch (InterruptedException | RuntimeException e) {
+            gates.leave(name);
+            throw e;
+        }
+        if (through == null) {
+            gates.leave(name);
+            return null;
+        }
+        LocalGates.HandOff handed = through.handOff();
+        if (handed != null) {
+            return register(name, gate, options, me, handed.grant(), handed.sentAtNanos(), handed.earlyLosses());
+        }
+        boolean registering = false;
+        try {
             long calledAt = System.nanoTime();
             ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
             lossesInFlight.put(name, earlyLosses);
+            Grant grant = null;
             try {
-                Grant grant = backend.acquire(name, options.leaseTime(), wait.now());
-                if (grant == null) {
-                    return null;
-                }
-                hold = new Hold(grant, me, options, backend.leaseModel() == LeaseModel.SESSION, () -> {
-                    gate.permit.release();
-                    gates.leave(name);
-                });
-                hold.acquiredAtNanos = System.nanoTime();
-                hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
-                holds.put(name, hold);
-                handedOver = true;
+                grant = backend.acquire(name, options.leaseTime(), wait.now());
             } finally {
-                lossesInFlight.remove(name, earlyLosses);
-            }
-            // register, then look: a loss or suspension reported before registration is found here, one reported
-            // after it finds the hold registered
-            return registered(hold, earlyLosses.remove(hold.grant.ownerToken()));
-        } finally {
-            if (!handedOver) {
-                if (permitted) {
-                    gate.permit.release();
+                if (grant == null) {
+                    lossesInFlight.remove(name, earlyLosses);
                 }
+            }
+            if (grant == null) {
+                return null;
+            }
+            registering = true;
+            return register(name, gate, options, me, grant, calledAt, earlyLosses);
+        } finally {
+            if (!registering) {
+                gate.openUnheld();
                 gates.leave(name);
             }
         }
+    }
+
+    /**
+     * Registers the hold of a grant the caller got through {@code gate} with (from its own acquire, or handed over by
+     * the previous holder), requested at {@code calledAt}; then drops the grant's slot of early losses.
+     */
+    private Lease register(String name, LocalGates.Gate gate, LockOptions options, Thread me, Grant grant,
+            long calledAt, ConcurrentHashMap<String, String> earlyLosses) {
+        Hold hold;
+        try {
+            Hold[] self = new Hold[1];
+            hold = new Hold(grant, me, options, backend.leaseModel() == LeaseModel.SESSION, () -> {
+                if (gate.open(self[0])) {
+                    gates.leave(name);
+                }
+            });
+            self[0] = hold;
+            gate.held(hold);
+            hold.acquiredAtNanos = System.nanoTime();
+            hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
+            holds.put(name, hold);
+        } finally {
+            lossesInFlight.remove(name, earlyLosses);
+        }
+        // register, then look: a loss or suspension reported before registration is found here, one reported
+        // after it finds the hold registered
+        return registered(hold, earlyLosses.remove(grant.ownerToken()));
     }
 
     /** A hold just registered: tracked for renewal, told of a loss reported before (or null), checked for close. */
@@ -233,6 +261,12 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
             throw hold.lostCause();
         }
+        LocalGates.Gate gate = hold.permit || !backend.handsOver() ? null : gates.gate(hold.grant.name());
+        LocalGates.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
+        if (next != null) {
+            handOver(hold, next);
+            return;
+        }
         boolean stillOurs;
         try {
             stillOurs = releaseInStore(hold);
@@ -242,6 +276,44 @@ public final class BackendLockStore implements LockStore {
         if (!stillOurs) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
             throw hold.lostCause();
+        }
+    }
+
+    /**
+     * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} in one store
+     * operation, with the waiter's lease time. The waiter always gets an outcome: the new grant, or, if the store no
+     * longer had {@code hold}'s lock or could not be reached, the gate alone (it then contends in the store itself).
+     */
+    private void handOver(Hold hold, LocalGates.Waiter next) {
+        String name = hold.grant.name();
+        ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
+        lossesInFlight.put(name, earlyLosses);
+        long sentAt = System.nanoTime();
+        Grant grant = null;
+        try {
+            grant = handOverInStore(hold.grant, next.options.leaseTime());
+        } finally {
+            if (grant == null) {
+                lossesInFlight.remove(name, earlyLosses);
+            }
+            next.receive(grant == null ? null : new LocalGates.HandOff(grant, sentAt, earlyLosses));
+            gates.leave(name); // the releaser's use of the gate; the waiter has its own
+        }
+        if (grant == null) {
+            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
+            throw hold.lostCause();
+        }
+    }
+
+    /** The store's hand-over, run without the caller's interrupt flag, as {@link #releaseInStore}. */
+    private Grant handOverInStore(Grant from, Duration leaseTime) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return backend.handOver(from, leaseTime);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -381,6 +453,11 @@ public final class BackendLockStore implements LockStore {
     /** Number of local gates in use (for tests: gates must not leak). */
     int gatesInUse() {
         return gates.size();
+    }
+
+    /** Number of threads queued at local gates (for tests: waiters that gave up must not stay queued). */
+    int queuedAtGates() {
+        return gates.queued();
     }
 
     /** Number of local semaphore gates in use (for tests: gates must not leak). */

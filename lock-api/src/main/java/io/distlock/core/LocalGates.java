@@ -1,17 +1,40 @@
 package io.distlock.core;
 
+import io.distlock.LockOptions;
+import io.distlock.spi.Grant;
 import io.distlock.spi.Wait;
+import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One fair, FIFO gate per lock name inside one store: only the thread through the gate contends in the store, the
- * others queue here. So many local waiters on one lock cost the store one contender, not one each, and they get the
- * lock in arrival order. A gate is a {@link Semaphore}, not an owner-bound lock, because a lease may be released
- * from another thread; gates are dropped when no thread uses them.
+ * One fair, FIFO gate per lock name inside one store: only the thread through the gate contends in the store (or
+ * holds the lock), the others queue here. So many local waiters on one lock cost the store one contender, not one
+ * each, and they get the lock in arrival order. The gate is not owner-bound, because a lease may be released from
+ * another thread; gates are dropped when no thread uses them.
+ *
+ * <p>A releasing holder may {@link Gate#claimForHandOver claim} the first queued waiter and pass it the store lock
+ * directly (one store operation, nothing freed in between); the waiter then leaves the queue with that grant, or,
+ * if the hand-over failed, with the gate alone, to contend in the store itself. A waiter that times out or is
+ * interrupted cancels with the same compare-and-set as the claim, so exactly one of the two wins.
  */
 final class LocalGates {
+
+    /**
+     * Hand-overs in a row on one gate before a holder frees the lock in the store instead: hand-overs never free the
+     * lock, so without a bound one client's threads could pass a contended lock among themselves forever while
+     * other clients wait. Small, so another client gets a chance at least every few holders; large enough that most
+     * local transfers still cost one store operation.
+     */
+    static final int MAX_HAND_OVERS_IN_A_ROW = 8;
+
+    /** Stands for "the gate is reserved for a claimed waiter whose hold is not registered yet". */
+    private static final Object RESERVED = new Object();
 
     private final ConcurrentHashMap<String, Gate> gates = new ConcurrentHashMap<>();
 
@@ -27,6 +50,11 @@ final class LocalGates {
     /** Stops counting the caller as a user of {@code name}'s gate. */
     void leave(String name) {
         gates.compute(name, (k, g) -> g == null || --g.users == 0 ? null : g);
+    }
+
+    /** {@code name}'s gate if one is in use, else null. */
+    Gate gate(String name) {
+        return gates.get(name);
     }
 
     /**
@@ -50,9 +78,212 @@ final class LocalGates {
         return gates.size();
     }
 
-    /** A name's gate. */
+    /** Number of waiters queued at every gate (for tests: cancelled waiters must not stay queued). */
+    int queued() {
+        int n = 0;
+        for (Map.Entry<String, Gate> e : gates.entrySet()) {
+            Gate g = e.getValue();
+            g.lock.lock();
+            try {
+                n += g.queue.size();
+            } finally {
+                g.lock.unlock();
+            }
+        }
+        return n;
+    }
+
+    /** A store lock handed over to a waiter: the grant, when its request was sent, losses reported meanwhile. */
+    record HandOff(Grant grant, long sentAtNanos, ConcurrentHashMap<String, String> earlyLosses) {
+    }
+
+    /** A name's gate: who is through it (a hold, a contender or a claimed waiter), and who queues behind. */
     static final class Gate {
-        final Semaphore permit = new Semaphore(1, true);
+        private final ReentrantLock lock = new ReentrantLock();
+        private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+        /** Whether a thread is through the gate. Guarded by {@link #lock}. */
+        private boolean taken;
+        /** The registered hold through the gate, {@link #RESERVED} during a hand-over, else null. */
+        private Object holder;
+        private int handOversInARow;
         int users; // guarded by ConcurrentHashMap.compute on the gate's key
+
+        /**
+         * Passes the gate within {@code wait}, queueing with {@code options} (whose lease time a hand-over uses).
+         *
+         * @return the caller's waiter when it got through ({@link Waiter#handOff()} says whether with a store lock
+         *         already), or null if it did not get through in time
+         * @throws InterruptedException if interrupted while queued and no hand-over had claimed it yet
+         */
+        Waiter pass(LockOptions options, Wait wait) throws InterruptedException {
+            Waiter me;
+            lock.lock();
+            try {
+                if (!taken && queue.isEmpty()) {
+                    taken = true;
+                    holder = null;
+                    return Waiter.passedAtOnce(options);
+                }
+                if (wait.isNone()) {
+                    return null;
+                }
+                me = new Waiter(options, Thread.currentThread());
+                queue.addLast(me);
+            } finally {
+                lock.unlock();
+            }
+            boolean interrupted = false;
+            while (me.state.get() == Waiter.WAITING) {
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    break;
+                }
+                if (wait.isForever()) {
+                    LockSupport.park(this);
+                } else {
+                    long left = wait.remainingNanos();
+                    if (left <= 0) {
+                        break;
+                    }
+                    LockSupport.parkNanos(this, left);
+                }
+            }
+            if (me.state.compareAndSet(Waiter.WAITING, Waiter.CANCELLED)) {
+                lock.lock();
+                try {
+                    queue.remove(me);
+                } finally {
+                    lock.unlock();
+                }
+                if (interrupted) {
+                    throw new InterruptedException("interrupted while queued for a lock");
+                }
+                return null;
+            }
+            // passed or claimed: a claim's hand-over is in flight, and its store lock must not be left behind
+            while (me.state.get() != Waiter.PASSED) {
+                LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // taken the gate (and any store lock): the flag stays for the caller
+            }
+            return me;
+        }
+
+        /** The thread through the gate registered {@code hold}: its release may hand over or open the gate. */
+        void held(Hold hold) {
+            lock.lock();
+            try {
+                holder = hold;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * Lets the next waiter through if {@code hold} is still the one through the gate; false if the gate had been
+         * passed on already (the call is then a no-op, so a hold opens its gate at most once).
+         */
+        boolean open(Hold hold) {
+            lock.lock();
+            try {
+                if (holder != hold) {
+                    return false;
+                }
+                passOn();
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Lets the next waiter through after a caller that got through without a hold (its acquire failed). */
+        void openUnheld() {
+            lock.lock();
+            try {
+                passOn();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void passOn() {
+            handOversInARow = 0;
+            holder = null;
+            for (Waiter w; (w = queue.pollFirst()) != null; ) {
+                if (w.state.compareAndSet(Waiter.WAITING, Waiter.PASSED)) {
+                    LockSupport.unpark(w.thread);
+                    return;
+                }
+            }
+            taken = false;
+        }
+
+        /**
+         * Claims the first queued waiter for a hand-over of {@code hold}'s store lock, if {@code hold} is the one
+         * through the gate, a waiter is queued and the hand-overs in a row are below the bound. The gate is then
+         * reserved for that waiter: {@link #open(Hold)} of {@code hold} no longer opens it; the caller must
+         * {@link Waiter#receive} the claimed waiter an outcome, whatever happens.
+         *
+         * @return the claimed waiter, or null for a plain release
+         */
+        Waiter claimForHandOver(Hold hold) {
+            lock.lock();
+            try {
+                if (holder != hold || handOversInARow >= MAX_HAND_OVERS_IN_A_ROW) {
+                    return null;
+                }
+                for (Waiter w; (w = queue.pollFirst()) != null; ) {
+                    if (w.state.compareAndSet(Waiter.WAITING, Waiter.CLAIMED)) {
+                        handOversInARow++;
+                        holder = RESERVED;
+                        return w;
+                    }
+                }
+                return null;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** One thread queued at (or through) a gate, with the options it asked for and the outcome it leaves with. */
+    static final class Waiter {
+        static final int WAITING = 0;
+        static final int CLAIMED = 1;
+        static final int PASSED = 2;
+        static final int CANCELLED = 3;
+
+        final LockOptions options;
+        private final Thread thread;
+        private final AtomicInteger state;
+        private volatile HandOff handOff;
+
+        private Waiter(LockOptions options, Thread thread) {
+            this.options = options;
+            this.thread = thread;
+            this.state = new AtomicInteger(WAITING);
+        }
+
+        private static Waiter passedAtOnce(LockOptions options) {
+            Waiter w = new Waiter(options, null);
+            w.state.set(PASSED);
+            return w;
+        }
+
+        /** The store lock handed over with the gate, or null: the waiter then contends in the store itself. */
+        HandOff handOff() {
+            return handOff;
+        }
+
+        /** Gives a claimed waiter its outcome (a hand-over, or null: contend yourself) and wakes it. */
+        void receive(HandOff outcome) {
+            handOff = outcome;
+            state.set(PASSED);
+            LockSupport.unpark(thread);
+        }
     }
 }

@@ -86,6 +86,28 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
     }
 
     @Override
+    public boolean handsOver() {
+        return true;
+    }
+
+    /** One atomic {@code compute}: the entry moves to a new token, lease and fence only if {@code from} still has it. */
+    @Override
+    public Grant handOver(Grant from, Duration leaseTime) {
+        ensureOpen();
+        String token = OwnerTokens.newToken();
+        long now = System.nanoTime();
+        MemSpace.Entry after = space.entries.computeIfPresent(from.name(), (k, current) -> {
+            if (current.ownerToken().equals(from.ownerToken()) && !current.expiredAt(now)) {
+                return new MemSpace.Entry(token, space.nextFence(from.name()), now + leaseTime.toNanos(),
+                        OwnerTokens.holderDescription());
+            }
+            return current;
+        });
+        return after != null && after.ownerToken().equals(token)
+                ? new Grant(from.name(), token, after.fence(), null, now) : null;
+    }
+
+    @Override
     public Set<Grant> renew(List<Renewal> renewals) {
         ensureOpen();
         Set<Grant> lost = new HashSet<>();

@@ -57,6 +57,31 @@ public interface LockBackend extends AutoCloseable {
     boolean release(Grant grant);
 
     /**
+     * Whether this store can pass a held lock straight to another holder in one atomic operation
+     * ({@link #handOver}). The core then gives a released lock to the next thread of the same store queued for it
+     * without freeing it in between: one round trip instead of a release and an acquire.
+     */
+    default boolean handsOver() {
+        return false;
+    }
+
+    /**
+     * Passes the lock {@code from} holds to a new holder in one atomic store operation: if {@code from}'s owner token
+     * still holds it, sets a new owner token, the lease time {@code leaseTime} and a new fencing token, strictly
+     * greater than every one granted before for the name (the rule of {@link #acquire}). Nothing is freed in between,
+     * so no other client can take the lock meanwhile; waiters elsewhere are not woken. Only called when
+     * {@link #handsOver()} is true.
+     *
+     * @return the new grant (its issue time may be -1: the core counts from when it sent the call), or null if
+     *         {@code from} no longer held the lock (nothing was changed)
+     * @throws io.distlock.StoreUnavailableException if the store cannot be reached; the backend takes back a hand-over
+     *         that may have happened with its answer lost, as for an acquire
+     */
+    default Grant handOver(Grant from, Duration leaseTime) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not hand locks over");
+    }
+
+    /**
      * Renews the given leases, ideally in a few round trips whatever their number.
      *
      * @return the grants that are no longer held (their renewal failed because the store no longer has them)

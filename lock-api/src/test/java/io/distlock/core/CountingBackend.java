@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real mem: backend with counters around it: renew calls and renewals, acquire calls in flight, and switches to
- * make renewals fail as if the store were down, or to report leases as session-bound.
+ * A real mem: backend with counters around it: renew calls and renewals, acquire calls in flight, acquire, release and
+ * hand-over calls, and switches to make renewals fail as if the store were down, to report leases as session-bound,
+ * or to refuse hand-overs as a store without them does.
  */
 final class CountingBackend implements LockBackend {
 
@@ -25,6 +26,11 @@ final class CountingBackend implements LockBackend {
     final AtomicInteger acquiresInFlight = new AtomicInteger();
     final AtomicInteger maxAcquiresInFlight = new AtomicInteger();
     final AtomicBoolean storeDown = new AtomicBoolean();
+    final AtomicInteger acquireCalls = new AtomicInteger();
+    final AtomicInteger releaseCalls = new AtomicInteger();
+    final AtomicInteger handOverCalls = new AtomicInteger();
+    /** When cleared, the backend says it cannot hand over, as Redlock or ZooKeeper do. */
+    volatile boolean handsOver = true;
     volatile LeaseModel model = LeaseModel.TIME;
     volatile LeaseEvents events;
     /** When set, the backend reports each grant lost before handing it to the core (the acquisition race). */
@@ -53,6 +59,7 @@ final class CountingBackend implements LockBackend {
 
     @Override
     public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+        acquireCalls.incrementAndGet();
         int now = acquiresInFlight.incrementAndGet();
         maxAcquiresInFlight.accumulateAndGet(now, Math::max);
         try {
@@ -71,7 +78,19 @@ final class CountingBackend implements LockBackend {
 
     @Override
     public boolean release(Grant grant) {
+        releaseCalls.incrementAndGet();
         return delegate.release(grant);
+    }
+
+    @Override
+    public boolean handsOver() {
+        return handsOver && delegate.handsOver();
+    }
+
+    @Override
+    public Grant handOver(Grant from, Duration leaseTime) {
+        handOverCalls.incrementAndGet();
+        return delegate.handOver(from, leaseTime);
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.Map;
 final class H2Dialect extends SqlDialect {
 
     private final String acquireSql;
+    private final String handOverSql;
 
     H2Dialect(String table) {
         super(table);
@@ -29,6 +30,8 @@ final class H2Dialect extends SqlDialect {
                 + " WHEN NOT MATCHED THEN INSERT (name, owner_token, fence, expires_at, owner, acquired_at)"
                 + " VALUES (s.name, s.token, " + fenceSeed() + ","
                 + " DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP), s.owner, CURRENT_TIMESTAMP))";
+        this.handOverSql = "SELECT fence FROM FINAL TABLE ("
+                + handOverUpdate("GREATEST(fence + 1, " + fenceSeed() + ")") + ")";
     }
 
     @Override
@@ -78,6 +81,12 @@ final class H2Dialect extends SqlDialect {
     @Override
     long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
         return fenceFromQuery(c, acquireSql, name, token, owner, leaseMicros);
+    }
+
+    @Override
+    long handOver(Connection c, String name, String fromToken, String toToken, String owner, long leaseMicros)
+            throws SQLException {
+        return fenceFromHandOverQuery(c, handOverSql, name, fromToken, toToken, owner, leaseMicros);
     }
 
     @Override

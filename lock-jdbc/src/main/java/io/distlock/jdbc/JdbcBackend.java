@@ -158,6 +158,44 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
         }
     }
 
+    @Override
+    public boolean handsOver() {
+        return true;
+    }
+
+    /**
+     * One conditional {@code UPDATE} of the row ({@link SqlDialect#handOver}); nobody is woken, the row is never
+     * free. A statement sent whose answer was lost may have committed: the new token's row is freed in the
+     * background, as after an acquire.
+     */
+    @Override
+    public Grant handOver(Grant from, Duration leaseTime) {
+        String name = from.name();
+        String token = OwnerTokens.newToken();
+        String owner = owner();
+        boolean[] sent = {false};
+        try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    long fence = withConnection("handing over '" + name + "'", c -> {
+                        sent[0] = true;
+                        return dialect.handOver(c, name, from.ownerToken(), token, owner, micros(leaseTime));
+                    });
+                    return fence > 0 ? new Grant(name, token, fence, null) : null;
+                } catch (ContentionException e) {
+                    if (attempt == RELEASE_TRIES) {
+                        throw failures.translate(e.sql, "handing over '" + name + "' (kept colliding)");
+                    }
+                }
+            }
+        } catch (StoreUnavailableException e) {
+            if (sent[0]) {
+                abandoned.abandon(name, token, leaseTime);
+            }
+            throw e;
+        }
+    }
+
     /** Frees the row of {@code name} if {@code token} still holds it, waking local waiters when it did. */
     private boolean freeAbandoned(String name, String token) {
         boolean freed = withConnection("freeing '" + name + "' after a lost acquire answer", c -> {

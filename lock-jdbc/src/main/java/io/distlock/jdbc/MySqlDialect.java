@@ -25,6 +25,7 @@ final class MySqlDialect extends SqlDialect {
 
     private final boolean mariadbClient;
     private final String acquireSql;
+    private final String handOverSql;
 
     MySqlDialect(String table, boolean mariadbClient) {
         super(table);
@@ -42,6 +43,8 @@ final class MySqlDialect extends SqlDialect {
                 + " expires_at = IF(" + ours + ", VALUES(expires_at), expires_at),"
                 + " owner = IF(" + ours + ", VALUES(owner), owner),"
                 + " acquired_at = IF(" + ours + ", VALUES(acquired_at), acquired_at)";
+        // the new fence comes back as the generated key, as in the acquire
+        this.handOverSql = handOverUpdate("LAST_INSERT_ID(GREATEST(fence + 1, " + fenceSeed() + "))");
     }
 
     /** The acquire upsert (parameters: name, token, lease micros, owner), for tests of the affected-row count. */
@@ -131,6 +134,24 @@ final class MySqlDialect extends SqlDialect {
                     throw new SQLException("unexpected affected-row count " + rows + " from the acquire upsert",
                             "HY000");
             }
+        }
+    }
+
+    @Override
+    long handOver(Connection c, String name, String fromToken, String toToken, String owner, long leaseMicros)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(handOverSql, Statement.RETURN_GENERATED_KEYS)) {
+            bindHandOver(ps, name, fromToken, toToken, owner, leaseMicros);
+            if (ps.executeUpdate() != 1) {
+                return 0;
+            }
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                if (keys.next() && keys.getLong(1) > 0) {
+                    return keys.getLong(1);
+                }
+            }
+            throw new SQLException("the " + name() + " driver returned no LAST_INSERT_ID after handing over '"
+                    + name + "'", "HY000");
         }
     }
 

@@ -22,6 +22,7 @@ final class PostgresDialect extends SqlDialect {
 
     private final String acquireSql;
     private final String renewSql;
+    private final String handOverSql;
 
     PostgresDialect(String table) {
         super(table);
@@ -44,6 +45,7 @@ final class PostgresDialect extends SqlDialect {
         this.renewSql = "UPDATE " + table + " SET expires_at = " + nowPlusMicros()
                 + " WHERE name = ANY(?) AND owner_token = ANY(?) AND expires_at > clock_timestamp()"
                 + " RETURNING name, owner_token";
+        this.handOverSql = handOverUpdate("GREATEST(fence + 1, " + fenceSeed() + ")") + " RETURNING fence";
     }
 
     @Override
@@ -94,6 +96,12 @@ final class PostgresDialect extends SqlDialect {
     @Override
     long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
         return fenceFromQuery(c, acquireSql, name, token, owner, leaseMicros);
+    }
+
+    @Override
+    long handOver(Connection c, String name, String fromToken, String toToken, String owner, long leaseMicros)
+            throws SQLException {
+        return fenceFromHandOverQuery(c, handOverSql, name, fromToken, toToken, owner, leaseMicros);
     }
 
     @Override

@@ -106,6 +106,47 @@ abstract class SqlDialect {
         }
     }
 
+    /**
+     * One atomic hand-over of {@code name} from {@code fromToken} to {@code toToken} (a thread of the same client):
+     * if {@code fromToken} still holds the row by the database clock, it gets the new token, owner, lease and the
+     * fence {@code GREATEST(fence + 1, <clock>)} of {@link #acquire}; the row is never free in between.
+     *
+     * @return the new fencing token, or 0 if {@code fromToken} no longer held the lock (nothing changed)
+     */
+    abstract long handOver(Connection c, String name, String fromToken, String toToken, String owner,
+            long leaseMicros) throws SQLException;
+
+    /**
+     * The hand-over {@code UPDATE} with {@code fence} as the new fence's expression; parameters: new token, lease
+     * micros, owner, name, old token.
+     */
+    final String handOverUpdate(String fence) {
+        return "UPDATE " + table + " SET owner_token = ?, fence = " + fence + ", expires_at = " + nowPlusMicros()
+                + ", owner = ?, acquired_at = " + now() + " WHERE name = ? AND owner_token = ? AND expires_at > "
+                + now();
+    }
+
+    /** Binds the parameters of {@link #handOverUpdate} in their order. */
+    static void bindHandOver(PreparedStatement ps, String name, String fromToken, String toToken, String owner,
+            long leaseMicros) throws SQLException {
+        ps.setString(1, toToken);
+        ps.setLong(2, leaseMicros);
+        ps.setString(3, owner);
+        ps.setString(4, name);
+        ps.setString(5, fromToken);
+    }
+
+    /** Runs a hand-over statement that returns the new fence as a row when it took place and no row otherwise. */
+    static long fenceFromHandOverQuery(Connection c, String sql, String name, String fromToken, String toToken,
+            String owner, long leaseMicros) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bindHandOver(ps, name, fromToken, toToken, owner, leaseMicros);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
     /** Whether {@code e} only says another transaction got in the way (deadlock, lock wait, duplicate insert). */
     abstract boolean isContention(SQLException e);
 

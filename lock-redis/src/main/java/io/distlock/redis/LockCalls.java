@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The key and argument layout of the lock scripts ({@link RedisScripts#ACQUIRE}, {@link RedisScripts#RELEASE},
- * {@link RedisScripts#RENEW}, {@link RedisScripts#RAISE_FENCE}) in one place, for every caller: the single store, Sentinel and Cluster
+ * {@link RedisScripts#RENEW}, {@link RedisScripts#RAISE_FENCE}, {@link RedisScripts#HAND_OVER}) in one place, for every caller: the single store, Sentinel and Cluster
  * ({@link RedisBackend}), Redlock ({@link RedlockBackend}, one call per node), the {@link OrphanReaper} and the
  * batched renewal ({@link BatchRenewer}). A script and the lists built here change together.
  */
@@ -50,6 +50,12 @@ final class LockCalls {
     Call releaseWithTombstone(String name, String value, String ownerToken, String tombstoneMs) {
         return new Call(List.of(keys.lock(name), keys.waiting(name), keys.releasedTombstone(name, ownerToken)),
                 List.of(value, keys.channel(name), name, tombstoneMs));
+    }
+
+    /** Hand {@code name} over from the stored {@code fromValue} to {@code toValue}, for {@code leaseTime}. */
+    Call handOver(String name, String fromValue, String toValue, Duration leaseTime) {
+        return new Call(List.of(keys.lock(name), keys.fence(name)),
+                List.of(fromValue, toValue, Long.toString(leaseTime.toMillis())));
     }
 
     /** Redlock: raise the counter at {@code counterKey} (a lock's or a semaphore's fence) on a node to at least {@code fence}. */

@@ -150,6 +150,35 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
+    public boolean handsOver() {
+        return true;
+    }
+
+    /**
+     * One {@code EVALSHA} of {@link RedisScripts#HAND_OVER}. A hand-over whose reply was lost may have run: the
+     * {@link OrphanReaper} takes the new value back, as for an acquire.
+     */
+    @Override
+    public Grant handOver(Grant from, Duration leaseTime) {
+        ensureOpen();
+        checkLease(leaseTime);
+        String name = from.name();
+        String token = OwnerTokens.newToken();
+        String value = OwnerValue.of(token);
+        Object reply;
+        try {
+            reply = RedisScripts.HAND_OVER.run(client, calls.handOver(name, (String) from.handle(), value, leaseTime));
+        } catch (JedisException e) {
+            if (!(e instanceof JedisDataException)) {
+                reaper.reap(name, value, leaseTime);
+            }
+            throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
+        }
+        long fence = (Long) reply;
+        return fence > 0 ? new Grant(name, token, fence, value) : null;
+    }
+
+    @Override
     public Set<Grant> renew(List<Renewal> renewals) {
         ensureOpen();
         for (Renewal r : renewals) {

@@ -1,0 +1,280 @@
+package io.distlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LockInfo;
+import io.distlock.LockLostException;
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A released lock goes straight to the next queued thread of the same store, in one store operation, over a counted
+ * mem: backend: what it costs, what the receiver gets, that waiters giving up meanwhile leak nothing, and that
+ * another client still gets in.
+ */
+class LocalHandOverTest {
+
+    private final String space = "mem:handover-" + UUID.randomUUID();
+    private final List<LockStore> stores = new ArrayList<>();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    private CountingBackend backend;
+
+    private BackendLockStore store() {
+        BackendLockStore plain = (BackendLockStore) LockStore.open(space);
+        stores.add(plain);
+        backend = new CountingBackend(plain.backend());
+        BackendLockStore store = new BackendLockStore(backend, "counted " + space);
+        stores.add(store);
+        return store;
+    }
+
+    private LockStore other() {
+        LockStore s = LockStore.open(space);
+        stores.add(s);
+        return s;
+    }
+
+    @AfterEach
+    void tearDown() {
+        pool.shutdownNow();
+        stores.forEach(LockStore::close);
+    }
+
+    @Test
+    void aReleaseHandsTheLockToTheQueuedWaiterInOneStoreOperationWithTheWaitersLeaseTime() throws Exception {
+        BackendLockStore store = store();
+        Lease first = store.lock("handed", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(2))).acquire();
+        LockOptions longer = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(40));
+        Future<Lease> waiter = pool.submit(() -> store.lock("handed", longer).acquire());
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+
+        first.release();
+        Lease second = waiter.get(20, TimeUnit.SECONDS);
+
+        assertThat(backend.acquireCalls.get()).as("acquires").isEqualTo(1);
+        assertThat(backend.handOverCalls.get()).as("hand-overs").isEqualTo(1);
+        assertThat(backend.releaseCalls.get()).as("releases").isZero();
+        assertThat(second.isValid()).isTrue();
+        assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+        LockInfo inStore = other().admin().list("handed", 10).get(0);
+        assertThat(inStore.fencingToken()).isEqualTo(second.fencingToken());
+        assertThat(inStore.timeLeft()).isGreaterThan(Duration.ofSeconds(20));
+        assertThat(other().lock("handed").tryAcquire()).isEmpty();
+
+        second.release(); // nobody queued: a plain release
+        assertThat(backend.releaseCalls.get()).isEqualTo(1);
+        assertThat(other().lock("handed").tryAcquire()).isPresent();
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
+    void contendedThreadsOfOneStoreCostOneStoreOperationPerTransferAndTokensKeepRising() throws Exception {
+        BackendLockStore store = store();
+        int threads = 8;
+        int rounds = 40;
+        List<Long> tokens = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            futures.add(pool.submit(() -> {
+                for (int r = 0; r < rounds; r++) {
+                    try (Lease lease = store.lock("busy").acquire()) {
+                        tokens.add(lease.fencingToken()); // in lock order: appended while holding the lock
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) {
+            f.get(2, TimeUnit.MINUTES);
+        }
+        int total = threads * rounds;
+        assertThat(tokens).hasSize(total).isSorted().doesNotHaveDuplicates();
+        int handOvers = backend.handOverCalls.get();
+        // every acquisition came from exactly one store call: its own acquire or the previous holder's hand-over
+        assertThat(backend.acquireCalls.get() + handOvers).isEqualTo(total);
+        assertThat(backend.releaseCalls.get() + handOvers).isEqualTo(total);
+        assertThat(handOvers).as("hand-overs of " + total).isPositive();
+        assertThat(store.gatesInUse()).isZero();
+        assertThat(other().lock("busy").tryAcquire()).isPresent();
+    }
+
+    @Test
+    void waitersThatTimeOutOrAreInterruptedDuringHandOversLeakNothing() throws Exception {
+        BackendLockStore store = store();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger acquired = new AtomicInteger();
+        List<Future<?>> holders = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            holders.add(pool.submit(() -> {
+                while (!stop.get()) {
+                    store.lock("racy").acquire().release();
+                }
+                return null;
+            }));
+        }
+        List<Thread> impatient = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            boolean interrupts = t % 2 == 0;
+            Thread thread = new Thread(() -> {
+                for (int r = 0; r < 300; r++) {
+                    try {
+                        Optional<Lease> lease = interrupts ? Optional.of(store.lock("racy").acquire())
+                                : store.lock("racy").tryAcquire(Duration.ofNanos(
+                                        ThreadLocalRandom.current().nextLong(10_000, 2_000_000)));
+                        lease.ifPresent(l -> {
+                            acquired.incrementAndGet();
+                            l.release();
+                        });
+                    } catch (InterruptedException expected) {
+                        // interrupted while queued: nothing taken
+                    }
+                    Thread.interrupted(); // a lease taken despite the interrupt leaves the flag set
+                }
+            });
+            impatient.add(thread);
+            thread.start();
+        }
+        Thread interrupter = new Thread(() -> {
+            while (!stop.get()) {
+                impatient.get(0).interrupt();
+                impatient.get(2).interrupt();
+                Thread.onSpinWait();
+            }
+        });
+        interrupter.start();
+        for (Thread t : impatient) {
+            t.join(TimeUnit.MINUTES.toMillis(2));
+            assertThat(t.isAlive()).isFalse();
+        }
+        stop.set(true);
+        interrupter.join();
+        for (Future<?> f : holders) {
+            f.get(1, TimeUnit.MINUTES);
+        }
+        assertThat(backend.handOverCalls.get()).isPositive();
+        assertThat(store.queuedAtGates()).isZero();
+        assertThat(store.gatesInUse()).isZero();
+        assertThat(other().lock("racy").tryAcquire()).as("the store lock is free").isPresent();
+    }
+
+    @Test
+    void aReleaseWhoseLockWasTakenFromItReportsTheLossAndTheWaiterContendsItself() throws Exception {
+        BackendLockStore store = store();
+        Lease first = store.lock("taken").acquire();
+        Future<Lease> waiter = pool.submit(() -> store.lock("taken").acquire());
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        assertThat(other().admin().forceRelease("taken")).isTrue();
+
+        assertThatThrownBy(first::release).isInstanceOf(LockLostException.class);
+        Lease second = waiter.get(20, TimeUnit.SECONDS);
+
+        assertThat(backend.handOverCalls.get()).isEqualTo(1);
+        assertThat(backend.acquireCalls.get()).as("the waiter's own acquire").isEqualTo(2);
+        assertThat(second.isValid()).isTrue();
+        assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+        second.release();
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
+    void aStoreWithoutHandOverReleasesAndTheWaiterAcquires() throws Exception {
+        BackendLockStore store = store();
+        backend.handsOver = false;
+        Lease first = store.lock("plain").acquire();
+        Future<Lease> waiter = pool.submit(() -> store.lock("plain").acquire());
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        first.release();
+        waiter.get(20, TimeUnit.SECONDS).release();
+        assertThat(backend.handOverCalls.get()).isZero();
+        assertThat(backend.releaseCalls.get()).isEqualTo(2);
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
+    void afterTheBoundOfHandOversInARowAReleaseFreesTheLockInTheStore() throws Exception {
+        BackendLockStore store = store();
+        int bound = LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        Lease current = store.lock("chain").acquire();
+        List<Future<Lease>> waiters = new ArrayList<>();
+        for (int i = 1; i <= bound + 2; i++) {
+            waiters.add(pool.submit(() -> store.lock("chain").acquire()));
+            int queued = i;
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == queued);
+        }
+        for (int i = 0; i < bound; i++) {
+            current.release();
+            current = waiters.get(i).get(20, TimeUnit.SECONDS);
+        }
+        assertThat(backend.handOverCalls.get()).isEqualTo(bound);
+        assertThat(backend.releaseCalls.get()).isZero();
+
+        current.release(); // the bound is reached: freed in the store, so other clients' waiters can take it
+        assertThat(backend.releaseCalls.get()).isEqualTo(1);
+        assertThat(backend.handOverCalls.get()).isEqualTo(bound);
+        current = waiters.get(bound).get(20, TimeUnit.SECONDS);
+        assertThat(backend.acquireCalls.get()).as("the next waiter acquires in the store").isEqualTo(2);
+
+        current.release(); // a new run of hand-overs begins
+        assertThat(backend.handOverCalls.get()).isEqualTo(bound + 1);
+        waiters.get(bound + 1).get(20, TimeUnit.SECONDS).release();
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
+    void anotherClientGetsALockThatThreadsOfOneStoreKeepHandingOver() throws Exception {
+        BackendLockStore store = store();
+        LockStore otherClient = other();
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch threeLooping = new CountDownLatch(3);
+        List<Future<?>> loops = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            loops.add(pool.submit(() -> {
+                threeLooping.countDown();
+                while (!stop.get()) {
+                    store.lock("shared").acquire().release();
+                }
+                return null;
+            }));
+        }
+        assertThat(threeLooping.await(20, TimeUnit.SECONDS)).isTrue();
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> backend.handOverCalls.get() > 100);
+        CompletableFuture<Long> otherGot = CompletableFuture.supplyAsync(() -> {
+            try (Lease lease = otherClient.lock("shared").acquire()) {
+                return lease.fencingToken();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, pool);
+        try {
+            assertThat(otherGot.get(60, TimeUnit.SECONDS)).isPositive();
+        } finally {
+            stop.set(true);
+        }
+        for (Future<?> f : loops) {
+            f.get(1, TimeUnit.MINUTES);
+        }
+        assertThat(backend.releaseCalls.get()).as("plain releases among " + backend.handOverCalls.get()
+                + " hand-overs").isGreaterThanOrEqualTo(backend.handOverCalls.get() / (LocalGates.MAX_HAND_OVERS_IN_A_ROW + 1));
+        assertThat(store.gatesInUse()).isZero();
+    }
+}

@@ -1,0 +1,63 @@
+package io.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.LockInfo;
+import io.distlock.LockStore;
+import io.distlock.core.BackendLockStore;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LockBackend;
+import io.distlock.spi.Wait;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The hand-over statement of each dialect on a real database: the new holder gets its token, its lease time and a
+ * greater fence in one statement, and a token that no longer holds the row is refused without changing it.
+ */
+@ExtendWith(Databases.class)
+class JdbcHandOverTest {
+
+    static Stream<Arguments> databases() {
+        return Stream.concat(Stores.all(), Stream.of(
+                Arguments.of("mariadb-client", Databases.withOptions(Databases.mariadb(),
+                        "distlock.table=" + Databases.uniqueTable("mc")))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void theNewHolderGetsItsTokenLeaseAndAGreaterFenceAndTheOldTokenIsRefused(String label, String uri)
+            throws Exception {
+        try (LockStore store = LockStore.open(uri)) {
+            LockBackend backend = ((BackendLockStore) store).backend();
+            assertThat(backend.handsOver()).isTrue();
+            Grant first = backend.acquire("handed:row", Duration.ofSeconds(2), Wait.none());
+
+            Grant second = backend.handOver(first, Duration.ofSeconds(40));
+
+            assertThat(second).isNotNull();
+            assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+            assertThat(second.ownerToken()).isNotEqualTo(first.ownerToken());
+            List<LockInfo> held = store.admin().list("handed:", 10);
+            assertThat(held).hasSize(1);
+            assertThat(held.get(0).fencingToken()).isEqualTo(second.fencingToken());
+            assertThat(held.get(0).timeLeft()).isGreaterThan(Duration.ofSeconds(30));
+
+            assertThat(backend.handOver(first, Duration.ofSeconds(5))).as("the old holder's token").isNull();
+            assertThat(store.admin().list("handed:", 10).get(0).fencingToken()).isEqualTo(second.fencingToken());
+            assertThat(backend.release(first)).isFalse();
+            assertThat(backend.release(second)).isTrue();
+            assertThat(backend.handOver(second, Duration.ofSeconds(5))).as("a released lock").isNull();
+            assertThat(store.admin().list("handed:", 10)).isEmpty();
+
+            Grant third = backend.acquire("handed:row", Duration.ofSeconds(5), Wait.none());
+            assertThat(third.fencingToken()).isGreaterThan(second.fencingToken());
+            assertThat(backend.release(third)).isTrue();
+        }
+    }
+}

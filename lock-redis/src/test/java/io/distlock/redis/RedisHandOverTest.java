@@ -1,0 +1,106 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import io.distlock.spi.Grant;
+import io.distlock.spi.Wait;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-over script on a real server of its own (so command counts are this test's): the new holder gets its
+ * value, its lease time and a greater fence, an old value that no longer holds the lock is refused, and a transfer
+ * between two threads of one store is one script call.
+ */
+class RedisHandOverTest {
+
+    private static RedisServer server;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void theNewHolderGetsItsValueLeaseAndAGreaterFenceAndTheOldValueIsRefusedAfterwards() throws Exception {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=2s"))) {
+            RedisBackend backend = RedisProbe.backendOf(store);
+            Grant first = backend.acquire("passed", Duration.ofSeconds(2), Wait.none());
+
+            Grant second = backend.handOver(first, Duration.ofSeconds(40));
+
+            assertThat(second).isNotNull();
+            assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+            assertThat(second.ownerToken()).isNotEqualTo(first.ownerToken());
+            assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(second.handle());
+            assertThat(probe.raw().pttl("distlock:{passed}")).isGreaterThan(30_000);
+            assertThat(probe.raw().get("distlock:fence:{passed}")).isEqualTo(Long.toString(second.fencingToken()));
+
+            assertThat(backend.handOver(first, Duration.ofSeconds(5))).as("the old holder's value").isNull();
+            assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(second.handle());
+            assertThat(probe.raw().get("distlock:fence:{passed}")).isEqualTo(Long.toString(second.fencingToken()));
+            assertThat(backend.release(first)).isFalse();
+            assertThat(backend.release(second)).isTrue();
+            assertThat(backend.handOver(second, Duration.ofSeconds(5))).as("a released lock").isNull();
+            assertThat(probe.raw().exists("distlock:{passed}")).isFalse();
+        }
+    }
+
+    @Test
+    void aTransferBetweenTwoThreadsOfOneStoreIsOneScriptCall() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=2s"))) {
+            transfer(store, pool, probe, false); // loads the scripts: a first EVALSHA may meet NOSCRIPT and EVAL
+            transfer(store, pool, probe, true);
+            assertThat(probe.raw().exists("distlock:{local}")).isFalse();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void transfer(LockStore store, ExecutorService pool, RedisProbe probe, boolean count)
+            throws Exception {
+        Lease first = store.lock("local").acquire();
+        Future<Lease> waiter = pool.submit(() -> store.lock("local", LockOptions.defaults()).acquire());
+        Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> Thread.getAllStackTraces().keySet().stream()
+                        .anyMatch(t -> t.getState() == Thread.State.WAITING && isParkedAtGate(t)));
+        long scriptsBefore = probe.calls("evalsha") + probe.calls("eval");
+
+        first.release();
+        Lease second = waiter.get(20, TimeUnit.SECONDS);
+
+        if (count) {
+            assertThat(probe.calls("evalsha") + probe.calls("eval") - scriptsBefore).isEqualTo(1);
+        }
+        assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+        assertThat(second.isValid()).isTrue();
+        second.release();
+    }
+
+    private static boolean isParkedAtGate(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().endsWith("LocalGates$Gate")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
