@@ -159,10 +159,11 @@ public final class ChaosMain {
         List<String> summaries = new ArrayList<>();
         boolean allMet = true;
         for (Workload workload : workloads) {
-            if (workload == Workload.LOCK) {
-                List<ChaosResult> results = new ChaosSuite(workers, faults, Duration.ofSeconds(2))
-                        .run(stores, scenarios, progress);
-                sections.append(ChaosReport.markdown(results, "")).append(Definitions.TEXT);
+            if (workload.isLock()) {
+                List<ChaosResult> results = new ChaosSuite(workers, faults, Duration.ofSeconds(2),
+                        workload.threadsPerWorker()).run(stores, scenarios, progress);
+                String heading = workload == Workload.LOCK ? "" : "\n### Lock workload, " + workload.title() + "\n";
+                sections.append(ChaosReport.markdown(results, heading)).append(Definitions.TEXT);
                 summaries.add(ChaosReport.summary(results));
                 allMet &= results.stream().allMatch(ChaosResult::meetsBars);
             } else {

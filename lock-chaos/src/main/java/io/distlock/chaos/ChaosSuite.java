@@ -29,10 +29,18 @@ final class ChaosSuite {
     private final int faults;
     private final java.time.Duration settle;
 
+    private final int threadsPerWorker;
+
     ChaosSuite(int workers, int faults, java.time.Duration settle) {
+        this(workers, faults, settle, 1);
+    }
+
+    /** A suite whose worker JVMs each run {@code threadsPerWorker} lock threads over one store. */
+    ChaosSuite(int workers, int faults, java.time.Duration settle, int threadsPerWorker) {
         this.workers = workers;
         this.faults = faults;
         this.settle = settle;
+        this.threadsPerWorker = threadsPerWorker;
     }
 
     List<ChaosResult> run(List<StoreKind> stores, List<Scenario> scenarios, java.io.PrintWriter progress) {
@@ -107,7 +115,8 @@ final class ChaosSuite {
                 return null;
             }
             boolean unsafe = kind.unsafeByDesign().contains(scenario);
-            try (ChaosRun run = new ChaosRun(target, scenario.needsProxy())) {
+            try (ChaosRun run = new ChaosRun(target, scenario.needsProxy(), WorkerShape.forLease(target.lease()),
+                    WorkerProgram.lock(threadsPerWorker))) {
                 run.startWorkers(workers);
                 Scenario.Injection injection = scenario.inject(run, faults);
                 run.runFor(settle);

@@ -32,7 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The first line of stdin is the store URI (never on the command line); any later line, or the end of stdin,
  * means stop. Arguments: LABEL LOCK_NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS ACQUIRE_TIMEOUT_MS
- * EXTEND_PERCENT.
+ * EXTEND_PERCENT [THREADS]. With THREADS above 1, that many threads run the rounds over the one store, each with
+ * its own label (LABEL.1, LABEL.2, ...), so a release can hand the lock over to a queued thread of this client.
  */
 public final class ChaosWorker {
 
@@ -40,7 +41,7 @@ public final class ChaosWorker {
     }
 
     /** Entry point. */
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, InterruptedException {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         String label = args[0];
         String lockName = args[1];
@@ -52,8 +53,20 @@ public final class ChaosWorker {
         AtomicBoolean stop = parent.stop();
         LockStore store = openWithRetry(parent.storeUri(), out, label);
         out.println("READY");
-        while (!stop.get()) {
-            round(store, lockName, options, acquireTimeout, register, workload, options.leaseTime(), label, out);
+        int threads = args.length > 8 ? Integer.parseInt(args[8]) : 1;
+        if (threads == 1) {
+            loop(store, lockName, options, acquireTimeout, register, workload, label, out, stop);
+        } else {
+            Thread[] loops = new Thread[threads];
+            for (int i = 0; i < threads; i++) {
+                String threadLabel = label + "." + (i + 1);
+                loops[i] = new Thread(() -> loop(store, lockName, options, acquireTimeout, register, workload,
+                        threadLabel, out, stop), threadLabel);
+                loops[i].start();
+            }
+            for (Thread loop : loops) {
+                loop.join();
+            }
         }
         try {
             store.close();
@@ -104,6 +117,13 @@ public final class ChaosWorker {
                 emit(out, label, "OPEN_UNKNOWN", 0);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // pacing while the server is down
             }
+        }
+    }
+
+    private static void loop(LockStore store, String lockName, LockOptions options, Duration acquireTimeout,
+            FencedRegister register, Workload workload, String label, PrintStream out, AtomicBoolean stop) {
+        while (!stop.get()) {
+            round(store, lockName, options, acquireTimeout, register, workload, options.leaseTime(), label, out);
         }
     }
 

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A worker of the fault runs ({@link ChaosWorker}, or another {@link WorkerProgram}) in its own JVM, on the kit's
@@ -20,7 +22,8 @@ final class WorkerProcess implements AutoCloseable {
     private final List<Event> history = new ArrayList<>();
     private final JvmProcess process;
     private volatile boolean ready;
-    private volatile long heldToken;
+    /** The tokens held by the worker's threads, by thread label (one entry for a single-threaded worker). */
+    private final Map<String, Long> heldTokens = new ConcurrentHashMap<>();
 
     private WorkerProcess(String label, BlockingQueue<Event> live, JvmProcess.Builder builder) {
         this.label = label;
@@ -59,8 +62,8 @@ final class WorkerProcess implements AutoCloseable {
 
     private void track(Event event) {
         switch (event.type()) {
-            case "ACQ_OK", "ELECTED" -> heldToken = event.token();
-            case "REL_OK", "REL_LOST", "REL_UNKNOWN", "REVOKED", "STEPPED_DOWN" -> heldToken = 0;
+            case "ACQ_OK", "ELECTED" -> heldTokens.put(event.worker(), event.token());
+            case "REL_OK", "REL_LOST", "REL_UNKNOWN", "REVOKED", "STEPPED_DOWN" -> heldTokens.remove(event.worker());
             default -> {
                 // other events do not change whether the worker holds the lock
             }
@@ -72,7 +75,7 @@ final class WorkerProcess implements AutoCloseable {
      * as its history tells.
      */
     boolean isHolding() {
-        return heldToken != 0;
+        return !heldTokens.isEmpty();
     }
 
     String label() {

@@ -15,6 +15,11 @@ record WorkerProgram(String mainClass, List<String> extraArgs) {
     /** The lock workload. */
     static final WorkerProgram LOCK = new WorkerProgram(ChaosWorker.class.getName(), List.of());
 
+    /** The lock workload with {@code threads} threads per worker JVM, sharing one store. */
+    static WorkerProgram lock(int threads) {
+        return threads == 1 ? LOCK : new WorkerProgram(ChaosWorker.class.getName(), List.of(Integer.toString(threads)));
+    }
+
     WorkerProgram {
         extraArgs = List.copyOf(extraArgs);
     }

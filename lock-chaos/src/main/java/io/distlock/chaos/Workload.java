@@ -12,6 +12,12 @@ enum Workload {
     /** Acquire, fenced read, hold, fenced write, release (the fault table's workload). */
     LOCK("lock"),
 
+    /**
+     * The lock's workload with {@value #THREADS_PER_WORKER} threads in each worker JVM sharing one store, so releases
+     * hand the lock over to a queued thread of the same client and the faults land on hand-overs too.
+     */
+    LOCK_THREADS("lock, " + Workload.THREADS_PER_WORKER + " threads per worker JVM (local hand-overs)"),
+
     /** Campaign with {@code store.leadership}; the leader writes to the fenced register with its term. */
     LEADERSHIP("leadership"),
 
@@ -24,6 +30,9 @@ enum Workload {
     /** The lock, protecting a counter row of MariaDB through {@code SqlFence}. */
     SQL_FENCE_MARIADB("fenced writes to MariaDB through SqlFence");
 
+    /** Threads per worker JVM of the {@link #LOCK_THREADS} workload. */
+    static final int THREADS_PER_WORKER = 2;
+
     /** The semaphore workload's limit. */
     static final int SEMAPHORE_LIMIT = 2;
 
@@ -33,7 +42,17 @@ enum Workload {
         this.title = title;
     }
 
-    /** The name on the command line: lock, leadership, semaphore, sql-fence-postgresql, sql-fence-mariadb. */
+    /** Whether the lock's checker and table serve this workload (the lock's own, or with threads per worker). */
+    boolean isLock() {
+        return this == LOCK || this == LOCK_THREADS;
+    }
+
+    /** Lock-workload threads in each worker JVM. */
+    int threadsPerWorker() {
+        return this == LOCK_THREADS ? THREADS_PER_WORKER : 1;
+    }
+
+    /** The name on the command line: lock, lock-threads, leadership, semaphore, sql-fence-postgresql, sql-fence-mariadb. */
     String cliName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

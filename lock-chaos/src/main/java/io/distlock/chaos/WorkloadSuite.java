@@ -20,8 +20,8 @@ final class WorkloadSuite {
     private final Duration settle;
 
     WorkloadSuite(Workload workload, int workers, int faults, Duration settle) {
-        if (workload == Workload.LOCK) {
-            throw new IllegalArgumentException("the lock workload runs in ChaosSuite");
+        if (workload.isLock()) {
+            throw new IllegalArgumentException("the lock workloads run in ChaosSuite");
         }
         this.workload = workload;
         this.workers = workers;

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * snapshot and an operator deleting a SQL lock row; one pauses a ZooKeeper server (a JVM of its own). The full run
  * is the {@link ChaosMain} command ({@code distlock chaos}). Two runs go at once (each has its own servers, register
  * and lock name; they mostly wait on lease times), which keeps the class near a minute on a loaded 2-core machine.
+ * One run has two threads in each worker JVM, so server restarts land on local hand-overs too.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class ChaosShortRunTest {
@@ -41,6 +42,16 @@ class ChaosShortRunTest {
         ChaosResult r = run("redis", Scenario.CLIENT_PAUSE);
         assertSafe(r);
         assertThat(r.meetsBars()).isTrue();
+    }
+
+    @Test
+    void redisServerRestartsWhileTwoThreadsPerWorkerHandTheLockOverLeaveNoSilentOverlap() {
+        ChaosSuite threaded = new ChaosSuite(3, 2, java.time.Duration.ofSeconds(4), Workload.THREADS_PER_WORKER);
+        ChaosResult r = threaded.runOne(ChaosMain.stores().get("redis-aof-always-guard"), Scenario.SERVER_RESTART);
+        assertThat(r).as("scenario applies").isNotNull();
+        assertThat(r.note()).doesNotStartWith("run failed");
+        assertSafe(r);
+        assertThat(r.recovery()).as("acquisitions resume after the restart").isNotNull();
     }
 
     @Test
