@@ -1,18 +1,14 @@
 package io.distlock.chaos;
 
-import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
-import io.distlock.tck.fixture.TempDirs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
 /**
@@ -25,16 +21,15 @@ final class RedisClusterTarget implements FailoverTarget {
 
     private static final Duration READY = Duration.ofSeconds(90);
 
-    private final Path dir = TempDirs.create("chaos-cluster");
-    private final List<ServerProcess> nodes = new ArrayList<>();
+    private final RedisNodes cluster;
+    private final List<ServerProcess> nodes;
     private int failovers;
     private String lastFailover = "";
 
     RedisClusterTarget() {
+        cluster = startNodes();
+        nodes = cluster.all();
         try {
-            for (int i = 0; i < 6; i++) {
-                nodes.add(node(FreePorts.next()).start());
-            }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             nodes.forEach(n -> create.add("127.0.0.1:" + n.port()));
             create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
@@ -58,11 +53,13 @@ final class RedisClusterTarget implements FailoverTarget {
         }
     }
 
-    private ServerProcess node(int port) {
-        Path home = dir.resolve("node-" + port);
-        return new ServerProcess("redis", List.of("redis-server", "--port", Integer.toString(port), "--bind",
-                "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", home.toString(), "--cluster-enabled", "yes",
-                "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"), home, port);
+    private static RedisNodes startNodes() {
+        try {
+            return new RedisNodes("chaos-cluster", 6, List.of("--cluster-enabled", "yes", "--cluster-config-file",
+                    "nodes.conf", "--cluster-node-timeout", "2000"));
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("could not start a Redis Cluster", e);
+        }
     }
 
     /** The port of the live master serving {@code slot}, asked of any live node. */
@@ -137,8 +134,7 @@ final class RedisClusterTarget implements FailoverTarget {
 
     @Override
     public String uri(int ignoredPort) {
-        return "redis-cluster://" + nodes.stream().map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","))
-                + "?timeout=1s";
+        return "redis-cluster://" + cluster.hosts() + "?timeout=1s";
     }
 
     @Override
@@ -158,7 +154,6 @@ final class RedisClusterTarget implements FailoverTarget {
 
     @Override
     public void close() {
-        nodes.forEach(ServerProcess::kill);
-        TempDirs.delete(dir);
+        cluster.close();
     }
 }

@@ -1,15 +1,10 @@
 package io.distlock.chaos;
 
-import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
-import io.distlock.tck.fixture.TempDirs;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Five independent redis-servers of the run's own, for Redlock: some of them can be stopped and started again; a
@@ -17,18 +12,7 @@ import java.util.stream.Collectors;
  */
 final class RedlockTarget implements StoreTarget {
 
-    private final Path dir = TempDirs.create("chaos-redlock");
-    private final List<ServerProcess> nodes = new ArrayList<>();
-
-    RedlockTarget() {
-        for (int i = 0; i < 5; i++) {
-            int port = FreePorts.next();
-            Path nodeDir = dir.resolve("node" + i);
-            nodes.add(new ServerProcess("redis" + i, List.of("redis-server", "--port", Integer.toString(port),
-                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", nodeDir.toString()),
-                    nodeDir, port).start());
-        }
-    }
+    private final RedisNodes nodes = new RedisNodes("chaos-redlock", 5, List.of());
 
     @Override
     public String store() {
@@ -37,8 +21,7 @@ final class RedlockTarget implements StoreTarget {
 
     @Override
     public String uri(int ignoredPort) {
-        return "redlock://" + nodes.stream().map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","))
-                + "?timeout=1s";
+        return "redlock://" + nodes.hosts() + "?timeout=1s";
     }
 
     @Override
@@ -60,7 +43,7 @@ final class RedlockTarget implements StoreTarget {
 
     /** Starts every stopped node again (empty: no persistence). */
     void startStoppedNodes() {
-        for (ServerProcess node : nodes) {
+        for (ServerProcess node : nodes.all()) {
             if (!node.isAlive()) {
                 node.restart();
             }
@@ -75,7 +58,6 @@ final class RedlockTarget implements StoreTarget {
 
     @Override
     public void close() {
-        nodes.forEach(ServerProcess::kill);
-        TempDirs.delete(dir);
+        nodes.close();
     }
 }
