@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.PeerCodeStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ class LockingTaskExecutorOnDistlockTest {
     private final List<DefaultLockingTaskExecutor> nodes = new ArrayList<>();
 
     private void startNodes(String kind) {
-        String uri = TestStores.uri(kind);
+        String uri = PeerCodeStores.uri(kind, "shedlock");
         for (int i = 0; i < 3; i++) {
             LockStore store = LockStore.open(uri);
             DistlockLockProvider provider = new DistlockLockProvider(store);
