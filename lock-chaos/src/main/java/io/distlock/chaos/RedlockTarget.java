@@ -2,7 +2,6 @@ package io.distlock.chaos;
 
 import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -10,28 +9,10 @@ import java.util.Optional;
  * Five independent redis-servers of the run's own, for Redlock: some of them can be stopped and started again; a
  * server crash or pause hits the first.
  */
-final class RedlockTarget implements StoreTarget {
+final class RedlockTarget extends RedisNodesTarget {
 
-    private final RedisNodes nodes = new RedisNodes("chaos-redlock", 5, List.of());
-
-    @Override
-    public String store() {
-        return "redlock (5 masters)";
-    }
-
-    @Override
-    public String uri(int ignoredPort) {
-        return "redlock://" + nodes.hosts() + "?timeout=1s";
-    }
-
-    @Override
-    public int port() {
-        return nodes.get(0).port();
-    }
-
-    @Override
-    public Duration holdBound() {
-        return RedisTarget.LEASE;
+    RedlockTarget() {
+        super("redlock (5 masters)", "redlock", new RedisNodes("chaos-redlock", 5, List.of()));
     }
 
     /** Kills the first {@code count} nodes. */
@@ -54,10 +35,5 @@ final class RedlockTarget implements StoreTarget {
     @Override
     public Optional<ServerControl> server() {
         return Optional.of(nodes.get(0));
-    }
-
-    @Override
-    public void close() {
-        nodes.close();
     }
 }
