@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.LockStore;
-import io.distlock.tck.fixture.PeerCodeStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,7 +35,7 @@ class LockingTaskExecutorOnDistlockTest {
     private final List<DefaultLockingTaskExecutor> nodes = new ArrayList<>();
 
     private void startNodes(String kind) {
-        String uri = PeerCodeStores.uri(kind, "shedlock");
+        String uri = TestStores.uri(kind);
         for (int i = 0; i < 3; i++) {
             LockStore store = LockStore.open(uri);
             DistlockLockProvider provider = new DistlockLockProvider(store);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.LockStore;
-import io.distlock.tck.fixture.PeerCodeStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -52,7 +51,7 @@ class ScheduledSchedulerLockTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"redis", "zookeeper", "postgres"})
     void eachPeriodRunsOnceAcrossThreeApplicationContexts(String kind) {
-        String uri = PeerCodeStores.uri(kind, "shedlock");
+        String uri = TestStores.uri(kind);
         long firstCounted;
         RUNS.clear();
         ATTEMPTS.clear();

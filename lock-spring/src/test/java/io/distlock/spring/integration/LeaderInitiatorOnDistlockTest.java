@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.spring.DistlockAutoConfiguration;
 import io.distlock.spring.DistlockIntegrationAutoConfiguration;
-import io.distlock.tck.fixture.PeerCodeStores;
+import io.distlock.spring.TestStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,7 +39,7 @@ class LeaderInitiatorOnDistlockTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"redis", "zookeeper", "postgres"})
     void oneLeaderAtATimeAndLeadershipMovesWhenTheLeaderStops(String kind) {
-        String uri = PeerCodeStores.uri(kind, "spring");
+        String uri = TestStores.uri(kind);
         FencedRegister register = new FencedRegister();
         List<Grant> grants = Collections.synchronizedList(new ArrayList<>());
         List<Node> nodes = new ArrayList<>();
