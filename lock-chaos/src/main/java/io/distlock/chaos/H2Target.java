@@ -1,7 +1,6 @@
 package io.distlock.chaos;
 
 import io.distlock.tck.fixture.FreePorts;
-import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
 import io.distlock.tck.process.JvmClassPath;
@@ -10,7 +9,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * H2 in server mode, as several JVMs share it: an H2 TCP server in a JVM of the run's own ({@code org.h2.tools.Server}
@@ -19,27 +17,36 @@ import java.util.Optional;
  * {@code writeDelayMillis} null the database keeps H2's default write delay (commits reach the file in the
  * background, up to that delay later); otherwise {@code ;WRITE_DELAY=} is set on every connection.
  */
-final class H2Target implements SqlTarget {
+final class H2Target extends OwnServerTarget<ServerProcess> implements SqlTarget {
 
     static final Duration LEASE = Duration.ofSeconds(2);
 
     private static final String DATABASE = "chaos";
 
     private final Integer writeDelayMillis;
-    private final Path dir = TempDirs.create("chaos-h2");
-    private final ServerProcess server;
+    private final Path dir;
 
     H2Target(Integer writeDelayMillis) {
+        this(writeDelayMillis, TempDirs.create("chaos-h2"));
+    }
+
+    private H2Target(Integer writeDelayMillis, Path dir) {
+        super(name(writeDelayMillis), start(writeDelayMillis, dir), LEASE);
         this.writeDelayMillis = writeDelayMillis;
+        this.dir = dir;
+    }
+
+    private static ServerProcess start(Integer writeDelayMillis, Path dir) {
         int port = FreePorts.next();
         String java = JvmClassPath.javaBinary();
-        server = new ServerProcess("h2", List.of(java, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
+        ServerProcess server = new ServerProcess("h2", List.of(java, "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
                 JvmClassPath.current(), "org.h2.tools.Server", "-tcp", "-tcpPort", Integer.toString(port), "-baseDir",
                 dir.resolve("db").toString(), "-ifNotExists"), dir, port);
         try {
             server.start(Duration.ofSeconds(60));
             // the first connection creates the database files; on a loaded machine that outlasts a worker's timeout
-            DriverManager.getConnection(operatorJdbcUrl()).close();
+            DriverManager.getConnection(url(writeDelayMillis, port)).close();
+            return server;
         } catch (RuntimeException | SQLException e) {
             server.kill();
             TempDirs.delete(dir);
@@ -53,12 +60,7 @@ final class H2Target implements SqlTarget {
                 : "h2 (server JVM, file database, WRITE_DELAY=" + writeDelayMillis + ")";
     }
 
-    @Override
-    public String store() {
-        return name(writeDelayMillis);
-    }
-
-    private String url(int port) {
+    private static String url(Integer writeDelayMillis, int port) {
         return "jdbc:h2:tcp://127.0.0.1:" + port + "/" + DATABASE
                 + (writeDelayMillis == null ? "" : ";WRITE_DELAY=" + writeDelayMillis);
     }
@@ -66,34 +68,18 @@ final class H2Target implements SqlTarget {
     /** Workers give up on a silent server after 1.5 s, as on the other SQL stores (H2's client socket timeout). */
     @Override
     public String uri(int clientPort) {
-        return url(clientPort) + ";NETWORK_TIMEOUT=1500?distlock.connectTimeoutMillis=1500"
-                + "&distlock.socketTimeoutMillis=1500";
+        return url(writeDelayMillis, clientPort) + ";NETWORK_TIMEOUT=1500?" + CLIENT_TIMEOUTS;
     }
 
     /** The operator waits as long as the server takes (its first connection creates the database files). */
     @Override
     public String operatorJdbcUrl() {
-        return url(server.port());
+        return url(writeDelayMillis, server.port());
     }
 
     @Override
     public String nowExpression() {
         return "CURRENT_TIMESTAMP";
-    }
-
-    @Override
-    public int port() {
-        return server.port();
-    }
-
-    @Override
-    public Duration holdBound() {
-        return LEASE;
-    }
-
-    @Override
-    public Optional<ServerControl> server() {
-        return Optional.of(server);
     }
 
     @Override

@@ -1,18 +1,14 @@
 package io.distlock.chaos;
 
-import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
-import io.distlock.tck.fixture.TempDirs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
 /**
@@ -21,33 +17,31 @@ import org.awaitility.Awaitility;
  * serves the lock's slot; once its replica has taken over, the killed node is started again from its own
  * {@code nodes.conf} and rejoins as a replica.
  */
-final class RedisClusterTarget implements FailoverTarget {
+final class RedisClusterTarget extends RedisNodesTarget implements FailoverTarget {
 
     private static final Duration READY = Duration.ofSeconds(90);
 
-    private final Path dir = TempDirs.create("chaos-cluster");
-    private final List<ServerProcess> nodes = new ArrayList<>();
+    private final List<ServerProcess> servers;
     private int failovers;
     private String lastFailover = "";
 
     RedisClusterTarget() {
+        super("redis (Cluster: 3 masters + async replicas)", "redis-cluster", startNodes());
+        servers = nodes.all();
         try {
-            for (int i = 0; i < 6; i++) {
-                nodes.add(node(FreePorts.next()).start());
-            }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
-            nodes.forEach(n -> create.add("127.0.0.1:" + n.port()));
+            servers.forEach(n -> create.add("127.0.0.1:" + n.port()));
             create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
             Process p = new ProcessBuilder(create).redirectErrorStream(true).start();
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
                 throw new IllegalStateException("redis-cli --cluster create failed: " + output);
             }
-            for (ServerProcess n : nodes) {
+            for (ServerProcess n : servers) {
                 await("cluster_state:ok on " + n.port(), () -> RedisCli.run(n.port(), "CLUSTER", "INFO")
                         .contains("cluster_state:ok"));
             }
-            for (ServerProcess n : nodes) {
+            for (ServerProcess n : servers) {
                 await("every replica in sync", () -> !RedisCli.run(n.port(), "INFO", "replication")
                         .contains("role:slave") || RedisCli.run(n.port(), "INFO", "replication")
                         .contains("master_link_status:up"));
@@ -58,16 +52,18 @@ final class RedisClusterTarget implements FailoverTarget {
         }
     }
 
-    private ServerProcess node(int port) {
-        Path home = dir.resolve("node-" + port);
-        return new ServerProcess("redis", List.of("redis-server", "--port", Integer.toString(port), "--bind",
-                "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", home.toString(), "--cluster-enabled", "yes",
-                "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"), home, port);
+    private static RedisNodes startNodes() {
+        try {
+            return new RedisNodes("chaos-cluster", 6, List.of("--cluster-enabled", "yes", "--cluster-config-file",
+                    "nodes.conf", "--cluster-node-timeout", "2000"));
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("could not start a Redis Cluster", e);
+        }
     }
 
     /** The port of the live master serving {@code slot}, asked of any live node. */
     private int masterOf(int slot) throws IOException, InterruptedException {
-        for (ServerProcess n : nodes) {
+        for (ServerProcess n : servers) {
             if (!n.isAlive()) {
                 continue;
             }
@@ -95,10 +91,10 @@ final class RedisClusterTarget implements FailoverTarget {
 
     @Override
     public String failover(String lockName) throws Exception {
-        ServerProcess any = nodes.stream().filter(ServerProcess::isAlive).findFirst().orElseThrow();
+        ServerProcess any = servers.stream().filter(ServerProcess::isAlive).findFirst().orElseThrow();
         int slot = Integer.parseInt(RedisCli.run(any.port(), "CLUSTER", "KEYSLOT", lockName).strip());
         int oldMaster = masterOf(slot);
-        ServerProcess victim = nodes.stream().filter(n -> n.port() == oldMaster).findFirst().orElseThrow();
+        ServerProcess victim = servers.stream().filter(n -> n.port() == oldMaster).findFirst().orElseThrow();
         victim.kill();
         await("a replica takes over slot " + slot, () -> {
             int now = masterOf(slot);
@@ -110,7 +106,7 @@ final class RedisClusterTarget implements FailoverTarget {
             String info = RedisCli.run(oldMaster, "INFO", "replication");
             return info.contains("role:slave") && info.contains("master_link_status:up");
         });
-        for (ServerProcess n : nodes) {
+        for (ServerProcess n : servers) {
             await("cluster_state:ok on " + n.port(), () -> RedisCli.run(n.port(), "CLUSTER", "INFO")
                     .contains("cluster_state:ok"));
         }
@@ -131,34 +127,7 @@ final class RedisClusterTarget implements FailoverTarget {
     }
 
     @Override
-    public String store() {
-        return "redis (Cluster: 3 masters + async replicas)";
-    }
-
-    @Override
-    public String uri(int ignoredPort) {
-        return "redis-cluster://" + nodes.stream().map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","))
-                + "?timeout=1s";
-    }
-
-    @Override
-    public int port() {
-        return nodes.get(0).port();
-    }
-
-    @Override
-    public Duration holdBound() {
-        return RedisTarget.LEASE;
-    }
-
-    @Override
     public Optional<ServerControl> server() {
         return Optional.empty();
-    }
-
-    @Override
-    public void close() {
-        nodes.forEach(ServerProcess::kill);
-        TempDirs.delete(dir);
     }
 }

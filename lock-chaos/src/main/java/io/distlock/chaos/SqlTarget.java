@@ -17,6 +17,9 @@ interface SqlTarget extends StoreTarget {
     /** The table the workers' store uses (distlock's default). */
     String TABLE = "distlock_locks";
 
+    /** The URI parameters that make a worker give up on a silent server after 1.5 s, as on every SQL store. */
+    String CLIENT_TIMEOUTS = "distlock.connectTimeoutMillis=1500&distlock.socketTimeoutMillis=1500";
+
     /** A plain JDBC URL to the server's own port (not through a proxy), for the operator's statements. */
     String operatorJdbcUrl();
 

@@ -1,9 +1,7 @@
 package io.distlock.chaos;
 
-import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ZooKeeperServer;
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * A single ZooKeeper server of the run's own (the kit's {@link ZooKeeperServer}: a standalone server in a JVM of its
@@ -11,48 +9,25 @@ import java.util.Optional;
  * and transaction log on the same port; a pause is a SIGSTOP (an ensemble leader crash is
  * {@link ZooKeeperEnsembleTarget}).
  */
-final class ZooKeeperTarget implements StoreTarget {
+final class ZooKeeperTarget extends OwnServerTarget<ZooKeeperServer> {
 
     static final Duration SESSION = Duration.ofSeconds(4);
 
-    private final ZooKeeperServer server;
-
     ZooKeeperTarget() {
+        super("zookeeper", start(), SESSION);
+    }
+
+    private static ZooKeeperServer start() {
         try {
-            server = ZooKeeperServer.start();
+            return ZooKeeperServer.start();
         } catch (RuntimeException e) {
             throw new IllegalStateException("could not start a ZooKeeper server", e);
         }
     }
 
     @Override
-    public String store() {
-        return "zookeeper";
-    }
-
-    @Override
     public String uri(int clientPort) {
         return "zookeeper://127.0.0.1:" + clientPort + "?sessionTimeout=" + SESSION.toMillis() + "ms"
                 + "&connectionTimeout=2s";
-    }
-
-    @Override
-    public int port() {
-        return server.port();
-    }
-
-    @Override
-    public Duration holdBound() {
-        return SESSION;
-    }
-
-    @Override
-    public Optional<ServerControl> server() {
-        return Optional.of(server);
-    }
-
-    @Override
-    public void close() {
-        server.close();
     }
 }

@@ -1,21 +1,17 @@
 package io.distlock.micrometer;
 
 import io.distlock.Lease;
-import io.distlock.LeaseState;
-import io.distlock.LockLostException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 
 /** A {@link Lease} that tells {@link LockStoreMetrics} when it ends and counts explicit renewals. */
-final class MeteredLease implements Lease {
+final class MeteredLease extends MeteringLease {
 
-    private final Lease lease;
     private final LockStoreMetrics metrics;
     private final AtomicBoolean ended = new AtomicBoolean();
 
     private MeteredLease(Lease lease, LockStoreMetrics metrics) {
-        this.lease = lease;
+        super(lease);
         this.metrics = metrics;
     }
 
@@ -28,68 +24,20 @@ final class MeteredLease implements Lease {
     }
 
     @Override
-    public String lockName() {
-        return lease.lockName();
-    }
-
-    @Override
-    public long fencingToken() {
-        return lease.fencingToken();
-    }
-
-    @Override
-    public boolean isValid() {
-        return lease.isValid();
-    }
-
-    @Override
-    public LeaseState state() {
-        return lease.state();
-    }
-
-    @Override
     public boolean extend(Duration leaseTime) {
         metrics.renewed();
-        return lease.extend(leaseTime);
+        return super.extend(leaseTime);
     }
 
+    /** The hold ends for the metrics whether or not the store's release succeeds. */
     @Override
-    public void onLost(Consumer<? super LockLostException> listener) {
-        lease.onLost(listener);
-    }
-
-    @Override
-    public void release() {
+    void end(Ending ending) {
         try {
-            lease.release();
+            ending.run();
         } finally {
-            ended();
+            if (ended.compareAndSet(false, true)) {
+                metrics.leaseEnded(lease.lockName(), lease.fencingToken());
+            }
         }
-    }
-
-    /** The held time ends here for the metrics, although the store keeps the lock until {@code minHeld}. */
-    @Override
-    public void releaseAfter(Duration minHeld) {
-        try {
-            lease.releaseAfter(minHeld);
-        } finally {
-            ended();
-        }
-    }
-
-    @Override
-    public void close() {
-        release();
-    }
-
-    private void ended() {
-        if (ended.compareAndSet(false, true)) {
-            metrics.leaseEnded(lease.lockName(), lease.fencingToken());
-        }
-    }
-
-    @Override
-    public String toString() {
-        return lease.toString();
     }
 }

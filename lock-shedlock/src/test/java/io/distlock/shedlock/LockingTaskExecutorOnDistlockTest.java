@@ -35,7 +35,7 @@ class LockingTaskExecutorOnDistlockTest {
     private final List<DefaultLockingTaskExecutor> nodes = new ArrayList<>();
 
     private void startNodes(String kind) {
-        String uri = TestStores.uri(kind);
+        String uri = TestStores.uri(kind, "shedlock");
         for (int i = 0; i < 3; i++) {
             LockStore store = LockStore.open(uri);
             DistlockLockProvider provider = new DistlockLockProvider(store);

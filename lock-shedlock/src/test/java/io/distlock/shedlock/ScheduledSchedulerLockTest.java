@@ -51,7 +51,7 @@ class ScheduledSchedulerLockTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"redis", "zookeeper", "postgres"})
     void eachPeriodRunsOnceAcrossThreeApplicationContexts(String kind) {
-        String uri = TestStores.uri(kind);
+        String uri = TestStores.uri(kind, "shedlock");
         long firstCounted;
         RUNS.clear();
         ATTEMPTS.clear();

@@ -6,8 +6,9 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
 /**
- * Store URIs for the peer-code tests: the shared Redis and PostgreSQL servers under names no other test uses, and
- * an in-process ZooKeeper (Curator's TestingServer) started on first use and kept for the JVM.
+ * Store URIs for the peer-code tests (ShedLock's here, Spring's through this module's test-jar): the shared Redis and
+ * PostgreSQL servers under names no other test uses, and an in-process ZooKeeper (Curator's TestingServer) started
+ * on first use and kept for the JVM.
  */
 public final class TestStores {
 
@@ -26,14 +27,17 @@ public final class TestStores {
         return UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }
 
-    /** A URI for {@code kind} (redis, zookeeper, postgres) whose names are unique to this call. */
-    public static String uri(String kind) {
+    /**
+     * A URI for {@code kind} (redis, zookeeper, postgres) whose key prefix, ZooKeeper chroot or table starts with
+     * {@code prefix} (the calling module's name) and is unique to this call.
+     */
+    public static String uri(String kind, String prefix) {
         String tag = unique();
         return switch (kind) {
-            case "redis" -> StoreServers.redis() + "?keyPrefix=shedlock-" + tag + ":";
-            case "zookeeper" -> "zookeeper://" + zookeeper().getConnectString() + "/shedlock-" + tag
+            case "redis" -> StoreServers.redis() + "?keyPrefix=" + prefix + "-" + tag + ":";
+            case "zookeeper" -> "zookeeper://" + zookeeper().getConnectString() + "/" + prefix + "-" + tag
                     + "?sessionTimeout=6000ms&connectionTimeout=6000ms";
-            case "postgres" -> StoreServers.postgres() + "&distlock.table=shedlock_" + tag;
+            case "postgres" -> StoreServers.postgres() + "&distlock.table=" + prefix + "_" + tag;
             default -> throw new IllegalArgumentException("unknown store kind " + kind);
         };
     }

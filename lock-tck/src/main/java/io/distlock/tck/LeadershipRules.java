@@ -11,7 +11,6 @@ import io.distlock.LeadershipListener;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.tck.process.LockClientProcess;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -320,67 +319,37 @@ public interface LeadershipRules extends TckSupport {
     @Test
     @DisplayName("§16.10 leadership: a leader whose process is killed (SIGKILL) loses its term within lease time or session timeout plus margin")
     default void rule_16_10_killedLeaderTermEnds() throws InterruptedException {
-        Tck.assumeSeparateJvms(tck());
-        String name = tck().name("killed-leader");
-        BlockingQueue<Long> elected = new LinkedBlockingQueue<>();
-        try (LockClientProcess remote = LockClientProcess.start(tck().storeUri(), "leader")) {
-            long remoteTerm = remote.lead(name, Tck.SHORT_LEASE, Tck.HANG);
-            try (Leadership local = tck().client().leadership(name, Tck.renewed(), new LeadershipListener() {
-                @Override
-                public void elected(Lease term) {
-                    elected.add(term.fencingToken());
-                }
-
-                @Override
-                public void revoked(Lease term) {
-                }
-            })) {
-                assertThat(elected.poll(Tck.SHORT_LEASE.toMillis(), TimeUnit.MILLISECONDS))
-                        .as("no second leader while the remote one lives").isNull();
-                remote.kill();
-                long killed = System.nanoTime();
-                Duration bound = Tck.deadHolderBound(tck(), Tck.SHORT_LEASE);
-                Long term = elected.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
-                assertThat(term).as("elected within " + bound + " of the leader's death").isNotNull();
-                assertThat(term).isGreaterThan(remoteTerm);
-                System.out.println("TCK §16.10: new leader elected " + Tck.elapsedSince(killed).toMillis()
-                        + " ms after SIGKILL of the old one");
-            }
-        }
+        RemoteLeaderRace.run(tck(), "killed-leader", (remote, remoteTerm, local, elected) -> {
+            assertThat(elected.poll(Tck.SHORT_LEASE.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("no second leader while the remote one lives").isNull();
+            remote.kill();
+            long killed = System.nanoTime();
+            Duration bound = Tck.deadHolderBound(tck(), Tck.SHORT_LEASE);
+            Long term = elected.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(term).as("elected within " + bound + " of the leader's death").isNotNull();
+            assertThat(term).isGreaterThan(remoteTerm);
+            System.out.println("TCK §16.10: new leader elected " + Tck.elapsedSince(killed).toMillis()
+                    + " ms after SIGKILL of the old one");
+        });
     }
 
     @Test
     @DisplayName("§16.11 leadership: a leader frozen (SIGSTOP) past its term is replaced by a higher term, and is told revoked when it resumes")
     default void rule_16_11_frozenLeaderReplacedAndToldOnResume() throws InterruptedException {
-        Tck.assumeSeparateJvms(tck());
-        String name = tck().name("frozen-leader");
-        BlockingQueue<Long> elected = new LinkedBlockingQueue<>();
-        try (LockClientProcess remote = LockClientProcess.start(tck().storeUri(), "leader")) {
-            long remoteTerm = remote.lead(name, Tck.SHORT_LEASE, Tck.HANG);
-            try (Leadership local = tck().client().leadership(name, Tck.renewed(), new LeadershipListener() {
-                @Override
-                public void elected(Lease term) {
-                    elected.add(term.fencingToken());
-                }
-
-                @Override
-                public void revoked(Lease term) {
-                }
-            })) {
-                remote.pause();
-                Duration bound = Tck.deadHolderBound(tck(), Tck.SHORT_LEASE);
-                Long term;
-                try {
-                    term = elected.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
-                } finally {
-                    remote.resume();
-                }
-                assertThat(term).as("a new leader within " + bound + " of the freeze").isNotNull();
-                assertThat(term).as("a fenced resource refuses the frozen leader's term").isGreaterThan(remoteTerm);
-                assertThat(remote.expect("REVOKED", Tck.PROMPTLY.plus(tck().capabilities().expiryMargin())))
-                        .as("the resumed leader is told its term ended").isEqualTo("REVOKED " + remoteTerm);
-                assertThat(local.isLeader()).as("the new leader keeps its term").isTrue();
+        RemoteLeaderRace.run(tck(), "frozen-leader", (remote, remoteTerm, local, elected) -> {
+            remote.pause();
+            Duration bound = Tck.deadHolderBound(tck(), Tck.SHORT_LEASE);
+            Long term;
+            try {
+                term = elected.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
+            } finally {
+                remote.resume();
             }
-        }
+            assertThat(term).as("a new leader within " + bound + " of the freeze").isNotNull();
+            assertThat(term).as("a fenced resource refuses the frozen leader's term").isGreaterThan(remoteTerm);
+            assertThat(remote.expect("REVOKED", Tck.PROMPTLY.plus(tck().capabilities().expiryMargin())))
+                    .as("the resumed leader is told its term ended").isEqualTo("REVOKED " + remoteTerm);
+            assertThat(local.isLeader()).as("the new leader keeps its term").isTrue();
+        });
     }
 }

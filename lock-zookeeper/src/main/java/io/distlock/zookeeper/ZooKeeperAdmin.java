@@ -15,15 +15,19 @@ import org.apache.zookeeper.data.Stat;
  * Operator view of the ZooKeeper store: a lock is held when its parent node has a contender; the holder is the lowest
  * contender, its fencing token that node's czxid, its owner the process description stored in the node. Leases are
  * session-bound, so there is no time left to show. Force-release deletes the holder's node; the next contender in
- * line takes over with a higher czxid.
+ * line takes over with a higher czxid. Every read starts with a {@code sync()}: ZooKeeper promises a session only its
+ * own writes, so a server that follows the leader may not yet have applied a lock just taken through another server;
+ * the sync makes it apply everything the leader committed before.
  */
 final class ZooKeeperAdmin implements LockAdmin {
 
+    private final ZooKeeperBackend backend;
     private final CuratorFramework client;
     private final ZooKeeperErrors errors;
 
-    ZooKeeperAdmin(CuratorFramework client, ZooKeeperErrors errors) {
-        this.client = client;
+    ZooKeeperAdmin(ZooKeeperBackend backend, ZooKeeperErrors errors) {
+        this.backend = backend;
+        this.client = backend.client;
         this.errors = errors;
     }
 
@@ -34,7 +38,11 @@ final class ZooKeeperAdmin implements LockAdmin {
             throw new IllegalArgumentException("limit must be positive, got " + limit);
         }
         TreeMap<String, String> parents = new TreeMap<>();
-        for (String node : call(() -> childrenOrEmpty(ZooKeeperBackend.ROOT), "listing locks")) {
+        List<String> nodes = call(() -> {
+            backend.sync(ZooKeeperBackend.ROOT);
+            return childrenOrEmpty(ZooKeeperBackend.ROOT);
+        }, "listing locks");
+        for (String node : nodes) {
             String name;
             try {
                 name = NodeNames.decode(node);
@@ -79,6 +87,7 @@ final class ZooKeeperAdmin implements LockAdmin {
     public boolean forceRelease(String name) {
         String parent = ZooKeeperBackend.parentPath(name);
         return call(() -> {
+            backend.sync(parent);
             String holder = LockQueue.of(childrenOrEmpty(parent)).holder();
             if (holder == null) {
                 return false;

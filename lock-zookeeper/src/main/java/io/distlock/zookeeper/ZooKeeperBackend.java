@@ -508,6 +508,19 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 + "connection timeout of " + Duration.ofNanos(operationNanos) + " while " + what);
     }
 
+    /**
+     * Makes the server this client reads from catch up with the leader, within one operation timeout: ZooKeeper
+     * promises a session only its own writes, and a follower may not yet have applied another client's.
+     */
+    void sync(String path) throws InterruptedException {
+        String what = "syncing " + path;
+        CuratorEvent event = call(WaitBudget.forCall(operationNanos), what, new BoundedCall(),
+                callback -> client.sync().inBackground(callback).forPath(path));
+        if (event.getResultCode() != KeeperException.Code.NONODE.intValue()) {
+            check(event, what);
+        }
+    }
+
     /** Throws what {@code event}'s result code means, unless it is OK. */
     void check(CuratorEvent event, String what) {
         KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
@@ -564,7 +577,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     @Override
     public LockAdmin admin() {
-        return new ZooKeeperAdmin(client, errors);
+        return new ZooKeeperAdmin(this, errors);
     }
 
     private void wakeWaiters() {

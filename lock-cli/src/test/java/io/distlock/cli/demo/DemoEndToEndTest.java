@@ -8,12 +8,8 @@ import io.distlock.cli.ExitCodes;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The demo end to end, with its services as separate JVMs: the scenarios one by one on the shared Redis server
@@ -23,29 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  * without the lock depends on timing, so that run is only reported (and
  * checked for what holds in every interleaving: each deduction was whole).
  */
-class DemoEndToEndTest {
-
-    private static final String REDIS = "redis://127.0.0.1:6379";
-
-    @TempDir
-    Path dir;
-
-    private final StringWriter printed = new StringWriter();
-    private final ServiceGroup services = new ServiceGroup();
-
-    @AfterEach
-    void stopServices() {
-        services.close();
-    }
-
-    private DemoContext context(LeaseModel model) {
-        return new DemoContext(REDIS, dir, new PrintWriter(printed, true), UUID.randomUUID().toString().substring(0, 8),
-                model, null, 0, services);
-    }
+class DemoEndToEndTest extends ScenarioOnSharedRedis {
 
     @Test
     void pointsWithTheLockRedeemExactlyOnceLeavingThree() {
-        List<RaceRun> runs = new PointsScenario().races(context(LeaseModel.TIME));
+        List<RaceRun> runs = new PointsScenario().races(context(LeaseModel.TIME, 0));
         RaceRun without = runs.get(0);
         RaceRun with = runs.get(1);
 
@@ -66,7 +44,7 @@ class DemoEndToEndTest {
 
     @Test
     void flashSaleWithTheLockNeverOversells() {
-        List<RaceRun> runs = new FlashSaleScenario().races(context(LeaseModel.TIME), new long[] {6, 5, 4});
+        List<RaceRun> runs = new FlashSaleScenario().races(context(LeaseModel.TIME, 0), new long[] {6, 5, 4});
         RaceRun without = runs.get(0);
         RaceRun with = runs.get(1);
 
@@ -80,7 +58,7 @@ class DemoEndToEndTest {
 
     @Test
     void fencingRefusesTheFrozenHoldersLateWrite() {
-        FencingScenario.Outcome outcome = new FencingScenario().play(context(LeaseModel.TIME));
+        FencingScenario.Outcome outcome = new FencingScenario().play(context(LeaseModel.TIME, 0));
 
         assertThat(outcome.takerToken()).isGreaterThan(outcome.holderToken());
         assertThat(outcome.staleWriteToFenced()).startsWith("REFUSED");

@@ -3,14 +3,8 @@ package io.distlock.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.LeaseModel;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The rate-limited API scenario with four services as separate JVMs on the shared Redis server: with a permit of
@@ -19,25 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
  * is only reported and checked for what holds in every interleaving (every call made, at most one per service at
  * once).
  */
-class RateLimitScenarioTest {
-
-    private static final String REDIS = "redis://127.0.0.1:6379";
-
-    @TempDir
-    Path dir;
-
-    private final StringWriter printed = new StringWriter();
-    private final ServiceGroup services = new ServiceGroup();
-
-    @AfterEach
-    void stopServices() {
-        services.close();
-    }
+class RateLimitScenarioTest extends ScenarioOnSharedRedis {
 
     @Test
     void withTheSemaphoreTheApiNeverSeesMoreThanTwoCallsAtOnce() {
-        DemoContext ctx = new DemoContext(REDIS, dir, new PrintWriter(printed, true),
-                UUID.randomUUID().toString().substring(0, 8), LeaseModel.TIME, null, 4, services);
+        DemoContext ctx = context(LeaseModel.TIME, 4);
         List<ApiCallRun> runs = new RateLimitScenario().runs(ctx);
         ApiCallRun without = runs.get(0);
         ApiCallRun with = runs.get(1);

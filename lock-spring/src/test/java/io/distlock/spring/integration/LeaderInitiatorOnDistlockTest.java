@@ -3,9 +3,9 @@ package io.distlock.spring.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.shedlock.TestStores;
 import io.distlock.spring.DistlockAutoConfiguration;
 import io.distlock.spring.DistlockIntegrationAutoConfiguration;
-import io.distlock.spring.TestStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,7 +39,7 @@ class LeaderInitiatorOnDistlockTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"redis", "zookeeper", "postgres"})
     void oneLeaderAtATimeAndLeadershipMovesWhenTheLeaderStops(String kind) {
-        String uri = TestStores.uri(kind);
+        String uri = TestStores.uri(kind, "spring");
         FencedRegister register = new FencedRegister();
         List<Grant> grants = Collections.synchronizedList(new ArrayList<>());
         List<Node> nodes = new ArrayList<>();

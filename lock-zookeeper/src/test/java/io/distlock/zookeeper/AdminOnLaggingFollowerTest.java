@@ -1,0 +1,91 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.LockInfo;
+import io.distlock.LockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingZooKeeperServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An operator whose client is connected to an ensemble follower that lags behind the leader still sees a lock taken
+ * through the leader a moment before: ZooKeeper promises a client only its own writes, so the admin makes its
+ * server catch up with the leader before it reads. The follower is held behind with {@link FollowerLag} while the
+ * lock is taken and the operator asks; the ensemble's sync limit is raised so that the leader keeps it meanwhile.
+ */
+class AdminOnLaggingFollowerTest {
+
+    private static final Duration SESSION = Duration.ofSeconds(8);
+    /** How long the follower lags at the most: the operator's call is made well within it. */
+    private static final Duration LAG = Duration.ofSeconds(3);
+
+    private static TestingCluster cluster;
+
+    @BeforeAll
+    static void startEnsemble() throws Exception {
+        List<InstanceSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            // a follower that reads nothing for LAG stays in the ensemble: 40 ticks of 500 ms
+            specs.add(new InstanceSpec(null, TestServers.uniquePort(), TestServers.uniquePort(),
+                    TestServers.uniquePort(), true, -1, TestServers.TICK_MS, 0, Map.of("syncLimit", "40")));
+        }
+        cluster = new TestingCluster(specs);
+        cluster.start();
+    }
+
+    @AfterAll
+    static void stopEnsemble() throws Exception {
+        cluster.close();
+    }
+
+    @Test
+    void forceReleaseOnALaggingFollowerReleasesALockTakenThroughTheLeader() throws Exception {
+        String name = "lagging-" + UUID.randomUUID();
+        boolean released = onLaggingFollower(name, operator -> operator.admin().forceRelease(name));
+        assertThat(released).as("force-release by an operator on a follower that has not applied the lock yet")
+                .isTrue();
+    }
+
+    @Test
+    void listOnALaggingFollowerShowsALockTakenThroughTheLeader() throws Exception {
+        String name = "lagging-" + UUID.randomUUID();
+        List<LockInfo> listed = onLaggingFollower(name, operator -> operator.admin().list(name, 10));
+        assertThat(listed).as("locks listed by an operator on a follower that has not applied the lock yet")
+                .extracting(LockInfo::name).containsExactly(name);
+    }
+
+    /** What the operator sees, pinned to a follower that lags, of lock {@code name} taken through the leader. */
+    private static <T> T onLaggingFollower(String name, OperatorCall<T> call) throws Exception {
+        InstanceSpec leader = await("an elected leader").atMost(Duration.ofSeconds(60))
+                .until(() -> cluster.getInstances().stream().filter(TestServers::isLeader).findFirst().orElse(null),
+                        spec -> spec != null);
+        TestingZooKeeperServer follower = cluster.getServers().stream()
+                .filter(s -> !s.getInstanceSpec().equals(leader)).findFirst().orElseThrow();
+        String chroot = "admin-lag";
+        try (LockStore holder = LockStore.open(TestServers.uri(leader.getConnectString(), chroot, SESSION, SESSION));
+                LockStore operator = LockStore.open(TestServers.uri(follower.getInstanceSpec().getConnectString(),
+                        chroot, SESSION, SESSION))) {
+            operator.admin().list("", 1); // the operator's session is open on the follower before it lags
+            try (FollowerLag lag = FollowerLag.start(follower, LAG)) {
+                holder.lock(name).acquire();
+                return call.on(operator);
+            }
+        }
+    }
+
+    /** One admin call of the operator's store. */
+    @FunctionalInterface
+    private interface OperatorCall<T> {
+        T on(LockStore operator) throws Exception;
+    }
+}
