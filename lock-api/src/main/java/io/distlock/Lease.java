@@ -65,10 +65,11 @@ public interface Lease extends AutoCloseable {
      * after one round trip at most (waiting first for a background renewal of this lease already in flight, so the
      * new expiry lands last).
      *
-     * <p>On time-bound stores the store's expiry is set to the time left in one round trip and nothing is deleted:
-     * the lock frees itself then, also if this process dies or its store is closed. On session-bound stores
-     * (ZooKeeper) the lock is kept and deleted by a distlock thread when the time has passed; if the process dies or
-     * the store is closed first, the session ends and frees it earlier. With no time left (or {@code Duration.ZERO})
+     * <p>When the time has passed a distlock thread releases the lock as {@link #release()} does (only if it is still
+     * this lease's), so waiters elsewhere are woken then, not when the lease time they were refused under runs out.
+     * On time-bound stores the store's expiry is also set to the time left plus 1 s, in the one round trip: if this
+     * process dies or its store is closed first, the lock frees itself then. On session-bound stores (ZooKeeper) the
+     * session ends with the process or the store and frees it earlier. With no time left (or {@code Duration.ZERO})
      * this is {@link #release()}. A nested (reentrant) lease does not free the lock, so on it this is
      * {@link #release()} as well: only the release that frees the lock is delayed, counted from the outermost
      * acquisition.

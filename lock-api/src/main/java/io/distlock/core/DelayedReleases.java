@@ -1,22 +1,33 @@
 package io.distlock.core;
 
 import java.lang.System.Logger.Level;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
- * Deletes session-bound locks whose release was delayed by {@link io.distlock.Lease#releaseAfter}, on one daemon
- * thread per store started on first use. Pending releases are dropped when the store closes: closing ends the
- * session, which frees those locks anyway.
+ * Releases the locks and permits whose release {@link io.distlock.Lease#releaseAfter} delayed, when their time has
+ * passed, on one daemon thread per store started on first use. It is the store's ordinary release (compare-and-delete
+ * on the owner token, then the backend wakes waiters as any release does), so a waiter refused while the lease was
+ * long gets it then, rather than when the expiry it was told of would have come; a release that finds the lock gone
+ * (expired, or taken by another client after it expired) is quiet, since the caller was told long ago that it was
+ * released. Closing the store drops what is pending, never releasing before its time: on time-bound stores the
+ * store expiry set by releaseAfter frees those locks, on session-bound ones the session's end does.
  */
 final class DelayedReleases {
 
     private static final System.Logger LOG = System.getLogger(DelayedReleases.class.getName());
+    /** How long {@link #shutdown} waits for a release already under way, so the backend is not closed under it. */
+    private static final long RUNNING_RELEASE_WAIT_SECONDS = 5;
 
     private final Predicate<Hold> releaseInStore;
     private final String storeName;
+    /** Scheduled and not finished; a release leaves when it is done, or when close drops it before it started. */
+    private final Set<Pending> pending = ConcurrentHashMap.newKeySet();
     private volatile ScheduledThreadPoolExecutor executor;
     private volatile boolean shutdown;
 
@@ -26,12 +37,35 @@ final class DelayedReleases {
         this.storeName = storeName;
     }
 
-    /** Releases {@code hold} in the store after {@code delayNanos}. */
+    /** Releases {@code hold} in the store after {@code delayNanos} (at once if it is not positive). */
     void releaseLater(Hold hold, long delayNanos) {
+        Pending release = new Pending(hold);
+        pending.add(release);
         try {
-            executor().schedule(() -> release(hold), delayNanos, TimeUnit.NANOSECONDS);
+            executor().schedule(release, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closing) {
-            // the store is closing: its session ends and frees the lock
+            pending.remove(release); // the store is closing: the store expiry or the session's end frees it
+        }
+    }
+
+    /** One scheduled release; it runs at most once, and not at all once close claimed it. */
+    private final class Pending implements Runnable {
+        final Hold hold;
+        final AtomicBoolean claimed = new AtomicBoolean();
+
+        Pending(Hold hold) {
+            this.hold = hold;
+        }
+
+        @Override
+        public void run() {
+            if (claimed.compareAndSet(false, true)) {
+                try {
+                    release(hold);
+                } finally {
+                    pending.remove(this);
+                }
+            }
         }
     }
 
@@ -42,9 +76,14 @@ final class DelayedReleases {
                         storeName);
             }
         } catch (RuntimeException e) {
-            // the session still holds it; it ends with the session at the latest
+            // still held in the store: it frees at the store expiry, or with the session at the latest
             LOG.log(Level.WARNING, "delayed release of " + hold.grant + " in " + storeName + " failed", e);
         }
+    }
+
+    /** Releases scheduled and not yet finished (for tests: none may be left behind). */
+    int pending() {
+        return pending.size();
     }
 
     private ScheduledThreadPoolExecutor executor() {
@@ -60,6 +99,7 @@ final class DelayedReleases {
                     return t;
                 });
                 created.setRemoveOnCancelPolicy(true);
+                created.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
                 if (shutdown) {
                     created.shutdown();
                 }
@@ -69,13 +109,37 @@ final class DelayedReleases {
         }
     }
 
-    /** Drops pending releases and stops the thread. */
+    /**
+     * Drops pending releases (they are not due yet: releasing them now would end a hold before its time) and waits a
+     * few seconds for one already under way, so it is not cut off by the backend closing; then the thread ends.
+     */
     void shutdown() {
-        synchronized (this) {
+        ScheduledThreadPoolExecutor e;
+        synchronized (this) { // no blocking call inside
             shutdown = true;
-            if (executor != null) {
-                executor.shutdownNow();
+            e = executor;
+        }
+        if (e == null) {
+            return;
+        }
+        e.shutdown(); // cancels the queued ones not due yet; later schedules are refused (and leave no entry)
+        int dropped = 0;
+        for (Pending release : pending) { // claimed here, or by a release already due or under way
+            if (release.claimed.compareAndSet(false, true)) {
+                pending.remove(release);
+                dropped++;
             }
+        }
+        if (dropped > 0) {
+            LOG.log(Level.DEBUG, "{0} delayed release(s) of {1} left to the store expiry or session end at close",
+                    dropped, storeName);
+        }
+        try {
+            if (!e.awaitTermination(RUNNING_RELEASE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.log(Level.WARNING, "a delayed release in {0} was still running at close", storeName);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 }

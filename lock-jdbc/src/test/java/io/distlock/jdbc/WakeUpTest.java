@@ -35,6 +35,9 @@ class WakeUpTest {
     /** How soon after the release the waiter must hold the lock: generous for a loaded machine, 6x under the poll. */
     private static final Duration WAKE_BOUND = Duration.ofSeconds(5);
 
+    /** The minimum hold of the releaseAfter cases: past the moment the waiter is seen parked, as a rule. */
+    private static final Duration MIN_HELD = Duration.ofSeconds(4);
+
     private static H2Server h2;
 
     @BeforeAll
@@ -76,6 +79,43 @@ class WakeUpTest {
     }
 
     /**
+     * {@code releaseAfter} wakes such a waiter too when its time has passed: the waiter, parked after it was refused
+     * under the 30 s lease, holds the lock within the bound of the moment {@code minHeld} ran out.
+     */
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aWaiterOfAnotherStoreTakesTheLockAtOnceAfterTheReleaseAfterTime(String database) throws Exception {
+        String uri = uri(database);
+        try (LockStore holder = LockStore.open(uri); LockStore waiter = LockStore.open(uri)) {
+            long acquired = System.nanoTime();
+            Lease held = holder.lock("wake:after").acquire();
+            assertWokenAt(() -> releaseAfter(held, acquired), () -> waiter.lock("wake:after").acquire(), true);
+        }
+    }
+
+    /** As above for a waiter of another process on PostgreSQL (woken by a notice). */
+    @org.junit.jupiter.api.Test
+    void aWaiterOfAnotherProcessIsWokenByAPostgresNoticeAfterTheReleaseAfterTime() throws Exception {
+        String table = Databases.uniqueTable("wake");
+        String postgres = Databases.postgres();
+        String options = "distlock.table=" + table + "&" + SLOW_POLL;
+        try (LockStore holder = LockStore.open(Databases.withOptions(postgres, options));
+             LockStore waiter = LockStore.open(Databases.withOptions(postgres + (postgres.contains("?") ? "&" : "?")
+                     + "ApplicationName=distlock-other-process", options))) {
+            long acquired = System.nanoTime();
+            Lease held = holder.lock("wake:process-after").acquire();
+            assertWokenAt(() -> releaseAfter(held, acquired), () -> waiter.lock("wake:process-after").acquire(),
+                    true);
+        }
+    }
+
+    /** {@code releaseAfter(MIN_HELD)} on {@code held}; returns when the lock is due to free (nanoTime). */
+    private static long releaseAfter(Lease held, long acquired) {
+        held.releaseAfter(MIN_HELD);
+        return Math.max(System.nanoTime(), acquired + MIN_HELD.toNanos());
+    }
+
+    /**
      * On PostgreSQL a release also wakes a waiter of another process (LISTEN/NOTIFY). The other process is played by
      * a store on the same table through a differently written URL, which shares no in-JVM wake-ups with the holder.
      */
@@ -100,6 +140,20 @@ class WakeUpTest {
      */
     private static void assertWokenAtRelease(Lease held, java.util.concurrent.Callable<Lease> acquire,
                                              boolean betweenAttempts) throws Exception {
+        assertWokenAt(() -> {
+            long releasedAt = System.nanoTime();
+            held.release();
+            return releasedAt;
+        }, acquire, betweenAttempts);
+    }
+
+    /**
+     * As {@link #assertWokenAtRelease}, with {@code release} freeing the lock (now or later) and returning the
+     * moment (nanoTime) the lock is due to free; the bound counts from then.
+     */
+    private static void assertWokenAt(java.util.function.LongSupplier release,
+                                      java.util.concurrent.Callable<Lease> acquire,
+                                      boolean betweenAttempts) throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             AtomicReference<Thread> waiterThread = new AtomicReference<>();
@@ -113,11 +167,11 @@ class WakeUpTest {
                 return null;
             });
             await().atMost(Duration.ofSeconds(20)).until(() -> parked(waiterThread.get(), betweenAttempts));
-            long releasedAt = System.nanoTime();
-            held.release();
+            long releasedAt = release.getAsLong();
             long woken;
             try {
-                woken = acquiredAt.get(WAKE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+                woken = acquiredAt.get(Math.max(0, releasedAt - System.nanoTime()) / 1_000_000
+                        + WAKE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 throw new AssertionError("the waiter did not hold the lock within " + WAKE_BOUND
                         + " of the release (it polls every 30-60 s)", e);

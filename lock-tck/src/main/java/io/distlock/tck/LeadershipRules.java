@@ -170,6 +170,16 @@ public interface LeadershipRules extends TckSupport {
     }
 
     @Test
+    @DisplayName("§16.12 a waiter refused while the lease was long acquires within margin after the releaseAfter time")
+    default void rule_16_12_releaseAfterWakesAWaiterRefusedUnderTheLongLease() throws Exception {
+        String name = tck().name("release-after-waiter");
+        LockOptions longLease = LockOptions.defaults().withLeaseTime(ReleaseAfterWaiter.LONG_LEASE);
+        DistributedLock holder = tck().client().lock(name, longLease);
+        DistributedLock waiter = tck().client().lock(name, longLease);
+        ReleaseAfterWaiter.check(tck(), "§16.12", holder::tryAcquire, waiter::tryAcquire);
+    }
+
+    @Test
     @DisplayName("§16.7 leadership: at most one leader among campaigners on three clients; terms strictly increase; close hands over promptly")
     default void rule_16_7_oneLeaderTermsIncreaseCloseHandsOver() {
         String name = tck().name("leader");

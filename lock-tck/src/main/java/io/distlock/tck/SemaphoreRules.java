@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.LockLostException;
+import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.tck.check.CriticalSection;
@@ -310,6 +311,16 @@ public interface SemaphoreRules extends TckSupport {
         Lease third = tck().client().semaphore(name, 2).tryAcquire(Tck.PROMPTLY).orElseThrow();
         second.release();
         third.release();
+    }
+
+    @Test
+    @DisplayName("§18.12 a waiter refused while a permit's lease was long acquires within margin after the permit's releaseAfter time")
+    default void rule_18_12_permitReleaseAfterWakesAWaiterRefusedUnderTheLongLease() throws Exception {
+        String name = tck().name("permit-release-after-waiter");
+        LockOptions longLease = LockOptions.defaults().withLeaseTime(ReleaseAfterWaiter.LONG_LEASE);
+        Semaphore holder = semaphoreClient().semaphore(name, 1, longLease);
+        Semaphore waiter = tck().client().semaphore(name, 1, longLease);
+        ReleaseAfterWaiter.check(tck(), "§18.12", holder::tryAcquire, waiter::tryAcquire);
     }
 
     /** The most sections inside at one instant (a sweep over enters and exits; an exit at the same instant first). */
