@@ -50,8 +50,7 @@ final class RenewalScheduler {
     private final ReentrantLock scheduleLock = new ReentrantLock();
     private final AtomicBoolean failing = new AtomicBoolean();
     private ScheduledFuture<?> next; // guarded by scheduleLock
-    /** When the pending tick runs, {@code Long.MAX_VALUE} if none; written under scheduleLock, read without. */
-    private volatile long nextAt = Long.MAX_VALUE;
+    private long nextAt = Long.MAX_VALUE; // guarded by scheduleLock
     /** Told of each renewal round trip (metrics); NONE unless a listener was set. */
     private volatile LockStoreListener listener = LockStoreListener.NONE;
 
@@ -106,12 +105,6 @@ final class RenewalScheduler {
 
     private void scheduleBy(long dueNanos) {
         if (dueNanos == Long.MAX_VALUE) {
-            return;
-        }
-        long pendingAt = nextAt;
-        if (pendingAt != Long.MAX_VALUE && dueNanos - pendingAt >= 0) {
-            // a tick at or before dueNanos is pending (or running, and will plan from every tracked hold): no lock,
-            // so acquisitions on many threads do not queue on one lock here
             return;
         }
         scheduleLock.lock();
