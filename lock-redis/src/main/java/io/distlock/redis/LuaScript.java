@@ -21,11 +21,15 @@ final class LuaScript {
     private final String name;
     private final String source;
     private final String sha;
+    private final byte[] shaBytes;
+    private final byte[] sourceBytes;
 
     LuaScript(String name, String source) {
         this.name = name;
         this.source = source;
         this.sha = sha1(source);
+        this.shaBytes = sha.getBytes(StandardCharsets.US_ASCII);
+        this.sourceBytes = source.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Runs the script on the node that owns {@code keys}. */
@@ -45,6 +49,21 @@ final class LuaScript {
     /** Runs {@code call} on the node that owns its keys. */
     Object run(UnifiedJedis client, LockCalls.Call call) {
         return run(client, call.keys(), call.args());
+    }
+
+    /**
+     * Runs an encoded {@code call} on the node that owns its keys. Integer and array replies come back as with
+     * {@link #run(UnifiedJedis, List, List)}; a bulk string reply would come back as {@code byte[]}.
+     */
+    Object run(UnifiedJedis client, LockCalls.BinaryCall call) {
+        try {
+            return client.evalsha(shaBytes, call.keys(), call.args());
+        } catch (JedisDataException e) {
+            if (isNoScript(e)) {
+                return client.eval(sourceBytes, call.keys(), call.args());
+            }
+            throw e;
+        }
     }
 
     /** Queues the script by SHA in a pipeline. */

@@ -12,9 +12,12 @@ final class OwnerValue {
     private OwnerValue() {
     }
 
-    /** The value for a new lease with {@code token}, held by the current thread of this process. */
+    /**
+     * The value for a new lease with {@code token}, held by the current thread of this process: the token, then
+     * {@link OwnerTokens#holderDescription()}, built as one string.
+     */
     static String of(String token) {
-        return token + "|" + OwnerTokens.holderDescription();
+        return token + "|" + OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
     }
 
     /** The holder description inside a stored value, without the token. */

@@ -4,7 +4,7 @@ import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
-import io.distlock.spi.OwnerTokens;
+import io.distlock.spi.OwnerTokenSequence;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
@@ -53,6 +53,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     private final String tombstoneMs;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final RedisPermits permits;
+    private final OwnerTokenSequence tokens = new OwnerTokenSequence();
 
     /**
      * A backend over {@code client}.
@@ -97,11 +98,12 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     protected Attempt attempt(String name, Duration leaseTime) {
         ensureOpen();
         checkLease(leaseTime);
-        String token = OwnerTokens.newToken();
-        String value = OwnerValue.of(token);
+        String token = tokens.next();
+        HeldLock held = new HeldLock(OwnerValue.of(token), calls.encode(name));
+        String value = held.value();
         Object reply;
         try {
-            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(name, value, leaseTime));
+            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueBytes(), leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
                 reaper.reap(name, value, leaseTime);
@@ -112,7 +114,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
         if (code == 1) {
-            return Attempt.granted(new Grant(name, token, number, value));
+            return Attempt.granted(new Grant(name, token, number, held));
         }
         return Attempt.held(number >= 0 ? TimeUnit.MILLISECONDS.toNanos(number) : -1);
     }
@@ -140,11 +142,16 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     @Override
     public boolean release(Grant grant) {
         String name = grant.name();
-        String value = (String) grant.handle();
-        LockCalls.Call call = slotted ? calls.releaseWithTombstone(name, value, grant.ownerToken(), tombstoneMs)
-                : calls.release(name, value);
-        Object reply = RedisErrors.call(store, "release lock '" + name + "'", () -> RedisScripts.RELEASE.run(client,
-                call));
+        HeldLock held = (HeldLock) grant.handle();
+        Object reply;
+        try {
+            reply = slotted
+                    ? RedisScripts.RELEASE.run(client,
+                            calls.releaseWithTombstone(name, held.value(), grant.ownerToken(), tombstoneMs))
+                    : RedisScripts.RELEASE.run(client, calls.release(held.keys(), held.valueBytes()));
+        } catch (JedisException e) {
+            throw RedisErrors.translate(store, "release lock '" + name + "'", e);
+        }
         signals().signal(name);
         return ((Long) reply) == 1L;
     }

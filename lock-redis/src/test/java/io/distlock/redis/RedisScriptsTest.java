@@ -10,7 +10,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@code SCRIPT FLUSH} empties the server's script cache: acquire, extend and release go on working. */
+/**
+ * {@code SCRIPT FLUSH} empties the server's script cache: acquire, extend and release go on working. The acquire
+ * script's fence is {@code max(last + 1, server clock in microseconds)}.
+ */
 class RedisScriptsTest {
 
     private static RedisServer server;
@@ -46,5 +49,34 @@ class RedisScriptsTest {
             assertThat(probe.raw().scriptExists(RedisScripts.ACQUIRE.sha(), RedisScripts.ACQUIRE.sha())).isTrue();
             second.release();
         }
+    }
+
+    @Test
+    void aFenceCounterAheadOfTheClockGrowsByOneAndAMissingOrBadOneStartsAtTheClock() {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            long ahead = 5_000_000_000_000_000L; // 2128 as microseconds: past any clock, below 2^53
+            probe.raw().set("distlock:fence:{ahead}", Long.toString(ahead));
+            try (Lease first = store.lock("ahead").tryAcquire().orElseThrow()) {
+                assertThat(first.fencingToken()).isEqualTo(ahead + 1);
+            }
+            try (Lease second = store.lock("ahead").tryAcquire().orElseThrow()) {
+                assertThat(second.fencingToken()).isEqualTo(ahead + 2);
+            }
+
+            long clockMicros = serverClockMicros(probe);
+            try (Lease fresh = store.lock("fresh").tryAcquire().orElseThrow()) {
+                assertThat(fresh.fencingToken()).isGreaterThanOrEqualTo(clockMicros).isLessThan(ahead);
+            }
+            probe.raw().set("distlock:fence:{garbled}", "not a number");
+            try (Lease garbled = store.lock("garbled").tryAcquire().orElseThrow()) {
+                assertThat(garbled.fencingToken()).isGreaterThanOrEqualTo(clockMicros).isLessThan(ahead);
+            }
+        }
+    }
+
+    private static long serverClockMicros(RedisProbe probe) {
+        java.util.List<?> time = (java.util.List<?>) probe.raw().eval("return redis.call('TIME')");
+        return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
     }
 }
