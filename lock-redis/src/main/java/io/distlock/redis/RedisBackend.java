@@ -170,11 +170,13 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         ensureOpen();
         checkLease(leaseTime);
         String name = from.name();
-        String token = OwnerTokens.newToken();
-        String value = OwnerValue.of(token);
+        String token = tokens.next();
+        HeldLock held = new HeldLock(OwnerValue.of(token), calls.encode(name));
+        String value = held.value();
         Object reply;
         try {
-            reply = RedisScripts.HAND_OVER.run(client, calls.handOver(name, (String) from.handle(), value, leaseTime));
+            reply = RedisScripts.HAND_OVER.run(client, calls.handOver(name, HeldLock.valueOf(from.handle()), value,
+                    leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) {
                 reaper.reap(name, value, leaseTime);
@@ -182,7 +184,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
         }
         long fence = (Long) reply;
-        return fence > 0 ? new Grant(name, token, fence, value) : null;
+        return fence > 0 ? new Grant(name, token, fence, held) : null;
     }
 
     @Override
