@@ -18,7 +18,6 @@ import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -43,12 +42,8 @@ public final class BackendLockStore implements LockStore {
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final DelayedReleases delayedReleases;
-    /**
-     * Losses a backend reports for grants of a name whose acquisition is in flight (granted in the store, not yet
-     * registered here): one slot per name while its acquire call runs, dropped when it ends, so nothing piles up.
-     */
-    private final ConcurrentHashMap<String, ConcurrentHashMap<String, String>> lossesInFlight =
-            new ConcurrentHashMap<>();
+    /** Losses a backend reports for grants of a name whose acquisition is in flight (granted, not registered yet). */
+    private final InFlightLosses lossesInFlight = new InFlightLosses();
     /** Whether the backend reported its connection suspended and not yet back; set before holds are walked. */
     private volatile boolean suspended;
     /** The leases each thread took through a Lock view of this store, shared by every view of a name. */
@@ -143,10 +138,11 @@ public final class BackendLockStore implements LockStore {
                 return null;
             }
             long calledAt = System.nanoTime();
-            ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
-            lossesInFlight.put(name, earlyLosses);
+            lossesInFlight.begin(name);
+            Grant grant = null;
+            String lostEarly;
             try {
-                Grant grant = backend.acquire(name, options.leaseTime(), wait.now());
+                grant = backend.acquire(name, options.leaseTime(), wait.now());
                 if (grant == null) {
                     return null;
                 }
@@ -159,11 +155,11 @@ public final class BackendLockStore implements LockStore {
                 holds.put(name, hold);
                 handedOver = true;
             } finally {
-                lossesInFlight.remove(name, earlyLosses);
+                lostEarly = lossesInFlight.end(name, grant == null ? null : grant.ownerToken());
             }
             // register, then look: a loss or suspension reported before registration is found here, one reported
             // after it finds the hold registered
-            return registered(hold, earlyLosses.remove(hold.grant.ownerToken()));
+            return registered(hold, lostEarly);
         } finally {
             if (!handedOver) {
                 if (permitted) {
@@ -200,8 +196,7 @@ public final class BackendLockStore implements LockStore {
                     + existing.options + "; a nested acquisition shares that lease and cannot use " + options
                     + ": acquire it with the same options");
         }
-        int before = existing.depth.getAndUpdate(d -> d > 0 ? d + 1 : d);
-        return before > 0 ? new CoreLease(this, existing) : null;
+        return existing.nest() ? new CoreLease(this, existing) : null;
     }
 
     /**
@@ -270,12 +265,12 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         Set<Grant> lost;
-        hold.storeCalls.lock(); // after a renewal of this hold in flight, so the new expiry lands last
+        hold.claimStoreCall(); // after a renewal of this hold in flight, so the new expiry lands last
         try {
             Duration left = Duration.ofMillis((leftNanos + 999_999) / 1_000_000); // rounded up: never shorter
             lost = renewInStore(hold, List.of(new Renewal(hold.grant, left)));
         } finally {
-            hold.storeCalls.unlock();
+            hold.endStoreCall();
             hold.openGate();
         }
         if (lost.contains(hold.grant)) {
@@ -300,7 +295,7 @@ public final class BackendLockStore implements LockStore {
         if (!hold.isActive()) {
             return false;
         }
-        hold.storeCalls.lock(); // waits for a renewal of this hold in flight, so the store applies them in this order
+        hold.claimStoreCall(); // waits for a renewal of this hold in flight, so the store applies them in this order
         try {
             if (!hold.isActive()) {
                 return false;
@@ -317,7 +312,7 @@ public final class BackendLockStore implements LockStore {
                 hold.leaseSet(sentAt, leaseTime);
             }
         } finally {
-            hold.storeCalls.unlock();
+            hold.endStoreCall();
         }
         renewals.rescheduleFor(hold);
         return hold.isActive();
@@ -375,7 +370,7 @@ public final class BackendLockStore implements LockStore {
 
     /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
     int lossesKeptForUnregisteredGrants() {
-        return lossesInFlight.values().stream().mapToInt(Map::size).sum();
+        return lossesInFlight.kept();
     }
 
     /** Number of local gates in use (for tests: gates must not leak). */
@@ -447,10 +442,7 @@ public final class BackendLockStore implements LockStore {
             }
             // not registered (yet): if its acquisition is in flight, leave the loss where acquire looks after
             // registering; then look once more in case acquire registered it meanwhile (losing twice is harmless)
-            ConcurrentHashMap<String, String> inFlight = lossesInFlight.get(grant.name());
-            if (inFlight != null) {
-                inFlight.putIfAbsent(grant.ownerToken(), reason);
-            }
+            lossesInFlight.record(grant.name(), grant.ownerToken(), reason);
             Hold registered = holds.get(grant.name());
             if (registered != null && sameOwner(registered.grant, grant)) {
                 lose(registered, reason);
