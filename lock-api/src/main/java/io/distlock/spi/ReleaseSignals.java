@@ -19,11 +19,8 @@ public final class ReleaseSignals {
 
     /** Registers interest in {@code name}; take it before the attempt that may fail, close it when done. */
     public Ticket ticket(String name) {
-        Channel channel = channels.compute(name, (k, c) -> {
-            Channel ch = c == null ? new Channel() : c;
-            ch.users++;
-            return ch;
-        });
+        // merge, not compute: on a name nobody waits for it puts the new channel without a placeholder node
+        Channel channel = channels.merge(name, new Channel(), ReleaseSignals::join);
         return new Ticket(name, channel, channel.generation());
     }
 
@@ -43,6 +40,11 @@ public final class ReleaseSignals {
     /** Whether anyone in this process waits for {@code name}. */
     public boolean hasWaiters(String name) {
         return channels.containsKey(name);
+    }
+
+    private static Channel join(Channel existing, Channel unused) {
+        existing.users++;
+        return existing;
     }
 
     private void leave(String name) {
@@ -107,7 +109,7 @@ public final class ReleaseSignals {
         private volatile long generation;
         /** Through {@link #WAITS}; null until the first waiter. */
         private volatile Waits waits;
-        private int users; // guarded by ConcurrentHashMap.compute on the channel's key
+        private int users = 1; // the ticket that made it; guarded by the map's atomic updates of the channel's key
 
         long generation() {
             return generation;

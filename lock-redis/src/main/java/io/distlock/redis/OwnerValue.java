@@ -14,7 +14,8 @@ final class OwnerValue {
 
     /** The value for a new lease with {@code token}, held by the current thread of this process. */
     static String of(String token) {
-        return token + "|" + OwnerTokens.holderDescription();
+        // OwnerTokens.holderDescription() after the bar, in one concatenation (no string of its own per acquire)
+        return token + "|" + OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
     }
 
     /** The holder description inside a stored value, without the token. */
