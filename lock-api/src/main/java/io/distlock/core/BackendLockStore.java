@@ -18,7 +18,6 @@ import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -43,12 +42,8 @@ public final class BackendLockStore implements LockStore {
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final DelayedReleases delayedReleases;
-    /**
-     * Losses a backend reports for grants of a name whose acquisition is in flight (granted in the store, not yet
-     * registered here): one slot per name while its acquire call runs, dropped when it ends, so nothing piles up.
-     */
-    private final ConcurrentHashMap<String, ConcurrentHashMap<String, String>> lossesInFlight =
-            new ConcurrentHashMap<>();
+    /** Losses a backend reports for grants of a name whose acquisition is in flight (granted, not registered yet). */
+    private final InFlightLosses lossesInFlight = new InFlightLosses();
     /** Whether the backend reported its connection suspended and not yet back; set before holds are walked. */
     private volatile boolean suspended;
     /** The leases each thread took through a Lock view of this store, shared by every view of a name. */
@@ -147,26 +142,25 @@ public final class BackendLockStore implements LockStore {
         }
         LocalGates.HandOff handed = through.handOff();
         if (handed != null) {
-            return register(name, gate, options, me, handed.grant(), handed.sentAtNanos(), handed.earlyLosses());
+            return register(name, gate, options, me, handed.grant(), handed.sentAtNanos());
         }
         boolean registering = false;
         try {
             long calledAt = System.nanoTime();
-            ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
-            lossesInFlight.put(name, earlyLosses);
+            lossesInFlight.begin(name);
             Grant grant = null;
             try {
                 grant = backend.acquire(name, options.leaseTime(), wait.now());
             } finally {
                 if (grant == null) {
-                    lossesInFlight.remove(name, earlyLosses);
+                    lossesInFlight.end(name, null);
                 }
             }
             if (grant == null) {
                 return null;
             }
             registering = true;
-            return register(name, gate, options, me, grant, calledAt, earlyLosses);
+            return register(name, gate, options, me, grant, calledAt);
         } finally {
             if (!registering) {
                 gate.openUnheld();
@@ -177,11 +171,13 @@ public final class BackendLockStore implements LockStore {
 
     /**
      * Registers the hold of a grant the caller got through {@code gate} with (from its own acquire, or handed over by
-     * the previous holder), requested at {@code calledAt}; then drops the grant's slot of early losses.
+     * the previous holder), requested at {@code calledAt}; then ends the grant's in-flight slot of early losses
+     * (begun before the store call that made the grant).
      */
     private Lease register(String name, LocalGates.Gate gate, LockOptions options, Thread me, Grant grant,
-            long calledAt, ConcurrentHashMap<String, String> earlyLosses) {
-        Hold hold;
+            long calledAt) {
+        Hold hold = null;
+        String lostEarly;
         try {
             Hold[] self = new Hold[1];
             hold = new Hold(grant, me, options, backend.leaseModel() == LeaseModel.SESSION, () -> {
@@ -195,11 +191,11 @@ public final class BackendLockStore implements LockStore {
             hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
             holds.put(name, hold);
         } finally {
-            lossesInFlight.remove(name, earlyLosses);
+            lostEarly = lossesInFlight.end(name, grant.ownerToken());
         }
         // register, then look: a loss or suspension reported before registration is found here, one reported
         // after it finds the hold registered
-        return registered(hold, earlyLosses.remove(grant.ownerToken()));
+        return registered(hold, lostEarly);
     }
 
     /** A hold just registered: tracked for renewal, told of a loss reported before (or null), checked for close. */
@@ -228,8 +224,7 @@ public final class BackendLockStore implements LockStore {
                     + existing.options + "; a nested acquisition shares that lease and cannot use " + options
                     + ": acquire it with the same options");
         }
-        int before = existing.depth.getAndUpdate(d -> d > 0 ? d + 1 : d);
-        return before > 0 ? new CoreLease(this, existing) : null;
+        return existing.nest() ? new CoreLease(this, existing) : null;
     }
 
     /**
@@ -286,17 +281,16 @@ public final class BackendLockStore implements LockStore {
      */
     private void handOver(Hold hold, LocalGates.Waiter next) {
         String name = hold.grant.name();
-        ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
-        lossesInFlight.put(name, earlyLosses);
+        lossesInFlight.begin(name); // ended by the waiter when it registers the grant
         long sentAt = System.nanoTime();
         Grant grant = null;
         try {
             grant = handOverInStore(hold.grant, next.options.leaseTime());
         } finally {
             if (grant == null) {
-                lossesInFlight.remove(name, earlyLosses);
+                lossesInFlight.end(name, null);
             }
-            next.receive(grant == null ? null : new LocalGates.HandOff(grant, sentAt, earlyLosses));
+            next.receive(grant == null ? null : new LocalGates.HandOff(grant, sentAt));
             gates.leave(name); // the releaser's use of the gate; the waiter has its own
         }
         if (grant == null) {
@@ -357,13 +351,13 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         Set<Grant> lost;
-        hold.storeCalls.lock(); // after a renewal of this hold in flight, so the new expiry lands last
+        hold.claimStoreCall(); // after a renewal of this hold in flight, so the new expiry lands last
         try {
             Duration left = Duration.ofMillis((leftNanos + 999_999) / 1_000_000) // rounded up: never shorter
                     .plus(RELEASE_AFTER_EXPIRY_GRACE);
             lost = renewInStore(hold, List.of(new Renewal(hold.grant, left)));
         } finally {
-            hold.storeCalls.unlock();
+            hold.endStoreCall();
             hold.openGate();
         }
         if (lost.contains(hold.grant)) {
@@ -389,7 +383,7 @@ public final class BackendLockStore implements LockStore {
         if (!hold.isActive()) {
             return false;
         }
-        hold.storeCalls.lock(); // waits for a renewal of this hold in flight, so the store applies them in this order
+        hold.claimStoreCall(); // waits for a renewal of this hold in flight, so the store applies them in this order
         try {
             if (!hold.isActive()) {
                 return false;
@@ -406,7 +400,7 @@ public final class BackendLockStore implements LockStore {
                 hold.leaseSet(sentAt, leaseTime);
             }
         } finally {
-            hold.storeCalls.unlock();
+            hold.endStoreCall();
         }
         renewals.rescheduleFor(hold);
         return hold.isActive();
@@ -464,7 +458,7 @@ public final class BackendLockStore implements LockStore {
 
     /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
     int lossesKeptForUnregisteredGrants() {
-        return lossesInFlight.values().stream().mapToInt(Map::size).sum();
+        return lossesInFlight.kept();
     }
 
     /** Number of local gates in use (for tests: gates must not leak). */
@@ -546,10 +540,7 @@ public final class BackendLockStore implements LockStore {
             }
             // not registered (yet): if its acquisition is in flight, leave the loss where acquire looks after
             // registering; then look once more in case acquire registered it meanwhile (losing twice is harmless)
-            ConcurrentHashMap<String, String> inFlight = lossesInFlight.get(grant.name());
-            if (inFlight != null) {
-                inFlight.putIfAbsent(grant.ownerToken(), reason);
-            }
+            lossesInFlight.record(grant.name(), grant.ownerToken(), reason);
             Hold registered = holds.get(grant.name());
             if (registered != null && sameOwner(registered.grant, grant)) {
                 lose(registered, reason);

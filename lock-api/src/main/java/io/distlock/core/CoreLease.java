@@ -4,16 +4,32 @@ import io.distlock.Arguments;
 import io.distlock.Lease;
 import io.distlock.LeaseState;
 import io.distlock.LockLostException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-/** A lease handed to the user: one level of nesting over a shared {@link Hold}. Released at most once. */
+/**
+ * A lease handed to the user: one level of nesting over a shared {@link Hold}. Released at most once; the flag is a
+ * plain field claimed through a {@link VarHandle}, not an atomic object of its own, as a lease lives as long as it
+ * is held.
+ */
 final class CoreLease implements Lease {
+
+    private static final VarHandle RELEASED;
+
+    static {
+        try {
+            RELEASED = MethodHandles.lookup().findVarHandle(CoreLease.class, "released", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final BackendLockStore store;
     private final Hold hold;
-    private final AtomicBoolean released = new AtomicBoolean();
+    /** Through {@link #RELEASED}. */
+    private volatile boolean released;
 
     CoreLease(BackendLockStore store, Hold hold) {
         this.store = store;
@@ -32,12 +48,12 @@ final class CoreLease implements Lease {
 
     @Override
     public boolean isValid() {
-        return !released.get() && hold.state() == LeaseState.HELD && hold.withinValidity(System.nanoTime());
+        return !released && hold.state() == LeaseState.HELD && hold.withinValidity(System.nanoTime());
     }
 
     @Override
     public LeaseState state() {
-        if (released.get()) {
+        if (released) {
             return hold.state() == LeaseState.LOST ? LeaseState.LOST : LeaseState.RELEASED;
         }
         return hold.state();
@@ -46,7 +62,7 @@ final class CoreLease implements Lease {
     @Override
     public boolean extend(Duration leaseTime) {
         Arguments.requirePositive(leaseTime, "leaseTime");
-        if (released.get()) {
+        if (released) {
             return false;
         }
         return store.extend(hold, leaseTime);
@@ -60,10 +76,10 @@ final class CoreLease implements Lease {
 
     @Override
     public void release() {
-        if (!released.compareAndSet(false, true)) {
+        if (!RELEASED.compareAndSet(this, false, true)) {
             return;
         }
-        if (hold.depth.decrementAndGet() > 0) {
+        if (hold.unnest() > 0) {
             if (hold.state() == LeaseState.LOST) {
                 throw hold.lostCause();
             }
@@ -76,10 +92,10 @@ final class CoreLease implements Lease {
     @Override
     public void releaseAfter(Duration minHeld) {
         Arguments.requireNonNegative(minHeld, "minHeld");
-        if (!released.compareAndSet(false, true)) {
+        if (!RELEASED.compareAndSet(this, false, true)) {
             return;
         }
-        if (hold.depth.decrementAndGet() > 0) {
+        if (hold.unnest() > 0) {
             if (hold.state() == LeaseState.LOST) {
                 throw hold.lostCause();
             }

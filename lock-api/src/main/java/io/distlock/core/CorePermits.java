@@ -24,7 +24,7 @@ final class CorePermits {
     /** Registered permit holds; a permit leaves when its gate opens (released or lost). */
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     /** Losses reported for permits granted but not registered yet, per name while an acquire of it runs. */
-    private final ConcurrentHashMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    private final InFlightLosses inFlight = new InFlightLosses();
 
     CorePermits(BackendLockStore store, PermitBackend backend, boolean sessionBound) {
         this.store = store;
@@ -53,11 +53,12 @@ final class CorePermits {
                 return null;
             }
             long calledAt = System.nanoTime();
-            InFlight flight = enterFlight(name);
+            inFlight.begin(name);
+            Grant grant = null;
             Hold hold;
             String lostEarly;
             try {
-                Grant grant = backend.acquirePermit(name, permits, options.leaseTime(), wait.now());
+                grant = backend.acquirePermit(name, permits, options.leaseTime(), wait.now());
                 if (grant == null) {
                     return null;
                 }
@@ -69,10 +70,9 @@ final class CorePermits {
                 holds.add(hold);
                 handedOver = true;
             } finally {
-                leaveFlight(name, flight);
+                lostEarly = inFlight.end(name, grant == null ? null : grant.ownerToken());
             }
-            // registered, then look: a loss reported before registration is in the flight's map
-            lostEarly = flight.losses.remove(hold.grant.ownerToken());
+            // registered, then look: a loss reported before registration was kept for it in flight
             return store.registered(hold, lostEarly);
         } finally {
             if (!handedOver) {
@@ -91,10 +91,7 @@ final class CorePermits {
             store.lose(hold, reason);
             return true;
         }
-        InFlight flight = inFlight.get(grant.name());
-        if (flight != null) {
-            flight.losses.putIfAbsent(grant.ownerToken(), reason);
-        }
+        inFlight.record(grant.name(), grant.ownerToken(), reason);
         Hold registered = find(grant);
         if (registered != null) {
             store.lose(registered, reason);
@@ -129,18 +126,6 @@ final class CorePermits {
         gates.compute(key, (k, g) -> g == null || --g.users == 0 ? null : g);
     }
 
-    private InFlight enterFlight(String name) {
-        return inFlight.compute(name, (k, f) -> {
-            InFlight flight = f == null ? new InFlight() : f;
-            flight.users++;
-            return flight;
-        });
-    }
-
-    private void leaveFlight(String name, InFlight flight) {
-        inFlight.compute(name, (k, f) -> f == null || --f.users == 0 ? null : f);
-    }
-
     /** A fair gate of {@code permits} places for one name and limit. */
     private static final class Gate {
         final Semaphore places;
@@ -149,12 +134,6 @@ final class CorePermits {
         Gate(int permits) {
             this.places = new Semaphore(permits, true);
         }
-    }
-
-    /** Losses kept while acquisitions of one name are in flight. */
-    private static final class InFlight {
-        final ConcurrentHashMap<String, String> losses = new ConcurrentHashMap<>();
-        int users; // guarded by ConcurrentHashMap.compute on the name
     }
 
     /** What a permit hold does when its gate opens: leave the registry, free its local place. */

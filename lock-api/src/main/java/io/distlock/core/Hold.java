@@ -6,12 +6,11 @@ import io.distlock.LockOptions;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseClock;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -21,12 +20,40 @@ import java.util.function.Consumer;
  *
  * <p>Timing: the hold knows when its lease was last set in the store (the moment the request was sent and the lease
  * time it carried), and from that, with {@link LeaseClock}, when it expires locally and when it is due for renewal.
- * Requests that set the lease (background renewal, {@code extend}) go one at a time through {@link #storeCalls}, so
- * the store and the local clock see them in the same order.
+ * Requests that set the lease (background renewal, {@code extend}) go one at a time through a store-call claim
+ * ({@link #tryClaimStoreCall}, {@link #claimStoreCall}, {@link #endStoreCall}), so the store and the local clock see
+ * them in the same order.
+ *
+ * <p>Memory: a process may hold many thousands of leases, so a hold keeps its flags, counters and state in plain
+ * fields changed through {@link VarHandle}s rather than one atomic object each, makes its listener list only when a
+ * listener is added, and makes the lock that blocked store-call claimers wait on only when one has to wait.
  */
 final class Hold {
 
     private static final System.Logger LOG = System.getLogger(Hold.class.getName());
+
+    private static final VarHandle STATE;
+    private static final VarHandle DEPTH;
+    private static final VarHandle GATE_OPENED;
+    private static final VarHandle RENEWING;
+    private static final VarHandle STORE_CALL;
+    private static final VarHandle STORE_CALL_WAITS;
+    private static final VarHandle LISTENERS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(Hold.class, "state", LeaseState.class);
+            DEPTH = lookup.findVarHandle(Hold.class, "depth", int.class);
+            GATE_OPENED = lookup.findVarHandle(Hold.class, "gateOpened", boolean.class);
+            RENEWING = lookup.findVarHandle(Hold.class, "renewing", boolean.class);
+            STORE_CALL = lookup.findVarHandle(Hold.class, "storeCall", boolean.class);
+            STORE_CALL_WAITS = lookup.findVarHandle(Hold.class, "storeCallWaits", StoreCallWaits.class);
+            LISTENERS = lookup.findVarHandle(Hold.class, "listeners", CopyOnWriteArrayList.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final Grant grant;
     final Thread owner;
@@ -37,13 +64,17 @@ final class Hold {
     final boolean sessionBound;
     /** Whether this is a semaphore permit (released and renewed through the permit operations) or a lock. */
     final boolean permit;
-    /** One lease-setting store call at a time for this hold (renewal or extend); never held by the clock thread. */
-    final ReentrantLock storeCalls = new ReentrantLock();
-    final AtomicInteger depth = new AtomicInteger(1);
-    private final AtomicReference<LeaseState> state = new AtomicReference<>(LeaseState.HELD);
-    private final AtomicBoolean gateOpened = new AtomicBoolean();
+    /** Nesting depth: the leases of this hold not yet released; 0 once the outermost is. Through {@link #DEPTH}. */
+    @SuppressWarnings("unused")
+    private volatile int depth = 1;
+    /** Through {@link #STATE}. */
+    private volatile LeaseState state = LeaseState.HELD;
+    /** Whether {@link #openGate()} ran; through {@link #GATE_OPENED}. */
+    @SuppressWarnings("unused")
+    private volatile boolean gateOpened;
     private final Runnable openGate;
-    private final List<OnceListener> listeners = new CopyOnWriteArrayList<>();
+    /** The lost-listeners, made by the first {@link #addListener}; through {@link #LISTENERS}. */
+    private volatile CopyOnWriteArrayList<OnceListener> listeners;
     private volatile LockLostException lostCause;
     private volatile Duration leaseTime;
     /** Local estimate of the store-side expiry (nanoTime); Long.MAX_VALUE for session-bound leases. */
@@ -52,7 +83,12 @@ final class Hold {
     private volatile long nextRenewNanos;
     /** Renewal failures in a row, for the back-off. */
     private volatile int failures;
-    private final AtomicBoolean renewing = new AtomicBoolean();
+    /** Whether a background renewal of this hold is in flight; through {@link #RENEWING}. */
+    private volatile boolean renewing;
+    /** Whether a lease-setting store call holds the claim; through {@link #STORE_CALL}. */
+    private volatile boolean storeCall;
+    /** Where blocked claimers wait; made by the first one that has to. Through {@link #STORE_CALL_WAITS}. */
+    private volatile StoreCallWaits storeCallWaits;
     /** When the acquisition returned to the caller (nanoTime): releaseAfter counts its minimum hold from here. */
     volatile long acquiredAtNanos;
 
@@ -121,7 +157,7 @@ final class Hold {
      * to share a batch; a retry after a failure waits out its back-off.
      */
     boolean renewalDueAt(long nowNanos) {
-        if (!autoRenew || sessionBound || renewing.get()) {
+        if (!autoRenew || sessionBound || renewing) {
             return false;
         }
         long early = failures > 0 ? 0 : LeaseClock.renewIntervalNanos(leaseTime) / 2;
@@ -134,61 +170,140 @@ final class Hold {
             return Long.MAX_VALUE;
         }
         long until = validUntilNanos;
-        return autoRenew && !renewing.get() ? Math.min(nextRenewNanos, until) : until;
+        return autoRenew && !renewing ? Math.min(nextRenewNanos, until) : until;
     }
 
     /** Claims the hold for one background renewal; false if one is in flight already. */
     boolean startRenewal() {
-        return renewing.compareAndSet(false, true);
+        return RENEWING.compareAndSet(this, false, true);
     }
 
     /** Ends the background renewal claimed by {@link #startRenewal()}. */
     void endRenewal() {
-        renewing.set(false);
+        renewing = false;
+    }
+
+    // ---- store calls: one lease-setting call at a time ------------------------------------------------------------
+
+    /** Claims the hold for one lease-setting store call if no other has it; pair a success with {@link #endStoreCall}. */
+    boolean tryClaimStoreCall() {
+        return STORE_CALL.compareAndSet(this, false, true);
+    }
+
+    /**
+     * Claims the hold for one lease-setting store call, waiting (uninterruptibly, on a {@link ReentrantLock}, so a
+     * virtual thread does not pin) while another has it; pair with {@link #endStoreCall}.
+     */
+    void claimStoreCall() {
+        if (tryClaimStoreCall()) {
+            return;
+        }
+        StoreCallWaits waits = storeCallWaits();
+        waits.lock.lock();
+        try {
+            while (!tryClaimStoreCall()) {
+                waits.freed.awaitUninterruptibly();
+            }
+        } finally {
+            waits.lock.unlock();
+        }
+    }
+
+    /**
+     * Ends the claim of {@link #tryClaimStoreCall} or {@link #claimStoreCall} and wakes claimers waiting for it. The
+     * claim is freed before the waits are looked at, and a claimer makes the waits before it tries again, so either
+     * this sees the waits or that claimer sees the claim free.
+     */
+    void endStoreCall() {
+        storeCall = false;
+        StoreCallWaits waits = storeCallWaits;
+        if (waits != null) {
+            waits.lock.lock();
+            try {
+                waits.freed.signalAll();
+            } finally {
+                waits.lock.unlock();
+            }
+        }
+    }
+
+    private StoreCallWaits storeCallWaits() {
+        StoreCallWaits waits = storeCallWaits;
+        if (waits == null) {
+            StoreCallWaits made = new StoreCallWaits();
+            waits = STORE_CALL_WAITS.compareAndSet(this, null, made) ? made : storeCallWaits;
+        }
+        return waits;
+    }
+
+    /** The lock and condition claimers wait on while another store call of the hold is in progress. */
+    private static final class StoreCallWaits {
+        final ReentrantLock lock = new ReentrantLock();
+        final Condition freed = lock.newCondition();
+    }
+
+    // ---- nesting --------------------------------------------------------------------------------------------------
+
+    /** One more nested lease on this hold; false if the outermost was released already (then it is not nested). */
+    boolean nest() {
+        while (true) {
+            int d = (int) DEPTH.getVolatile(this);
+            if (d <= 0) {
+                return false;
+            }
+            if (DEPTH.compareAndSet(this, d, d + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** One nested lease released: the leases of the hold still unreleased (0 once the outermost is). */
+    int unnest() {
+        return (int) DEPTH.getAndAdd(this, -1) - 1;
     }
 
     // ---- state ----------------------------------------------------------------------------------------------------
 
     LeaseState state() {
-        return state.get();
+        return state;
     }
 
     boolean isActive() {
-        LeaseState s = state.get();
+        LeaseState s = state;
         return s == LeaseState.HELD || s == LeaseState.UNCERTAIN;
     }
 
     /** HELD or UNCERTAIN to RELEASED; false if the hold was already lost or released. */
     boolean markReleased() {
         while (true) {
-            LeaseState s = state.get();
+            LeaseState s = state;
             if (s != LeaseState.HELD && s != LeaseState.UNCERTAIN) {
                 return false;
             }
-            if (state.compareAndSet(s, LeaseState.RELEASED)) {
+            if (STATE.compareAndSet(this, s, LeaseState.RELEASED)) {
                 return true;
             }
         }
     }
 
     void markUncertain() {
-        state.compareAndSet(LeaseState.HELD, LeaseState.UNCERTAIN);
+        STATE.compareAndSet(this, LeaseState.HELD, LeaseState.UNCERTAIN);
     }
 
     void markCertain() {
-        state.compareAndSet(LeaseState.UNCERTAIN, LeaseState.HELD);
+        STATE.compareAndSet(this, LeaseState.UNCERTAIN, LeaseState.HELD);
     }
 
     /** Marks the hold lost and tells the listeners; false if it was no longer active. */
     boolean markLost(String reason) {
         while (true) {
-            LeaseState s = state.get();
+            LeaseState s = state;
             if (s != LeaseState.HELD && s != LeaseState.UNCERTAIN) {
                 return false;
             }
             lostCause = new LockLostException(grant.name(), grant.fencingToken(), reason);
-            if (state.compareAndSet(s, LeaseState.LOST)) {
-                listeners.forEach(OnceListener::fire);
+            if (STATE.compareAndSet(this, s, LeaseState.LOST)) {
+                fireListeners();
                 return true;
             }
         }
@@ -197,8 +312,8 @@ final class Hold {
     /** A released hold whose store lock turned out to be gone already: RELEASED to LOST, listeners told. */
     void markLostAtRelease(String reason) {
         lostCause = new LockLostException(grant.name(), grant.fencingToken(), reason);
-        if (state.compareAndSet(LeaseState.RELEASED, LeaseState.LOST)) {
-            listeners.forEach(OnceListener::fire);
+        if (STATE.compareAndSet(this, LeaseState.RELEASED, LeaseState.LOST)) {
+            fireListeners();
         }
     }
 
@@ -206,25 +321,53 @@ final class Hold {
         return lostCause;
     }
 
+    /**
+     * Adds a lost-listener; it runs once the hold is lost, at once if it is already. The listener is in the list
+     * before the state is read, and a loss sets the state before it reads the list, so one of the two runs it.
+     */
     void addListener(Consumer<? super LockLostException> listener) {
         OnceListener once = new OnceListener(listener);
-        listeners.add(once);
-        if (state.get() == LeaseState.LOST) {
+        CopyOnWriteArrayList<OnceListener> list = listeners;
+        if (list == null) {
+            CopyOnWriteArrayList<OnceListener> made = new CopyOnWriteArrayList<>();
+            list = LISTENERS.compareAndSet(this, null, made) ? made : listeners;
+        }
+        list.add(once);
+        if (state == LeaseState.LOST) {
             once.fire();
+        }
+    }
+
+    private void fireListeners() {
+        CopyOnWriteArrayList<OnceListener> list = listeners;
+        if (list != null) {
+            list.forEach(OnceListener::fire);
         }
     }
 
     /** A listener that runs at most once, whether the loss or the registration comes first. */
     private final class OnceListener {
+        private static final VarHandle FIRED;
+
+        static {
+            try {
+                FIRED = MethodHandles.lookup().findVarHandle(OnceListener.class, "fired", boolean.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         private final Consumer<? super LockLostException> listener;
-        private final AtomicBoolean fired = new AtomicBoolean();
+        /** Through {@link #FIRED}. */
+        @SuppressWarnings("unused")
+        private volatile boolean fired;
 
         OnceListener(Consumer<? super LockLostException> listener) {
             this.listener = listener;
         }
 
         void fire() {
-            if (!fired.compareAndSet(false, true)) {
+            if (!FIRED.compareAndSet(this, false, true)) {
                 return;
             }
             try {
@@ -237,7 +380,7 @@ final class Hold {
 
     /** Lets the next local thread through this lock's gate; runs once however often called. */
     void openGate() {
-        if (gateOpened.compareAndSet(false, true)) {
+        if (GATE_OPENED.compareAndSet(this, false, true)) {
             openGate.run();
         }
     }

@@ -93,8 +93,8 @@ final class LocalGates {
         return n;
     }
 
-    /** A store lock handed over to a waiter: the grant, when its request was sent, losses reported meanwhile. */
-    record HandOff(Grant grant, long sentAtNanos, ConcurrentHashMap<String, String> earlyLosses) {
+    /** A store lock handed over to a waiter: the grant, and when its request was sent. */
+    record HandOff(Grant grant, long sentAtNanos) {
     }
 
     /** A name's gate: who is through it (a hold, a contender or a claimed waiter), and who queues behind. */

@@ -80,7 +80,14 @@ final class RenewalScheduler {
         };
     }
 
+    /**
+     * Watches a hold's lease time. A session-bound hold has none (it is neither renewed nor expired here), so it is
+     * not tracked at all and costs this scheduler nothing.
+     */
     void track(Hold hold) {
+        if (hold.sessionBound) {
+            return;
+        }
         holds.add(hold);
         scheduleBy(hold.nextDeadlineNanos());
     }
@@ -189,9 +196,9 @@ final class RenewalScheduler {
         List<Renewal> renewals = new ArrayList<>(due.size());
         try {
             for (Hold hold : due) {
-                if (hold.isActive() && hold.storeCalls.tryLock()) {
-                    if (!hold.isActive()) { // released (or released after a minimum hold) while we took the lock
-                        hold.storeCalls.unlock();
+                if (hold.isActive() && hold.tryClaimStoreCall()) {
+                    if (!hold.isActive()) { // released (or released after a minimum hold) while we claimed it
+                        hold.endStoreCall();
                         continue;
                     }
                     sent.add(hold);
@@ -238,7 +245,7 @@ final class RenewalScheduler {
             LOG.log(Level.WARNING, "lease renewal in store " + storeName + " failed unexpectedly", e);
         } finally {
             for (Hold hold : sent) {
-                hold.storeCalls.unlock();
+                hold.endStoreCall();
             }
             due.forEach(Hold::endRenewal);
             scheduleNextTick();

@@ -1,5 +1,7 @@
 package io.distlock.spi;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -17,11 +19,8 @@ public final class ReleaseSignals {
 
     /** Registers interest in {@code name}; take it before the attempt that may fail, close it when done. */
     public Ticket ticket(String name) {
-        Channel channel = channels.compute(name, (k, c) -> {
-            Channel ch = c == null ? new Channel() : c;
-            ch.users++;
-            return ch;
-        });
+        // merge, not compute: on a name nobody waits for it puts the new channel without a placeholder node
+        Channel channel = channels.merge(name, new Channel(), ReleaseSignals::join);
         return new Ticket(name, channel, channel.generation());
     }
 
@@ -41,6 +40,11 @@ public final class ReleaseSignals {
     /** Whether anyone in this process waits for {@code name}. */
     public boolean hasWaiters(String name) {
         return channels.containsKey(name);
+    }
+
+    private static Channel join(Channel existing, Channel unused) {
+        existing.users++;
+        return existing;
     }
 
     private void leave(String name) {
@@ -81,43 +85,83 @@ public final class ReleaseSignals {
         }
     }
 
+    /**
+     * The signals of one name: a generation that each signal moves on, and the lock and condition waiters block on,
+     * made only when one has to wait (most acquisitions take a ticket and never wait). A signal moves the generation
+     * before it looks for waits, and a waiter makes the waits before it reads the generation, so either the signal
+     * wakes the waiter or the waiter sees the signal.
+     */
     private static final class Channel {
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition changed = lock.newCondition();
-        private long generation;
-        private int users; // guarded by ConcurrentHashMap.compute on the channel's key
+        private static final VarHandle GENERATION;
+        private static final VarHandle WAITS;
 
-        long generation() {
-            lock.lock();
+        static {
             try {
-                return generation;
-            } finally {
-                lock.unlock();
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                GENERATION = lookup.findVarHandle(Channel.class, "generation", long.class);
+                WAITS = lookup.findVarHandle(Channel.class, "waits", Waits.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
             }
         }
 
+        /** Through {@link #GENERATION}. */
+        private volatile long generation;
+        /** Through {@link #WAITS}; null until the first waiter. */
+        private volatile Waits waits;
+        private int users = 1; // the ticket that made it; guarded by the map's atomic updates of the channel's key
+
+        long generation() {
+            return generation;
+        }
+
         void bump() {
-            lock.lock();
-            try {
-                generation++;
-                changed.signalAll();
-            } finally {
-                lock.unlock();
+            GENERATION.getAndAdd(this, 1L);
+            Waits w = waits;
+            if (w != null) {
+                w.lock.lock();
+                try {
+                    w.changed.signalAll();
+                } finally {
+                    w.lock.unlock();
+                }
             }
         }
 
         long awaitChange(long seen, long nanos) throws InterruptedException {
-            lock.lockInterruptibly();
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted before waiting for a release signal");
+            }
+            if (generation != seen || nanos <= 0) {
+                return generation;
+            }
+            Waits w = waits();
+            w.lock.lockInterruptibly();
             try {
                 long left = nanos;
                 while (generation == seen && left > 0) {
-                    left = changed.awaitNanos(left);
+                    left = w.changed.awaitNanos(left);
                 }
                 return generation;
             } finally {
-                lock.unlock();
+                w.lock.unlock();
             }
         }
+
+        private Waits waits() {
+            Waits w = waits;
+            if (w == null) {
+                Waits made = new Waits();
+                w = WAITS.compareAndSet(this, null, made) ? made : waits;
+            }
+            return w;
+        }
+    }
+
+    /** The lock and condition of a channel's waiters (a {@link ReentrantLock}, so virtual threads do not pin). */
+    private static final class Waits {
+        final ReentrantLock lock = new ReentrantLock();
+        final Condition changed = lock.newCondition();
     }
 
     /** Nanoseconds in a millisecond, for backends converting TTLs. */

@@ -24,12 +24,12 @@ final class RedisKeys {
 
     /** The lock key of {@code name}. */
     String lock(String name) {
-        return prefix + tagged(name);
+        return plainTag(name) ? prefix + "{" + name + "}" : prefix + tagged(name);
     }
 
     /** The fencing counter of {@code name}. */
     String fence(String name) {
-        return prefix + "fence:" + tagged(name);
+        return plainTag(name) ? prefix + "fence:{" + name + "}" : prefix + "fence:" + tagged(name);
     }
 
     /**
@@ -37,7 +37,7 @@ final class RedisKeys {
      * waits, no message). In the lock's slot.
      */
     String waiting(String name) {
-        return prefix + "waiting:" + tagged(name);
+        return plainTag(name) ? prefix + "waiting:{" + name + "}" : prefix + "waiting:" + tagged(name);
     }
 
     /**
@@ -89,6 +89,14 @@ final class RedisKeys {
             return rest.substring(0, close);
         }
         return rest.startsWith("#") ? rest.substring(close + 1) : null;
+    }
+
+    /**
+     * Whether {@code name} is its own hash tag ({@code {name}}, see {@link #tagged}): then the keys above are built in
+     * one concatenation, without the tag as a string of its own on every acquire and release.
+     */
+    private static boolean plainTag(String name) {
+        return name.indexOf('}') < 0;
     }
 
     /** {@code name} as its hash tag: every key of one lock (or one semaphore) lands in one Cluster slot. */

@@ -33,11 +33,12 @@ final class HeldNodes implements Watcher {
     private static final System.Logger LOG = System.getLogger(HeldNodes.class.getName());
 
     /**
-     * Held nodes by their path relative to the chroot, the very string of their {@link LockNode}, so a held lease
-     * costs no second copy of it; paths ZooKeeper reports (watch events, replies) include the chroot and are mapped
-     * back with {@link #relative}.
+     * The grants of held nodes by their path relative to the chroot, the very string of their {@link LockNode}, so a
+     * held lease costs no second copy of it (and the node, the grant's handle, keeps the sweep's progress, so no entry
+     * object either); paths ZooKeeper reports (watch events, replies) include the chroot and are mapped back with
+     * {@link #relative}.
      */
-    private final Map<String, Entry> byPath = new ConcurrentHashMap<>();
+    private final Map<String, Grant> byPath = new ConcurrentHashMap<>();
     /** The chroot as a path prefix ({@code /app}), or empty. */
     private final String chroot;
     private final CuratorFramework client;
@@ -88,7 +89,7 @@ final class HeldNodes implements Watcher {
         if (epochAtCreate != epoch || node.sessionId() != currentSession) {
             return false;
         }
-        byPath.put(node.path(), new Entry(node, grant));
+        byPath.put(node.path(), grant);
         return true;
     }
 
@@ -96,15 +97,13 @@ final class HeldNodes implements Watcher {
         if (!sweeping) {
             return;
         }
-        for (Map.Entry<String, Entry> held : byPath.entrySet()) {
-            Entry entry = held.getValue();
-            if (entry.seen) {
-                if (!entry.watched) {
-                    entry.watched = true;
-                    watch(fullPath(held.getKey()));
-                }
-            } else {
-                entry.seen = true; // held at this sweep: watched at the next one if still held
+        for (Map.Entry<String, Grant> held : byPath.entrySet()) {
+            LockNode node = (LockNode) held.getValue().handle();
+            if (node.sweeps == 0) {
+                node.sweeps = 1; // held at this sweep: watched at the next one if still held
+            } else if (node.sweeps == 1) {
+                node.sweeps = 2;
+                watch(fullPath(held.getKey()));
             }
         }
     }
@@ -124,8 +123,7 @@ final class HeldNodes implements Watcher {
 
     /** Forgets a node we are about to delete ourselves; returns its grant or null if it was no longer held. */
     Grant remove(String path) {
-        Entry entry = byPath.remove(path);
-        return entry == null ? null : entry.grant;
+        return byPath.remove(path);
     }
 
     boolean contains(String path) {
@@ -141,7 +139,7 @@ final class HeldNodes implements Watcher {
      */
     synchronized List<Grant> endSession() {
         epoch++;
-        List<Grant> grants = byPath.values().stream().map(entry -> entry.grant).toList();
+        List<Grant> grants = List.copyOf(byPath.values());
         byPath.clear();
         return grants;
     }
@@ -170,8 +168,9 @@ final class HeldNodes implements Watcher {
                 gone(path, "its node was gone when the connection came back");
                 continue;
             }
-            Entry entry = byPath.get(path);
-            if (stat.getEphemeralOwner() != sessionId || (entry != null && entry.node.sessionId() != sessionId)) {
+            Grant grant = byPath.get(path);
+            if (stat.getEphemeralOwner() != sessionId
+                    || (grant != null && ((LockNode) grant.handle()).sessionId() != sessionId)) {
                 gone(path, "its node belongs to another session after reconnecting");
             }
         }
@@ -185,9 +184,9 @@ final class HeldNodes implements Watcher {
         if (path == null) {
             return; // not under our chroot: not one of ours
         }
-        Entry entry = byPath.remove(path);
-        if (entry != null) {
-            events.lost(entry.grant, reason);
+        Grant grant = byPath.remove(path);
+        if (grant != null) {
+            events.lost(grant, reason);
         }
     }
 
@@ -203,18 +202,5 @@ final class HeldNodes implements Watcher {
         }
         return reported.startsWith(chroot) && reported.length() > chroot.length()
                 && reported.charAt(chroot.length()) == '/' ? reported.substring(chroot.length()) : null;
-    }
-
-    /** A held node, its grant and how far the sweep got with it (seen and watched: the sweep thread only). */
-    private static final class Entry {
-        final LockNode node;
-        final Grant grant;
-        boolean seen;
-        boolean watched;
-
-        Entry(LockNode node, Grant grant) {
-            this.node = node;
-            this.grant = grant;
-        }
     }
 }

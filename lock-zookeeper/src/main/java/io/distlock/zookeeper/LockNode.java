@@ -1,12 +1,59 @@
 package io.distlock.zookeeper;
 
+import java.util.Objects;
+
 /**
  * The handle of a granted ZooKeeper lock: the path of our ephemeral-sequential node, its creation zxid (the fencing
- * token) and the session that owns it.
- *
- * @param path the node's path, relative to the store's chroot
- * @param czxid the zxid of the transaction that created the node: globally increasing across the ensemble
- * @param sessionId the ZooKeeper session the ephemeral node belongs to
+ * token) and the session that owns it. It also carries how far {@link HeldNodes}' sweep got with the node while it is
+ * held, so a held lease costs no separate bookkeeping object; equality is by path, zxid and session only.
  */
-record LockNode(String path, long czxid, long sessionId) {
+final class LockNode {
+
+    private final String path;
+    private final long czxid;
+    private final long sessionId;
+    /** Sweeps that saw this node held: 0, 1 (watched at the next), 2 (watched); the sweep thread's only. */
+    byte sweeps;
+
+    /**
+     * @param path the node's path, relative to the store's chroot
+     * @param czxid the zxid of the transaction that created the node: globally increasing across the ensemble
+     * @param sessionId the ZooKeeper session the ephemeral node belongs to
+     */
+    LockNode(String path, long czxid, long sessionId) {
+        this.path = Objects.requireNonNull(path, "path");
+        this.czxid = czxid;
+        this.sessionId = sessionId;
+    }
+
+    /** The node's path, relative to the store's chroot. */
+    String path() {
+        return path;
+    }
+
+    /** The zxid of the transaction that created the node. */
+    long czxid() {
+        return czxid;
+    }
+
+    /** The ZooKeeper session the ephemeral node belongs to. */
+    long sessionId() {
+        return sessionId;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LockNode other && path.equals(other.path) && czxid == other.czxid
+                && sessionId == other.sessionId;
+    }
+
+    @Override
+    public int hashCode() {
+        return path.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "LockNode[" + path + ", czxid=" + czxid + ", session=0x" + Long.toHexString(sessionId) + "]";
+    }
 }
