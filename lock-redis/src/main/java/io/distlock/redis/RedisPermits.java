@@ -78,6 +78,14 @@ final class RedisPermits {
         return keys.prefix() + "semfences:" + RedisKeys.tagged(name);
     }
 
+    /**
+     * The marker a refused waiting attempt leaves so that the next release publishes (no marker: nobody waits, no
+     * message), as {@link RedisKeys#waiting} is for a lock. In the semaphore's slot.
+     */
+    String waiting(String name) {
+        return keys.prefix() + "semwaiting:" + RedisKeys.tagged(name);
+    }
+
     /** The tombstone a Cluster release of the permit with {@code ownerToken} leaves, in the semaphore's slot. */
     String releasedTombstone(String name, String ownerToken) {
         return keys.prefix() + "semreleased:" + RedisKeys.tagged(name) + ":" + ownerToken;
