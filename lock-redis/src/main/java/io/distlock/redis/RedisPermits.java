@@ -21,8 +21,9 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * Semaphores on one Redis keyspace (single server, Sentinel master or Cluster), with the scripts of
  * {@link RedisPermitScripts}: one script per acquire, release and renewal, all by the server's clock. Waiters wake on
- * the store's release subscription (a permit release publishes on the release channel pattern the store already
- * listens to, under a name of its own) and poll with a bounded back-off as the safety net. A permit whose acquire
+ * the store's release subscription (a refused waiting attempt leaves the semaphore's waiting marker, and a release
+ * that finds it publishes on the release channel pattern the store already listens to, under a name of its own) and
+ * poll with a bounded back-off as the safety net. A permit whose acquire
  * reply was lost is taken back in the background by the store's {@link OrphanReaper}.
  */
 final class RedisPermits {
@@ -31,6 +32,8 @@ final class RedisPermits {
     static final int MAX_PERMITS = 100_000;
     /** Prefixes the signal name of a semaphore, so its wake-ups never mix with a lock's of the same name. */
     private static final String SIGNAL = "\u0000sem:";
+    /** The waiter margin of an attempt that leaves no waiting marker. */
+    private static final String NO_MARKER = "-1";
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -38,6 +41,8 @@ final class RedisPermits {
     private final String store;
     private final ReleaseSignals signals;
     private final boolean slotted;
+    /** A refused waiting attempt's marker outlives the earliest holder by the locks' margin: one rule for both. */
+    private final String waiterMarginMs = Long.toString(RedisBackend.WAITER_MARGIN.toMillis());
     private OrphanReaper reaper;
 
     /**
@@ -92,20 +97,22 @@ final class RedisPermits {
     }
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
-        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, leaseTime));
+        // an attempt that does not wait leaves no waiting marker: no release need publish for it
+        String margin = wait.isNone() ? NO_MARKER : waiterMarginMs;
+        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, leaseTime, margin));
     }
 
-    private Grant attempt(String name, int permits, Duration leaseTime) {
+    private Grant attempt(String name, int permits, Duration leaseTime, String waiterMargin) {
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
         List<String> keyList = options.restartGuard()
-                ? List.of(holders(name), limit(name), fence(name), fences(name), keys.guard())
-                : List.of(holders(name), limit(name), fence(name), fences(name));
+                ? List.of(holders(name), limit(name), fence(name), fences(name), waiting(name), keys.guard())
+                : List.of(holders(name), limit(name), fence(name), fences(name), waiting(name));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
         List<?> result;
         try {
             result = (List<?>) RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
-                    Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs));
+                    Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs, waiterMargin));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException) && reaper != null) {
                 // no reply: the script may have run and taken a permit that no one will renew or release
@@ -123,15 +130,15 @@ final class RedisPermits {
 
     /** The release script for an orphan permit (no tombstone: no one will re-send it); 1 if it removed it. */
     private long takeBack(String name, String value) {
-        return (Long) RedisPermitScripts.RELEASE.run(client, List.of(holders(name), fences(name)),
+        return (Long) RedisPermitScripts.RELEASE.run(client, List.of(holders(name), fences(name), waiting(name)),
                 List.of(value, keys.channel(SIGNAL + name), SIGNAL + name));
     }
 
     boolean release(Grant grant) {
         String name = grant.name();
         List<String> keyList = slotted
-                ? List.of(holders(name), fences(name), releasedTombstone(name, grant.ownerToken()))
-                : List.of(holders(name), fences(name));
+                ? List.of(holders(name), fences(name), waiting(name), releasedTombstone(name, grant.ownerToken()))
+                : List.of(holders(name), fences(name), waiting(name));
         List<String> args = slotted
                 ? List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name, tombstoneMs())
                 : List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name);
