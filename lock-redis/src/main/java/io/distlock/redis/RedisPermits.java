@@ -34,6 +34,11 @@ final class RedisPermits {
     private static final String SIGNAL = "\u0000sem:";
     /** The waiter margin of an attempt that leaves no waiting marker. */
     private static final String NO_MARKER = "-1";
+    private static final String HOLDERS = "sem:";
+    private static final String LIMIT = "semlimit:";
+    private static final String FENCE = "semfence:";
+    private static final String FENCES = "semfences:";
+    private static final String WAITING = "semwaiting:";
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -67,20 +72,20 @@ final class RedisPermits {
     }
 
     String holders(String name) {
-        return keys.prefix() + "sem:" + RedisKeys.tagged(name);
+        return key(HOLDERS, RedisKeys.tagged(name));
     }
 
     String limit(String name) {
-        return keys.prefix() + "semlimit:" + RedisKeys.tagged(name);
+        return key(LIMIT, RedisKeys.tagged(name));
     }
 
     String fence(String name) {
-        return keys.prefix() + "semfence:" + RedisKeys.tagged(name);
+        return key(FENCE, RedisKeys.tagged(name));
     }
 
     /** The fencing token of each holder, by owner value. */
     String fences(String name) {
-        return keys.prefix() + "semfences:" + RedisKeys.tagged(name);
+        return key(FENCES, RedisKeys.tagged(name));
     }
 
     /**
@@ -88,12 +93,17 @@ final class RedisPermits {
      * message), as {@link RedisKeys#waiting} is for a lock. In the semaphore's slot.
      */
     String waiting(String name) {
-        return keys.prefix() + "semwaiting:" + RedisKeys.tagged(name);
+        return key(WAITING, RedisKeys.tagged(name));
+    }
+
+    /** The key of one {@code kind} for the hash tag {@code tag} of a name: a script's keys share one tag. */
+    private String key(String kind, String tag) {
+        return keys.prefix() + kind + tag;
     }
 
     /** The tombstone a Cluster release of the permit with {@code ownerToken} leaves, in the semaphore's slot. */
     String releasedTombstone(String name, String ownerToken) {
-        return keys.prefix() + "semreleased:" + RedisKeys.tagged(name) + ":" + ownerToken;
+        return key("semreleased:", RedisKeys.tagged(name)) + ":" + ownerToken;
     }
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
@@ -105,9 +115,11 @@ final class RedisPermits {
     private Grant attempt(String name, int permits, Duration leaseTime, String waiterMargin) {
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
+        String tag = RedisKeys.tagged(name);
         List<String> keyList = options.restartGuard()
-                ? List.of(holders(name), limit(name), fence(name), fences(name), waiting(name), keys.guard())
-                : List.of(holders(name), limit(name), fence(name), fences(name), waiting(name));
+                ? List.of(key(HOLDERS, tag), key(LIMIT, tag), key(FENCE, tag), key(FENCES, tag), key(WAITING, tag),
+                        keys.guard())
+                : List.of(key(HOLDERS, tag), key(LIMIT, tag), key(FENCE, tag), key(FENCES, tag), key(WAITING, tag));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
         List<?> result;
         try {
@@ -136,15 +148,18 @@ final class RedisPermits {
 
     boolean release(Grant grant) {
         String name = grant.name();
+        String tag = RedisKeys.tagged(name);
+        String signal = SIGNAL + name;
         List<String> keyList = slotted
-                ? List.of(holders(name), fences(name), waiting(name), releasedTombstone(name, grant.ownerToken()))
-                : List.of(holders(name), fences(name), waiting(name));
+                ? List.of(key(HOLDERS, tag), key(FENCES, tag), key(WAITING, tag),
+                        releasedTombstone(name, grant.ownerToken()))
+                : List.of(key(HOLDERS, tag), key(FENCES, tag), key(WAITING, tag));
         List<String> args = slotted
-                ? List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name, tombstoneMs())
-                : List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name);
+                ? List.of((String) grant.handle(), keys.channel(signal), signal, tombstoneMs())
+                : List.of((String) grant.handle(), keys.channel(signal), signal);
         Object reply = RedisErrors.call(store, "release a permit of semaphore '" + name + "'",
                 () -> RedisPermitScripts.RELEASE.run(client, keyList, args));
-        signals.signal(SIGNAL + name);
+        signals.signal(signal);
         return ((Long) reply) == 1L;
     }
 
