@@ -4,8 +4,9 @@ package io.distlock.redis;
  * The Lua scripts of Redis semaphores. A semaphore {@code NAME} keeps, under one hash tag (so its scripts run on
  * Redis Cluster), a sorted set of its holders ({@code Psem:{NAME}}: member = owner value, score = expiry in server
  * milliseconds), each holder's fencing token ({@code Psemfences:{NAME}}, a hash by owner value), the limit its
- * holders stated ({@code Psemlimit:{NAME}}) and its fencing counter ({@code Psemfence:{NAME}}, no TTL); on a Cluster
- * a release leaves a short-lived tombstone {@code Psemreleased:{NAME}:TOKEN}. Every expiry is read from the server's
+ * holders stated ({@code Psemlimit:{NAME}}), its fencing counter ({@code Psemfence:{NAME}}, no TTL) and the waiting
+ * marker a refused waiter leaves ({@code Psemwaiting:{NAME}}); on a Cluster a release leaves a short-lived tombstone
+ * {@code Psemreleased:{NAME}:TOKEN}. Every expiry is read from the server's
  * {@code TIME}, never the client's clock; the set, the hash and the limit key expire with their last holder, so an abandoned semaphore leaves only its
  * counter. Every script gives the same answer when run twice with the same arguments.
  */
@@ -15,85 +16,115 @@ final class RedisPermitScripts {
     }
 
     /**
-     * Acquire. KEYS: holders, limit, fence, fences[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none).
-     * Drops expired holders, checks the limit the holders recorded and the count, adds the holder, and takes the
-     * fence as the larger of the counter plus one and the server clock in microseconds (so a lost counter never
-     * repeats a token); the holder's fence is kept beside it in the hash {@code fences}. A holder that is already in
-     * the set with this call's value is the grant of an earlier run of this very call (Jedis's Cluster client
+     * Acquire. KEYS: holders, limit, fence, fences, waiting marker[, guard]. ARGV: value, lease ms, permits, guard
+     * window ms (0: none), waiter margin ms (-1: leave no waiting marker).
+     *
+     * <p>Counts the holders and, if the set is full or records another limit, first drops the expired ones (below the
+     * limit an expired member takes no place a live holder needs: the live ones are fewer still). Refuses a limit
+     * other than the recorded one and a full set; else adds the holder, and takes the fence as the larger of the
+     * counter plus one and the server clock in microseconds (so a lost counter never repeats a token), kept beside
+     * it in the hash {@code fences}. The set, the hash and the limit key expire with their latest holder: a first
+     * holder sets their TTLs, a later one only when its expiry is the latest. A holder that is already in the set
+     * with this call's value, unexpired, is the grant of an earlier run of this very call (Jedis's Cluster client
      * re-sends a script whose reply was lost): it is renewed and answered with its own fence, never counted twice.
+     * A refusal leaves the waiting marker ({@link RedisScripts#leaveWaiterMarker}), so the next release publishes.
      * The restart guard is the lock's ({@link RedisScripts#restartGuard}: the same marker, noticing a restart by the
      * server's run_id). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest
      * holder expires, or the restart guard's time left), {@code {-1, recorded limit}} when the limits disagree.
      */
-    static final LuaScript ACQUIRE = new LuaScript("permitAcquire", RedisScripts.restartGuard(5, 4) + """
+    static final LuaScript ACQUIRE = new LuaScript("permitAcquire", RedisScripts.restartGuard(6, 4) + """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local lease = tonumber(ARGV[2])
             local permits = tonumber(ARGV[3])
-            local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
-            for i = 1, #gone do
-              redis.call('ZREM', KEYS[1], gone[i])
-              redis.call('HDEL', KEYS[4], gone[i])
-            end
-            local function expireWithLastHolder()
-              local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-              redis.call('PEXPIREAT', KEYS[1], last[2])
-              redis.call('PEXPIREAT', KEYS[2], last[2])
-              redis.call('PEXPIREAT', KEYS[4], last[2])
-            end
-            local own = redis.call('HGET', KEYS[4], ARGV[1])
-            if own and redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-              redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
-              expireWithLastHolder()
-              return {1, tonumber(own)}
-            end
+            local expiry = now + lease
             local held = redis.call('ZCARD', KEYS[1])
+            local limit = nil
             if held > 0 then
-              local recorded = tonumber(redis.call('GET', KEYS[2]) or ARGV[3])
-              if recorded ~= permits then
+              limit = redis.call('GET', KEYS[2])
+              local recorded = tonumber(limit or ARGV[3])
+              if recorded ~= permits or held >= permits then
+                local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
+                for i = 1, #gone do
+                  redis.call('ZREM', KEYS[1], gone[i])
+                  redis.call('HDEL', KEYS[4], gone[i])
+                end
+                held = held - #gone
+              end
+              if held > 0 and recorded ~= permits then
                 return {-1, recorded}
               end
-              if held >= permits then
+            end
+            local mine = false
+            if held >= permits then
+              if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
                 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-                return {0, math.max(0, tonumber(first[2]) - now)}
+                local wait = math.max(0, tonumber(first[2]) - now)
+            """ + RedisScripts.leaveWaiterMarker(5, "wait", 2, 5) + """
+                return {0, wait}
+              end
+              mine = true
+              redis.call('ZADD', KEYS[1], 'XX', expiry, ARGV[1])
+            elseif redis.call('ZADD', KEYS[1], 'NX', expiry, ARGV[1]) == 0 then
+              mine = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1])) > now
+              redis.call('ZADD', KEYS[1], 'XX', expiry, ARGV[1])
+            end
+            local fence = mine and tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '')
+            if not fence then
+              local us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+              fence = redis.call('INCR', KEYS[3])
+              if fence < us then
+                redis.call('SET', KEYS[3], string.format('%.0f', us))
+                fence = us
+              end
+              redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
+            end
+            if held == 0 then
+              redis.call('PEXPIREAT', KEYS[1], expiry)
+              redis.call('PEXPIREAT', KEYS[4], expiry)
+              redis.call('SET', KEYS[2], ARGV[3], 'PX', lease)
+            else
+              if not limit then
+                redis.call('SET', KEYS[2], ARGV[3])
+              end
+              local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+              if not limit or last[1] == ARGV[1] then
+                redis.call('PEXPIREAT', KEYS[1], last[2])
+                redis.call('PEXPIREAT', KEYS[2], last[2])
+                redis.call('PEXPIREAT', KEYS[4], last[2])
               end
             end
-            local us = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local fence = redis.call('INCR', KEYS[3])
-            if fence < us then
-              redis.call('SET', KEYS[3], string.format('%.0f', us))
-              fence = us
-            end
-            redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
-            redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
-            redis.call('SET', KEYS[2], ARGV[3])
-            expireWithLastHolder()
             return {1, fence}
             """);
 
     /**
-     * Release. KEYS: holders, fences[, tombstone]. ARGV: value, channel, message[, tombstone ms]. Removes the
-     * holder's member and fence and publishes; returns 1 if it was still held (not expired), else 0. With a
-     * tombstone key (Cluster), a successful release leaves it for the given time, and a release that finds the member
-     * gone but its tombstone there answers 1: a re-sent release whose first run succeeded, not an expired permit.
+     * Release. KEYS: holders, fences, waiting marker[, tombstone]. ARGV: value, channel, message[, tombstone ms].
+     * Removes the holder's member and fence; then, only if a refused attempt left the waiting marker, deletes it and
+     * publishes (a semaphore nobody waits for is released without a message). Returns 1 if it was still held (not
+     * expired), else 0. With a tombstone key (Cluster), a successful release leaves it for the given time, and a
+     * release that finds the member gone but its tombstone there answers 1: a re-sent release whose first run
+     * succeeded, not an expired permit.
      */
     static final LuaScript RELEASE = new LuaScript("permitRelease", """
             local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
             if not score then
-              if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then
+              if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then
                 return 1
               end
               return 0
             end
             redis.call('ZREM', KEYS[1], ARGV[1])
             redis.call('HDEL', KEYS[2], ARGV[1])
-            redis.call('PUBLISH', ARGV[2], ARGV[3])
+            if redis.call('DEL', KEYS[3]) == 1 then
+              redis.call('PUBLISH', ARGV[2], ARGV[3])
+            end
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             if tonumber(score) <= now then
               return 0
             end
-            if KEYS[3] then
-              redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
+            if KEYS[4] then
+              redis.call('SET', KEYS[4], '1', 'PX', ARGV[4])
             end
             return 1
             """);

@@ -21,8 +21,9 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * Semaphores on one Redis keyspace (single server, Sentinel master or Cluster), with the scripts of
  * {@link RedisPermitScripts}: one script per acquire, release and renewal, all by the server's clock. Waiters wake on
- * the store's release subscription (a permit release publishes on the release channel pattern the store already
- * listens to, under a name of its own) and poll with a bounded back-off as the safety net. A permit whose acquire
+ * the store's release subscription (a refused waiting attempt leaves the semaphore's waiting marker, and a release
+ * that finds it publishes on the release channel pattern the store already listens to, under a name of its own) and
+ * poll with a bounded back-off as the safety net. A permit whose acquire
  * reply was lost is taken back in the background by the store's {@link OrphanReaper}.
  */
 final class RedisPermits {
@@ -31,6 +32,13 @@ final class RedisPermits {
     static final int MAX_PERMITS = 100_000;
     /** Prefixes the signal name of a semaphore, so its wake-ups never mix with a lock's of the same name. */
     private static final String SIGNAL = "\u0000sem:";
+    /** The waiter margin of an attempt that leaves no waiting marker. */
+    private static final String NO_MARKER = "-1";
+    private static final String HOLDERS = "sem:";
+    private static final String LIMIT = "semlimit:";
+    private static final String FENCE = "semfence:";
+    private static final String FENCES = "semfences:";
+    private static final String WAITING = "semwaiting:";
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -38,6 +46,8 @@ final class RedisPermits {
     private final String store;
     private final ReleaseSignals signals;
     private final boolean slotted;
+    /** A refused waiting attempt's marker outlives the earliest holder by the locks' margin: one rule for both. */
+    private final String waiterMarginMs = Long.toString(RedisBackend.WAITER_MARGIN.toMillis());
     private OrphanReaper reaper;
 
     /**
@@ -62,42 +72,59 @@ final class RedisPermits {
     }
 
     String holders(String name) {
-        return keys.prefix() + "sem:" + RedisKeys.tagged(name);
+        return key(HOLDERS, RedisKeys.tagged(name));
     }
 
     String limit(String name) {
-        return keys.prefix() + "semlimit:" + RedisKeys.tagged(name);
+        return key(LIMIT, RedisKeys.tagged(name));
     }
 
     String fence(String name) {
-        return keys.prefix() + "semfence:" + RedisKeys.tagged(name);
+        return key(FENCE, RedisKeys.tagged(name));
     }
 
     /** The fencing token of each holder, by owner value. */
     String fences(String name) {
-        return keys.prefix() + "semfences:" + RedisKeys.tagged(name);
+        return key(FENCES, RedisKeys.tagged(name));
+    }
+
+    /**
+     * The marker a refused waiting attempt leaves so that the next release publishes (no marker: nobody waits, no
+     * message), as {@link RedisKeys#waiting} is for a lock. In the semaphore's slot.
+     */
+    String waiting(String name) {
+        return key(WAITING, RedisKeys.tagged(name));
+    }
+
+    /** The key of one {@code kind} for the hash tag {@code tag} of a name: a script's keys share one tag. */
+    private String key(String kind, String tag) {
+        return keys.prefix() + kind + tag;
     }
 
     /** The tombstone a Cluster release of the permit with {@code ownerToken} leaves, in the semaphore's slot. */
     String releasedTombstone(String name, String ownerToken) {
-        return keys.prefix() + "semreleased:" + RedisKeys.tagged(name) + ":" + ownerToken;
+        return key("semreleased:", RedisKeys.tagged(name)) + ":" + ownerToken;
     }
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
-        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, leaseTime));
+        // an attempt that does not wait leaves no waiting marker: no release need publish for it
+        String margin = wait.isNone() ? NO_MARKER : waiterMarginMs;
+        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, leaseTime, margin));
     }
 
-    private Grant attempt(String name, int permits, Duration leaseTime) {
+    private Grant attempt(String name, int permits, Duration leaseTime, String waiterMargin) {
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
+        String tag = RedisKeys.tagged(name);
         List<String> keyList = options.restartGuard()
-                ? List.of(holders(name), limit(name), fence(name), fences(name), keys.guard())
-                : List.of(holders(name), limit(name), fence(name), fences(name));
+                ? List.of(key(HOLDERS, tag), key(LIMIT, tag), key(FENCE, tag), key(FENCES, tag), key(WAITING, tag),
+                        keys.guard())
+                : List.of(key(HOLDERS, tag), key(LIMIT, tag), key(FENCE, tag), key(FENCES, tag), key(WAITING, tag));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
         List<?> result;
         try {
             result = (List<?>) RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
-                    Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs));
+                    Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs, waiterMargin));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException) && reaper != null) {
                 // no reply: the script may have run and taken a permit that no one will renew or release
@@ -115,21 +142,24 @@ final class RedisPermits {
 
     /** The release script for an orphan permit (no tombstone: no one will re-send it); 1 if it removed it. */
     private long takeBack(String name, String value) {
-        return (Long) RedisPermitScripts.RELEASE.run(client, List.of(holders(name), fences(name)),
+        return (Long) RedisPermitScripts.RELEASE.run(client, List.of(holders(name), fences(name), waiting(name)),
                 List.of(value, keys.channel(SIGNAL + name), SIGNAL + name));
     }
 
     boolean release(Grant grant) {
         String name = grant.name();
+        String tag = RedisKeys.tagged(name);
+        String signal = SIGNAL + name;
         List<String> keyList = slotted
-                ? List.of(holders(name), fences(name), releasedTombstone(name, grant.ownerToken()))
-                : List.of(holders(name), fences(name));
+                ? List.of(key(HOLDERS, tag), key(FENCES, tag), key(WAITING, tag),
+                        releasedTombstone(name, grant.ownerToken()))
+                : List.of(key(HOLDERS, tag), key(FENCES, tag), key(WAITING, tag));
         List<String> args = slotted
-                ? List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name, tombstoneMs())
-                : List.of((String) grant.handle(), keys.channel(SIGNAL + name), SIGNAL + name);
+                ? List.of((String) grant.handle(), keys.channel(signal), signal, tombstoneMs())
+                : List.of((String) grant.handle(), keys.channel(signal), signal);
         Object reply = RedisErrors.call(store, "release a permit of semaphore '" + name + "'",
                 () -> RedisPermitScripts.RELEASE.run(client, keyList, args));
-        signals.signal(SIGNAL + name);
+        signals.signal(signal);
         return ((Long) reply) == 1L;
     }
 

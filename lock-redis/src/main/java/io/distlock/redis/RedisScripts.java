@@ -39,6 +39,25 @@ final class RedisScripts {
     }
 
     /**
+     * The lines of a refused acquire that leave the waiting marker {@code KEYS[key]}, shared by locks and permits (one
+     * rule for both): the marker lives at least {@code ttl} (a Lua variable: the ms until the holder, or the earliest
+     * holder, expires; -1 unknown, then the lease {@code ARGV[leaseArg]}) plus the margin {@code ARGV[marginArg]} ms,
+     * longer than the refused caller sleeps before it tries again; a margin of -1 leaves no marker. A release that
+     * finds the marker deletes it and publishes; one that finds none publishes nothing.
+     */
+    static String leaveWaiterMarker(int key, String ttl, int leaseArg, int marginArg) {
+        return """
+            local margin = tonumber(ARGV[%4$d])
+            if margin >= 0 then
+              local keep = %2$s >= 0 and %2$s + margin or tonumber(ARGV[%3$d]) + margin
+              if redis.call('PTTL', KEYS[%1$d]) < keep then
+                redis.call('SET', KEYS[%1$d], '1', 'PX', keep)
+              end
+            end
+            """.formatted(key, ttl, leaseArg, marginArg);
+    }
+
+    /**
      * Acquire. KEYS: lock, fence, waiting marker[, guard]. ARGV: value, lease ms, guard window ms (0: no guard), waiter
      * margin ms (-1: leave no waiter marker). Returns {@code {1, fence}} when granted, {@code {0, ms}} when held (ms:
      * the holder's TTL, -1 unknown), or while the restart guard holds everything back, the time left of its window.
@@ -77,13 +96,7 @@ final class RedisScripts {
               return {1, tonumber(redis.call('GET', KEYS[2]) or '') or nextFence()}
             end
             local ttl = redis.call('PTTL', KEYS[1])
-            local margin = tonumber(ARGV[4])
-            if margin >= 0 then
-              local keep = ttl >= 0 and ttl + margin or tonumber(ARGV[2]) + margin
-              if redis.call('PTTL', KEYS[3]) < keep then
-                redis.call('SET', KEYS[3], '1', 'PX', keep)
-              end
-            end
+            """ + leaveWaiterMarker(3, "ttl", 2, 4) + """
             return {0, ttl}
             """);
 

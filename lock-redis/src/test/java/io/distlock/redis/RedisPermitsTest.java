@@ -75,6 +75,32 @@ class RedisPermitsTest {
     }
 
     @Test
+    void expiredHoldersNeitherFillTheSetNorKeepTheirLimit() throws InterruptedException {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            RedisPermits keys = permits();
+            // holders that crashed long ago (their expiry, by the server clock, is in 1970), of a limit of 5
+            probe.raw().zadd(keys.holders("stale"), 1, "crashed-1|nobody");
+            probe.raw().zadd(keys.holders("stale"), 2, "crashed-2|nobody");
+            probe.raw().set(keys.limit("stale"), "5");
+            Lease only = store.semaphore("stale", 1).tryAcquire()
+                    .orElseThrow(() -> new AssertionError("refused by expired holders or their limit"));
+            assertThat(probe.raw().zcard(keys.holders("stale"))).as("the expired holders were dropped").isEqualTo(1);
+            assertThat(store.semaphore("stale", 1).tryAcquire()).as("a second permit of 1").isEmpty();
+            only.release();
+
+            probe.raw().zadd(keys.holders("stale"), 1, "crashed-3|nobody");
+            Lease first = store.semaphore("stale", 2).tryAcquire().orElseThrow();
+            Lease second = store.semaphore("stale", 2).tryAcquire()
+                    .orElseThrow(() -> new AssertionError("the expired member took the second place"));
+            assertThat(store.semaphore("stale", 2).tryAcquire()).as("a third permit of 2").isEmpty();
+            assertThat(probe.raw().zcard(keys.holders("stale"))).isEqualTo(2);
+            first.release();
+            second.release();
+        }
+    }
+
+    @Test
     void permitsAndLocksShareTheRestartGuardAndItsMarkerFormat() throws InterruptedException {
         LockOptions short1s = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(1));
         try (LockStore store = LockStore.open(server.uri("timeout=1s&restartGuard=true&maxLeaseTime=1s"))) {

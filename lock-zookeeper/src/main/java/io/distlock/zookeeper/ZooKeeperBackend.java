@@ -484,7 +484,17 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** Starts one background operation and waits for its event within the budget. */
     CuratorEvent call(WaitBudget budget, String what, BoundedCall call, Starter starter)
             throws InterruptedException {
+        start(what, call, starter);
+        return await(budget, what, call);
+    }
+
+    /**
+     * Starts one background operation without waiting for it, so that several go out in one round trip; wait for
+     * each with {@link #await} (or {@link #abandon} it). Closing the store ends the wait.
+     */
+    void start(String what, BoundedCall call, Starter starter) {
         inFlight.add(call);
+        boolean started = false;
         try {
             ensureOpen();
             try {
@@ -492,6 +502,23 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             } catch (Exception e) {
                 throw errors.translate(e, what);
             }
+            started = true;
+        } finally {
+            if (!started) {
+                inFlight.remove(call);
+            }
+        }
+    }
+
+    /** Leaves an operation begun with {@link #start} without waiting for it: its result goes to its clean-up. */
+    void abandon(BoundedCall call) {
+        call.abandon();
+        inFlight.remove(call);
+    }
+
+    /** Waits within the budget for the event of an operation begun with {@link #start}. */
+    CuratorEvent await(WaitBudget budget, String what, BoundedCall call) throws InterruptedException {
+        try {
             CuratorEvent event = call.await(budget.operationDeadline(), budget.interruptible());
             if (event == null) {
                 ensureOpen(); // a wait ended by close

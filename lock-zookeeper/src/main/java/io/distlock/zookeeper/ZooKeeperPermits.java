@@ -21,10 +21,13 @@ import org.apache.zookeeper.KeeperException;
  * a contender sees the limit of everyone queued in the same listing and refuses a different one.
  *
  * <p>No herd: a node's standing changes only when a node ahead of it goes, and only the first waiter (position
- * {@code permits}) can then become a holder, so the first waiter watches the holders' nodes and every other waiter
- * only its predecessor. A waiter that becomes a holder writes a mark into its own node, which wakes its successor,
- * now the first waiter; a successor that finds the mark already there when setting its watch re-checks at once.
- * Fencing token: the node's czxid, as for locks.
+ * {@code permits}) can then become a holder, so the first waiter watches the holders' nodes (all watches sent at
+ * once) and every other waiter only its predecessor. A waiter that becomes a holder writes a mark into its own node,
+ * which wakes its successor, now the first waiter; a successor that finds the mark already there when setting its
+ * watch re-checks at once. A node that holds from the listing sent behind its create, with no node after it in that
+ * listing, writes no mark: no one can have seen it waiting (a node after it whose listing still showed a node ahead
+ * of it that has gone since was created before that node went, so it is in our listing), so a free permit costs
+ * its create, that listing and its delete. Fencing token: the node's czxid, as for locks.
  */
 final class ZooKeeperPermits {
 
@@ -72,26 +75,18 @@ final class ZooKeeperPermits {
         }
     }
 
+    /**
+     * Takes a permit of {@code name} within {@code budget}. A single attempt queues like any other and leaves again if
+     * it does not hold at once: its create goes through the leader, so the listing sent behind it reads past every
+     * release made before the attempt (no sync, no listing first).
+     */
     Grant contend(String name, int permits, WaitBudget budget) throws InterruptedException {
         String parent = parentPath(name);
-        Wakeup wakeup = new Wakeup();
-        Set<String> watched = new HashSet<>();
-        backend.waiting.add(wakeup);
+        Wakeup wakeup = null; // made when we first wait: a permit that is free at once needs none
+        Set<String> watched = null;
         LockNode ours = null;
         long epoch = 0;
         try {
-            if (budget.singleAttempt()) {
-                List<String> now = backend.children(parent, budget);
-                if (LockQueue.of(now).size() >= permits) {
-                    // the server we read from may lag behind a release another client made: catch up, read again
-                    sync(parent, budget);
-                    now = backend.children(parent, budget);
-                }
-                checkLimits(name, now, null, permits);
-                if (LockQueue.of(now).size() >= permits) {
-                    return null; // full right now: a try-acquire need not queue only to leave again
-                }
-            }
             while (true) {
                 ZooKeeperBackend.Created created = null;
                 if (ours == null) {
@@ -108,7 +103,9 @@ final class ZooKeeperPermits {
                 int position = queue.position(ourName);
                 boolean current = ours.sessionId() == backend.currentSession();
                 if (position >= 0 && position < permits && current) {
-                    mark(ours, budget); // before it is watched as held: wakes the waiter behind us
+                    if (created == null || position < queue.size() - 1) {
+                        mark(ours, budget); // before it is watched as held: wakes the waiter behind us
+                    }
                     Grant grant = new Grant(name, ZooKeeperBackend.ownerToken(ours), ours.czxid(), ours);
                     if (backend.held.add(ours, grant, epoch, backend.currentSession())) {
                         ours = null; // handed over to the grant
@@ -129,6 +126,11 @@ final class ZooKeeperPermits {
                 if (budget.expired()) {
                     return null;
                 }
+                if (wakeup == null) {
+                    wakeup = new Wakeup();
+                    watched = new HashSet<>();
+                    backend.waiting.add(wakeup); // before the first watch: wake-ups before it would be reset anyway
+                }
                 wakeup.reset();
                 List<String> ahead = new ArrayList<>();
                 if (position == permits) {
@@ -147,10 +149,12 @@ final class ZooKeeperPermits {
                 }
             }
         } finally {
-            backend.waiting.remove(wakeup);
-            wakeup.stopWatching();
-            for (String path : watched) {
-                backend.removeWatch(path, wakeup);
+            if (wakeup != null) {
+                backend.waiting.remove(wakeup);
+                wakeup.stopWatching();
+                for (String path : watched) {
+                    backend.removeWatch(path, wakeup);
+                }
             }
             if (ours != null) {
                 backend.deleteLeftover(ours.path(), budget);
@@ -159,29 +163,50 @@ final class ZooKeeperPermits {
     }
 
     /**
-     * Watches the nodes {@code ahead}; false if one is already gone, or (for a waiter's predecessor) already holds,
-     * so the caller re-checks at once.
+     * Watches the nodes {@code ahead}, every watch sent before any reply is awaited (one round trip for all the
+     * holders a first waiter watches); false if one is already gone, or (for a waiter's predecessor) already holds,
+     * so the caller re-checks at once. Every watch that was set is in {@code watched}, for the caller to remove.
      */
     private boolean watchAll(String parent, List<String> ahead, boolean predecessorMayHold, Wakeup wakeup,
             Set<String> watched, WaitBudget budget) throws InterruptedException {
-        for (String node : ahead) {
-            String path = ZKPaths.makePath(parent, node);
-            String what = "watching " + path;
-            CuratorEvent event = backend.call(budget, what, new BoundedCall(late -> {
-                if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
-                    backend.removeWatch(path, wakeup); // set after we stopped waiting for it
-                }
-            }), callback -> backend.client.getData().usingWatcher(wakeup).inBackground(callback).forPath(path));
-            if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-                return false;
+        int count = ahead.size();
+        String[] paths = new String[count];
+        BoundedCall[] calls = new BoundedCall[count];
+        int started = 0;
+        int awaited = 0;
+        try {
+            for (; started < count; started++) {
+                String path = ZKPaths.makePath(parent, ahead.get(started));
+                paths[started] = path;
+                calls[started] = new BoundedCall(late -> {
+                    if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
+                        backend.removeWatch(path, wakeup); // set after we stopped waiting for it
+                    }
+                });
+                backend.start("watching " + path, calls[started],
+                        callback -> backend.client.getData().usingWatcher(wakeup).inBackground(callback).forPath(path));
             }
-            backend.check(event, what);
-            watched.add(path);
-            if (predecessorMayHold && Arrays.equals(event.getData(), HOLDING)) {
-                return false;
+            boolean allSet = true;
+            while (awaited < count) {
+                int i = awaited++;
+                String what = "watching " + paths[i];
+                CuratorEvent event = backend.await(budget, what, calls[i]);
+                if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                    allSet = false; // no watch is left on a node that does not exist
+                    continue;
+                }
+                backend.check(event, what);
+                watched.add(paths[i]);
+                if (predecessorMayHold && Arrays.equals(event.getData(), HOLDING)) {
+                    allSet = false;
+                }
+            }
+            return allSet;
+        } finally {
+            for (int i = awaited; i < started; i++) {
+                backend.abandon(calls[i]); // its watch, if set, is removed when its reply comes
             }
         }
-        return true;
     }
 
     /** Writes the holding mark into our node, which wakes the waiter watching it. */

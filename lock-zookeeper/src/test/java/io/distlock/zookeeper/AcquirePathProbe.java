@@ -19,7 +19,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.client.FourLetterWordMain;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -94,14 +93,14 @@ class AcquirePathProbe {
                         if (!System.getProperty("probe.variants", "01234").contains(Integer.toString(i))) {
                             continue;
                         }
-                        long before = received(server);
+                        long before = TestServers.requestsReceived(server);
                         long switchesBefore = contextSwitches();
                         long cpuBefore = cpuNanos();
                         long[] count = new long[1];
                         double rate = rate(pairs.get(i), count);
                         long cpu = cpuNanos() - cpuBefore;
                         long switches = contextSwitches() - switchesBefore;
-                        long after = received(server);
+                        long after = TestServers.requestsReceived(server);
                         System.out.printf("PROBE round %d | %s | %,.0f pairs/s | %.2f requests/pair | %.1f context "
                                 + "switches/pair | %.0f us CPU/pair (whole JVM, server included)%n", round,
                                 names.get(i), rate, (after - before) / (double) count[0],
@@ -155,16 +154,6 @@ class AcquirePathProbe {
             }
         }
         return sum;
-    }
-
-    private static long received(TestingServer server) throws Exception {
-        String srvr = FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "srvr", false, 5000);
-        for (String line : srvr.split("\n")) {
-            if (line.startsWith("Received:")) {
-                return Long.parseLong(line.substring("Received:".length()).trim());
-            }
-        }
-        throw new IllegalStateException(srvr);
     }
 
     /** Pairs per second; {@code total[0]} gets every pair run, warm-up included (for the request count). */

@@ -69,6 +69,17 @@ final class TestServers {
         return new TestingCluster(specs);
     }
 
+    /** The requests {@code server} has received so far (its {@code srvr} counter): round trips, counted at the server. */
+    static long requestsReceived(TestingServer server) throws Exception {
+        String srvr = FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "srvr", false, 5000);
+        for (String line : srvr.split("\n")) {
+            if (line.startsWith("Received:")) {
+                return Long.parseLong(line.substring("Received:".length()).trim());
+            }
+        }
+        throw new IllegalStateException(srvr);
+    }
+
     /** A store URI for {@code connectString} under {@code chroot}. */
     static String uri(String connectString, String chroot, Duration session, Duration connection) {
         return "zookeeper://" + connectString + "/" + chroot + "?sessionTimeout=" + session.toMillis()

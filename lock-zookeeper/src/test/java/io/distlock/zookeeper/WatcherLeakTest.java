@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A wait that ends without its predecessor changing (a timeout) takes its watch with it: the client's watch manager
- * does not grow with every timed-out attempt on a lock that stays held.
+ * does not grow with every timed-out attempt on a lock (or a full semaphore) that stays held.
  */
 class WatcherLeakTest {
 
@@ -46,6 +46,22 @@ class WatcherLeakTest {
             await("the timed-out waits' watchers are removed").atMost(Duration.ofSeconds(5))
                     .until(() -> TestServers.clientWatchers(waiter) == 0);
             lease.release();
+        }
+    }
+
+    @Test
+    void timedOutPermitWaitsLeaveNoWatchersBehind() throws Exception {
+        try (LockStore holder = open(); LockStore waiter = open()) {
+            Lease one = holder.semaphore("full", 2).acquire();
+            Lease two = holder.semaphore("full", 2).acquire();
+            for (int i = 0; i < ATTEMPTS; i++) {
+                // the first waiter watches both holders, with both watches sent at once
+                assertThat(waiter.semaphore("full", 2).tryAcquire(Duration.ofMillis(20))).isEmpty();
+            }
+            await("the timed-out waits' watchers are removed").atMost(Duration.ofSeconds(5))
+                    .until(() -> TestServers.clientWatchers(waiter) == 0);
+            one.release();
+            two.release();
         }
     }
 

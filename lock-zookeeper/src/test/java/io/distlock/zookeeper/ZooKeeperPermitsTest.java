@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import io.distlock.Semaphore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,6 +72,34 @@ class ZooKeeperPermitsTest {
         assertThat(lost.await(30, TimeUnit.SECONDS)).as("onLost fired").isTrue();
         assertThatThrownBy(lease::release).isInstanceOf(LockLostException.class);
         assertThat(client().semaphore("deleted", 2).availablePermits()).isEqualTo(2);
+    }
+
+    /**
+     * Counted at the server, so nothing here depends on speed: a permit that is free costs its create, the listing
+     * sent behind it and its delete. A holding mark is only for a waiter that may watch the node, and a single
+     * attempt's create and listing already read past every release made before it (a write goes through the
+     * leader), so it needs no listing and no sync of its own first.
+     */
+    @Test
+    void aFreePermitCostsItsCreateItsListingAndItsDelete() throws Exception {
+        LockStore store = client();
+        Semaphore semaphore = store.semaphore("requests", 2);
+        semaphore.acquire().release(); // the parent exists from here on
+        int pairs = 50;
+        long before = TestServers.requestsReceived(server);
+        for (int i = 0; i < pairs; i++) {
+            semaphore.acquire().release();
+        }
+        long waiting = TestServers.requestsReceived(server) - before;
+        before = TestServers.requestsReceived(server);
+        for (int i = 0; i < pairs; i++) {
+            semaphore.tryAcquire().orElseThrow().release();
+        }
+        long single = TestServers.requestsReceived(server) - before;
+        // a few more than 3 per pair for the session's pings
+        assertThat(waiting).as("requests for %d acquire()/release() pairs", pairs).isLessThanOrEqualTo(3L * pairs + 5);
+        assertThat(single).as("requests for %d tryAcquire()/release() pairs", pairs)
+                .isLessThanOrEqualTo(3L * pairs + 5);
     }
 
     @Test
