@@ -36,7 +36,22 @@ public final class JvmClassPath {
                 return String.join(File.pathSeparator, entries);
             }
         }
-        return System.getProperty("java.class.path");
+        return absolute(System.getProperty("java.class.path"));
+    }
+
+    /**
+     * {@code classPath} with every entry made absolute, so a child JVM started in another working directory (a
+     * server's own temporary folder, say) finds the same files; {@code java -jar lock-cli/target/distlock.jar} gives a
+     * relative one.
+     */
+    static String absolute(String classPath) {
+        List<String> entries = new ArrayList<>();
+        for (String entry : classPath.split(java.util.regex.Pattern.quote(File.pathSeparator))) {
+            if (!entry.isEmpty()) {
+                entries.add(Path.of(entry).toAbsolutePath().toString());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     /** The {@code java} binary of this JVM. */
