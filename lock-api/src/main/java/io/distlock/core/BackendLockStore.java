@@ -151,6 +151,7 @@ public final class BackendLockStore implements LockStore {
         }
         boolean registering = false;
         try {
+            through.giveOtherClientsTheirTurn(wait);
             long calledAt = System.nanoTime();
             ConcurrentHashMap<String, String> earlyLosses = new ConcurrentHashMap<>(); // owner token -> reason
             lossesInFlight.put(name, earlyLosses);
@@ -268,8 +269,12 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         boolean stillOurs;
+        long sentAt = System.nanoTime();
         try {
             stillOurs = releaseInStore(hold);
+            if (gate != null) {
+                gate.freedInStore(hold, System.nanoTime() - sentAt);
+            }
         } finally {
             hold.openGate();
         }
