@@ -146,6 +146,7 @@ public final class BackendLockStore implements LockStore {
         }
         boolean registering = false;
         try {
+            through.giveOtherClientsTheirTurn(wait);
             long calledAt = System.nanoTime();
             lossesInFlight.begin(name);
             Grant grant = null;
@@ -263,8 +264,12 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         boolean stillOurs;
+        long sentAt = System.nanoTime();
         try {
             stillOurs = releaseInStore(hold);
+            if (gate != null) {
+                gate.freedInStore(hold, System.nanoTime() - sentAt);
+            }
         } finally {
             hold.openGate();
         }

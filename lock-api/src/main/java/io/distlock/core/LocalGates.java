@@ -22,6 +22,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * directly (one store operation, nothing freed in between); the waiter then leaves the queue with that grant, or,
  * if the hand-over failed, with the gate alone, to contend in the store itself. A waiter that times out or is
  * interrupted cancels with the same compare-and-set as the claim, so exactly one of the two wins.
+ *
+ * <p>When a streak of hand-overs reaches its bound, the holder frees the lock in the store and the waiter it lets
+ * through first waits a short {@linkplain Waiter#giveOtherClientsTheirTurn courtesy} before it contends in the store:
+ * the other clients' waiters are only being woken by then, and would otherwise lose the race to it every time.
  */
 final class LocalGates {
 
@@ -32,6 +36,12 @@ final class LocalGates {
      * local transfers still cost one store operation.
      */
     static final int MAX_HAND_OVERS_IN_A_ROW = 8;
+
+    /** The least courtesy after a streak: a woken thread of another client needs about this long to run. */
+    static final long MIN_COURTESY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** The most courtesy after a streak: what the local waiter may lose when no other client waits. */
+    static final long MAX_COURTESY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     /** Stands for "the gate is reserved for a claimed waiter whose hold is not registered yet". */
     private static final Object RESERVED = new Object();
@@ -106,6 +116,8 @@ final class LocalGates {
         /** The registered hold through the gate, {@link #RESERVED} during a hand-over, else null. */
         private Object holder;
         private int handOversInARow;
+        /** The courtesy the next waiter let through waits before contending in the store, 0 for none. */
+        private long courtesyNanos;
         int users; // guarded by ConcurrentHashMap.compute on the gate's key
 
         /**
@@ -200,6 +212,23 @@ final class LocalGates {
             }
         }
 
+        /**
+         * Notes that {@code hold} freed its lock in the store in {@code releaseNanos}, before it {@link #open opens}
+         * the gate: if that ended a streak of hand-overs at the bound, the next waiter waits about two such store
+         * round trips (within {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which
+         * gives another client's waiter, woken by this release, time to take the lock first.
+         */
+        void freedInStore(Hold hold, long releaseNanos) {
+            lock.lock();
+            try {
+                if (holder == hold && handOversInARow >= MAX_HAND_OVERS_IN_A_ROW) {
+                    courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
         /** Lets the next waiter through after a caller that got through without a hold (its acquire failed). */
         void openUnheld() {
             lock.lock();
@@ -211,9 +240,12 @@ final class LocalGates {
         }
 
         private void passOn() {
+            long courtesy = courtesyNanos;
+            courtesyNanos = 0;
             handOversInARow = 0;
             holder = null;
             for (Waiter w; (w = queue.pollFirst()) != null; ) {
+                w.courtesyNanos = courtesy; // before the state's write, which publishes it (unused if cancelled)
                 if (w.state.compareAndSet(Waiter.WAITING, Waiter.PASSED)) {
                     LockSupport.unpark(w.thread);
                     return;
@@ -261,6 +293,8 @@ final class LocalGates {
         private final Thread thread;
         private final AtomicInteger state;
         private volatile HandOff handOff;
+        /** Written before the waiter is passed (the state's write publishes it); 0 for no courtesy. */
+        private long courtesyNanos;
 
         private Waiter(LockOptions options, Thread thread) {
             this.options = options;
@@ -277,6 +311,26 @@ final class LocalGates {
         /** The store lock handed over with the gate, or null: the waiter then contends in the store itself. */
         HandOff handOff() {
             return handOff;
+        }
+
+        /**
+         * Waits the courtesy this waiter was let through with, cut to {@code wait}'s time left: a back-off after a
+         * streak of hand-overs so that another client's woken waiter gets the freed lock first. Returns at once
+         * without one.
+         *
+         * @throws InterruptedException if interrupted meanwhile
+         */
+        void giveOtherClientsTheirTurn(Wait wait) throws InterruptedException {
+            if (courtesyNanos == 0) {
+                return;
+            }
+            long end = System.nanoTime() + wait.cap(courtesyNanos);
+            do {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while giving another client its turn at a lock");
+                }
+                LockSupport.parkNanos(this, end - System.nanoTime());
+            } while (end - System.nanoTime() > 0);
         }
 
         /** Gives a claimed waiter its outcome (a hand-over, or null: contend yourself) and wakes it. */
