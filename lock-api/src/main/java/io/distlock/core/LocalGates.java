@@ -95,7 +95,7 @@ final class LocalGates {
             Gate g = e.getValue();
             g.lock.lock();
             try {
-                n += g.queue.size();
+                n += g.queue == null ? 0 : g.queue.size();
             } finally {
                 g.lock.unlock();
             }
@@ -110,7 +110,8 @@ final class LocalGates {
     /** A name's gate: who is through it (a hold, a contender or a claimed waiter), and who queues behind. */
     static final class Gate {
         private final ReentrantLock lock = new ReentrantLock();
-        private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+        /** Made by the first thread that has to queue: most gates never have one (an uncontended hold). */
+        private ArrayDeque<Waiter> queue;
         /** Whether a thread is through the gate. Guarded by {@link #lock}. */
         private boolean taken;
         /** The registered hold through the gate, {@link #RESERVED} during a hand-over, else null. */
@@ -131,7 +132,7 @@ final class LocalGates {
             Waiter me;
             lock.lock();
             try {
-                if (!taken && queue.isEmpty()) {
+                if (!taken && (queue == null || queue.isEmpty())) {
                     taken = true;
                     holder = null;
                     return Waiter.passedAtOnce(options);
@@ -140,6 +141,9 @@ final class LocalGates {
                     return null;
                 }
                 me = new Waiter(options, Thread.currentThread());
+                if (queue == null) {
+                    queue = new ArrayDeque<>(4);
+                }
                 queue.addLast(me);
             } finally {
                 lock.unlock();
@@ -239,12 +243,17 @@ final class LocalGates {
             }
         }
 
+        /** The first queued waiter, taken off the queue, or null; the caller holds {@link #lock}. */
+        private Waiter pollQueued() {
+            return queue == null ? null : queue.pollFirst();
+        }
+
         private void passOn() {
             long courtesy = courtesyNanos;
             courtesyNanos = 0;
             handOversInARow = 0;
             holder = null;
-            for (Waiter w; (w = queue.pollFirst()) != null; ) {
+            for (Waiter w; (w = pollQueued()) != null; ) {
                 w.courtesyNanos = courtesy; // before the state's write, which publishes it (unused if cancelled)
                 if (w.state.compareAndSet(Waiter.WAITING, Waiter.PASSED)) {
                     LockSupport.unpark(w.thread);
@@ -268,7 +277,7 @@ final class LocalGates {
                 if (holder != hold || handOversInARow >= MAX_HAND_OVERS_IN_A_ROW) {
                     return null;
                 }
-                for (Waiter w; (w = queue.pollFirst()) != null; ) {
+                for (Waiter w; (w = pollQueued()) != null; ) {
                     if (w.state.compareAndSet(Waiter.WAITING, Waiter.CLAIMED)) {
                         handOversInARow++;
                         holder = RESERVED;
