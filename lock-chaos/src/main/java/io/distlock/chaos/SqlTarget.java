@@ -35,14 +35,8 @@ interface SqlTarget extends StoreTarget {
      * @return when the row was deleted (nanoTime), or -1 if no free moment came
      */
     default long deleteFreeRow(String lockName, Duration within) throws SQLException {
-        String sql = "DELETE FROM " + TABLE + " WHERE name = ? AND (owner_token IS NULL OR expires_at IS NULL"
-                + " OR expires_at <= " + nowExpression() + ")";
-        try (Connection c = DriverManager.getConnection(operatorJdbcUrl());
-                PreparedStatement st = c.prepareStatement(sql)) {
-            c.setAutoCommit(true);
-            st.setString(1, lockName);
-            return firstSuccess(within, () -> st.executeUpdate() > 0);
-        }
+        return deleteUntilSomeGo("DELETE FROM " + TABLE + " WHERE name = ? AND (owner_token IS NULL"
+                + " OR expires_at IS NULL OR expires_at <= " + nowExpression() + ")", lockName, within);
     }
 
     /**
@@ -53,30 +47,29 @@ interface SqlTarget extends StoreTarget {
      * @return when rows were deleted (nanoTime), or -1 if none could be
      */
     default long deleteFreePermitRows(String name, Duration within) throws SQLException {
-        String sql = "DELETE FROM " + PERMIT_TABLE + " WHERE name = ? AND (slot = 0 OR owner_token IS NULL"
-                + " OR expires_at IS NULL OR expires_at <= " + nowExpression() + ")";
+        return deleteUntilSomeGo("DELETE FROM " + PERMIT_TABLE + " WHERE name = ? AND (slot = 0 OR owner_token IS NULL"
+                + " OR expires_at IS NULL OR expires_at <= " + nowExpression() + ")", name, within);
+    }
+
+    /**
+     * Runs the operator's {@code delete} of {@code name} (autocommit) until it deletes a row, for at most
+     * {@code within}: polling for a free moment, as a cleanup job does.
+     *
+     * @return when rows were deleted (nanoTime), or -1 if none were
+     */
+    private long deleteUntilSomeGo(String delete, String name, Duration within) throws SQLException {
         try (Connection c = DriverManager.getConnection(operatorJdbcUrl());
-                PreparedStatement st = c.prepareStatement(sql)) {
+                PreparedStatement st = c.prepareStatement(delete)) {
             c.setAutoCommit(true);
             st.setString(1, name);
-            return firstSuccess(within, () -> st.executeUpdate() > 0);
-        }
-    }
-
-    /** One attempt of an operator's statement: whether it did its work. */
-    interface Attempt {
-        boolean succeeded() throws SQLException;
-    }
-
-    /** Repeats {@code attempt} until it succeeds, for at most {@code within}: polling for a free moment, as cleanup does. */
-    private static long firstSuccess(Duration within, Attempt attempt) throws SQLException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            if (attempt.succeeded()) {
-                return System.nanoTime();
+            long deadline = System.nanoTime() + within.toNanos();
+            while (System.nanoTime() - deadline < 0) {
+                if (st.executeUpdate() > 0) {
+                    return System.nanoTime();
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            return -1;
         }
-        return -1;
     }
 }
