@@ -11,9 +11,8 @@ import io.distlock.StoreUnavailableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The admin view (list by prefix, force-release) and password authentication, on a test-owned server started with
@@ -23,17 +22,8 @@ import org.junit.jupiter.api.Test;
 class RedisAdminAndAuthTest {
 
     private static final String PASSWORD = "s3cret-" + UUID.randomUUID().toString().substring(0, 8);
-    private static RedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start("--requirepass", PASSWORD);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final OwnRedisServer server = new OwnRedisServer("--requirepass", PASSWORD);
 
     private static String uri(String password) {
         return "redis://:" + password + "@127.0.0.1:" + server.port() + "?timeout=2s";

@@ -13,9 +13,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The hand-over script on a real server of its own (so command counts are this test's): the new holder gets its
@@ -24,17 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class RedisHandOverTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final OwnRedisServer server = new OwnRedisServer();
 
     @Test
     void theNewHolderGetsItsValueLeaseAndAGreaterFenceAndTheOldValueIsRefusedAfterwards() throws Exception {

@@ -12,9 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Permits follow the locks' waiting-marker rule: a permit release publishes only when a refused waiting attempt left
@@ -25,17 +24,8 @@ class RedisPermitWaiterMarkerTest {
 
     private static final LockOptions LEASE_30S = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final OwnRedisServer server = new OwnRedisServer();
 
     private static RedisPermits keys() {
         return new RedisPermits(null, new RedisKeys("distlock:"), null, "test", null, false);

@@ -7,25 +7,15 @@ import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /** Redis semaphores on a server of the test's own: key layout, what survives whom, script cache loss. */
 class RedisPermitsTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final OwnRedisServer server = new OwnRedisServer();
 
     private static RedisPermits permits() {
         return new RedisPermits(null, new RedisKeys("distlock:"), null, "test", null, false);

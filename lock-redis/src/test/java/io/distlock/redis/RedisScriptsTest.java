@@ -6,9 +6,8 @@ import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code SCRIPT FLUSH} empties the server's script cache: acquire, extend and release go on working. The acquire
@@ -16,17 +15,8 @@ import org.junit.jupiter.api.Test;
  */
 class RedisScriptsTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final OwnRedisServer server = new OwnRedisServer();
 
     @Test
     void noScriptAfterScriptFlushIsTransparent() {

@@ -12,9 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A release publishes only when a refused attempt left the waiting marker: a lock nobody waits for is released
@@ -25,17 +24,8 @@ class RedisWaiterMarkerTest {
 
     private static final LockOptions LEASE_30S = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final OwnRedisServer server = new OwnRedisServer();
 
     @Test
     void aLockNobodyWaitsForIsReleasedWithoutAMessage() {

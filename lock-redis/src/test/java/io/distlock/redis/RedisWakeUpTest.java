@@ -9,9 +9,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Waiters wake on the release message, not by polling: while the holder keeps a 30 s lease, a waiter sends almost
@@ -20,17 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class RedisWakeUpTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final OwnRedisServer server = new OwnRedisServer();
 
     @Test
     void waiterWakesOnReleaseMessageAndDoesNotPoll() throws Exception {
