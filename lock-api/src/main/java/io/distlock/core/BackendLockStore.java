@@ -290,7 +290,7 @@ public final class BackendLockStore implements LockStore {
         long sentAt = System.nanoTime();
         Grant grant = null;
         try {
-            grant = handOverInStore(hold.grant, next.options.leaseTime());
+            grant = handOverInStore(hold.grant, next.options.leaseTime(), next.thread());
         } finally {
             if (grant == null) {
                 lossesInFlight.end(name, null);
@@ -305,10 +305,10 @@ public final class BackendLockStore implements LockStore {
     }
 
     /** The store's hand-over, run without the caller's interrupt flag, as {@link #releaseInStore}. */
-    private Grant handOverInStore(Grant from, Duration leaseTime) {
+    private Grant handOverInStore(Grant from, Duration leaseTime, Thread receiver) {
         boolean interrupted = Thread.interrupted();
         try {
-            return backend.handOver(from, leaseTime);
+            return backend.handOver(from, leaseTime, receiver);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

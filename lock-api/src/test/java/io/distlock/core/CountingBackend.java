@@ -91,10 +91,10 @@ final class CountingBackend implements LockBackend {
     }
 
     @Override
-    public Grant handOver(Grant from, Duration leaseTime) {
+    public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         handOverCalls.incrementAndGet();
         checkLease(leaseTime);
-        return delegate.handOver(from, leaseTime);
+        return delegate.handOver(from, leaseTime, receiver);
     }
 
     private void checkLease(Duration leaseTime) {

@@ -43,7 +43,7 @@ class JdbcHandOverTest {
             assertThat(backend.handsOver()).isTrue();
             Grant first = backend.acquire("handed:row", Duration.ofSeconds(2), Wait.none());
 
-            Grant second = backend.handOver(first, Duration.ofSeconds(40));
+            Grant second = backend.handOver(first, Duration.ofSeconds(40), Thread.currentThread());
 
             assertThat(second).isNotNull();
             assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
@@ -53,11 +53,14 @@ class JdbcHandOverTest {
             assertThat(held.get(0).fencingToken()).isEqualTo(second.fencingToken());
             assertThat(held.get(0).timeLeft()).isGreaterThan(Duration.ofSeconds(30));
 
-            assertThat(backend.handOver(first, Duration.ofSeconds(5))).as("the old holder's token").isNull();
+            assertThat(backend.handOver(first, Duration.ofSeconds(5), Thread.currentThread()))
+
+                    .as("the old holder's token").isNull();
             assertThat(store.admin().list("handed:", 10).get(0).fencingToken()).isEqualTo(second.fencingToken());
             assertThat(backend.release(first)).isFalse();
             assertThat(backend.release(second)).isTrue();
-            assertThat(backend.handOver(second, Duration.ofSeconds(5))).as("a released lock").isNull();
+            assertThat(backend.handOver(second, Duration.ofSeconds(5), Thread.currentThread()))
+                    .as("a released lock").isNull();
             assertThat(store.admin().list("handed:", 10)).isEmpty();
 
             Grant third = backend.acquire("handed:row", Duration.ofSeconds(5), Wait.none());

@@ -46,7 +46,7 @@ class RedisHandOverTest {
             RedisBackend backend = RedisProbe.backendOf(store);
             Grant first = backend.acquire("passed", Duration.ofSeconds(2), Wait.none());
 
-            Grant second = backend.handOver(first, Duration.ofSeconds(40));
+            Grant second = backend.handOver(first, Duration.ofSeconds(40), Thread.currentThread());
 
             assertThat(second).isNotNull();
             assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
@@ -55,12 +55,15 @@ class RedisHandOverTest {
             assertThat(probe.raw().pttl("distlock:{passed}")).isGreaterThan(30_000);
             assertThat(probe.raw().get("distlock:fence:{passed}")).isEqualTo(Long.toString(second.fencingToken()));
 
-            assertThat(backend.handOver(first, Duration.ofSeconds(5))).as("the old holder's value").isNull();
+            assertThat(backend.handOver(first, Duration.ofSeconds(5), Thread.currentThread()))
+
+                    .as("the old holder's value").isNull();
             assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(HeldLock.valueOf(second.handle()));
             assertThat(probe.raw().get("distlock:fence:{passed}")).isEqualTo(Long.toString(second.fencingToken()));
             assertThat(backend.release(first)).isFalse();
             assertThat(backend.release(second)).isTrue();
-            assertThat(backend.handOver(second, Duration.ofSeconds(5))).as("a released lock").isNull();
+            assertThat(backend.handOver(second, Duration.ofSeconds(5), Thread.currentThread()))
+                    .as("a released lock").isNull();
             assertThat(probe.raw().exists("distlock:{passed}")).isFalse();
         }
     }
