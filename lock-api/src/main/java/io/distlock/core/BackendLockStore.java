@@ -283,14 +283,22 @@ public final class BackendLockStore implements LockStore {
      * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} in one store
      * operation, with the waiter's lease time. The waiter always gets an outcome: the new grant, or, if the store no
      * longer had {@code hold}'s lock or could not be reached, the gate alone (it then contends in the store itself).
+     * A store that refuses the waiter's options (a lease time over its limit, say) ran nothing: the lock is then
+     * freed as a plain release frees it, and the waiter meets the same refusal at its own acquire.
      */
     private void handOver(Hold hold, LocalGates.Waiter next) {
         String name = hold.grant.name();
         lossesInFlight.begin(name); // ended by the waiter when it registers the grant
         long sentAt = System.nanoTime();
         Grant grant = null;
+        boolean stillOurs = false;
         try {
-            grant = handOverInStore(hold.grant, next.options.leaseTime());
+            try {
+                grant = handOverInStore(hold.grant, next.options.leaseTime(), next.thread());
+                stillOurs = grant != null;
+            } catch (IllegalArgumentException refusedWaitersOptions) {
+                stillOurs = releaseInStore(hold);
+            }
         } finally {
             if (grant == null) {
                 lossesInFlight.end(name, null);
@@ -298,17 +306,17 @@ public final class BackendLockStore implements LockStore {
             next.receive(grant == null ? null : new LocalGates.HandOff(grant, sentAt));
             gates.leave(name); // the releaser's use of the gate; the waiter has its own
         }
-        if (grant == null) {
+        if (!stillOurs) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
             throw hold.lostCause();
         }
     }
 
     /** The store's hand-over, run without the caller's interrupt flag, as {@link #releaseInStore}. */
-    private Grant handOverInStore(Grant from, Duration leaseTime) {
+    private Grant handOverInStore(Grant from, Duration leaseTime, Thread receiver) {
         boolean interrupted = Thread.interrupted();
         try {
-            return backend.handOver(from, leaseTime);
+            return backend.handOver(from, leaseTime, receiver);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

@@ -317,6 +317,11 @@ final class LocalGates {
             return w;
         }
 
+        /** The queued thread: a hand-over takes the store lock on its behalf. */
+        Thread thread() {
+            return thread;
+        }
+
         /** The store lock handed over with the gate, or null: the waiter then contends in the store itself. */
         HandOff handOff() {
             return handOff;

@@ -92,14 +92,14 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
 
     /** One atomic {@code compute}: the entry moves to a new token, lease and fence only if {@code from} still has it. */
     @Override
-    public Grant handOver(Grant from, Duration leaseTime) {
+    public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         ensureOpen();
         String token = OwnerTokens.newToken();
         long now = System.nanoTime();
         MemSpace.Entry after = space.entries.computeIfPresent(from.name(), (k, current) -> {
             if (current.ownerToken().equals(from.ownerToken()) && !current.expiredAt(now)) {
                 return new MemSpace.Entry(token, space.nextFence(from.name()), now + leaseTime.toNanos(),
-                        OwnerTokens.holderDescription());
+                        OwnerTokens.holderDescription(receiver));
             }
             return current;
         });

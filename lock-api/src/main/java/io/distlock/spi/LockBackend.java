@@ -72,12 +72,14 @@ public interface LockBackend extends AutoCloseable {
      * so no other client can take the lock meanwhile; waiters elsewhere are not woken. Only called when
      * {@link #handsOver()} is true.
      *
+     * @param receiver the thread the lock goes to: the store describes it as the holder (the call itself runs on
+     *        the releasing thread)
      * @return the new grant (its issue time may be -1: the core counts from when it sent the call), or null if
      *         {@code from} no longer held the lock (nothing was changed)
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached; the backend takes back a hand-over
      *         that may have happened with its answer lost, as for an acquire
      */
-    default Grant handOver(Grant from, Duration leaseTime) {
+    default Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not hand locks over");
     }
 

@@ -29,7 +29,15 @@ public final class OwnerTokens {
      * name. Never used to prove ownership, and it holds no token.
      */
     public static String holderDescription() {
-        return processDescription() + " " + Thread.currentThread().getName();
+        return holderDescription(Thread.currentThread());
+    }
+
+    /**
+     * As {@link #holderDescription()}, for a lock taken on behalf of {@code holder} rather than the calling thread (a
+     * hand-over runs on the releasing thread).
+     */
+    public static String holderDescription(Thread holder) {
+        return processDescription() + " " + holder.getName();
     }
 
     /** {@code pid@host} of this process, for operators; never used to prove ownership. */

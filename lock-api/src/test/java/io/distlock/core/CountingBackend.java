@@ -37,6 +37,8 @@ final class CountingBackend implements LockBackend {
     volatile boolean loseGrantsBeforeHandingThemOver;
     /** When positive, grants carry this fencing token instead of the store's. */
     volatile long fenceOverride;
+    /** When set, longer lease times are refused before any store call, as Redis with its restart guard does. */
+    volatile Duration maxLeaseTime;
 
     CountingBackend(LockBackend delegate) {
         this.delegate = delegate;
@@ -60,6 +62,7 @@ final class CountingBackend implements LockBackend {
     @Override
     public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         acquireCalls.incrementAndGet();
+        checkLease(leaseTime);
         int now = acquiresInFlight.incrementAndGet();
         maxAcquiresInFlight.accumulateAndGet(now, Math::max);
         try {
@@ -88,9 +91,17 @@ final class CountingBackend implements LockBackend {
     }
 
     @Override
-    public Grant handOver(Grant from, Duration leaseTime) {
+    public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         handOverCalls.incrementAndGet();
-        return delegate.handOver(from, leaseTime);
+        checkLease(leaseTime);
+        return delegate.handOver(from, leaseTime, receiver);
+    }
+
+    private void checkLease(Duration leaseTime) {
+        Duration max = maxLeaseTime;
+        if (max != null && leaseTime.compareTo(max) > 0) {
+            throw new IllegalArgumentException("lease time " + leaseTime + " is longer than maxLeaseTime " + max);
+        }
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -275,6 +276,45 @@ class LocalHandOverTest {
         }
         assertThat(backend.releaseCalls.get()).as("plain releases among " + backend.handOverCalls.get()
                 + " hand-overs").isGreaterThanOrEqualTo(backend.handOverCalls.get() / (LocalGates.MAX_HAND_OVERS_IN_A_ROW + 1));
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
+    void theStoreNamesTheThreadTheLockWasHandedToAsItsHolder() throws Exception {
+        BackendLockStore store = store();
+        Lease first = store.lock("named").acquire();
+        String receiverName = "receiver-" + UUID.randomUUID();
+        FutureTask<Lease> receiving = new FutureTask<>(
+                () -> store.lock("named").acquire());
+        Thread receiver = new Thread(receiving, receiverName);
+        receiver.start();
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+
+        first.release();
+        Lease second = receiving.get(20, TimeUnit.SECONDS);
+
+        assertThat(backend.handOverCalls.get()).isEqualTo(1);
+        assertThat(other().admin().list("named", 10).get(0).owner())
+                .as("the holder the admin view shows after a hand-over from " + Thread.currentThread().getName())
+                .endsWith(" " + receiverName);
+        second.release();
+        receiver.join(TimeUnit.SECONDS.toMillis(20));
+    }
+
+    @Test
+    void aWaiterAskingForALeaseTheStoreRefusesGetsTheRefusalAndTheReleaseStillFreesTheLock() throws Exception {
+        BackendLockStore store = store();
+        backend.maxLeaseTime = Duration.ofSeconds(30);
+        Lease first = store.lock("refused", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(20))).acquire();
+        Future<Lease> tooLong = pool.submit(() -> store.lock("refused",
+                LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60))).acquire());
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+
+        first.release();
+
+        assertThatThrownBy(() -> tooLong.get(20, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxLeaseTime");
+        assertThat(other().lock("refused").tryAcquire()).as("the released lock is free in the store").isPresent();
         assertThat(store.gatesInUse()).isZero();
     }
 }

@@ -169,10 +169,10 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
      * background, as after an acquire.
      */
     @Override
-    public Grant handOver(Grant from, Duration leaseTime) {
+    public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         String name = from.name();
         String token = OwnerTokens.newToken();
-        String owner = owner();
+        String owner = owner(receiver);
         boolean[] sent = {false};
         try {
             for (int attempt = 1; ; attempt++) {
@@ -387,7 +387,12 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     }
 
     private static String owner() {
-        String owner = OwnerTokens.holderDescription();
+        return owner(Thread.currentThread());
+    }
+
+    /** The holder description of {@code holder}, cut to the owner column's length. */
+    private static String owner(Thread holder) {
+        String owner = OwnerTokens.holderDescription(holder);
         return owner.length() <= OWNER_LENGTH ? owner : owner.substring(0, OWNER_LENGTH);
     }
 

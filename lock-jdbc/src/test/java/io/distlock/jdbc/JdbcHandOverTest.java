@@ -2,6 +2,7 @@ package io.distlock.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.Lease;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.core.BackendLockStore;
@@ -10,7 +11,11 @@ import io.distlock.spi.LockBackend;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -38,7 +43,7 @@ class JdbcHandOverTest {
             assertThat(backend.handsOver()).isTrue();
             Grant first = backend.acquire("handed:row", Duration.ofSeconds(2), Wait.none());
 
-            Grant second = backend.handOver(first, Duration.ofSeconds(40));
+            Grant second = backend.handOver(first, Duration.ofSeconds(40), Thread.currentThread());
 
             assertThat(second).isNotNull();
             assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
@@ -48,16 +53,52 @@ class JdbcHandOverTest {
             assertThat(held.get(0).fencingToken()).isEqualTo(second.fencingToken());
             assertThat(held.get(0).timeLeft()).isGreaterThan(Duration.ofSeconds(30));
 
-            assertThat(backend.handOver(first, Duration.ofSeconds(5))).as("the old holder's token").isNull();
+            assertThat(backend.handOver(first, Duration.ofSeconds(5), Thread.currentThread()))
+
+                    .as("the old holder's token").isNull();
             assertThat(store.admin().list("handed:", 10).get(0).fencingToken()).isEqualTo(second.fencingToken());
             assertThat(backend.release(first)).isFalse();
             assertThat(backend.release(second)).isTrue();
-            assertThat(backend.handOver(second, Duration.ofSeconds(5))).as("a released lock").isNull();
+            assertThat(backend.handOver(second, Duration.ofSeconds(5), Thread.currentThread()))
+                    .as("a released lock").isNull();
             assertThat(store.admin().list("handed:", 10)).isEmpty();
 
             Grant third = backend.acquire("handed:row", Duration.ofSeconds(5), Wait.none());
             assertThat(third.fencingToken()).isGreaterThan(second.fencingToken());
             assertThat(backend.release(third)).isTrue();
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void theStoredHolderIsTheThreadTheLockWasHandedTo(String label, String uri) throws Exception {
+        try (LockStore store = LockStore.open(uri)) {
+            Lease first = store.lock("handed:named").acquire();
+            String receiverName = "receiver-" + UUID.randomUUID().toString().substring(0, 8);
+            FutureTask<Lease> receiving = new FutureTask<>(
+                    () -> store.lock("handed:named").acquire());
+            Thread receiver = new Thread(receiving, receiverName);
+            receiver.start();
+            Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .until(() -> receiver.getState() == Thread.State.WAITING && isParkedAtGate(receiver));
+
+            first.release();
+            Lease second = receiving.get(20, TimeUnit.SECONDS);
+
+            assertThat(store.admin().list("handed:named", 10).get(0).owner())
+                    .as("the holder the admin view shows after a hand-over from " + Thread.currentThread().getName())
+                    .endsWith(" " + receiverName);
+            second.release();
+            receiver.join(TimeUnit.SECONDS.toMillis(20));
+        }
+    }
+
+    private static boolean isParkedAtGate(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().endsWith("LocalGates$Gate")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -17,7 +17,12 @@ final class OwnerValue {
      * {@link OwnerTokens#holderDescription()}, built as one string.
      */
     static String of(String token) {
-        return token + "|" + OwnerTokens.processDescription() + " " + Thread.currentThread().getName();
+        return of(token, Thread.currentThread());
+    }
+
+    /** The value for a new lease with {@code token} taken on behalf of {@code holder} (a hand-over's receiver). */
+    static String of(String token, Thread holder) {
+        return token + "|" + OwnerTokens.holderDescription(holder);
     }
 
     /** The holder description inside a stored value, without the token. */

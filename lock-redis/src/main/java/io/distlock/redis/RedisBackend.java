@@ -166,12 +166,12 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
      * {@link OrphanReaper} takes the new value back, as for an acquire.
      */
     @Override
-    public Grant handOver(Grant from, Duration leaseTime) {
+    public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         ensureOpen();
         checkLease(leaseTime);
         String name = from.name();
         String token = tokens.next();
-        HeldLock held = new HeldLock(OwnerValue.of(token), calls.encode(name));
+        HeldLock held = new HeldLock(OwnerValue.of(token, receiver), calls.encode(name));
         String value = held.value();
         Object reply;
         try {

@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.LockOptions;
@@ -8,9 +9,11 @@ import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.Wait;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -33,7 +36,7 @@ class RedisHandOverTest {
             RedisBackend backend = RedisProbe.backendOf(store);
             Grant first = backend.acquire("passed", Duration.ofSeconds(2), Wait.none());
 
-            Grant second = backend.handOver(first, Duration.ofSeconds(40));
+            Grant second = backend.handOver(first, Duration.ofSeconds(40), Thread.currentThread());
 
             assertThat(second).isNotNull();
             assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
@@ -42,12 +45,15 @@ class RedisHandOverTest {
             assertThat(probe.raw().pttl("distlock:{passed}")).isGreaterThan(30_000);
             assertThat(probe.raw().get("distlock:fence:{passed}")).isEqualTo(Long.toString(second.fencingToken()));
 
-            assertThat(backend.handOver(first, Duration.ofSeconds(5))).as("the old holder's value").isNull();
+            assertThat(backend.handOver(first, Duration.ofSeconds(5), Thread.currentThread()))
+
+                    .as("the old holder's value").isNull();
             assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(HeldLock.valueOf(second.handle()));
             assertThat(probe.raw().get("distlock:fence:{passed}")).isEqualTo(Long.toString(second.fencingToken()));
             assertThat(backend.release(first)).isFalse();
             assertThat(backend.release(second)).isTrue();
-            assertThat(backend.handOver(second, Duration.ofSeconds(5))).as("a released lock").isNull();
+            assertThat(backend.handOver(second, Duration.ofSeconds(5), Thread.currentThread()))
+                    .as("a released lock").isNull();
             assertThat(probe.raw().exists("distlock:{passed}")).isFalse();
         }
     }
@@ -83,6 +89,52 @@ class RedisHandOverTest {
         assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
         assertThat(second.isValid()).isTrue();
         second.release();
+    }
+
+    @Test
+    void theStoredHolderIsTheThreadTheLockWasHandedTo() throws Exception {
+        try (LockStore store = LockStore.open(server.uri("timeout=2s"))) {
+            Lease first = store.lock("named").acquire();
+            String receiverName = "receiver-" + UUID.randomUUID();
+            FutureTask<Lease> receiving = new FutureTask<>(
+                    () -> store.lock("named").acquire());
+            Thread receiver = new Thread(receiving, receiverName);
+            receiver.start();
+            Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .until(() -> receiver.getState() == Thread.State.WAITING && isParkedAtGate(receiver));
+
+            first.release();
+            Lease second = receiving.get(20, TimeUnit.SECONDS);
+
+            assertThat(store.admin().list("named", 10).get(0).owner())
+                    .as("the holder the admin view shows after a hand-over from " + Thread.currentThread().getName())
+                    .endsWith(" " + receiverName);
+            second.release();
+            receiver.join(TimeUnit.SECONDS.toMillis(20));
+        }
+    }
+
+    @Test
+    void aWaiterAskingForALeaseTheStoreRefusesGetsTheRefusalAndTheReleaseStillFreesTheLock() throws Exception {
+        // the guard's window (maxLeaseTime) first holds back the first acquire on this server
+        String uri = server.uri("timeout=2s&restartGuard=true&maxLeaseTime=5s");
+        try (LockStore store = LockStore.open(uri); LockStore other = LockStore.open(uri)) {
+            Lease first = store.lock("refused", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(5))).acquire();
+            FutureTask<Lease> tooLong = new FutureTask<>(() -> store.lock("refused",
+                    LockOptions.defaults().withLeaseTime(Duration.ofSeconds(20))).acquire());
+            Thread waiter = new Thread(tooLong, "too-long-" + UUID.randomUUID());
+            waiter.start();
+            Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .until(() -> waiter.getState() == Thread.State.WAITING && isParkedAtGate(waiter));
+
+            first.release();
+
+            assertThatThrownBy(() -> tooLong.get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxLeaseTime");
+            assertThat(other.lock("refused", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(5))).tryAcquire())
+                    .as("the released lock is free in the store").isPresent();
+            waiter.join(TimeUnit.SECONDS.toMillis(20));
+        }
     }
 
     private static boolean isParkedAtGate(Thread t) {
