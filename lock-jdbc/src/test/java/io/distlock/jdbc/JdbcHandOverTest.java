@@ -9,13 +9,10 @@ import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Wait;
+import io.distlock.tck.check.HandOverHolder;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -73,32 +70,7 @@ class JdbcHandOverTest {
     @MethodSource("databases")
     void theStoredHolderIsTheThreadTheLockWasHandedTo(String label, String uri) throws Exception {
         try (LockStore store = LockStore.open(uri)) {
-            Lease first = store.lock("handed:named").acquire();
-            String receiverName = "receiver-" + UUID.randomUUID().toString().substring(0, 8);
-            FutureTask<Lease> receiving = new FutureTask<>(
-                    () -> store.lock("handed:named").acquire());
-            Thread receiver = new Thread(receiving, receiverName);
-            receiver.start();
-            Awaitility.await().atMost(Duration.ofSeconds(20))
-                    .until(() -> receiver.getState() == Thread.State.WAITING && isParkedAtGate(receiver));
-
-            first.release();
-            Lease second = receiving.get(20, TimeUnit.SECONDS);
-
-            assertThat(store.admin().list("handed:named", 10).get(0).owner())
-                    .as("the holder the admin view shows after a hand-over from " + Thread.currentThread().getName())
-                    .endsWith(" " + receiverName);
-            second.release();
-            receiver.join(TimeUnit.SECONDS.toMillis(20));
+            HandOverHolder.adminNamesTheReceivingThread(store, "handed:named");
         }
-    }
-
-    private static boolean isParkedAtGate(Thread t) {
-        for (StackTraceElement e : t.getStackTrace()) {
-            if (e.getClassName().endsWith("LocalGates$Gate")) {
-                return true;
-            }
-        }
-        return false;
     }
 }

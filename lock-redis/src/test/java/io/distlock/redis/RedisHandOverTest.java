@@ -8,6 +8,7 @@ import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.Wait;
+import io.distlock.tck.check.HandOverHolder;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -77,7 +78,7 @@ class RedisHandOverTest {
         Future<Lease> waiter = pool.submit(() -> store.lock("local", LockOptions.defaults()).acquire());
         Awaitility.await().atMost(Duration.ofSeconds(20))
                 .until(() -> Thread.getAllStackTraces().keySet().stream()
-                        .anyMatch(t -> t.getState() == Thread.State.WAITING && isParkedAtGate(t)));
+                        .anyMatch(t -> HandOverHolder.isQueuedAtLocalGate(t)));
         long scriptsBefore = probe.calls("evalsha") + probe.calls("eval");
 
         first.release();
@@ -94,23 +95,7 @@ class RedisHandOverTest {
     @Test
     void theStoredHolderIsTheThreadTheLockWasHandedTo() throws Exception {
         try (LockStore store = LockStore.open(server.uri("timeout=2s"))) {
-            Lease first = store.lock("named").acquire();
-            String receiverName = "receiver-" + UUID.randomUUID();
-            FutureTask<Lease> receiving = new FutureTask<>(
-                    () -> store.lock("named").acquire());
-            Thread receiver = new Thread(receiving, receiverName);
-            receiver.start();
-            Awaitility.await().atMost(Duration.ofSeconds(20))
-                    .until(() -> receiver.getState() == Thread.State.WAITING && isParkedAtGate(receiver));
-
-            first.release();
-            Lease second = receiving.get(20, TimeUnit.SECONDS);
-
-            assertThat(store.admin().list("named", 10).get(0).owner())
-                    .as("the holder the admin view shows after a hand-over from " + Thread.currentThread().getName())
-                    .endsWith(" " + receiverName);
-            second.release();
-            receiver.join(TimeUnit.SECONDS.toMillis(20));
+            HandOverHolder.adminNamesTheReceivingThread(store, "named");
         }
     }
 
@@ -125,7 +110,7 @@ class RedisHandOverTest {
             Thread waiter = new Thread(tooLong, "too-long-" + UUID.randomUUID());
             waiter.start();
             Awaitility.await().atMost(Duration.ofSeconds(20))
-                    .until(() -> waiter.getState() == Thread.State.WAITING && isParkedAtGate(waiter));
+                    .until(() -> HandOverHolder.isQueuedAtLocalGate(waiter));
 
             first.release();
 
@@ -135,14 +120,5 @@ class RedisHandOverTest {
                     .as("the released lock is free in the store").isPresent();
             waiter.join(TimeUnit.SECONDS.toMillis(20));
         }
-    }
-
-    private static boolean isParkedAtGate(Thread t) {
-        for (StackTraceElement e : t.getStackTrace()) {
-            if (e.getClassName().endsWith("LocalGates$Gate")) {
-                return true;
-            }
-        }
-        return false;
     }
 }
