@@ -7,9 +7,8 @@ import io.distlock.LockOptions;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Redlock waiter interrupted while one of its attempts is in flight (a request to B held by a proxy) gets
@@ -22,21 +21,12 @@ class RedlockInterruptTest {
     private static final RedisKeys KEYS = new RedisKeys("distlock:");
     private static final RedlockPermits PERMIT_KEYS = new RedlockPermits(null, new RedlockQuorum(3), KEYS,
             RedisOptions.defaults(), null, null);
-    private static SplitMajorities split;
-
-    @BeforeAll
-    static void start() throws Exception {
-        split = new SplitMajorities();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        split.close();
-    }
+    @RegisterExtension
+    static final ClassFixture<SplitMajorities> split = new ClassFixture<>(SplitMajorities::new);
 
     /** Runs {@code waiting} on a thread of its own, interrupts it while the proxy holds its request, then lets go. */
     private static Throwable interruptInFlight(String heldScriptSha, Waiting waiting) throws Exception {
-        split.proxyToB().holdNext(heldScriptSha);
+        split.get().proxyToB().holdNext(heldScriptSha);
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         Thread waiter = new Thread(() -> {
             try {
@@ -47,20 +37,20 @@ class RedlockInterruptTest {
             }
         }, "interrupted-waiter");
         waiter.start();
-        assertThat(split.proxyToB().awaitHeld(60, TimeUnit.SECONDS)).as("the waiter's attempt is in flight").isTrue();
+        assertThat(split.get().proxyToB().awaitHeld(60, TimeUnit.SECONDS)).as("the waiter's attempt is in flight").isTrue();
         waiter.interrupt();
-        split.proxyToB().releaseHeld();
+        split.get().proxyToB().releaseHeld();
         return outcome.get(60, TimeUnit.SECONDS);
     }
 
     @Test
     void aLockWaiterInterruptedDuringAnAttemptGetsInterruptedException() throws Exception {
         String name = "interrupted-lock";
-        Lease held = split.two().lock(name, LONG_LEASE).tryAcquire().orElseThrow(); // on B and C
+        Lease held = split.get().two().lock(name, LONG_LEASE).tryAcquire().orElseThrow(); // on B and C
         Throwable outcome = interruptInFlight(RedisScripts.ACQUIRE.sha(),
-                () -> split.one().lock(name, LONG_LEASE).acquire());
+                () -> split.get().one().lock(name, LONG_LEASE).acquire());
         assertThat(outcome).isInstanceOf(InterruptedException.class);
-        try (RedisProbe a = new RedisProbe(split.a().port())) {
+        try (RedisProbe a = new RedisProbe(split.get().a().port())) {
             assertThat(a.raw().exists(KEYS.lock(name))).as("the attempt's key on A was released").isFalse();
         }
         held.release();
@@ -69,11 +59,11 @@ class RedlockInterruptTest {
     @Test
     void aPermitWaiterInterruptedDuringAnAttemptGetsInterruptedException() throws Exception {
         String name = "interrupted-permit";
-        Lease held = split.two().semaphore(name, 1, LONG_LEASE).tryAcquire().orElseThrow(); // on B and C
+        Lease held = split.get().two().semaphore(name, 1, LONG_LEASE).tryAcquire().orElseThrow(); // on B and C
         Throwable outcome = interruptInFlight(RedlockPermitScripts.SLOTS.sha(),
-                () -> split.one().semaphore(name, 1, LONG_LEASE).acquire());
+                () -> split.get().one().semaphore(name, 1, LONG_LEASE).acquire());
         assertThat(outcome).isInstanceOf(InterruptedException.class);
-        try (RedisProbe a = new RedisProbe(split.a().port())) {
+        try (RedisProbe a = new RedisProbe(split.get().a().port())) {
             assertThat(a.raw().exists(PERMIT_KEYS.slot(name, 1))).as("no slot left on A").isFalse();
         }
         held.release();

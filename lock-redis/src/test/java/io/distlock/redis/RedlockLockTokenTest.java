@@ -7,9 +7,8 @@ import io.distlock.LockOptions;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fencing tokens of Redlock locks granted on two majorities that share one master only, B, with A and C far ahead
@@ -21,31 +20,22 @@ class RedlockLockTokenTest {
     private static final long AHEAD = 4_000_000_000_000_000L; // µs, far ahead of every master's clock
     private static final LockOptions LONG_LEASE = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60));
     private static final RedisKeys KEYS = new RedisKeys("distlock:");
-    private static SplitMajorities split;
-
-    @BeforeAll
-    static void start() throws Exception {
-        split = new SplitMajorities();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        split.close();
-    }
+    @RegisterExtension
+    static final ClassFixture<SplitMajorities> split = new ClassFixture<>(SplitMajorities::new);
 
     private static void counterAheadOnAAndC(String name) {
-        SplitMajorities.setCounter(split.a(), KEYS.fence(name), AHEAD);
-        SplitMajorities.setCounter(split.c(), KEYS.fence(name), AHEAD);
+        SplitMajorities.setCounter(split.get().a(), KEYS.fence(name), AHEAD);
+        SplitMajorities.setCounter(split.get().c(), KEYS.fence(name), AHEAD);
     }
 
     @Test
     void successiveGrantsOnMajoritiesSharingOneMasterIncrease() {
         String name = "successive";
         counterAheadOnAAndC(name);
-        Lease first = split.one().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
+        Lease first = split.get().one().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
         assertThat(first.fencingToken()).as("A's counter + 1").isEqualTo(AHEAD + 1);
         first.release();
-        Lease second = split.two().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
+        Lease second = split.get().two().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
         assertThat(second.fencingToken()).as("B raised to the first token, then counted").isGreaterThan(AHEAD + 1);
         second.release();
     }
@@ -54,16 +44,16 @@ class RedlockLockTokenTest {
     void aGrantWhoseWriteBackIsOnItsWayBlocksTheOtherMajority() throws Exception {
         String name = "write-back-on-its-way";
         counterAheadOnAAndC(name);
-        split.proxyToB().holdNext(RedisScripts.RAISE_FENCE.sha());
+        split.get().proxyToB().holdNext(RedisScripts.RAISE_FENCE.sha());
         CompletableFuture<Lease> first = CompletableFuture.supplyAsync(
-                () -> split.one().lock(name, LONG_LEASE).tryAcquire().orElseThrow());
-        assertThat(split.proxyToB().awaitHeld(60, TimeUnit.SECONDS))
+                () -> split.get().one().lock(name, LONG_LEASE).tryAcquire().orElseThrow());
+        assertThat(split.get().proxyToB().awaitHeld(60, TimeUnit.SECONDS))
                 .as("client one granted by A and B, its write-back to B held").isTrue();
-        assertThat(split.two().lock(name, LONG_LEASE).tryAcquire()).as("B holds client one's key").isEmpty();
-        split.proxyToB().releaseHeld();
+        assertThat(split.get().two().lock(name, LONG_LEASE).tryAcquire()).as("B holds client one's key").isEmpty();
+        split.get().proxyToB().releaseHeld();
         Lease firstLease = first.get(60, TimeUnit.SECONDS);
         firstLease.release();
-        Lease second = split.two().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
+        Lease second = split.get().two().lock(name, LONG_LEASE).tryAcquire().orElseThrow();
         assertThat(second.fencingToken()).isGreaterThan(firstLease.fencingToken());
         second.release();
     }

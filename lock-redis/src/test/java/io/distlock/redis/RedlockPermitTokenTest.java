@@ -8,9 +8,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fencing tokens of Redlock permits granted at the same moment on two majorities that share one master: A and C
@@ -24,31 +23,22 @@ class RedlockPermitTokenTest {
     private static final LockOptions LONG_LEASE = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60));
     private static final RedlockPermits KEYS = new RedlockPermits(null, new RedlockQuorum(3),
             new RedisKeys("distlock:"), RedisOptions.defaults(), null, null);
-    private static SplitMajorities split;
-
-    @BeforeAll
-    static void start() throws Exception {
-        split = new SplitMajorities();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        split.close();
-    }
+    @RegisterExtension
+    static final ClassFixture<SplitMajorities> split = new ClassFixture<>(SplitMajorities::new);
 
     @Test
     void permitsGrantedAtOnceOnMajoritiesSharingOneMasterGetDistinctTokens() throws Exception {
         String name = "granted-at-once";
-        SplitMajorities.setCounter(split.a(), KEYS.fence(name), AHEAD);
-        SplitMajorities.setCounter(split.c(), KEYS.fence(name), AHEAD);
-        split.proxyToB().holdNext(RedisScripts.RAISE_FENCE.sha());
+        SplitMajorities.setCounter(split.get().a(), KEYS.fence(name), AHEAD);
+        SplitMajorities.setCounter(split.get().c(), KEYS.fence(name), AHEAD);
+        split.get().proxyToB().holdNext(RedisScripts.RAISE_FENCE.sha());
         CompletableFuture<Lease> first = CompletableFuture.supplyAsync(
-                () -> split.one().semaphore(name, 2, LONG_LEASE).tryAcquire().orElseThrow());
-        assertThat(split.proxyToB().awaitHeld(60, TimeUnit.SECONDS))
+                () -> split.get().one().semaphore(name, 2, LONG_LEASE).tryAcquire().orElseThrow());
+        assertThat(split.get().proxyToB().awaitHeld(60, TimeUnit.SECONDS))
                 .as("client one granted by A and B, its write-back to B held").isTrue();
-        Lease second = split.two().semaphore(name, 2, LONG_LEASE).tryAcquire()
+        Lease second = split.get().two().semaphore(name, 2, LONG_LEASE).tryAcquire()
                 .orElseThrow(() -> new AssertionError("one slot is free on B and C"));
-        split.proxyToB().releaseHeld();
+        split.get().proxyToB().releaseHeld();
         Lease firstLease = first.get(60, TimeUnit.SECONDS);
 
         assertThat(firstLease.isValid()).isTrue();
@@ -57,7 +47,7 @@ class RedlockPermitTokenTest {
         long highest = Math.max(firstLease.fencingToken(), second.fencingToken());
         firstLease.release();
         second.release();
-        try (var all = split.openOnAll()) {
+        try (var all = split.get().openOnAll()) {
             Lease next = all.semaphore(name, 2, LONG_LEASE).tryAcquire().orElseThrow();
             assertThat(next.fencingToken()).as("a permit granted after both").isGreaterThan(highest);
             next.release();
@@ -67,10 +57,10 @@ class RedlockPermitTokenTest {
     @Test
     void aCounterLeftByAnEarlierVersionIsRoundedUpPastItself() {
         String name = "earlier-counter";
-        for (RedisServer master : List.of(split.a(), split.b(), split.c())) {
+        for (RedisServer master : List.of(split.get().a(), split.get().b(), split.get().c())) {
             SplitMajorities.setCounter(master, KEYS.fence(name), AHEAD + 42); // not a multiple of the step
         }
-        try (var all = split.openOnAll()) {
+        try (var all = split.get().openOnAll()) {
             Lease permit = all.semaphore(name, 1, LONG_LEASE).tryAcquire().orElseThrow();
             assertThat(permit.fencingToken()).as("slot 1 of 1: the counter itself").isEqualTo(AHEAD + 100);
             permit.release();
@@ -80,9 +70,9 @@ class RedlockPermitTokenTest {
     @Test
     void aPermitAfterTheNameTookASmallerLimitStillHasALargerToken() {
         String name = "smaller-limit";
-        List<RedisServer> masters = List.of(split.a(), split.b(), split.c());
+        List<RedisServer> masters = List.of(split.get().a(), split.get().b(), split.get().c());
         masters.forEach(m -> occupy(m, name, "other|holder"));
-        try (var all = split.openOnAll()) {
+        try (var all = split.get().openOnAll()) {
             Lease third = all.semaphore(name, 3, LONG_LEASE).tryAcquire()
                     .orElseThrow(() -> new AssertionError("slot 3 is free"));
             third.release();
