@@ -17,7 +17,7 @@ public final class JvmClassPath {
     private JvmClassPath() {
     }
 
-    /** This JVM's class path, as a child JVM's {@code -cp} argument. */
+    /** This JVM's class path, for a child JVM to run with. */
     public static String current() {
         String surefire = System.getProperty("surefire.test.class.path");
         if (surefire != null && !surefire.isBlank()) {

@@ -309,13 +309,15 @@ public final class JvmProcess implements AutoCloseable {
             return this;
         }
 
-        /** The full command line (no secret in it). */
+        /**
+         * The full command line (no secret in it). The class path is not on it: the child gets it in its
+         * {@code CLASSPATH} environment variable, because on Linux a command line over one page (4 KiB) hides the
+         * child's arguments from {@link ProcessHandle.Info#arguments()}, and a test's class path is often longer.
+         */
         public List<String> command() {
             List<String> command = new ArrayList<>(prefix);
             command.add(JvmClassPath.javaBinary());
             command.addAll(jvmOptions);
-            command.add("-cp");
-            command.add(classPath != null ? classPath : JvmClassPath.current());
             command.add(mainClass);
             command.addAll(args);
             return command;
@@ -324,9 +326,11 @@ public final class JvmProcess implements AutoCloseable {
         /** Starts the JVM and, if given, sends it the store URI. */
         public JvmProcess start() {
             List<String> command = command();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr);
+            builder.environment().put("CLASSPATH", classPath != null ? classPath : JvmClassPath.current());
             Process process;
             try {
-                process = new ProcessBuilder(command).redirectError(stderr).start();
+                process = builder.start();
             } catch (IOException e) {
                 throw new UncheckedIOException("could not start " + label + " (" + command.get(0) + ")", e);
             }

@@ -29,6 +29,23 @@ class JvmProcessTest {
     }
 
     @Test
+    void aLongClassPathStaysOffTheCommandLineSoItsArgumentsStayReadable() {
+        // Linux's ProcessHandle.Info gives no arguments for a command line over one page (4 KiB): a class path
+        // that long on the command line would hide the arguments the test above checks
+        StringBuilder classPath = new StringBuilder(JvmClassPath.current());
+        while (classPath.length() < 20_000) {
+            classPath.append(java.io.File.pathSeparator).append("/nonexistent/padding-").append(classPath.length()).append(".jar");
+        }
+        try (JvmProcess child = JvmProcess.builder("echo", EchoMain.class).classPath(classPath.toString())
+                .args("long-class-path").storeUri("mem:x").start()) {
+            assertThat(child.nextLine(TIMEOUT)).contains("URI 5");
+            Optional<String[]> arguments = ProcessHandle.of(child.pid()).orElseThrow().info().arguments();
+            assertThat(arguments).as("the child's arguments are readable").isPresent();
+            assertThat(List.of(arguments.get())).contains(EchoMain.class.getName(), "long-class-path");
+        }
+    }
+
+    @Test
     void linesGoBothWaysAndAPausedChildAnswersOnlyOnceResumed() {
         try (JvmProcess child = JvmProcess.builder("echo", EchoMain.class).storeUri("mem:x").start()) {
             assertThat(child.nextLine(TIMEOUT)).contains("URI 5");
