@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.LockStore;
 import io.distlock.tck.ExpiryRules;
 import io.distlock.tck.FencingRules;
+import io.distlock.tck.LeadershipRules;
 import io.distlock.tck.MutualExclusionRules;
 import io.distlock.tck.OwnershipRules;
 import io.distlock.tck.SemaphoreRules;
@@ -14,13 +15,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
 /**
- * The kit's core rules (mutual exclusion, waiting, ownership, expiry, fencing) through Sentinel, on a test-owned
- * master, replica and three Sentinels. Tagged slow (a minute or more); {@link RedisSentinelTest} runs in the
+ * The kit's core rules (mutual exclusion, waiting, ownership, expiry, fencing), run-once tasks and leadership, and
+ * semaphores through Sentinel, on a test-owned master, replica and three Sentinels. Tagged slow (a minute or more); {@link RedisSentinelTest} runs in the
  * default build.
  */
 @Tag("slow")
 class RedisSentinelCoreRulesTest extends TckHarness
-        implements MutualExclusionRules, WaitingRules, OwnershipRules, ExpiryRules, FencingRules, SemaphoreRules {
+        implements MutualExclusionRules, WaitingRules, OwnershipRules, ExpiryRules, FencingRules, LeadershipRules,
+        SemaphoreRules {
 
     private static RedisSentinelFixture sentinel;
 
