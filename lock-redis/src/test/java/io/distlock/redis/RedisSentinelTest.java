@@ -6,18 +6,15 @@ import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.tck.OwnershipRules;
-import io.distlock.tck.StoreCapabilities;
-import io.distlock.tck.TckHarness;
 import io.distlock.tck.WaitingRules;
 import java.time.Duration;
 import java.util.Optional;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -26,35 +23,14 @@ import redis.clients.jedis.RedisClient;
  * keep growing. The core rules run in {@link RedisSentinelCoreRulesTest} (tagged slow).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class RedisSentinelTest extends TckHarness implements WaitingRules, OwnershipRules {
+class RedisSentinelTest extends SentinelKitBase implements WaitingRules, OwnershipRules {
 
-    private static RedisSentinelFixture sentinel;
-
-    @BeforeAll
-    static void start() {
-        sentinel = RedisSentinelFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sentinel != null) {
-            sentinel.close();
-        }
-    }
+    @RegisterExtension
+    static final ClassFixture<RedisSentinelFixture> sentinel = new ClassFixture<>(RedisSentinelFixture::start);
 
     @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
-    }
-
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(sentinel.uri("timeout=2s"));
-    }
-
-    @Override
-    protected String storeUri() {
-        return sentinel.uri("");
+    RedisSentinelFixture sentinel() {
+        return sentinel.get();
     }
 
     @Test
@@ -64,12 +40,12 @@ class RedisSentinelTest extends TckHarness implements WaitingRules, OwnershipRul
         String name = tck().name("failover");
         Lease before = store.lock(name).tryAcquire().orElseThrow();
         before.release();
-        try (RedisClient replica = RedisClient.create("127.0.0.1", sentinel.replica().port())) {
+        try (RedisClient replica = RedisClient.create("127.0.0.1", sentinel().replica().port())) {
             // the fencing counter reaches the replica asynchronously: wait for it, then fail over
             Awaitility.await().atMost(Duration.ofSeconds(20))
                     .until(() -> replica.get(new RedisKeys("distlock:").fence(name)) != null);
         }
-        sentinel.master().kill();
+        sentinel().master().kill();
         Lease after = Awaitility.await("a lease from the promoted replica").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250))
                 .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
