@@ -143,7 +143,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         LockNode ours = null;
         long epoch = 0;
         try {
-            if (budget.singleAttempt() && !LockQueue.of(children(parent, budget)).isEmpty()) {
+            if (budget.singleAttempt() && heldEvenAfterCatchingUp(parent, budget)) {
                 return null; // held right now: a try-lock need not queue only to leave again
             }
             while (true) {
@@ -333,6 +333,20 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
         }
         return new LockNode(created, stat.getCzxid(), stat.getEphemeralOwner());
+    }
+
+    /**
+     * Whether the lock under {@code parent} is held, read without queueing. A "held" answer is read again after this
+     * client's server caught up with the leader: a follower may not yet have applied a release that another client
+     * made before this call. A "free" answer needs no such care: the queue entry that follows is a write, ordered
+     * after every earlier one.
+     */
+    private boolean heldEvenAfterCatchingUp(String parent, WaitBudget budget) throws InterruptedException {
+        if (LockQueue.of(children(parent, budget)).isEmpty()) {
+            return false;
+        }
+        sync(parent, budget);
+        return !LockQueue.of(children(parent, budget)).isEmpty();
     }
 
     List<String> children(String parent, WaitBudget budget) throws InterruptedException {
@@ -540,8 +554,13 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * promises a session only its own writes, and a follower may not yet have applied another client's.
      */
     void sync(String path) throws InterruptedException {
+        sync(path, WaitBudget.forCall(operationNanos));
+    }
+
+    /** {@link #sync(String)} within {@code budget}. */
+    void sync(String path, WaitBudget budget) throws InterruptedException {
         String what = "syncing " + path;
-        CuratorEvent event = call(WaitBudget.forCall(operationNanos), what, new BoundedCall(),
+        CuratorEvent event = call(budget, what, new BoundedCall(),
                 callback -> client.sync().inBackground(callback).forPath(path));
         if (event.getResultCode() != KeeperException.Code.NONODE.intValue()) {
             check(event, what);

@@ -221,23 +221,10 @@ final class ZooKeeperPermits {
         backend.check(event, what);
     }
 
-    /**
-     * Lets the server this client reads from catch up with the leader (ZooKeeper reads may lag behind other clients'
-     * writes), so the next read sees every release made before this call.
-     */
-    private void sync(String path, WaitBudget budget) throws InterruptedException {
-        String what = "syncing " + path;
-        CuratorEvent event = backend.call(budget, what, new BoundedCall(),
-                callback -> backend.client.sync().inBackground(callback).forPath(path));
-        if (event.getResultCode() != KeeperException.Code.NONODE.intValue()) {
-            backend.check(event, what);
-        }
-    }
-
     /** How many nodes hold now (after catching up with the leader): the lowest ones, up to the limit they state. */
     int held(String name, WaitBudget budget) {
         try {
-            sync(parentPath(name), budget);
+            backend.sync(parentPath(name), budget); // the next read sees every release made before this call
             List<String> children = backend.children(parentPath(name), budget);
             LockQueue queue = LockQueue.of(children);
             if (queue.isEmpty()) {

@@ -3,12 +3,14 @@ package io.distlock.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.Lease;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
@@ -18,12 +20,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * An operator whose client is connected to an ensemble follower that lags behind the leader still sees a lock taken
- * through the leader a moment before: ZooKeeper promises a client only its own writes, so the admin makes its
- * server catch up with the leader before it reads. The follower is held behind with {@link FollowerLag} while the
- * lock is taken and the operator asks; the ensemble's sync limit is raised so that the leader keeps it meanwhile.
+ * A client connected to an ensemble follower that lags behind the leader still sees what other clients did through
+ * the leader a moment before: an operator sees a lock just taken, and a try-lock gets a lock just released.
+ * ZooKeeper promises a client only its own writes, so reads that decide make the client's server catch up with the
+ * leader first. The follower is held behind with {@link FollowerLag}; the ensemble's sync limit is raised so that
+ * the leader keeps it meanwhile.
  */
-class AdminOnLaggingFollowerTest {
+class LaggingFollowerTest {
 
     private static final Duration SESSION = Duration.ofSeconds(8);
     /** How long the follower lags at the most: the operator's call is made well within it. */
@@ -64,13 +67,42 @@ class AdminOnLaggingFollowerTest {
                 .extracting(LockInfo::name).containsExactly(name);
     }
 
-    /** What the operator sees, pinned to a follower that lags, of lock {@code name} taken through the leader. */
-    private static <T> T onLaggingFollower(String name, OperatorCall<T> call) throws Exception {
-        InstanceSpec leader = await("an elected leader").atMost(Duration.ofSeconds(60))
+    @Test
+    void aTryLockOnALaggingFollowerGetsALockReleasedThroughTheLeader() throws Exception {
+        String name = "lagging-" + UUID.randomUUID();
+        InstanceSpec leader = leader();
+        TestingZooKeeperServer follower = followerOf(leader);
+        String chroot = "try-lag";
+        try (LockStore holder = LockStore.open(TestServers.uri(leader.getConnectString(), chroot, SESSION, SESSION));
+                LockStore other = LockStore.open(TestServers.uri(follower.getInstanceSpec().getConnectString(),
+                        chroot, SESSION, SESSION))) {
+            Lease held = holder.lock(name).acquire();
+            assertThat(other.admin().list(name, 10)).as("the follower has applied the lock").hasSize(1);
+            try (FollowerLag lag = FollowerLag.start(follower, LAG)) {
+                held.release();
+                Optional<Lease> got = other.lock(name).tryAcquire(Duration.ZERO);
+                assertThat(got).as("a zero-wait try-lock, on a follower that has not applied the release yet, of a "
+                        + "lock released before it began").isPresent();
+                got.get().release();
+            }
+        }
+    }
+
+    private static InstanceSpec leader() {
+        return await("an elected leader").atMost(Duration.ofSeconds(60))
                 .until(() -> cluster.getInstances().stream().filter(TestServers::isLeader).findFirst().orElse(null),
                         spec -> spec != null);
-        TestingZooKeeperServer follower = cluster.getServers().stream()
-                .filter(s -> !s.getInstanceSpec().equals(leader)).findFirst().orElseThrow();
+    }
+
+    private static TestingZooKeeperServer followerOf(InstanceSpec leader) {
+        return cluster.getServers().stream().filter(s -> !s.getInstanceSpec().equals(leader)).findFirst()
+                .orElseThrow();
+    }
+
+    /** What the operator sees, pinned to a follower that lags, of lock {@code name} taken through the leader. */
+    private static <T> T onLaggingFollower(String name, OperatorCall<T> call) throws Exception {
+        InstanceSpec leader = leader();
+        TestingZooKeeperServer follower = followerOf(leader);
         String chroot = "admin-lag";
         try (LockStore holder = LockStore.open(TestServers.uri(leader.getConnectString(), chroot, SESSION, SESSION));
                 LockStore operator = LockStore.open(TestServers.uri(follower.getInstanceSpec().getConnectString(),
