@@ -10,8 +10,6 @@ import io.distlock.LockStore;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,29 +18,9 @@ import org.junit.jupiter.api.Test;
  * a release that finds its member gone but its own tombstone there is a success. The one-node Cluster announces the
  * port of a {@link FaultProxy} that swallows one reply, as in {@link RedisClusterRetryTest}.
  */
-class RedisClusterPermitRetryTest {
+class RedisClusterPermitRetryTest extends ClusterResendTestBase {
 
     private static final LockOptions LEASE_30S = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
-
-    private ClusterBehindFaultProxy cluster;
-    private FaultProxy proxy;
-    private RedisProbe probe;
-
-    @BeforeEach
-    void startCluster() throws Exception {
-        cluster = new ClusterBehindFaultProxy();
-        proxy = cluster.proxy();
-        probe = cluster.probe();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        cluster.close();
-    }
-
-    private LockStore open() {
-        return cluster.open();
-    }
 
     private static RedisPermits keys() {
         return new RedisPermits(null, new RedisKeys("distlock:"), null, "test", null, false);

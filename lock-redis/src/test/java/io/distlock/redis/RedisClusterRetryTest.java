@@ -8,8 +8,6 @@ import io.distlock.LockStore;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,29 +17,9 @@ import org.junit.jupiter.api.Test;
  * but its own tombstone there is a success. A one-node Cluster (all slots on one test-owned server) announces the
  * port of a {@link FaultProxy}, so every connection of the client goes through it; the proxy swallows one reply.
  */
-class RedisClusterRetryTest {
+class RedisClusterRetryTest extends ClusterResendTestBase {
 
     private static final LockOptions LEASE_30S = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
-
-    private ClusterBehindFaultProxy cluster;
-    private FaultProxy proxy;
-    private RedisProbe probe;
-
-    @BeforeEach
-    void startCluster() throws Exception {
-        cluster = new ClusterBehindFaultProxy();
-        proxy = cluster.proxy();
-        probe = cluster.probe();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        cluster.close();
-    }
-
-    private LockStore open() {
-        return cluster.open();
-    }
 
     @Test
     void anAcquireResentAfterALostReplyIsGrantedWithTheSameFence() throws Exception {

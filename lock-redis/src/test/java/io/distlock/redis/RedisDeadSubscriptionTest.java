@@ -10,8 +10,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,31 +19,16 @@ import org.junit.jupiter.api.Test;
  * waiting client reaches a test-owned server through a {@link FaultProxy} that freezes only the subscription's
  * connection; the holder is connected directly.
  */
-class RedisDeadSubscriptionTest {
+class RedisDeadSubscriptionTest extends ServerBehindProxyTestBase {
 
     private static final LockOptions LEASE_30S = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
     /** With timeout=1s: ping every 500 ms, lost after 1 s without answer, plus polling and a loaded machine. */
     private static final Duration HAND_OFF_BOUND = Duration.ofSeconds(10);
 
-    private RedisServer server;
-    private FaultProxy proxy;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RedisServer.start();
-        proxy = new FaultProxy(0, server.port());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        proxy.close();
-        server.close();
-    }
-
     @Test
     void aFrozenSubscriptionIsNoticedAndTheHandOffTakesSecondsNotTheHoldersTtl() throws Exception {
         try (LockStore holderStore = LockStore.open(server.uri("timeout=1s"));
-                LockStore waiterStore = LockStore.open("redis://127.0.0.1:" + proxy.port() + "?timeout=1s")) {
+                LockStore waiterStore = LockStore.open(viaProxy("timeout=1s"))) {
             RedisBackend waiterBackend = RedisProbe.backendOf(waiterStore);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(waiterBackend::isSubscribed);
             assertThat(proxy.freezeSubscriptions()).as("frozen subscription connections").isEqualTo(1);

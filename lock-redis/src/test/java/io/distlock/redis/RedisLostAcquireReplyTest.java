@@ -13,9 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,30 +22,11 @@ import org.junit.jupiter.api.Test;
  * client reaches a test-owned server through a {@link FaultProxy} that swallows that one reply; another client,
  * connected directly, must get the lock long before the 30 s lease would have run out.
  */
-class RedisLostAcquireReplyTest {
+class RedisLostAcquireReplyTest extends ServerBehindProxyTestBase {
 
     private static final LockOptions LEASE_30S = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
     /** Far below the 30 s lease an orphan would hold the lock for. */
     private static final Duration BOUND = Duration.ofSeconds(8);
-
-    private RedisServer server;
-    private FaultProxy proxy;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RedisServer.start();
-        proxy = new FaultProxy(0, server.port());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        proxy.close();
-        server.close();
-    }
-
-    private String viaProxy(String query) {
-        return "redis://127.0.0.1:" + proxy.port() + "?" + query;
-    }
 
     @Test
     void anAcquireWhoseReplyTimedOutIsTakenBackInTheBackground() throws Exception {
