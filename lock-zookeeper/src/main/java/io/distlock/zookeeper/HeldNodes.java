@@ -303,8 +303,8 @@ final class HeldNodes implements Watcher {
         }
     }
 
-    /** The path as the plain ZooKeeper handle knows it: chroot included. */
-    private String fullPath(String path) {
+    /** The path as the plain ZooKeeper handle knows it: chroot included (the same string if there is no chroot). */
+    String fullPath(String path) {
         return chroot.isEmpty() ? path : chroot + path;
     }
 
