@@ -3,6 +3,7 @@ package io.distlock.zookeeper;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,14 +22,24 @@ import org.apache.zookeeper.data.Stat;
  * previous sweep, so that a node deleted behind its holder's back (an operator's force-release, say) is reported lost
  * within about half a second instead of only at release; short critical sections end before the sweep and cost the
  * server, and the acquiring thread, nothing extra (measured: a watch set on every acquisition halves single-thread
- * throughput on a busy machine). After a reconnect, {@link #verify} checks that every node still exists and still
- * belongs to our session. A node is added only while the session it was created in lives, and {@link #endSession}
+ * throughput on a busy machine). While many nodes under a lock root are held long, one {@link RootWatch} on the root
+ * stands in for their watches (a watch per node costs about 500 B of heap). After a reconnect, {@link #verify} checks
+ * that every node still exists and still belongs to our session. A node is added only while the session it was created in lives, and {@link #endSession}
  * hands back every grant of a session that ended, so no grant escapes the loss of its session.
  */
 final class HeldNodes implements Watcher {
 
     /** How often the sweep watches newly held nodes. */
     static final long WATCH_DELAY_MS = 250;
+
+    /** Sweep states of a held node ({@link LockNode#sweeps}): not seen by a sweep yet. */
+    static final byte NEW = 0;
+    /** Held at one sweep: watched at the next one if still held. */
+    static final byte SEEN = 1;
+    /** Watched on its own. */
+    static final byte WATCHED = 2;
+    /** Covered by its root's watch (and checked once after that watch was set). */
+    static final byte COVERED = 3;
 
     private static final System.Logger LOG = System.getLogger(HeldNodes.class.getName());
 
@@ -43,6 +54,8 @@ final class HeldNodes implements Watcher {
     private final String chroot;
     private final CuratorFramework client;
     private final ScheduledThreadPoolExecutor timer;
+    /** The lock roots' watches: locks, semaphores. */
+    private final List<RootWatch> roots;
     private volatile LeaseEvents events = LeaseEvents.NONE;
     /** Moves on when a session ends; guarded by this. */
     private long epoch;
@@ -56,6 +69,7 @@ final class HeldNodes implements Watcher {
         this.client = client;
         String namespace = client.getNamespace();
         this.chroot = namespace == null || namespace.isEmpty() ? "" : ZKPaths.makePath(namespace, null);
+        this.roots = List.of(new RootWatch(ZooKeeperBackend.ROOT, chroot), new RootWatch(ZooKeeperPermits.ROOT, chroot));
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "distlock-zookeeper-watch-" + storeName);
             t.setDaemon(true);
@@ -97,27 +111,108 @@ final class HeldNodes implements Watcher {
         if (!sweeping) {
             return;
         }
-        for (Map.Entry<String, Grant> held : byPath.entrySet()) {
-            LockNode node = (LockNode) held.getValue().handle();
-            if (node.sweeps == 0) {
-                node.sweeps = 1; // held at this sweep: watched at the next one if still held
-            } else if (node.sweeps == 1) {
-                node.sweeps = 2;
-                watch(fullPath(held.getKey()));
-            }
+        ZooKeeper zk;
+        try {
+            zk = client.getZookeeperClient().getZooKeeper();
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "no ZooKeeper handle to watch held nodes with; trying at the next sweep", e);
+            return;
+        }
+        for (RootWatch root : roots) {
+            sweep(root, zk);
         }
     }
 
-    private void watch(String path) {
+    /**
+     * One sweep of the nodes under {@code root}: a node held at the previous sweep is now due to be watched, on its
+     * own or, from {@link RootWatch#ON_FROM} long-held nodes on, by the root watch (and checked once, for a deletion
+     * before that watch was set). Below {@link RootWatch#OFF_BELOW} long-held nodes each is watched on its own again
+     * and then the root watch removed (one session's requests are processed in order, so no deletion falls between).
+     */
+    private void sweep(RootWatch root, ZooKeeper zk) {
+        List<LockNode> due = new ArrayList<>();
+        int watched = 0;
+        int covered = 0;
+        for (Grant grant : byPath.values()) {
+            LockNode node = (LockNode) grant.handle();
+            if (!root.covers(node.path())) {
+                continue;
+            }
+            switch (node.sweeps) {
+                case NEW -> node.sweeps = SEEN; // held at this sweep: watched at the next one if still held
+                case SEEN -> due.add(node);
+                case WATCHED -> watched++;
+                default -> covered++;
+            }
+        }
+        int longHeld = due.size() + watched + covered;
+        switch (root.state()) {
+            case OFF -> {
+                if (longHeld >= RootWatch.ON_FROM) {
+                    root.add(zk, this); // the due nodes wait for it: covered at the next sweep
+                } else {
+                    watchEach(due, zk);
+                }
+            }
+            case ADDING -> {
+                // the due nodes wait for the server's answer
+            }
+            case ON -> {
+                if (longHeld < RootWatch.OFF_BELOW) {
+                    watchEach(due, zk);
+                    watchEach(coveredUnder(root), zk);
+                    root.remove(zk);
+                } else {
+                    for (LockNode node : due) {
+                        node.sweeps = COVERED;
+                        check(zk, node.path());
+                    }
+                }
+            }
+            case UNSUPPORTED -> watchEach(due, zk);
+        }
+    }
+
+    private List<LockNode> coveredUnder(RootWatch root) {
+        List<LockNode> covered = new ArrayList<>();
+        for (Grant grant : byPath.values()) {
+            LockNode node = (LockNode) grant.handle();
+            if (node.sweeps == COVERED && root.covers(node.path())) {
+                covered.add(node);
+            }
+        }
+        return covered;
+    }
+
+    private void watchEach(List<LockNode> nodes, ZooKeeper zk) {
+        for (LockNode node : nodes) {
+            node.sweeps = WATCHED;
+            watch(zk, node.path());
+        }
+    }
+
+    /** Watches a held node on its own; a node already gone is reported lost. */
+    private void watch(ZooKeeper zk, String path) {
         try {
             // getData, not exists: on a node that is already gone it sets no watch that would wait for a creation
-            client.getZookeeperClient().getZooKeeper().getData(path, this, (rc, p, ctx, data, stat) -> {
-                if (rc == KeeperException.Code.NONODE.intValue()) {
-                    gone(relative(p), "its node was deleted behind its back");
-                }
-            }, null);
-        } catch (Exception e) {
+            zk.getData(fullPath(path), this, this::goneIfNoNode, null);
+        } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "could not watch " + path + "; a loss is then found at release", e);
+        }
+    }
+
+    /** Checks, without a watch, that a node the root watch covers still exists; one already gone is reported lost. */
+    private void check(ZooKeeper zk, String path) {
+        try {
+            zk.getData(fullPath(path), null, this::goneIfNoNode, null);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "could not check " + path + "; a loss is then found at release", e);
+        }
+    }
+
+    private void goneIfNoNode(int rc, String path, Object ctx, byte[] data, Stat stat) {
+        if (rc == KeeperException.Code.NONODE.intValue()) {
+            gone(relative(path), "its node was deleted behind its back");
         }
     }
 
@@ -139,6 +234,9 @@ final class HeldNodes implements Watcher {
      */
     synchronized List<Grant> endSession() {
         epoch++;
+        for (RootWatch root : roots) {
+            root.reset();
+        }
         List<Grant> grants = List.copyOf(byPath.values());
         byPath.clear();
         return grants;
@@ -153,27 +251,42 @@ final class HeldNodes implements Watcher {
     }
 
     /**
-     * Checks that every held node still exists and belongs to session {@code sessionId}, watching it again; reports
-     * the others lost.
+     * Checks that every held node still exists and belongs to session {@code sessionId}, watching it again (or its
+     * root, if the root watch covers it); reports the others lost.
      *
      * @throws Exception if the store cannot be asked
      */
     void verify(long sessionId) throws Exception {
         ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-        for (String path : List.copyOf(byPath.keySet())) {
+        for (RootWatch root : roots) {
+            root.renew(zk, this); // before the checks below: requests are processed in order
+        }
+        for (Grant held : List.copyOf(byPath.values())) {
+            LockNode node = (LockNode) held.handle();
+            String path = node.path();
+            // watched again, unless a root watch covers it: watches set before the disconnect may be gone
+            boolean covered = node.sweeps == COVERED && rootOf(path).state() == RootWatch.State.ON;
             Stat stat = new Stat();
             try {
-                zk.getData(fullPath(path), this, stat); // watched again: watches set before the disconnect may be gone
+                zk.getData(fullPath(path), covered ? null : this, stat);
             } catch (KeeperException.NoNodeException e) {
                 gone(path, "its node was gone when the connection came back");
                 continue;
             }
-            Grant grant = byPath.get(path);
-            if (stat.getEphemeralOwner() != sessionId
-                    || (grant != null && ((LockNode) grant.handle()).sessionId() != sessionId)) {
+            if (stat.getEphemeralOwner() != sessionId || node.sessionId() != sessionId) {
                 gone(path, "its node belongs to another session after reconnecting");
             }
         }
+    }
+
+    /** The root watch of the root {@code path} lies under. */
+    private RootWatch rootOf(String path) {
+        for (RootWatch root : roots) {
+            if (root.covers(path)) {
+                return root;
+            }
+        }
+        throw new IllegalArgumentException("not under a lock root: " + path);
     }
 
     void close() {
@@ -190,8 +303,8 @@ final class HeldNodes implements Watcher {
         }
     }
 
-    /** The path as the plain ZooKeeper handle knows it: chroot included. */
-    private String fullPath(String path) {
+    /** The path as the plain ZooKeeper handle knows it: chroot included (the same string if there is no chroot). */
+    String fullPath(String path) {
         return chroot.isEmpty() ? path : chroot + path;
     }
 

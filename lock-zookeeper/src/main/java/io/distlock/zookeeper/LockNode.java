@@ -12,7 +12,10 @@ final class LockNode {
     private final String path;
     private final long czxid;
     private final long sessionId;
-    /** Sweeps that saw this node held: 0, 1 (watched at the next), 2 (watched); the sweep thread's only. */
+    /**
+     * How far the sweep got with this node: {@link HeldNodes#NEW}, {@code SEEN}, {@code WATCHED} (on its own) or
+     * {@code COVERED} (by its root's watch); written by the sweep thread only.
+     */
     byte sweeps;
 
     /**

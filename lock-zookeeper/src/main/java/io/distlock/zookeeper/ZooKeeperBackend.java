@@ -59,6 +59,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final ZooKeeperPermits permits = new ZooKeeperPermits(this);
     /** Operations being waited for: closing the store ends their waits at once. */
     private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
+    /** Listings sent behind a create and not yet waited for: closing the store ends their waits too. */
+    private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final byte[] ownerData;
     private final Duration sessionTimeout;
@@ -147,7 +149,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 return null; // held right now: a try-lock need not queue only to leave again
             }
             while (true) {
-                BoundedCall listing = null;
+                Listing listing = null;
                 if (ours == null) {
                     epoch = held.epoch();
                     Created created = create(parent, budget);
@@ -221,7 +223,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /**
      * Our contender node, and the listing of its parent sent right behind its create (null if it could not be sent).
      */
-    record Created(LockNode node, BoundedCall listing) {
+    record Created(LockNode node, Listing listing) {
     }
 
     /**
@@ -252,7 +254,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         String what = "creating a node under " + parent;
         CreateBuilder builder = client.create();
         createHook.accept(builder);
-        BoundedCall[] listing = new BoundedCall[1];
+        Listing[] listing = new Listing[1];
         boolean done = false;
         try {
             CuratorEvent event = call(budget, what, new BoundedCall(late -> {
@@ -269,20 +271,23 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             return created;
         } finally {
             if (!done && listing[0] != null) {
-                inFlight.remove(listing[0]);
+                listings.remove(listing[0]);
             }
         }
     }
 
-    /** Sends a listing of {@code parent} without waiting for it; null if it could not be sent (listed later). */
-    private BoundedCall startListing(String parent) {
-        BoundedCall listing = new BoundedCall();
-        inFlight.add(listing);
+    /**
+     * Sends a listing of {@code parent} without waiting for it, on the plain ZooKeeper handle (see {@link Listing});
+     * null if it could not be sent (listed later).
+     */
+    private Listing startListing(String parent) {
+        Listing listing = new Listing();
+        listings.add(listing);
         try {
-            client.getChildren().inBackground(listing).forPath(parent);
+            client.getZookeeperClient().getZooKeeper().getChildren(held.fullPath(parent), false, listing, null);
             return listing;
         } catch (Exception e) {
-            inFlight.remove(listing);
+            listings.remove(listing);
             LOG.log(Level.DEBUG, "could not send the listing of " + parent + " behind our create; listing after it", e);
             return null;
         }
@@ -293,18 +298,17 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * listing shows our node, else listed now (the create was retried or found again after a lost reply, or the
      * parent had to be created first, so the listing came too early).
      */
-    List<String> childrenAfter(LockNode ours, BoundedCall listing, String parent, WaitBudget budget)
+    List<String> childrenAfter(LockNode ours, Listing listing, String parent, WaitBudget budget)
             throws InterruptedException {
         if (listing != null) {
-            CuratorEvent listed;
+            List<String> listed;
             try {
                 listed = listing.await(budget.operationDeadline(), budget.interruptible());
             } finally {
-                inFlight.remove(listing);
+                listings.remove(listing);
             }
-            if (listed != null && listed.getResultCode() == KeeperException.Code.OK.intValue()
-                    && listed.getChildren().contains(nodeName(ours.path()))) {
-                return listed.getChildren();
+            if (listed != null && listed.contains(nodeName(ours.path()))) {
+                return listed;
             }
         }
         return children(parent, budget);
@@ -643,6 +647,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         }
         wakeWaiters();
         inFlight.forEach(BoundedCall::cancel);
+        listings.forEach(Listing::cancel);
         sessionListener.close();
         held.close();
         client.close();

@@ -96,13 +96,21 @@ final class TestServers {
      * leaves behind if it does not remove its watch.
      */
     static int clientWatchers(LockStore store) {
-        ZooKeeper zk;
+        ZooKeeper zk = zooKeeper(store);
+        return ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk);
+    }
+
+    /** The persistent recursive watchers the ZooKeeper client of {@code store} keeps: its root watches. */
+    static int clientRootWatchers(LockStore store) {
+        return ClientWatches.persistentRecursiveWatchers(zooKeeper(store));
+    }
+
+    private static ZooKeeper zooKeeper(LockStore store) {
         try {
-            zk = backend(store).curator().getZookeeperClient().getZooKeeper();
+            return backend(store).curator().getZookeeperClient().getZooKeeper();
         } catch (Exception e) {
             throw new IllegalStateException("no ZooKeeper client behind " + store, e);
         }
-        return ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk);
     }
 
     /** A backend of its own (no core) for a ZooKeeper URI: tests that watch exactly what the backend reports. */

@@ -23,6 +23,11 @@ public final class ClientWatches {
         return count(zk.getWatchManager().getExistWatches());
     }
 
+    /** Persistent recursive watchers (set by addWatch) registered in {@code zk}. */
+    public static int persistentRecursiveWatchers(ZooKeeper zk) {
+        return count(zk.getWatchManager().getPersistentRecursiveWatches());
+    }
+
     private static int count(Map<String, Set<Watcher>> watches) {
         synchronized (watches) { // the watch manager guards each table with its own monitor
             return watches.values().stream().mapToInt(Set::size).sum();
