@@ -18,10 +18,15 @@ import org.apache.zookeeper.ZooKeeper;
  */
 final class RootWatch {
 
-    /** Long-held nodes under a root from which one root watch is cheaper than a watch each. */
-    static final int ON_FROM = 64;
+    /**
+     * Long-held nodes under a root from which one root watch stands in for a watch each. High, because what the root
+     * watch costs grows with everybody's traffic under the root, not with this client's nodes: only a client holding
+     * this many leases at once saves enough heap (about half a megabyte here) to be worth an event per node anybody
+     * creates or deletes.
+     */
+    static final int ON_FROM = 1024;
     /** Long-held nodes under a root below which the root watch goes and each node is watched on its own again. */
-    static final int OFF_BELOW = 16;
+    static final int OFF_BELOW = 256;
 
     private static final System.Logger LOG = System.getLogger(RootWatch.class.getName());
 
