@@ -260,7 +260,7 @@ public final class BackendLockStore implements LockStore {
         LocalGates.Gate gate = hold.permit || !backend.handsOver() ? null : gates.gate(hold.grant.name());
         LocalGates.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
         if (next != null) {
-            handOver(hold, next);
+            handOver(hold, gate, next);
             return;
         }
         boolean stillOurs;
@@ -280,13 +280,13 @@ public final class BackendLockStore implements LockStore {
     }
 
     /**
-     * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} in one store
+     * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} of {@code gate} in one store
      * operation, with the waiter's lease time. The waiter always gets an outcome: the new grant, or, if the store no
      * longer had {@code hold}'s lock or could not be reached, the gate alone (it then contends in the store itself).
      * A store that refuses the waiter's options (a lease time over its limit, say) ran nothing: the lock is then
      * freed as a plain release frees it, and the waiter meets the same refusal at its own acquire.
      */
-    private void handOver(Hold hold, LocalGates.Waiter next) {
+    private void handOver(Hold hold, LocalGates.Gate gate, LocalGates.Waiter next) {
         String name = hold.grant.name();
         lossesInFlight.begin(name); // ended by the waiter when it registers the grant
         long sentAt = System.nanoTime();
@@ -303,7 +303,7 @@ public final class BackendLockStore implements LockStore {
             if (grant == null) {
                 lossesInFlight.end(name, null);
             }
-            next.receive(grant == null ? null : new LocalGates.HandOff(grant, sentAt));
+            gate.handOut(next, grant == null ? null : new LocalGates.HandOff(grant, sentAt));
             gates.leave(name); // the releaser's use of the gate; the waiter has its own
         }
         if (!stillOurs) {

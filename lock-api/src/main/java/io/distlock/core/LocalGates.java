@@ -267,7 +267,7 @@ final class LocalGates {
          * Claims the first queued waiter for a hand-over of {@code hold}'s store lock, if {@code hold} is the one
          * through the gate, a waiter is queued and the hand-overs in a row are below the bound. The gate is then
          * reserved for that waiter: {@link #open(Hold)} of {@code hold} no longer opens it; the caller must
-         * {@link Waiter#receive} the claimed waiter an outcome, whatever happens.
+         * {@link #handOut hand} the claimed waiter an outcome, whatever happens.
          *
          * @return the claimed waiter, or null for a plain release
          */
@@ -288,6 +288,23 @@ final class LocalGates {
             } finally {
                 lock.unlock();
             }
+        }
+
+        /**
+         * Gives the {@link #claimForHandOver claimed} waiter {@code w} its outcome and wakes it. Without a hand-over
+         * ({@code null}) it takes the lock in the store itself, which begins a new streak: the hand-overs counted so
+         * far no longer bound its release.
+         */
+        void handOut(Waiter w, HandOff outcome) {
+            if (outcome == null) {
+                lock.lock();
+                try {
+                    handOversInARow = 0;
+                } finally {
+                    lock.unlock();
+                }
+            }
+            w.receive(outcome);
         }
     }
 
@@ -348,7 +365,7 @@ final class LocalGates {
         }
 
         /** Gives a claimed waiter its outcome (a hand-over, or null: contend yourself) and wakes it. */
-        void receive(HandOff outcome) {
+        private void receive(HandOff outcome) {
             handOff = outcome;
             state.set(PASSED);
             LockSupport.unpark(thread);

@@ -242,6 +242,35 @@ class LocalHandOverTest {
     }
 
     @Test
+    void aWaiterWhoseHandOverFailedAcquiresInTheStoreAndStartsANewStreak() throws Exception {
+        BackendLockStore store = store();
+        int bound = LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        Lease current = store.lock("restreak").acquire();
+        List<Future<Lease>> waiters = new ArrayList<>();
+        for (int i = 1; i <= bound + 1; i++) {
+            waiters.add(pool.submit(() -> store.lock("restreak").acquire()));
+            int queued = i;
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == queued);
+        }
+        for (int i = 0; i < bound - 1; i++) {
+            current.release();
+            current = waiters.get(i).get(20, TimeUnit.SECONDS);
+        }
+        assertThat(other().admin().forceRelease("restreak")).isTrue();
+        assertThatThrownBy(current::release).isInstanceOf(LockLostException.class); // the bound-th hand-over fails
+        current = waiters.get(bound - 1).get(20, TimeUnit.SECONDS);
+        assertThat(backend.acquireCalls.get()).as("the waiter's own acquire").isEqualTo(2);
+        assertThat(backend.handOverCalls.get()).isEqualTo(bound);
+
+        current.release(); // took the lock in the store itself: a new streak, so this is a hand-over again
+
+        assertThat(backend.releaseCalls.get()).as("plain releases").isZero();
+        assertThat(backend.handOverCalls.get()).isEqualTo(bound + 1);
+        waiters.get(bound).get(20, TimeUnit.SECONDS).release();
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
     void anotherClientGetsALockThatThreadsOfOneStoreKeepHandingOver() throws Exception {
         BackendLockStore store = store();
         LockStore otherClient = other();
