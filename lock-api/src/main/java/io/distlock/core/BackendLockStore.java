@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@link LockStore} every backend shares: it turns a {@link LockBackend}'s store operations into the public API.
@@ -38,6 +39,7 @@ public final class BackendLockStore implements LockStore {
     private final LockBackend backend;
     private final String description;
     private final LocalGates gates = new LocalGates();
+    private final AtomicLong courtesyPauses = new AtomicLong();
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -146,7 +148,9 @@ public final class BackendLockStore implements LockStore {
         }
         boolean registering = false;
         try {
-            through.giveOtherClientsTheirTurn(wait);
+            if (through.giveOtherClientsTheirTurn(wait)) {
+                courtesyPauses.incrementAndGet();
+            }
             long calledAt = System.nanoTime();
             lossesInFlight.begin(name);
             Grant grant = null;
@@ -472,6 +476,11 @@ public final class BackendLockStore implements LockStore {
     /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
     int lossesKeptForUnregisteredGrants() {
         return lossesInFlight.kept();
+    }
+
+    /** Courtesy pauses waiters took after a streak of hand-overs, before contending in the store (for tests). */
+    long courtesyPauses() {
+        return courtesyPauses.get();
     }
 
     /** Number of local gates in use (for tests: gates must not leak). */

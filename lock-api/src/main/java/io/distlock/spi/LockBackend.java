@@ -75,7 +75,9 @@ public interface LockBackend extends AutoCloseable {
      * @param receiver the thread the lock goes to: the store describes it as the holder (the call itself runs on
      *        the releasing thread)
      * @return the new grant (its issue time may be -1: the core counts from when it sent the call), or null if
-     *         {@code from} no longer held the lock (nothing was changed)
+     *         {@code from} no longer held the lock (nothing was changed). A store that can tell from the same
+     *         operation whether another client waits for the lock says so in {@link Grant#othersWaiting()}: while
+     *         nobody else waits, the core keeps handing the lock over without bound and never pauses for others
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached; the backend takes back a hand-over
      *         that may have happened with its answer lost, as for an acquire
      */

@@ -118,7 +118,7 @@ final class LockCalls {
 
     /** Hand {@code name} over from the stored {@code fromValue} to {@code toValue}, for {@code leaseTime}. */
     Call handOver(String name, String fromValue, String toValue, Duration leaseTime) {
-        return new Call(List.of(keys.lock(name), keys.fence(name)),
+        return new Call(List.of(keys.lock(name), keys.fence(name), keys.waiting(name)),
                 List.of(fromValue, toValue, Long.toString(leaseTime.toMillis())));
     }
 

@@ -4,6 +4,7 @@ import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
+import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.OwnerTokenSequence;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
@@ -162,7 +163,8 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     }
 
     /**
-     * One {@code EVALSHA} of {@link RedisScripts#HAND_OVER}. A hand-over whose reply was lost may have run: the
+     * One {@code EVALSHA} of {@link RedisScripts#HAND_OVER}, whose grant says whether a refused waiter left the
+     * waiting marker, i.e. whether another client waits. A hand-over whose reply was lost may have run: the
      * {@link OrphanReaper} takes the new value back, as for an acquire.
      */
     @Override
@@ -183,8 +185,10 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             }
             throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
         }
-        long fence = (Long) reply;
-        return fence > 0 ? new Grant(name, token, fence, held) : null;
+        List<?> result = (List<?>) reply;
+        long fence = (Long) result.get(0);
+        OthersWaiting others = (Long) result.get(1) == 1L ? OthersWaiting.YES : OthersWaiting.NO;
+        return fence > 0 ? new Grant(name, token, fence, held, -1, others) : null;
     }
 
     @Override
