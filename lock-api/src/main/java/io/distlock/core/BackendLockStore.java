@@ -148,14 +148,16 @@ public final class BackendLockStore implements LockStore {
         }
         boolean registering = false;
         try {
-            if (through.giveOtherClientsTheirTurn(wait)) {
+            long courtesy = through.courtesyNanos();
+            if (courtesy > 0) {
                 courtesyPauses.incrementAndGet();
             }
             long calledAt = System.nanoTime();
             lossesInFlight.begin(name);
             Grant grant = null;
             try {
-                grant = backend.acquire(name, options.leaseTime(), wait.now());
+                grant = courtesy > 0 ? backend.acquireAfterCourtesy(name, options.leaseTime(), wait.now(), courtesy)
+                        : backend.acquire(name, options.leaseTime(), wait.now());
             } finally {
                 if (grant == null) {
                     lossesInFlight.end(name, null);
@@ -268,9 +270,10 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         boolean stillOurs;
+        boolean forOthers = gate != null && gate.streakEndsAt(hold);
         long sentAt = System.nanoTime();
         try {
-            stillOurs = releaseInStore(hold);
+            stillOurs = forOthers ? releaseForOthersInStore(hold) : releaseInStore(hold);
             if (gate != null) {
                 gate.freedInStore(hold, System.nanoTime() - sentAt);
             }
@@ -284,11 +287,12 @@ public final class BackendLockStore implements LockStore {
     }
 
     /**
-     * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} of {@code gate} in one store
-     * operation, with the waiter's lease time. The waiter always gets an outcome: the new grant, or, if the store no
-     * longer had {@code hold}'s lock or could not be reached, the gate alone (it then contends in the store itself).
-     * A store that refuses the waiter's options (a lease time over its limit, say) ran nothing: the lock is then
-     * freed as a plain release frees it, and the waiter meets the same refusal at its own acquire.
+     * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} of {@code gate} in one
+     * store operation, with the waiter's lease time. The waiter always gets an outcome: the new grant, or, if the store
+     * no longer had {@code hold}'s lock or could not be reached, the gate alone (it then contends in the store itself,
+     * beginning a new streak). A store that refuses the waiter's options (a lease time over its limit, say) ran
+     * nothing: the lock is then freed as a plain release frees it, and the waiter meets the same refusal at its own
+     * acquire.
      */
     private void handOver(Hold hold, LocalGates.Gate gate, LocalGates.Waiter next) {
         String name = hold.grant.name();
@@ -447,6 +451,18 @@ public final class BackendLockStore implements LockStore {
         boolean interrupted = Thread.interrupted();
         try {
             return hold.permit ? permits.backend().releasePermit(hold.grant) : backend.release(hold.grant);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The store's release for other clients at the end of a streak, run without the caller's interrupt flag. */
+    private boolean releaseForOthersInStore(Hold hold) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return backend.releaseForOthers(hold.grant);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

@@ -25,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * interrupted cancels with the same compare-and-set as the claim, so exactly one of the two wins.
  *
  * <p>When a streak of hand-overs reaches its bound while another client may wait, the holder frees the lock in the
- * store and the waiter it lets through first waits a short {@linkplain Waiter#giveOtherClientsTheirTurn courtesy}
+ * store and the waiter it lets through first waits a short {@linkplain Waiter#courtesyNanos courtesy}
  * before it contends in the store: the other clients' waiters are only being woken by then, and would otherwise lose
  * the race to it every time. A hand-over whose store said nobody else waits ({@link OthersWaiting#NO}) lets the
  * streak go on past the bound, with no pause: nobody would take the turn.
@@ -220,10 +220,23 @@ final class LocalGates {
         }
 
         /**
+         * Whether {@code hold}, still through the gate, ends a streak of hand-overs with its release: it then frees
+         * the lock {@linkplain io.distlock.spi.LockBackend#releaseForOthers for other clients}.
+         */
+        boolean streakEndsAt(Hold hold) {
+            lock.lock();
+            try {
+                return holder == hold && streakEnds(hold);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
          * Notes that {@code hold} freed its lock in the store in {@code releaseNanos}, before it {@link #open opens}
          * the gate: if that {@linkplain #streakEnds ended} a streak of hand-overs, the next waiter waits about two
-         * such store round trips (within {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which
-         * gives another client's waiter, woken by this release, time to take the lock first.
+         * such store round trips (within {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before
+         * contending, which gives another client's waiter, woken by this release, time to take the lock first.
          */
         void freedInStore(Hold hold, long releaseNanos) {
             lock.lock();
@@ -356,25 +369,12 @@ final class LocalGates {
         }
 
         /**
-         * Waits the courtesy this waiter was let through with, cut to {@code wait}'s time left: a back-off after a
-         * streak of hand-overs so that another client's woken waiter gets the freed lock first. Returns at once
-         * without one.
-         *
-         * @return whether there was a courtesy to wait
-         * @throws InterruptedException if interrupted meanwhile
+         * The courtesy this waiter was let through with, 0 for none: after a streak of hand-overs it gives another
+         * client's woken waiter that long to take the freed lock first ({@link
+         * io.distlock.spi.LockBackend#acquireAfterCourtesy}).
          */
-        boolean giveOtherClientsTheirTurn(Wait wait) throws InterruptedException {
-            if (courtesyNanos == 0) {
-                return false;
-            }
-            long end = System.nanoTime() + wait.cap(courtesyNanos);
-            do {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while giving another client its turn at a lock");
-                }
-                LockSupport.parkNanos(this, end - System.nanoTime());
-            } while (end - System.nanoTime() > 0);
-            return true;
+        long courtesyNanos() {
+            return courtesyNanos;
         }
 
         /** Gives a claimed waiter its outcome (a hand-over, or null: contend yourself) and wakes it. */

@@ -71,8 +71,8 @@ final class CountingBackend implements LockBackend {
         try {
             Grant grant = delegate.acquire(name, leaseTime, wait);
             if (grant != null && fenceOverride > 0) {
-                grant = new Grant(grant.name(), grant.ownerToken(), fenceOverride, grant.handle(), grant.issuedAtNanos(),
-                        grant.othersWaiting());
+                grant = new Grant(grant.name(), grant.ownerToken(), fenceOverride, grant.handle(),
+                        grant.issuedAtNanos(), grant.othersWaiting());
             }
             if (grant != null && loseGrantsBeforeHandingThemOver) {
                 events.lost(grant, "node vanished right after the grant");

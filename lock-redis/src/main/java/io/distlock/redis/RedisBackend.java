@@ -6,6 +6,7 @@ import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.OwnerTokenSequence;
+import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
@@ -55,6 +56,8 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final RedisPermits permits;
     private final OwnerTokenSequence tokens = new OwnerTokenSequence();
+    /** What this store's releases for other clients publish; its own subscriber wakes nobody for it. */
+    private final String ownReleaseMessage = "released-for-others-by:" + OwnerTokens.newToken();
 
     /**
      * A backend over {@code client}.
@@ -81,7 +84,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         Duration pingEvery = options.timeout().dividedBy(2).compareTo(MAX_PING_INTERVAL) < 0
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
-                pingEvery, options.timeout(), upkeep).start();
+                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).start();
         this.permits = new RedisPermits(client, keys, options, store, signals(), slotted).withReaper(reaper);
     }
 
@@ -154,6 +157,24 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
         }
         signals().signal(name);
+        return ((Long) reply) == 1L;
+    }
+
+    /**
+     * One {@code EVALSHA} of {@link RedisScripts#RELEASE_FOR_OTHERS}: the waiting marker stays for this store's next
+     * thread, and the message names this store, so its own subscriber does not cut that thread's courtesy short.
+     */
+    @Override
+    public boolean releaseForOthers(Grant grant) {
+        String name = grant.name();
+        Object reply;
+        try {
+            reply = RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
+                    HeldLock.valueOf(grant.handle()), ownReleaseMessage, grant.ownerToken(),
+                    slotted ? tombstoneMs : null));
+        } catch (JedisException e) {
+            throw RedisErrors.translate(store, "release lock '" + name + "'", e);
+        }
         return ((Long) reply) == 1L;
     }
 

@@ -125,6 +125,30 @@ final class RedisScripts {
             """);
 
     /**
+     * Release for other clients, at the end of a client's streak of hand-overs while its next thread waits a courtesy
+     * for them. KEYS: lock, waiting marker[, tombstone]. ARGV: value, channel, message[, tombstone ms]. As
+     * {@link #RELEASE}, but a waiting marker stays (its own time to live, never lengthened): the releasing client's
+     * next thread counts as a waiter, so the other client's hand-overs see one and its next release publishes. The
+     * message names the releasing store, whose subscriber wakes none of its own waiters for it.
+     */
+    static final LuaScript RELEASE_FOR_OTHERS = new LuaScript("releaseForOthers", """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              redis.call('DEL', KEYS[1])
+              if redis.call('EXISTS', KEYS[2]) == 1 then
+                redis.call('PUBLISH', ARGV[2], ARGV[3])
+              end
+              if KEYS[3] then
+                redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
+              end
+              return 1
+            end
+            if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then
+              return 1
+            end
+            return 0
+            """);
+
+    /**
      * Renew a batch. KEYS: lock keys. ARGV: lease ms and value for each key in turn. Returns the 1-based positions
      * of the keys that were no longer held.
      */

@@ -155,6 +155,38 @@ class RedisHandOverTest {
     }
 
     @Test
+    void aReleaseForOthersWakesTheOtherClientAndItsReleaseEndsTheReturningThreadsCourtesy() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore a = LockStore.open(server.uri("timeout=2s"));
+                LockStore b = LockStore.open(server.uri("timeout=2s"))) {
+            RedisBackend backendA = RedisProbe.backendOf(a);
+            RedisBackend backendB = RedisProbe.backendOf(b);
+            Duration lease = Duration.ofSeconds(60); // a waiter not woken would sleep this long
+            Grant held = backendA.acquire("turn", lease, Wait.none());
+            Future<Grant> other = pool.submit(() -> backendB.acquire("turn", lease, Wait.forever()));
+            Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .until(() -> probe.raw().exists("distlock:waiting:{turn}"));
+
+            assertThat(backendA.releaseForOthers(held)).isTrue();
+
+            assertThat(probe.raw().exists("distlock:waiting:{turn}")).as("the marker stays for A's next thread")
+                    .isTrue();
+            Grant others = other.get(20, TimeUnit.SECONDS); // woken by the release's message, not by the TTL
+            Future<Grant> returning = pool.submit(() -> backendA.acquireAfterCourtesy("turn", lease, Wait.forever(),
+                    TimeUnit.MINUTES.toNanos(10)));
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> backendA.signals().hasWaiters("turn"));
+            assertThat(backendB.release(others)).isTrue(); // finds the marker: publishes
+
+            Grant back = returning.get(20, TimeUnit.SECONDS); // its courtesy of 10 minutes ended at that release
+            assertThat(back.fencingToken()).isGreaterThan(others.fencingToken());
+            assertThat(backendA.release(back)).isTrue();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void theStoredHolderIsTheThreadTheLockWasHandedTo() throws Exception {
         try (LockStore store = LockStore.open(server.uri("timeout=2s"))) {
             HandOverHolder.adminNamesTheReceivingThread(store, "named");
