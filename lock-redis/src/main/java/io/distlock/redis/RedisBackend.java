@@ -198,8 +198,8 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         String value = held.value();
         Object reply;
         try {
-            reply = RedisScripts.HAND_OVER.run(client, calls.handOver(name, HeldLock.valueOf(from.handle()), value,
-                    leaseTime));
+            reply = RedisScripts.HAND_OVER.run(client,
+                    calls.handOver(held.keys(), ((HeldLock) from.handle()).valueBytes(), held.valueBytes(), leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) {
                 reaper.reap(name, value, leaseTime);
