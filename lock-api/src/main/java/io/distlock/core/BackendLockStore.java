@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@link LockStore} every backend shares: it turns a {@link LockBackend}'s store operations into the public API.
@@ -38,6 +39,7 @@ public final class BackendLockStore implements LockStore {
     private final LockBackend backend;
     private final String description;
     private final LocalGates gates = new LocalGates();
+    private final AtomicLong courtesyPauses = new AtomicLong();
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -146,12 +148,16 @@ public final class BackendLockStore implements LockStore {
         }
         boolean registering = false;
         try {
-            through.giveOtherClientsTheirTurn(wait);
+            long courtesy = through.courtesyNanos();
+            if (courtesy > 0) {
+                courtesyPauses.incrementAndGet();
+            }
             long calledAt = System.nanoTime();
             lossesInFlight.begin(name);
             Grant grant = null;
             try {
-                grant = backend.acquire(name, options.leaseTime(), wait.now());
+                grant = courtesy > 0 ? backend.acquireAfterCourtesy(name, options.leaseTime(), wait.now(), courtesy)
+                        : backend.acquire(name, options.leaseTime(), wait.now());
             } finally {
                 if (grant == null) {
                     lossesInFlight.end(name, null);
@@ -260,13 +266,14 @@ public final class BackendLockStore implements LockStore {
         LocalGates.Gate gate = hold.permit || !backend.handsOver() ? null : gates.gate(hold.grant.name());
         LocalGates.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
         if (next != null) {
-            handOver(hold, next);
+            handOver(hold, gate, next);
             return;
         }
         boolean stillOurs;
+        boolean forOthers = gate != null && gate.streakEndsAt(hold);
         long sentAt = System.nanoTime();
         try {
-            stillOurs = releaseInStore(hold);
+            stillOurs = forOthers ? releaseForOthersInStore(hold) : releaseInStore(hold);
             if (gate != null) {
                 gate.freedInStore(hold, System.nanoTime() - sentAt);
             }
@@ -280,13 +287,14 @@ public final class BackendLockStore implements LockStore {
     }
 
     /**
-     * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} in one store
-     * operation, with the waiter's lease time. The waiter always gets an outcome: the new grant, or, if the store no
-     * longer had {@code hold}'s lock or could not be reached, the gate alone (it then contends in the store itself).
-     * A store that refuses the waiter's options (a lease time over its limit, say) ran nothing: the lock is then
-     * freed as a plain release frees it, and the waiter meets the same refusal at its own acquire.
+     * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} of {@code gate} in one
+     * store operation, with the waiter's lease time. The waiter always gets an outcome: the new grant, or, if the store
+     * no longer had {@code hold}'s lock or could not be reached, the gate alone (it then contends in the store itself,
+     * beginning a new streak). A store that refuses the waiter's options (a lease time over its limit, say) ran
+     * nothing: the lock is then freed as a plain release frees it, and the waiter meets the same refusal at its own
+     * acquire.
      */
-    private void handOver(Hold hold, LocalGates.Waiter next) {
+    private void handOver(Hold hold, LocalGates.Gate gate, LocalGates.Waiter next) {
         String name = hold.grant.name();
         lossesInFlight.begin(name); // ended by the waiter when it registers the grant
         long sentAt = System.nanoTime();
@@ -303,7 +311,7 @@ public final class BackendLockStore implements LockStore {
             if (grant == null) {
                 lossesInFlight.end(name, null);
             }
-            next.receive(grant == null ? null : new LocalGates.HandOff(grant, sentAt));
+            gate.handOut(next, grant == null ? null : new LocalGates.HandOff(grant, sentAt));
             gates.leave(name); // the releaser's use of the gate; the waiter has its own
         }
         if (!stillOurs) {
@@ -450,6 +458,18 @@ public final class BackendLockStore implements LockStore {
         }
     }
 
+    /** The store's release for other clients at the end of a streak, run without the caller's interrupt flag. */
+    private boolean releaseForOthersInStore(Hold hold) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return backend.releaseForOthers(hold.grant);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** The store's renew of {@code hold} alone: the permit operations for a permit, the lock's otherwise. */
     private Set<Grant> renewInStore(Hold hold, List<Renewal> one) {
         return hold.permit ? permits.backend().renewPermits(one) : backend.renew(one);
@@ -472,6 +492,11 @@ public final class BackendLockStore implements LockStore {
     /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
     int lossesKeptForUnregisteredGrants() {
         return lossesInFlight.kept();
+    }
+
+    /** Courtesy pauses waiters took after a streak of hand-overs, before contending in the store (for tests). */
+    long courtesyPauses() {
+        return courtesyPauses.get();
     }
 
     /** Number of local gates in use (for tests: gates must not leak). */

@@ -2,6 +2,7 @@ package io.distlock.core;
 
 import io.distlock.LockOptions;
 import io.distlock.spi.Grant;
+import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.Wait;
 import java.util.ArrayDeque;
 import java.util.Map;
@@ -23,17 +24,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * if the hand-over failed, with the gate alone, to contend in the store itself. A waiter that times out or is
  * interrupted cancels with the same compare-and-set as the claim, so exactly one of the two wins.
  *
- * <p>When a streak of hand-overs reaches its bound, the holder frees the lock in the store and the waiter it lets
- * through first waits a short {@linkplain Waiter#giveOtherClientsTheirTurn courtesy} before it contends in the store:
- * the other clients' waiters are only being woken by then, and would otherwise lose the race to it every time.
+ * <p>When a streak of hand-overs reaches its bound while another client may wait, the holder frees the lock in the
+ * store and the waiter it lets through first waits a short {@linkplain Waiter#courtesyNanos courtesy}
+ * before it contends in the store: the other clients' waiters are only being woken by then, and would otherwise lose
+ * the race to it every time. A hand-over whose store said nobody else waits ({@link OthersWaiting#NO}) lets the
+ * streak go on past the bound, with no pause: nobody would take the turn.
  */
 final class LocalGates {
 
     /**
-     * Hand-overs in a row on one gate before a holder frees the lock in the store instead: hand-overs never free the
-     * lock, so without a bound one client's threads could pass a contended lock among themselves forever while
-     * other clients wait. Small, so another client gets a chance at least every few holders; large enough that most
-     * local transfers still cost one store operation.
+     * Hand-overs in a row on one gate before a holder frees the lock in the store instead, when other clients may
+     * wait: hand-overs never free the lock, so without a bound one client's threads could pass a contended lock among
+     * themselves forever while other clients wait. Small, so another client gets a chance at least every few holders;
+     * large enough that most local transfers still cost one store operation.
      */
     static final int MAX_HAND_OVERS_IN_A_ROW = 8;
 
@@ -217,15 +220,28 @@ final class LocalGates {
         }
 
         /**
+         * Whether {@code hold}, still through the gate, ends a streak of hand-overs with its release: it then frees
+         * the lock {@linkplain io.distlock.spi.LockBackend#releaseForOthers for other clients}.
+         */
+        boolean streakEndsAt(Hold hold) {
+            lock.lock();
+            try {
+                return holder == hold && streakEnds(hold);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
          * Notes that {@code hold} freed its lock in the store in {@code releaseNanos}, before it {@link #open opens}
-         * the gate: if that ended a streak of hand-overs at the bound, the next waiter waits about two such store
-         * round trips (within {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which
-         * gives another client's waiter, woken by this release, time to take the lock first.
+         * the gate: if that {@linkplain #streakEnds ended} a streak of hand-overs, the next waiter waits about two
+         * such store round trips (within {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before
+         * contending, which gives another client's waiter, woken by this release, time to take the lock first.
          */
         void freedInStore(Hold hold, long releaseNanos) {
             lock.lock();
             try {
-                if (holder == hold && handOversInARow >= MAX_HAND_OVERS_IN_A_ROW) {
+                if (holder == hold && streakEnds(hold)) {
                     courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
                 }
             } finally {
@@ -241,6 +257,14 @@ final class LocalGates {
             } finally {
                 lock.unlock();
             }
+        }
+
+        /**
+         * Whether {@code hold}'s release ends the streak of hand-overs: the bound is reached and, by what the store
+         * said when it granted the hold's lock, another client may wait. The caller holds {@link #lock}.
+         */
+        private boolean streakEnds(Hold hold) {
+            return handOversInARow >= MAX_HAND_OVERS_IN_A_ROW && hold.grant.othersWaiting().mayWait();
         }
 
         /** The first queued waiter, taken off the queue, or null; the caller holds {@link #lock}. */
@@ -265,16 +289,16 @@ final class LocalGates {
 
         /**
          * Claims the first queued waiter for a hand-over of {@code hold}'s store lock, if {@code hold} is the one
-         * through the gate, a waiter is queued and the hand-overs in a row are below the bound. The gate is then
+         * through the gate, a waiter is queued and the streak does not {@linkplain #streakEnds end}. The gate is then
          * reserved for that waiter: {@link #open(Hold)} of {@code hold} no longer opens it; the caller must
-         * {@link Waiter#receive} the claimed waiter an outcome, whatever happens.
+         * {@link #handOut hand} the claimed waiter an outcome, whatever happens.
          *
          * @return the claimed waiter, or null for a plain release
          */
         Waiter claimForHandOver(Hold hold) {
             lock.lock();
             try {
-                if (holder != hold || handOversInARow >= MAX_HAND_OVERS_IN_A_ROW) {
+                if (holder != hold || streakEnds(hold)) {
                     return null;
                 }
                 for (Waiter w; (w = pollQueued()) != null; ) {
@@ -288,6 +312,23 @@ final class LocalGates {
             } finally {
                 lock.unlock();
             }
+        }
+
+        /**
+         * Gives the {@link #claimForHandOver claimed} waiter {@code w} its outcome and wakes it. Without a hand-over
+         * ({@code null}) it takes the lock in the store itself, which begins a new streak: the hand-overs counted so
+         * far no longer bound its release.
+         */
+        void handOut(Waiter w, HandOff outcome) {
+            if (outcome == null) {
+                lock.lock();
+                try {
+                    handOversInARow = 0;
+                } finally {
+                    lock.unlock();
+                }
+            }
+            w.receive(outcome);
         }
     }
 
@@ -328,27 +369,16 @@ final class LocalGates {
         }
 
         /**
-         * Waits the courtesy this waiter was let through with, cut to {@code wait}'s time left: a back-off after a
-         * streak of hand-overs so that another client's woken waiter gets the freed lock first. Returns at once
-         * without one.
-         *
-         * @throws InterruptedException if interrupted meanwhile
+         * The courtesy this waiter was let through with, 0 for none: after a streak of hand-overs it gives another
+         * client's woken waiter that long to take the freed lock first ({@link
+         * io.distlock.spi.LockBackend#acquireAfterCourtesy}).
          */
-        void giveOtherClientsTheirTurn(Wait wait) throws InterruptedException {
-            if (courtesyNanos == 0) {
-                return;
-            }
-            long end = System.nanoTime() + wait.cap(courtesyNanos);
-            do {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while giving another client its turn at a lock");
-                }
-                LockSupport.parkNanos(this, end - System.nanoTime());
-            } while (end - System.nanoTime() > 0);
+        long courtesyNanos() {
+            return courtesyNanos;
         }
 
         /** Gives a claimed waiter its outcome (a hand-over, or null: contend yourself) and wakes it. */
-        void receive(HandOff outcome) {
+        private void receive(HandOff outcome) {
             handOff = outcome;
             state.set(PASSED);
             LockSupport.unpark(thread);

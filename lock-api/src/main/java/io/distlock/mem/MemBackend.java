@@ -5,6 +5,7 @@ import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
+import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
@@ -90,7 +91,10 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
         return true;
     }
 
-    /** One atomic {@code compute}: the entry moves to a new token, lease and fence only if {@code from} still has it. */
+    /**
+     * One atomic {@code compute}: the entry moves to a new token, lease and fence only if {@code from} still has it.
+     * The grant says whether a waiter of another store of the space waits for the name (holds a signal ticket).
+     */
     @Override
     public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         ensureOpen();
@@ -103,8 +107,12 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
             }
             return current;
         });
-        return after != null && after.ownerToken().equals(token)
-                ? new Grant(from.name(), token, after.fence(), null, now) : null;
+        if (after == null || !after.ownerToken().equals(token)) {
+            return null;
+        }
+        // while this client holds the lock, its own threads queue at its gate: a waiter here is another client's
+        OthersWaiting others = space.signals.hasWaiters(from.name()) ? OthersWaiting.YES : OthersWaiting.NO;
+        return new Grant(from.name(), token, after.fence(), null, now, others);
     }
 
     @Override

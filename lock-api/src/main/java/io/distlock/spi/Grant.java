@@ -12,16 +12,27 @@ import java.util.Objects;
  * @param handle store-specific data the backend needs to release or renew, or null
  * @param issuedAtNanos {@link System#nanoTime()} just before the request that won the lock was sent, or -1 if
  *        unknown; the core counts the lease time from here, so the local estimate of expiry is never late
+ * @param othersWaiting whether another client waited for the lock when the store made this grant (what the store
+ *        saw in that operation; {@link OthersWaiting#UNKNOWN} if it cannot tell). Only a
+ *        {@linkplain LockBackend#handOver hand-over}'s answer is used: with {@link OthersWaiting#NO} the core keeps
+ *        handing the lock over among its threads instead of freeing it for others
  */
-public record Grant(String name, String ownerToken, long fencingToken, Object handle, long issuedAtNanos) {
+public record Grant(String name, String ownerToken, long fencingToken, Object handle, long issuedAtNanos,
+        OthersWaiting othersWaiting) {
 
     /** Validates the fields. */
     public Grant {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(ownerToken, "ownerToken");
+        Objects.requireNonNull(othersWaiting, "othersWaiting");
         if (fencingToken <= 0) {
             throw new IllegalArgumentException("fencing token must be positive, got " + fencingToken);
         }
+    }
+
+    /** A grant made without knowing whether others wait. */
+    public Grant(String name, String ownerToken, long fencingToken, Object handle, long issuedAtNanos) {
+        this(name, ownerToken, fencingToken, handle, issuedAtNanos, OthersWaiting.UNKNOWN);
     }
 
     /** A grant whose issue time is not known yet ({@link PollingLockBackend} fills it in). */
@@ -31,7 +42,7 @@ public record Grant(String name, String ownerToken, long fencingToken, Object ha
 
     /** This grant, issued at {@code nanos}. */
     public Grant issuedAt(long nanos) {
-        return new Grant(name, ownerToken, fencingToken, handle, nanos);
+        return new Grant(name, ownerToken, fencingToken, handle, nanos, othersWaiting);
     }
 
     /** Never shows the owner token. */

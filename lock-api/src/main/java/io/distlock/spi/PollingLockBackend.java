@@ -47,10 +47,23 @@ public abstract class PollingLockBackend implements LockBackend {
 
     @Override
     public final Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+        return acquireAfterCourtesy(name, leaseTime, wait, 0);
+    }
+
+    /**
+     * Waits for a release signal of {@code name} (another client's release ends the courtesy) or the courtesy's
+     * end, whichever comes first, then acquires as {@link #acquire} does, on the same ticket.
+     */
+    @Override
+    public final Grant acquireAfterCourtesy(String name, Duration leaseTime, Wait wait, long courtesyNanos)
+            throws InterruptedException {
         if (wait.isNone()) {
             return timedAttempt(name, leaseTime).grant();
         }
         try (ReleaseSignals.Ticket ticket = signals().ticket(name)) {
+            if (courtesyNanos > 0) {
+                ticket.await(wait.cap(courtesyNanos));
+            }
             int failures = 0;
             while (true) {
                 if (Thread.interrupted()) {

@@ -5,6 +5,7 @@ import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
+import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;
 import java.time.Duration;
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A real mem: backend with counters around it: renew calls and renewals, acquire calls in flight, acquire, release and
  * hand-over calls, and switches to make renewals fail as if the store were down, to report leases as session-bound,
- * or to refuse hand-overs as a store without them does.
+ * to refuse hand-overs as a store without them does, or to have hand-overs report other clients waiting.
  */
 final class CountingBackend implements LockBackend {
 
@@ -37,6 +38,8 @@ final class CountingBackend implements LockBackend {
     volatile boolean loseGrantsBeforeHandingThemOver;
     /** When positive, grants carry this fencing token instead of the store's. */
     volatile long fenceOverride;
+    /** When set, hand-over grants say this about other clients waiting instead of what the store saw. */
+    volatile OthersWaiting othersWaitingOverride;
     /** When set, longer lease times are refused before any store call, as Redis with its restart guard does. */
     volatile Duration maxLeaseTime;
 
@@ -68,7 +71,8 @@ final class CountingBackend implements LockBackend {
         try {
             Grant grant = delegate.acquire(name, leaseTime, wait);
             if (grant != null && fenceOverride > 0) {
-                grant = new Grant(grant.name(), grant.ownerToken(), fenceOverride, grant.handle(), grant.issuedAtNanos());
+                grant = new Grant(grant.name(), grant.ownerToken(), fenceOverride, grant.handle(),
+                        grant.issuedAtNanos(), grant.othersWaiting());
             }
             if (grant != null && loseGrantsBeforeHandingThemOver) {
                 events.lost(grant, "node vanished right after the grant");
@@ -94,7 +98,10 @@ final class CountingBackend implements LockBackend {
     public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         handOverCalls.incrementAndGet();
         checkLease(leaseTime);
-        return delegate.handOver(from, leaseTime, receiver);
+        Grant grant = delegate.handOver(from, leaseTime, receiver);
+        OthersWaiting others = othersWaitingOverride;
+        return grant == null || others == null ? grant : new Grant(grant.name(), grant.ownerToken(),
+                grant.fencingToken(), grant.handle(), grant.issuedAtNanos(), others);
     }
 
     private void checkLease(Duration leaseTime) {

@@ -8,6 +8,8 @@ import io.distlock.LockInfo;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.spi.OthersWaiting;
+import io.distlock.spi.PollingLockBackend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,6 +117,7 @@ class LocalHandOverTest {
         assertThat(backend.acquireCalls.get() + handOvers).isEqualTo(total);
         assertThat(backend.releaseCalls.get() + handOvers).isEqualTo(total);
         assertThat(handOvers).as("hand-overs of " + total).isPositive();
+        assertThat(store.courtesyPauses()).as("pauses for other clients, with none waiting").isZero();
         assertThat(store.gatesInUse()).isZero();
         assertThat(other().lock("busy").tryAcquire()).isPresent();
     }
@@ -212,8 +215,9 @@ class LocalHandOverTest {
     }
 
     @Test
-    void afterTheBoundOfHandOversInARowAReleaseFreesTheLockInTheStore() throws Exception {
+    void afterTheBoundOfHandOversInARowAReleaseFreesTheLockInTheStoreWhileAnotherClientWaits() throws Exception {
         BackendLockStore store = store();
+        backend.othersWaitingOverride = OthersWaiting.YES;
         int bound = LocalGates.MAX_HAND_OVERS_IN_A_ROW;
         Lease current = store.lock("chain").acquire();
         List<Future<Lease>> waiters = new ArrayList<>();
@@ -234,11 +238,101 @@ class LocalHandOverTest {
         assertThat(backend.handOverCalls.get()).isEqualTo(bound);
         current = waiters.get(bound).get(20, TimeUnit.SECONDS);
         assertThat(backend.acquireCalls.get()).as("the next waiter acquires in the store").isEqualTo(2);
+        assertThat(store.courtesyPauses()).as("after a pause for the other client").isEqualTo(1);
 
         current.release(); // a new run of hand-overs begins
         assertThat(backend.handOverCalls.get()).isEqualTo(bound + 1);
         waiters.get(bound + 1).get(20, TimeUnit.SECONDS).release();
         assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
+    void aWaiterWhoseHandOverFailedAcquiresInTheStoreAndStartsANewStreak() throws Exception {
+        BackendLockStore store = store();
+        backend.othersWaitingOverride = OthersWaiting.YES; // so the bound counts
+        int bound = LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        Lease current = store.lock("restreak").acquire();
+        List<Future<Lease>> waiters = new ArrayList<>();
+        for (int i = 1; i <= bound + 1; i++) {
+            waiters.add(pool.submit(() -> store.lock("restreak").acquire()));
+            int queued = i;
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == queued);
+        }
+        for (int i = 0; i < bound - 1; i++) {
+            current.release();
+            current = waiters.get(i).get(20, TimeUnit.SECONDS);
+        }
+        assertThat(other().admin().forceRelease("restreak")).isTrue();
+        assertThatThrownBy(current::release).isInstanceOf(LockLostException.class); // the bound-th hand-over fails
+        current = waiters.get(bound - 1).get(20, TimeUnit.SECONDS);
+        assertThat(backend.acquireCalls.get()).as("the waiter's own acquire").isEqualTo(2);
+        assertThat(backend.handOverCalls.get()).isEqualTo(bound);
+
+        current.release(); // took the lock in the store itself: a new streak, so this is a hand-over again
+
+        assertThat(backend.releaseCalls.get()).as("plain releases").isZero();
+        assertThat(backend.handOverCalls.get()).isEqualTo(bound + 1);
+        waiters.get(bound).get(20, TimeUnit.SECONDS).release();
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
+    void withNobodyElseWaitingTheThreadsOfOneStoreKeepHandingOverPastTheBoundAndNeverPause() throws Exception {
+        BackendLockStore store = store();
+        int transfers = 2 * LocalGates.MAX_HAND_OVERS_IN_A_ROW + 2;
+        Lease current = store.lock("alone").acquire();
+        List<Future<Lease>> waiters = queue(store, "alone", transfers);
+        for (int i = 0; i < transfers; i++) {
+            current.release();
+            current = waiters.get(i).get(20, TimeUnit.SECONDS);
+        }
+        current.release();
+
+        assertThat(backend.handOverCalls.get()).as("hand-overs").isEqualTo(transfers);
+        assertThat(backend.releaseCalls.get()).as("plain releases: the last one only").isEqualTo(1);
+        assertThat(backend.acquireCalls.get()).as("acquires").isEqualTo(1);
+        assertThat(store.courtesyPauses()).as("pauses for other clients").isZero();
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    @Test
+    void aClientWaitingInTheStoreEndsTheStreakAtTheBound() throws Exception {
+        BackendLockStore store = store();
+        int bound = LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        Lease current = store.lock("watched").acquire();
+        List<Future<Lease>> waiters = queue(store, "watched", bound + 1);
+        Future<Long> otherClient = pool.submit(() -> {
+            try (Lease lease = other().lock("watched").acquire()) {
+                return lease.fencingToken();
+            }
+        });
+        Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> ((PollingLockBackend) backend.delegate).signals().hasWaiters("watched"));
+        for (int i = 0; i < bound; i++) {
+            current.release();
+            current = waiters.get(i).get(20, TimeUnit.SECONDS);
+        }
+        assertThat(backend.releaseCalls.get()).isZero();
+
+        current.release(); // the store said another client waits: freed in the store
+
+        assertThat(backend.releaseCalls.get()).isEqualTo(1);
+        assertThat(backend.handOverCalls.get()).isEqualTo(bound);
+        assertThat(otherClient.get(20, TimeUnit.SECONDS)).isPositive();
+        waiters.get(bound).get(20, TimeUnit.SECONDS).release();
+        assertThat(store.courtesyPauses()).as("the next waiter's pause for the other client").isEqualTo(1);
+        assertThat(store.gatesInUse()).isZero();
+    }
+
+    /** {@code n} threads queued in turn at {@code name}'s gate of {@code store}, each acquiring once. */
+    private List<Future<Lease>> queue(BackendLockStore store, String name, int n) {
+        List<Future<Lease>> waiters = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            waiters.add(pool.submit(() -> store.lock(name).acquire()));
+            int queued = i;
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == queued);
+        }
+        return waiters;
     }
 
     @Test
@@ -274,8 +368,8 @@ class LocalHandOverTest {
         for (Future<?> f : loops) {
             f.get(1, TimeUnit.MINUTES);
         }
-        assertThat(backend.releaseCalls.get()).as("plain releases among " + backend.handOverCalls.get()
-                + " hand-overs").isGreaterThanOrEqualTo(backend.handOverCalls.get() / (LocalGates.MAX_HAND_OVERS_IN_A_ROW + 1));
+        assertThat(backend.releaseCalls.get()).as("plain releases: the lock was freed for the other client")
+                .isPositive();
         assertThat(store.gatesInUse()).isZero();
     }
 

@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.LockInfo;
@@ -20,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The hand-over statement of each dialect on a real database: the new holder gets its token, its lease time and a
- * greater fence in one statement, and a token that no longer holds the row is refused without changing it.
+ * greater fence in one statement, a token that no longer holds the row is refused without changing it, and a closed
+ * store refuses the hand-over as the other stores do.
  */
 @ExtendWith(Databases.class)
 class JdbcHandOverTest {
@@ -71,6 +73,27 @@ class JdbcHandOverTest {
     void theStoredHolderIsTheThreadTheLockWasHandedTo(String label, String uri) throws Exception {
         try (LockStore store = LockStore.open(uri)) {
             HandOverHolder.adminNamesTheReceivingThread(store, "handed:named");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aClosedStoreRefusesAHandOverAndLeavesTheRowAlone(String label, String uri) throws Exception {
+        Grant first;
+        try (LockStore store = LockStore.open(uri)) {
+            LockBackend backend = ((BackendLockStore) store).backend();
+            first = backend.acquire("handed:closed", Duration.ofSeconds(30), Wait.none());
+            store.close();
+
+            assertThatThrownBy(() -> backend.handOver(first, Duration.ofSeconds(30), Thread.currentThread()))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        }
+        try (LockStore again = LockStore.open(uri)) {
+            List<LockInfo> held = again.admin().list("handed:closed", 10);
+            assertThat(held).hasSize(1);
+            assertThat(held.get(0).fencingToken()).as("the first holder's row, unchanged")
+                    .isEqualTo(first.fencingToken());
+            assertThat(again.admin().forceRelease("handed:closed")).isTrue();
         }
     }
 }

@@ -116,10 +116,24 @@ final class LockCalls {
                 List.of(value, keys.channel(name), name, tombstoneMs));
     }
 
-    /** Hand {@code name} over from the stored {@code fromValue} to {@code toValue}, for {@code leaseTime}. */
-    Call handOver(String name, String fromValue, String toValue, Duration leaseTime) {
-        return new Call(List.of(keys.lock(name), keys.fence(name)),
-                List.of(fromValue, toValue, Long.toString(leaseTime.toMillis())));
+    /**
+     * Release {@code name} for other clients if it still holds {@code value}, publishing {@code message}; with a
+     * tombstone of {@code ownerToken} for {@code tombstoneMs} when that is not null (Cluster).
+     */
+    Call releaseForOthers(String name, String value, String message, String ownerToken, String tombstoneMs) {
+        return tombstoneMs == null
+                ? new Call(List.of(keys.lock(name), keys.waiting(name)), List.of(value, keys.channel(name), message))
+                : new Call(List.of(keys.lock(name), keys.waiting(name), keys.releasedTombstone(name, ownerToken)),
+                        List.of(value, keys.channel(name), message, tombstoneMs));
+    }
+
+    /**
+     * Hand {@code name} over from the stored {@code fromValue} to {@code toValue}, for {@code leaseTime}, in encoded
+     * form (the new holder's keys are encoded once for its hand-over and its release).
+     */
+    BinaryCall handOver(EncodedName name, byte[] fromValue, byte[] toValue, Duration leaseTime) {
+        return new BinaryCall(List.of(name.lock(), name.fence(), name.waiting()),
+                List.of(fromValue, toValue, bytes(Long.toString(leaseTime.toMillis()))));
     }
 
     /** Redlock: raise the counter at {@code counterKey} (a lock's or a semaphore's fence) on a node to at least {@code fence}. */

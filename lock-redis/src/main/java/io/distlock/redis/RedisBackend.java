@@ -4,7 +4,9 @@ import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
+import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.OwnerTokenSequence;
+import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
@@ -54,6 +56,8 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final RedisPermits permits;
     private final OwnerTokenSequence tokens = new OwnerTokenSequence();
+    /** What this store's releases for other clients publish; its own subscriber wakes nobody for it. */
+    private final String ownReleaseMessage = "released-for-others-by:" + OwnerTokens.newToken();
 
     /**
      * A backend over {@code client}.
@@ -80,7 +84,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         Duration pingEvery = options.timeout().dividedBy(2).compareTo(MAX_PING_INTERVAL) < 0
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
-                pingEvery, options.timeout(), upkeep).start();
+                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).start();
         this.permits = new RedisPermits(client, keys, options, store, signals(), slotted).withReaper(reaper);
     }
 
@@ -156,13 +160,32 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         return ((Long) reply) == 1L;
     }
 
+    /**
+     * One {@code EVALSHA} of {@link RedisScripts#RELEASE_FOR_OTHERS}: the waiting marker stays for this store's next
+     * thread, and the message names this store, so its own subscriber does not cut that thread's courtesy short.
+     */
+    @Override
+    public boolean releaseForOthers(Grant grant) {
+        String name = grant.name();
+        Object reply;
+        try {
+            reply = RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
+                    HeldLock.valueOf(grant.handle()), ownReleaseMessage, grant.ownerToken(),
+                    slotted ? tombstoneMs : null));
+        } catch (JedisException e) {
+            throw RedisErrors.translate(store, "release lock '" + name + "'", e);
+        }
+        return ((Long) reply) == 1L;
+    }
+
     @Override
     public boolean handsOver() {
         return true;
     }
 
     /**
-     * One {@code EVALSHA} of {@link RedisScripts#HAND_OVER}. A hand-over whose reply was lost may have run: the
+     * One {@code EVALSHA} of {@link RedisScripts#HAND_OVER}, whose grant says whether a refused waiter left the
+     * waiting marker, i.e. whether another client waits. A hand-over whose reply was lost may have run: the
      * {@link OrphanReaper} takes the new value back, as for an acquire.
      */
     @Override
@@ -175,16 +198,18 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         String value = held.value();
         Object reply;
         try {
-            reply = RedisScripts.HAND_OVER.run(client, calls.handOver(name, HeldLock.valueOf(from.handle()), value,
-                    leaseTime));
+            reply = RedisScripts.HAND_OVER.run(client,
+                    calls.handOver(held.keys(), ((HeldLock) from.handle()).valueBytes(), held.valueBytes(), leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) {
                 reaper.reap(name, value, leaseTime);
             }
             throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
         }
-        long fence = (Long) reply;
-        return fence > 0 ? new Grant(name, token, fence, held) : null;
+        List<?> result = (List<?>) reply;
+        long fence = (Long) result.get(0);
+        OthersWaiting others = (Long) result.get(1) == 1L ? OthersWaiting.YES : OthersWaiting.NO;
+        return fence > 0 ? new Grant(name, token, fence, held, -1, others) : null;
     }
 
     @Override

@@ -125,6 +125,30 @@ final class RedisScripts {
             """);
 
     /**
+     * Release for other clients, at the end of a client's streak of hand-overs while its next thread waits a courtesy
+     * for them. KEYS: lock, waiting marker[, tombstone]. ARGV: value, channel, message[, tombstone ms]. As
+     * {@link #RELEASE}, but a waiting marker stays (its own time to live, never lengthened): the releasing client's
+     * next thread counts as a waiter, so the other client's hand-overs see one and its next release publishes. The
+     * message names the releasing store, whose subscriber wakes none of its own waiters for it.
+     */
+    static final LuaScript RELEASE_FOR_OTHERS = new LuaScript("releaseForOthers", """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              redis.call('DEL', KEYS[1])
+              if redis.call('EXISTS', KEYS[2]) == 1 then
+                redis.call('PUBLISH', ARGV[2], ARGV[3])
+              end
+              if KEYS[3] then
+                redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
+              end
+              return 1
+            end
+            if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then
+              return 1
+            end
+            return 0
+            """);
+
+    /**
      * Renew a batch. KEYS: lock keys. ARGV: lease ms and value for each key in turn. Returns the 1-based positions
      * of the keys that were no longer held.
      */
@@ -162,19 +186,23 @@ final class RedisScripts {
             """);
 
     /**
-     * Hand-over to another holder of the same client. KEYS: lock, fence. ARGV: old value, new value, lease ms. If the
-     * lock still holds the old value, it gets the new value and lease, and a new fence by the rule of {@link #ACQUIRE}
-     * ({@code max(last + 1, server TIME in microseconds)}); returns that fence, or 0 (nothing changed) if the old value
-     * no longer held it. The lock is never free in between, so nobody is woken. A key that already holds the new value
-     * is this hand-over re-sent after a lost reply (Cluster retries): its fence comes back again.
+     * Hand-over to another holder of the same client. KEYS: lock, fence, waiting marker. ARGV: old value, new value,
+     * lease ms. If the lock still holds the old value, it gets the new value and lease, and a new fence by the rule of
+     * {@link #ACQUIRE} ({@code max(last + 1, server TIME in microseconds)}); returns {@code {fence, waiting}}, or
+     * {@code {0, waiting}} (nothing changed) if the old value no longer held it. {@code waiting} is 1 when a refused
+     * attempt left the waiting marker, 0 when none did: while the client holds the lock its own threads queue at
+     * its local gate, so a marker is another client's waiter (or a stale one of a waiter gone, which only costs a
+     * turn it does not take). The lock is never free in between, so nobody is woken. A key that already holds the
+     * new value is this hand-over re-sent after a lost reply (Cluster retries): its fence comes back again.
      */
     static final LuaScript HAND_OVER = new LuaScript("handOver", """
+            local waiting = redis.call('EXISTS', KEYS[3])
             local current = redis.call('GET', KEYS[1])
             if current == ARGV[2] then
-              return tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+              return {tonumber(redis.call('GET', KEYS[2]) or '0') or 0, waiting}
             end
             if current ~= ARGV[1] then
-              return 0
+              return {0, waiting}
             end
             local t = redis.call('TIME')
             local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -182,6 +210,6 @@ final class RedisScripts {
             local fence = math.max(last + 1, clock)
             redis.call('SET', KEYS[2], string.format('%.0f', fence))
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-            return fence
+            return {fence, waiting}
             """);
 }

@@ -46,6 +46,7 @@ final class ReleaseSubscriber implements AutoCloseable {
     private final String probeChannel;
     private volatile Listener current;
     private volatile boolean subscribed;
+    private volatile String ignoredMessage;
     private ScheduledFuture<?> pinging;
 
     /**
@@ -64,6 +65,16 @@ final class ReleaseSubscriber implements AutoCloseable {
         this.probeChannel = keys.prefix() + "probe:" + OwnerTokens.newToken();
         this.thread = new Thread(this::run, "distlock-redis-subscriber-" + store);
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * This subscriber, waking nobody for release messages that are exactly {@code message}: what the store's own
+     * releases for other clients publish, which must not end its own next thread's courtesy. Call before
+     * {@link #start}.
+     */
+    ReleaseSubscriber ignoring(String message) {
+        this.ignoredMessage = message;
+        return this;
     }
 
     /** Starts the subscriber thread and its pings. */
@@ -270,7 +281,7 @@ final class ReleaseSubscriber implements AutoCloseable {
         @Override
         public void onPMessage(String pattern, String channel, String message) {
             String name = keys.nameOfChannel(channel);
-            if (name != null) {
+            if (name != null && !message.equals(ignoredMessage)) {
                 signals.signal(name);
             }
         }
