@@ -1,6 +1,6 @@
 package io.distlock.redis;
 
-import java.nio.charset.StandardCharsets;
+import redis.clients.jedis.args.Rawable;
 
 /**
  * The handle of a {@link RedisBackend} lease: the value stored at the lock key, and it and the lock's keys encoded
@@ -10,12 +10,12 @@ import java.nio.charset.StandardCharsets;
 final class HeldLock {
 
     private final String value;
-    private final byte[] valueBytes;
+    private final SentBytes valueArg;
     private final LockCalls.EncodedName keys;
 
     HeldLock(String value, LockCalls.EncodedName keys) {
         this.value = value;
-        this.valueBytes = value.getBytes(StandardCharsets.UTF_8);
+        this.valueArg = SentBytes.of(value);
         this.keys = keys;
     }
 
@@ -24,9 +24,9 @@ final class HeldLock {
         return value;
     }
 
-    /** {@link #value()} in UTF-8. */
-    byte[] valueBytes() {
-        return valueBytes;
+    /** {@link #value()} in UTF-8, as sent. */
+    Rawable valueArg() {
+        return valueArg;
     }
 
     /** The lock's keys, channel and name, encoded. */

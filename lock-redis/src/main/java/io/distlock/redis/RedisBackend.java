@@ -103,7 +103,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         String value = held.value();
         Object reply;
         try {
-            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueBytes(), leaseTime));
+            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueArg(), leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
                 reaper.reap(name, value, leaseTime);
@@ -148,7 +148,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             reply = slotted
                     ? RedisScripts.RELEASE.run(client,
                             calls.releaseWithTombstone(name, held.value(), grant.ownerToken(), tombstoneMs))
-                    : RedisScripts.RELEASE.run(client, calls.release(held.keys(), held.valueBytes()));
+                    : RedisScripts.RELEASE.run(client, calls.release(held.keys(), held.valueArg()));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
         }
