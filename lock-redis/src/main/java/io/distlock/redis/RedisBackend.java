@@ -102,6 +102,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         HeldLock held = new HeldLock(OwnerValue.of(token), calls.encode(name));
         String value = held.value();
         Object reply;
+        long sentAt = System.nanoTime(); // the grant's issue time, so the core need not copy it to add one
         try {
             reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueArg(), leaseTime));
         } catch (JedisException e) {
@@ -114,7 +115,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
         if (code == 1) {
-            return Attempt.granted(new Grant(name, token, number, held));
+            return Attempt.granted(new Grant(name, token, number, held, sentAt));
         }
         return Attempt.held(number >= 0 ? TimeUnit.MILLISECONDS.toNanos(number) : -1);
     }
