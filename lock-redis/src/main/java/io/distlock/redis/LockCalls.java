@@ -68,9 +68,22 @@ final class LockCalls {
      */
     EncodedName encode(String name) {
         byte[] encodedName = bytes(name);
-        byte[] tag = bytes(RedisKeys.tagged(name));
-        return new EncodedName(name, join(lockHead, tag), join(fenceHead, tag), join(waitingHead, tag),
-                join(channelHead, encodedName), new SentBytes(encodedName));
+        if (name.indexOf('}') >= 0) { // not its own hash tag: the tag is a hash, then the name
+            byte[] tag = bytes(RedisKeys.tagged(name));
+            return new EncodedName(name, join(lockHead, tag), join(fenceHead, tag), join(waitingHead, tag),
+                    join(channelHead, encodedName), new SentBytes(encodedName));
+        }
+        return new EncodedName(name, braced(lockHead, encodedName), braced(fenceHead, encodedName),
+                braced(waitingHead, encodedName), join(channelHead, encodedName), new SentBytes(encodedName));
+    }
+
+    /** {@code head}, then the encoded name in braces: the key of a name that is its own hash tag. */
+    private static SentBytes braced(byte[] head, byte[] encodedName) {
+        byte[] key = Arrays.copyOf(head, head.length + encodedName.length + 2);
+        key[head.length] = '{';
+        System.arraycopy(encodedName, 0, key, head.length + 1, encodedName.length);
+        key[key.length - 1] = '}';
+        return new SentBytes(key);
     }
 
     /** The encoded part of {@code key} (built for the empty name) before {@code tail} (the empty name's tag). */

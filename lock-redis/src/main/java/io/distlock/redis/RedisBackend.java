@@ -99,15 +99,14 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         ensureOpen();
         checkLease(leaseTime);
         String token = tokens.next();
-        HeldLock held = new HeldLock(OwnerValue.of(token), calls.encode(name));
-        String value = held.value();
+        HeldLock held = HeldLock.encoded(OwnerValue.encoded(token, Thread.currentThread()), calls.encode(name));
         Object reply;
         long sentAt = System.nanoTime(); // the grant's issue time, so the core need not copy it to add one
         try {
             reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueArg(), leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
-                reaper.reap(name, value, leaseTime);
+                reaper.reap(name, held.value(), leaseTime);
             }
             throw RedisErrors.translate(store, "acquire lock '" + name + "'", e);
         }
