@@ -119,6 +119,12 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         return Attempt.held(number >= 0 ? TimeUnit.MILLISECONDS.toNanos(number) : -1);
     }
 
+    /** The attempts ask nothing of the release tickets: an acquire that gets the lock at once takes none. */
+    @Override
+    protected boolean firstAttemptBeforeTicket() {
+        return true;
+    }
+
     private void checkLease(Duration leaseTime) {
         if (options.restartGuard() && leaseTime.compareTo(options.maxLeaseTime()) > 0) {
             throw new IllegalArgumentException("lease time " + leaseTime + " is longer than maxLeaseTime "
