@@ -186,13 +186,7 @@ public final class BackendLockStore implements LockStore {
         Hold hold = null;
         String lostEarly;
         try {
-            Hold[] self = new Hold[1];
-            hold = new Hold(grant, me, options, backend.leaseModel() == LeaseModel.SESSION, () -> {
-                if (gate.open(self[0])) {
-                    gates.leave(name);
-                }
-            });
-            self[0] = hold;
+            hold = new Hold(grant, me, options, backend.leaseModel() == LeaseModel.SESSION, gate);
             gate.held(hold);
             hold.acquiredAtNanos = System.nanoTime();
             hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());

@@ -5,6 +5,8 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.spi.Wait;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
@@ -12,16 +14,26 @@ import java.util.concurrent.locks.Lock;
 /** A named lock of a {@link BackendLockStore}: a name and options, no state of its own beyond the Lock view. */
 final class CoreLock implements DistributedLock {
 
+    private static final VarHandle ADAPTER;
+
+    static {
+        try {
+            ADAPTER = MethodHandles.lookup().findVarHandle(CoreLock.class, "adapter", LockAdapter.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final BackendLockStore store;
     private final String name;
     private final LockOptions options;
-    private final LockAdapter adapter;
+    /** Made by the first {@link #asLock()} (most locks are only acquired); through {@link #ADAPTER}. */
+    private volatile LockAdapter adapter;
 
     CoreLock(BackendLockStore store, String name, LockOptions options) {
         this.store = store;
         this.name = name;
         this.options = options;
-        this.adapter = new LockAdapter(this, store.viewLeases);
     }
 
     @Override
@@ -73,7 +85,12 @@ final class CoreLock implements DistributedLock {
 
     @Override
     public Lock asLock() {
-        return adapter;
+        LockAdapter view = adapter;
+        if (view == null) {
+            LockAdapter made = new LockAdapter(this, store.viewLeases);
+            view = ADAPTER.compareAndSet(this, null, made) ? made : adapter;
+        }
+        return view;
     }
 
     @Override

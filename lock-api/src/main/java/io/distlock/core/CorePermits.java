@@ -62,9 +62,7 @@ final class CorePermits {
                 if (grant == null) {
                     return null;
                 }
-                GateExit exit = new GateExit(gate, key);
-                hold = new Hold(grant, Thread.currentThread(), options, sessionBound, exit, true);
-                exit.hold = hold;
+                hold = new Hold(grant, Thread.currentThread(), options, sessionBound, new GateExit(gate, key), true);
                 hold.acquiredAtNanos = System.nanoTime(); // releaseAfter counts its minimum hold from here
                 hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
                 holds.add(hold);
@@ -137,10 +135,9 @@ final class CorePermits {
     }
 
     /** What a permit hold does when its gate opens: leave the registry, free its local place. */
-    private final class GateExit implements Runnable {
+    private final class GateExit implements Hold.Exit {
         private final Gate gate;
         private final String key;
-        volatile Hold hold;
 
         GateExit(Gate gate, String key) {
             this.gate = gate;
@@ -148,7 +145,7 @@ final class CorePermits {
         }
 
         @Override
-        public void run() {
+        public void opened(Hold hold) {
             holds.remove(hold);
             gate.places.release();
             leave(key);

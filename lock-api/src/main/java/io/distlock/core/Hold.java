@@ -72,7 +72,7 @@ final class Hold {
     /** Whether {@link #openGate()} ran; through {@link #GATE_OPENED}. */
     @SuppressWarnings("unused")
     private volatile boolean gateOpened;
-    private final Runnable openGate;
+    private final Exit openGate;
     /** The lost-listeners, made by the first {@link #addListener}; through {@link #LISTENERS}. */
     private volatile CopyOnWriteArrayList<OnceListener> listeners;
     private volatile LockLostException lostCause;
@@ -92,11 +92,11 @@ final class Hold {
     /** When the acquisition returned to the caller (nanoTime): releaseAfter counts its minimum hold from here. */
     volatile long acquiredAtNanos;
 
-    Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Runnable openGate) {
+    Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Exit openGate) {
         this(grant, owner, options, sessionBound, openGate, false);
     }
 
-    Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Runnable openGate, boolean permit) {
+    Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Exit openGate, boolean permit) {
         this.permit = permit;
         this.grant = grant;
         this.owner = owner;
@@ -381,7 +381,17 @@ final class Hold {
     /** Lets the next local thread through this lock's gate; runs once however often called. */
     void openGate() {
         if (GATE_OPENED.compareAndSet(this, false, true)) {
-            openGate.run();
+            openGate.opened(this);
         }
+    }
+
+    /**
+     * What opening a hold's local gate does (let the next local thread through, stop using the gate). Given the hold,
+     * so that one object per gate serves every hold through it rather than one closure per hold.
+     */
+    @FunctionalInterface
+    interface Exit {
+        /** {@code hold}'s gate opens: it is released or lost. Called once per hold. */
+        void opened(Hold hold);
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiFunction;
 
 /**
  * One fair, FIFO gate per lock name inside one store: only the thread through the gate contends in the store (or
@@ -51,13 +52,30 @@ final class LocalGates {
 
     private final ConcurrentHashMap<String, Gate> gates = new ConcurrentHashMap<>();
 
-    /** Counts the caller as a user of {@code name}'s gate; pair with {@link #leave}. */
+    /**
+     * Counts the caller as a user of {@code name}'s gate; pair with {@link #leave}. A name nobody uses (an uncontended
+     * lock) gets its new gate by a merge, which, unlike a compute, puts it without a placeholder node.
+     */
     Gate enter(String name) {
-        return gates.compute(name, (k, g) -> {
-            Gate gate = g == null ? new Gate() : g;
-            gate.users++;
-            return gate;
-        });
+        if (gates.get(name) == null) {
+            return gates.merge(name, new Gate(this, name), LocalGates::join);
+        }
+        return gates.compute(name, joinOrMake);
+    }
+
+    /** For {@link #enter}'s compute: one user more, or a new gate; made once, as it refers to this object. */
+    private final BiFunction<String, Gate, Gate> joinOrMake = (name, g) -> {
+        if (g == null) {
+            return new Gate(this, name);
+        }
+        g.users++;
+        return g;
+    };
+
+    /** A user more for the gate in use; the one made for the merge is dropped. */
+    private static Gate join(Gate inUse, Gate unused) {
+        inUse.users++;
+        return inUse;
     }
 
     /** Stops counting the caller as a user of {@code name}'s gate. */
@@ -110,8 +128,13 @@ final class LocalGates {
     record HandOff(Grant grant, long sentAtNanos) {
     }
 
-    /** A name's gate: who is through it (a hold, a contender or a claimed waiter), and who queues behind. */
-    static final class Gate {
+    /**
+     * A name's gate: who is through it (a hold, a contender or a claimed waiter), and who queues behind. It is also
+     * the {@link Hold.Exit} of the holds through it: opening one lets the next waiter through and stops its use.
+     */
+    static final class Gate implements Hold.Exit {
+        private final LocalGates gates;
+        private final String name;
         private final ReentrantLock lock = new ReentrantLock();
         /** Made by the first thread that has to queue: most gates never have one (an uncontended hold). */
         private ArrayDeque<Waiter> queue;
@@ -122,7 +145,20 @@ final class LocalGates {
         private int handOversInARow;
         /** The courtesy the next waiter let through waits before contending in the store, 0 for none. */
         private long courtesyNanos;
-        int users; // guarded by ConcurrentHashMap.compute on the gate's key
+        int users = 1; // its maker; guarded by the map's atomic updates of the gate's key
+
+        private Gate(LocalGates gates, String name) {
+            this.gates = gates;
+            this.name = name;
+        }
+
+        /** {@code hold} was released or lost: the next waiter may pass, and the hold no longer uses the gate. */
+        @Override
+        public void opened(Hold hold) {
+            if (open(hold)) {
+                gates.leave(name);
+            }
+        }
 
         /**
          * Passes the gate within {@code wait}, queueing with {@code options} (whose lease time a hand-over uses).
@@ -138,7 +174,7 @@ final class LocalGates {
                 if (!taken && (queue == null || queue.isEmpty())) {
                     taken = true;
                     holder = null;
-                    return Waiter.passedAtOnce(options);
+                    return Waiter.PASSED_AT_ONCE;
                 }
                 if (wait.isNone()) {
                     return null;
@@ -352,10 +388,14 @@ final class LocalGates {
             this.state = new AtomicInteger(WAITING);
         }
 
-        private static Waiter passedAtOnce(LockOptions options) {
-            Waiter w = new Waiter(options, null);
-            w.state.set(PASSED);
-            return w;
+        /**
+         * The outcome of every pass of a free gate: through at once, with no store lock handed over and no courtesy
+         * to wait. One shared instance, as nothing of it is read or changed for a waiter that never queued.
+         */
+        static final Waiter PASSED_AT_ONCE = new Waiter(null, null);
+
+        static {
+            PASSED_AT_ONCE.state.set(PASSED);
         }
 
         /** The queued thread: a hand-over takes the store lock on its behalf. */

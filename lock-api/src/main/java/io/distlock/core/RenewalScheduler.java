@@ -8,6 +8,7 @@ import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -50,7 +51,11 @@ final class RenewalScheduler {
     private final ReentrantLock scheduleLock = new ReentrantLock();
     private final AtomicBoolean failing = new AtomicBoolean();
     private ScheduledFuture<?> next; // guarded by scheduleLock
-    private long nextAt = Long.MAX_VALUE; // guarded by scheduleLock
+    /**
+     * When the pending tick runs, {@link Long#MAX_VALUE} while none is pending. Written under scheduleLock; read
+     * without it by {@link #scheduleBy}'s fast path, so a hold due after the pending tick costs no lock.
+     */
+    private volatile long nextAt = Long.MAX_VALUE;
     /** Told of each renewal round trip (metrics); NONE unless a listener was set. */
     private volatile LockStoreListener listener = LockStoreListener.NONE;
 
@@ -89,6 +94,9 @@ final class RenewalScheduler {
             return;
         }
         holds.add(hold);
+        // the hold is in the set before nextAt is read; a tick clears nextAt before it walks the set: either this
+        // sees no tick pending and schedules one, or the tick it saw pending finds the hold
+        VarHandle.fullFence();
         scheduleBy(hold.nextDeadlineNanos());
     }
 
@@ -113,6 +121,10 @@ final class RenewalScheduler {
     private void scheduleBy(long dueNanos) {
         if (dueNanos == Long.MAX_VALUE) {
             return;
+        }
+        long pending = nextAt;
+        if (pending != Long.MAX_VALUE && dueNanos - pending >= 0) {
+            return; // the pending tick comes first and plans the next one from every hold (see track)
         }
         scheduleLock.lock();
         try {
@@ -141,6 +153,7 @@ final class RenewalScheduler {
         } finally {
             scheduleLock.unlock();
         }
+        VarHandle.fullFence(); // no tick pending is visible before the holds are walked (see track)
         try {
             long now = System.nanoTime();
             List<Hold> due = new ArrayList<>();

@@ -45,6 +45,16 @@ public abstract class PollingLockBackend implements LockBackend {
                 ? Attempt.granted(attempt.grant().issuedAt(sentAt)) : attempt;
     }
 
+    /**
+     * Whether a waiting acquire makes its first attempt before it takes its release ticket, so that an acquire that
+     * gets the lock at once registers nothing (a release signalled between that attempt and the ticket is still seen,
+     * through {@link ReleaseSignals#mark}). False by default: a backend whose attempt asks
+     * {@link ReleaseSignals#hasWaiters}, which counts tickets, needs the ticket first.
+     */
+    protected boolean firstAttemptBeforeTicket() {
+        return false;
+    }
+
     @Override
     public final Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         return acquireAfterCourtesy(name, leaseTime, wait, 0);
@@ -60,25 +70,52 @@ public abstract class PollingLockBackend implements LockBackend {
         if (wait.isNone()) {
             return timedAttempt(name, leaseTime).grant();
         }
-        try (ReleaseSignals.Ticket ticket = signals().ticket(name)) {
-            if (courtesyNanos > 0) {
-                ticket.await(wait.cap(courtesyNanos));
-            }
-            int failures = 0;
-            while (true) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
+        if (courtesyNanos > 0 || !firstAttemptBeforeTicket()) {
+            try (ReleaseSignals.Ticket ticket = signals().ticket(name)) {
+                if (courtesyNanos > 0) {
+                    ticket.await(wait.cap(courtesyNanos)); // ends at the first release of the name heard of
                 }
-                Attempt attempt = timedAttempt(name, leaseTime);
+                return waitFor(name, leaseTime, wait, ticket, null);
+            }
+        }
+        if (Thread.interrupted()) {
+            throw interruptedWaitingFor(name);
+        }
+        long mark = signals().mark(name);
+        Attempt first = timedAttempt(name, leaseTime);
+        if (first.isGranted()) {
+            return first.grant();
+        }
+        try (ReleaseSignals.Ticket ticket = signals().ticketSince(name, mark)) {
+            return waitFor(name, leaseTime, wait, ticket, first);
+        }
+    }
+
+    /** Attempts until granted or {@code wait} ends, sleeping on {@code ticket}; {@code first}: an attempt made already. */
+    private Grant waitFor(String name, Duration leaseTime, Wait wait, ReleaseSignals.Ticket ticket, Attempt first)
+            throws InterruptedException {
+        int failures = 0;
+        Attempt attempt = first;
+        while (true) {
+            if (attempt == null) {
+                if (Thread.interrupted()) {
+                    throw interruptedWaitingFor(name);
+                }
+                attempt = timedAttempt(name, leaseTime);
                 if (attempt.isGranted()) {
                     return attempt.grant();
                 }
-                long delay = pollDelayNanos(failures++, attempt.holderTtlNanos());
-                if (wait.expired()) {
-                    return null;
-                }
-                ticket.await(wait.cap(delay));
             }
+            long delay = pollDelayNanos(failures++, attempt.holderTtlNanos());
+            if (wait.expired()) {
+                return null;
+            }
+            ticket.await(wait.cap(delay));
+            attempt = null;
         }
+    }
+
+    private static InterruptedException interruptedWaitingFor(String name) {
+        return new InterruptedException("interrupted while waiting for lock '" + name + "'");
     }
 }

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -15,7 +16,14 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class ReleaseSignals {
 
+    /** Stripes of {@link #signalled}: names share one by hash, so a mark rarely sees another name's signal. */
+    private static final int STRIPES = 64;
+    /** Longs between two stripes (a cache line), so signals of different stripes do not contend. */
+    private static final int SPACING = 8;
+
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+    /** Signals sent so far per stripe of names, for {@link #mark} and {@link #ticketSince}. */
+    private final AtomicLongArray signalled = new AtomicLongArray(STRIPES * SPACING);
 
     /** Registers interest in {@code name}; take it before the attempt that may fail, close it when done. */
     public Ticket ticket(String name) {
@@ -24,8 +32,35 @@ public final class ReleaseSignals {
         return new Ticket(name, channel, channel.generation());
     }
 
+    /**
+     * A mark of the signals of {@code name} sent so far, for an attempt made before its ticket: take the mark before
+     * the attempt, and if it fails, the ticket with {@link #ticketSince}. Costs a read: an attempt that succeeds
+     * registers nothing.
+     */
+    public long mark(String name) {
+        return signalled.get(stripe(name));
+    }
+
+    /**
+     * As {@link #ticket}, for a caller that took {@code mark} before its attempt: if a signal of {@code name} (or of a
+     * name of the same stripe) was sent since, the ticket's first {@link Ticket#await} returns at once, so a release
+     * between the attempt and the ticket is not slept through.
+     */
+    public Ticket ticketSince(String name, long mark) {
+        Ticket ticket = ticket(name);
+        // the channel is in the map before the count is read; a signal counts before it looks the channel up: either
+        // this sees the signal's count, or the signal sees the channel and moves its generation past the ticket's
+        VarHandle.fullFence();
+        if (signalled.get(stripe(name)) != mark) {
+            ticket.seen--;
+        }
+        return ticket;
+    }
+
     /** Wakes every waiter of {@code name} in this process. Cheap when nobody waits. */
     public void signal(String name) {
+        signalled.getAndIncrement(stripe(name));
+        VarHandle.fullFence(); // counted before the channel is looked up (see ticketSince)
         Channel channel = channels.get(name);
         if (channel != null) {
             channel.bump();
@@ -34,7 +69,16 @@ public final class ReleaseSignals {
 
     /** Wakes every waiter of every name (used when a connection is re-established and messages may be lost). */
     public void signalAll() {
+        for (int i = 0; i < STRIPES; i++) {
+            signalled.getAndIncrement(i * SPACING);
+        }
+        VarHandle.fullFence();
         channels.values().forEach(Channel::bump);
+    }
+
+    private static int stripe(String name) {
+        int h = name.hashCode();
+        return ((h ^ (h >>> 16)) & (STRIPES - 1)) * SPACING;
     }
 
     /** Whether anyone in this process waits for {@code name}. */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class HoldStoreCallTest {
 
     private final Hold hold = new Hold(new Grant("claimed", "token", 1, null), Thread.currentThread(),
-            LockOptions.defaults(), false, () -> { });
+            LockOptions.defaults(), false, h -> { });
 
     @Test
     void aClaimerWaitsWhileAnotherCallHasTheClaimAndGetsItWhenFreed() throws Exception {

@@ -4,10 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.args.Rawable;
 
 /**
  * The key and argument layout of the lock scripts ({@link RedisScripts#ACQUIRE}, {@link RedisScripts#RELEASE},
- * {@link RedisScripts#RENEW}, {@link RedisScripts#RAISE_FENCE}, {@link RedisScripts#HAND_OVER}) in one place, for every caller: the single store, Sentinel and Cluster
+ * {@link RedisScripts#RENEW}, {@link RedisScripts#RAISE_FENCE}, {@link RedisScripts#HAND_OVER}) in one place, for
+ * every caller: the single store, Sentinel and Cluster
  * ({@link RedisBackend}), Redlock ({@link RedlockBackend}, one call per node), the {@link OrphanReaper} and the
  * batched renewal ({@link BatchRenewer}). A script and the lists built here change together.
  */
@@ -17,20 +20,24 @@ final class LockCalls {
     record Call(List<String> keys, List<String> args) {
     }
 
-    /** One script call in encoded form: its {@code KEYS} and {@code ARGV} as the bytes sent. */
-    record BinaryCall(List<byte[]> keys, List<byte[]> args) {
+    /** A lock's keys, release channel and name, encoded once for the acquire and the release of one lease. */
+    record EncodedName(String name, Rawable lock, Rawable fence, Rawable waiting, Rawable channel,
+            Rawable encodedName) {
     }
 
-    /** A lock's keys, release channel and name, encoded once for the acquire and the release of one lease. */
-    record EncodedName(String name, byte[] lock, byte[] fence, byte[] waiting, byte[] channel, byte[] encodedName) {
+    /** A lease time and its milliseconds as sent. */
+    private record LeaseMs(Duration leaseTime, Rawable ms) {
     }
 
     private final RedisKeys keys;
     private final String guardMs;
     private final String waiterMarginMs;
-    private final byte[] guardMsBytes;
-    private final byte[] waiterMarginMsBytes;
-    private final byte[] guardKeyBytes;
+    private final boolean guarded;
+    private final Rawable guardMsArg;
+    private final Rawable waiterMarginMsArg;
+    private final Rawable guardKeyArg;
+    /** The lease time of the last encoded acquire: most stores use one lease time, so it is encoded once. */
+    private volatile LeaseMs lastLeaseMs;
     /** What the lock, fence and waiting keys put before the name's hash tag, and the channel before the name. */
     private final byte[] lockHead;
     private final byte[] fenceHead;
@@ -46,9 +53,10 @@ final class LockCalls {
         this.keys = keys;
         this.guardMs = restartGuard ? Long.toString(maxLeaseTime.toMillis()) : "0";
         this.waiterMarginMs = waiterMargin == null ? "-1" : Long.toString(waiterMargin.toMillis());
-        this.guardMsBytes = bytes(guardMs);
-        this.waiterMarginMsBytes = bytes(waiterMarginMs);
-        this.guardKeyBytes = bytes(keys.guard());
+        this.guarded = restartGuard;
+        this.guardMsArg = SentBytes.of(guardMs);
+        this.waiterMarginMsArg = SentBytes.of(waiterMarginMs);
+        this.guardKeyArg = SentBytes.of(keys.guard());
         this.lockHead = head(keys.lock(""), RedisKeys.tagged(""));
         this.fenceHead = head(keys.fence(""), RedisKeys.tagged(""));
         this.waitingHead = head(keys.waiting(""), RedisKeys.tagged(""));
@@ -61,9 +69,22 @@ final class LockCalls {
      */
     EncodedName encode(String name) {
         byte[] encodedName = bytes(name);
-        byte[] tag = bytes(RedisKeys.tagged(name));
-        return new EncodedName(name, join(lockHead, tag), join(fenceHead, tag), join(waitingHead, tag),
-                join(channelHead, encodedName), encodedName);
+        if (name.indexOf('}') >= 0) { // not its own hash tag: the tag is a hash, then the name
+            byte[] tag = bytes(RedisKeys.tagged(name));
+            return new EncodedName(name, join(lockHead, tag), join(fenceHead, tag), join(waitingHead, tag),
+                    join(channelHead, encodedName), new SentBytes(encodedName));
+        }
+        return new EncodedName(name, braced(lockHead, encodedName), braced(fenceHead, encodedName),
+                braced(waitingHead, encodedName), join(channelHead, encodedName), new SentBytes(encodedName));
+    }
+
+    /** {@code head}, then the encoded name in braces: the key of a name that is its own hash tag. */
+    private static SentBytes braced(byte[] head, byte[] encodedName) {
+        byte[] key = Arrays.copyOf(head, head.length + encodedName.length + 2);
+        key[head.length] = '{';
+        System.arraycopy(encodedName, 0, key, head.length + 1, encodedName.length);
+        key[key.length - 1] = '}';
+        return new SentBytes(key);
     }
 
     /** The encoded part of {@code key} (built for the empty name) before {@code tail} (the empty name's tag). */
@@ -74,24 +95,39 @@ final class LockCalls {
         return bytes(key.substring(0, key.length() - tail.length()));
     }
 
-    private static byte[] join(byte[] head, byte[] tail) {
+    private static SentBytes join(byte[] head, byte[] tail) {
         byte[] joined = Arrays.copyOf(head, head.length + tail.length);
         System.arraycopy(tail, 0, joined, head.length, tail.length);
-        return joined;
+        return new SentBytes(joined);
     }
 
-    /** {@link #acquire(String, String, Duration)} in encoded form. */
-    BinaryCall acquire(EncodedName name, byte[] value, Duration leaseTime) {
-        List<byte[]> args = List.of(value, bytes(Long.toString(leaseTime.toMillis())), guardMsBytes,
-                waiterMarginMsBytes);
-        return guardMs.equals("0")
-                ? new BinaryCall(List.of(name.lock(), name.fence(), name.waiting()), args)
-                : new BinaryCall(List.of(name.lock(), name.fence(), name.waiting(), guardKeyBytes), args);
+    /**
+     * {@link #acquire(String, String, Duration)} in encoded form, a call of {@link RedisScripts#ACQUIRE} built from
+     * the name's keys and the {@code value} encoded at acquire: nothing is encoded or copied here.
+     */
+    CommandArguments acquire(EncodedName name, Rawable value, Duration leaseTime) {
+        CommandArguments call = RedisScripts.ACQUIRE.call(guarded ? 4 : 3)
+                .key(name.lock()).key(name.fence()).key(name.waiting());
+        if (guarded) {
+            call.key(guardKeyArg);
+        }
+        return call.add(value).add(leaseMs(leaseTime)).add(guardMsArg).add(waiterMarginMsArg);
     }
 
-    /** {@link #release(String, String)} in encoded form. */
-    BinaryCall release(EncodedName name, byte[] value) {
-        return new BinaryCall(List.of(name.lock(), name.waiting()), List.of(value, name.channel(), name.encodedName()));
+    /** {@link #release(String, String)} in encoded form, a call of {@link RedisScripts#RELEASE}. */
+    CommandArguments release(EncodedName name, Rawable value) {
+        return RedisScripts.RELEASE.call(2).key(name.lock()).key(name.waiting())
+                .add(value).add(name.channel()).add(name.encodedName());
+    }
+
+    /** {@code leaseTime} in milliseconds as sent; the last one is kept, so a store's usual lease time is encoded once. */
+    private Rawable leaseMs(Duration leaseTime) {
+        LeaseMs last = lastLeaseMs;
+        if (last == null || !last.leaseTime().equals(leaseTime)) {
+            last = new LeaseMs(leaseTime, SentBytes.of(Long.toString(leaseTime.toMillis())));
+            lastLeaseMs = last;
+        }
+        return last.ms();
     }
 
     /** Acquire {@code name} for {@code leaseTime} with the stored {@code value} (owner token and description). */
@@ -131,9 +167,9 @@ final class LockCalls {
      * Hand {@code name} over from the stored {@code fromValue} to {@code toValue}, for {@code leaseTime}, in encoded
      * form (the new holder's keys are encoded once for its hand-over and its release).
      */
-    BinaryCall handOver(EncodedName name, byte[] fromValue, byte[] toValue, Duration leaseTime) {
-        return new BinaryCall(List.of(name.lock(), name.fence(), name.waiting()),
-                List.of(fromValue, toValue, bytes(Long.toString(leaseTime.toMillis()))));
+    CommandArguments handOver(EncodedName name, Rawable fromValue, Rawable toValue, Duration leaseTime) {
+        return RedisScripts.HAND_OVER.call(3).key(name.lock()).key(name.fence()).key(name.waiting())
+                .add(fromValue).add(toValue).add(leaseMs(leaseTime));
     }
 
     /** Redlock: raise the counter at {@code counterKey} (a lock's or a semaphore's fence) on a node to at least {@code fence}. */

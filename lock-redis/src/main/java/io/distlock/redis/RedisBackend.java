@@ -103,14 +103,14 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         ensureOpen();
         checkLease(leaseTime);
         String token = tokens.next();
-        HeldLock held = new HeldLock(OwnerValue.of(token), calls.encode(name));
-        String value = held.value();
+        HeldLock held = HeldLock.encoded(OwnerValue.encoded(token, Thread.currentThread()), calls.encode(name));
         Object reply;
+        long sentAt = System.nanoTime(); // the grant's issue time, so the core need not copy it to add one
         try {
-            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueBytes(), leaseTime));
+            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueArg(), leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
-                reaper.reap(name, value, leaseTime);
+                reaper.reap(name, held.value(), leaseTime);
             }
             throw RedisErrors.translate(store, "acquire lock '" + name + "'", e);
         }
@@ -118,9 +118,15 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
         if (code == 1) {
-            return Attempt.granted(new Grant(name, token, number, held));
+            return Attempt.granted(new Grant(name, token, number, held, sentAt));
         }
         return Attempt.held(number >= 0 ? TimeUnit.MILLISECONDS.toNanos(number) : -1);
+    }
+
+    /** The attempts ask nothing of the release tickets: an acquire that gets the lock at once takes none. */
+    @Override
+    protected boolean firstAttemptBeforeTicket() {
+        return true;
     }
 
     private void checkLease(Duration leaseTime) {
@@ -152,7 +158,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             reply = slotted
                     ? RedisScripts.RELEASE.run(client,
                             calls.releaseWithTombstone(name, held.value(), grant.ownerToken(), tombstoneMs))
-                    : RedisScripts.RELEASE.run(client, calls.release(held.keys(), held.valueBytes()));
+                    : RedisScripts.RELEASE.run(client, calls.release(held.keys(), held.valueArg()));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
         }
@@ -199,7 +205,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         Object reply;
         try {
             reply = RedisScripts.HAND_OVER.run(client,
-                    calls.handOver(held.keys(), ((HeldLock) from.handle()).valueBytes(), held.valueBytes(), leaseTime));
+                    calls.handOver(held.keys(), ((HeldLock) from.handle()).valueArg(), held.valueArg(), leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) {
                 reaper.reap(name, value, leaseTime);

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.args.Rawable;
 
 /** The encoded calls name the same keys, channel and arguments as the string calls. */
 class LockCallsTest {
@@ -30,26 +33,53 @@ class LockCallsTest {
     void encodedAcquireAndReleaseCarryTheStringCallsKeysAndArguments() {
         for (LockCalls c : List.of(calls, guarded)) {
             LockCalls.Call acquire = c.acquire("n", "v|me", Duration.ofMillis(1500));
-            LockCalls.BinaryCall encodedAcquire = c.acquire(c.encode("n"), bytes("v|me"), Duration.ofMillis(1500));
-            assertThat(texts(encodedAcquire.keys())).isEqualTo(acquire.keys());
-            assertThat(texts(encodedAcquire.args())).isEqualTo(acquire.args());
+            CommandArguments encodedAcquire = c.acquire(c.encode("n"), SentBytes.of("v|me"), Duration.ofMillis(1500));
+            assertThat(text(encodedAcquire.get(1))).isEqualTo(RedisScripts.ACQUIRE.sha());
+            assertThat(keysOf(encodedAcquire)).isEqualTo(acquire.keys());
+            assertThat(argsOf(encodedAcquire)).isEqualTo(acquire.args());
+            assertThat(encodedAcquire.getKeys()).hasSize(acquire.keys().size()); // routed by every key
 
             LockCalls.Call release = c.release("n", "v|me");
-            LockCalls.BinaryCall encodedRelease = c.release(c.encode("n"), bytes("v|me"));
-            assertThat(texts(encodedRelease.keys())).isEqualTo(release.keys());
-            assertThat(texts(encodedRelease.args())).isEqualTo(release.args());
+            CommandArguments encodedRelease = c.release(c.encode("n"), SentBytes.of("v|me"));
+            assertThat(text(encodedRelease.get(1))).isEqualTo(RedisScripts.RELEASE.sha());
+            assertThat(keysOf(encodedRelease)).isEqualTo(release.keys());
+            assertThat(argsOf(encodedRelease)).isEqualTo(release.args());
         }
     }
 
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+    @Test
+    void anotherLeaseTimeIsEncodedAfresh() {
+        LockCalls.EncodedName name = calls.encode("n");
+        assertThat(argsOf(calls.acquire(name, SentBytes.of("v"), Duration.ofMillis(1500))).get(1)).isEqualTo("1500");
+        assertThat(argsOf(calls.acquire(name, SentBytes.of("v"), Duration.ofSeconds(7))).get(1)).isEqualTo("7000");
+        assertThat(argsOf(calls.acquire(name, SentBytes.of("v"), Duration.ofMillis(1500))).get(1)).isEqualTo("1500");
+    }
+
+    /** The KEYS of an EVALSHA call: after the command, the SHA and the key count. */
+    private static List<String> keysOf(CommandArguments call) {
+        int count = Integer.parseInt(text(call.get(2)));
+        return texts(call, 3, 3 + count);
+    }
+
+    /** The ARGV of an EVALSHA call: after the keys. */
+    private static List<String> argsOf(CommandArguments call) {
+        int count = Integer.parseInt(text(call.get(2)));
+        return texts(call, 3 + count, call.size());
+    }
+
+    private static List<String> texts(CommandArguments call, int from, int to) {
+        List<String> texts = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            texts.add(text(call.get(i)));
+        }
+        return texts;
+    }
+
+    private static String text(Rawable r) {
+        return text(r.getRaw());
     }
 
     private static String text(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
-    }
-
-    private static List<String> texts(List<byte[]> list) {
-        return list.stream().map(LockCallsTest::text).toList();
     }
 }
