@@ -339,7 +339,10 @@ final class LocalGates {
                 }
                 for (Waiter w; (w = pollQueued()) != null; ) {
                     if (w.state.compareAndSet(Waiter.WAITING, Waiter.CLAIMED)) {
-                        handOversInARow++;
+                        // stops at the bound: a streak nobody else waits for goes on without end, and must not wrap
+                        if (handOversInARow < MAX_HAND_OVERS_IN_A_ROW) {
+                            handOversInARow++;
+                        }
                         holder = RESERVED;
                         return w;
                     }
