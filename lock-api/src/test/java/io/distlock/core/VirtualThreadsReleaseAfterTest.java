@@ -13,13 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +31,7 @@ class VirtualThreadsReleaseAfterTest {
 
     @Test
     void virtualThreadsReleaseAfterWithoutPinning() throws Exception {
-        ExecutorService virtual = virtualExecutor();
+        ExecutorService virtual = VirtualThreads.executor();
         String space = "mem:virtual-release-after-" + UUID.randomUUID();
         LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
         Path jfr = Files.createTempFile("release-after-pinning", ".jfr");
@@ -82,15 +80,6 @@ class VirtualThreadsReleaseAfterTest {
         } finally {
             virtual.shutdownNow();
             Files.deleteIfExists(jfr);
-        }
-    }
-
-    private static ExecutorService virtualExecutor() {
-        try {
-            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-        } catch (ReflectiveOperationException e) {
-            Assumptions.abort("skipped: virtual threads need Java 21+, running " + Runtime.version());
-            throw new AssertionError(e);
         }
     }
 }

@@ -12,11 +12,9 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +26,7 @@ class VirtualThreadsRunOnceTest {
 
     @Test
     void thousandsOfVirtualThreadsTryRunAndCampaign() throws Exception {
-        ExecutorService virtual = virtualExecutor();
+        ExecutorService virtual = VirtualThreads.executor();
         String space = "mem:virtual-run-once-" + UUID.randomUUID();
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger maxInside = new AtomicInteger();
@@ -90,14 +88,5 @@ class VirtualThreadsRunOnceTest {
         assertThat(terms.get()).as("one term per campaign").isEqualTo(50);
         System.out.println("virtual threads: tryRun ran " + ran + ", skipped " + skipped + "; " + terms
                 + " leadership terms from 50 campaigns");
-    }
-
-    private static ExecutorService virtualExecutor() {
-        try {
-            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-        } catch (ReflectiveOperationException e) {
-            Assumptions.abort("skipped: virtual threads need Java 21+, running " + Runtime.version());
-            throw new AssertionError(e);
-        }
     }
 }

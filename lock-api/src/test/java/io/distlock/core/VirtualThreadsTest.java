@@ -8,11 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +22,7 @@ class VirtualThreadsTest {
 
     @Test
     void thousandsOfVirtualThreadsShareAFewLocks() throws Exception {
-        ExecutorService virtual = virtualExecutor();
+        ExecutorService virtual = VirtualThreads.executor();
         String space = "mem:virtual-" + UUID.randomUUID();
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger maxInside = new AtomicInteger();
@@ -54,14 +52,5 @@ class VirtualThreadsTest {
         }
         assertThat(done.get()).isEqualTo(2000);
         assertThat(maxInside.get()).isEqualTo(1);
-    }
-
-    private static ExecutorService virtualExecutor() {
-        try {
-            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-        } catch (ReflectiveOperationException e) {
-            Assumptions.abort("skipped: virtual threads need Java 21+, running " + Runtime.version());
-            throw new AssertionError(e);
-        }
     }
 }
