@@ -96,6 +96,9 @@ class LocalHandOverTest {
         int threads = 8;
         int rounds = 40;
         List<Long> tokens = java.util.Collections.synchronizedList(new ArrayList<>());
+        // held until every thread queues, so the threads contend however the pool schedules them
+        Lease first = store.lock("busy").acquire();
+        tokens.add(first.fencingToken());
         List<Future<?>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             futures.add(pool.submit(() -> {
@@ -107,10 +110,12 @@ class LocalHandOverTest {
                 return null;
             }));
         }
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == threads);
+        first.release();
         for (Future<?> f : futures) {
             f.get(2, TimeUnit.MINUTES);
         }
-        int total = threads * rounds;
+        int total = threads * rounds + 1;
         assertThat(tokens).hasSize(total).isSorted().doesNotHaveDuplicates();
         int handOvers = backend.handOverCalls.get();
         // every acquisition came from exactly one store call: its own acquire or the previous holder's hand-over
