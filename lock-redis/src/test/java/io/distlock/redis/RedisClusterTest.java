@@ -8,17 +8,14 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;
 import io.distlock.tck.OwnershipRules;
-import io.distlock.tck.StoreCapabilities;
-import io.distlock.tck.TckHarness;
 import io.distlock.tck.WaitingRules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
@@ -27,35 +24,14 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * every master are listed by the admin view and renewed in per-slot batches. The whole kit runs in
  * {@link RedisClusterTckTest} (tagged slow).
  */
-class RedisClusterTest extends TckHarness implements WaitingRules, OwnershipRules {
+class RedisClusterTest extends OwnStoreKitBase implements WaitingRules, OwnershipRules {
 
-    private static RedisClusterFixture cluster;
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = RedisClusterFixture.start(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final ClassFixture<RedisClusterFixture> cluster = new ClassFixture<>(() -> RedisClusterFixture.start(3));
 
     @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
-    }
-
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(cluster.uri("timeout=2s"));
-    }
-
-    @Override
-    protected String storeUri() {
-        return cluster.uri("");
+    String uri(String query) {
+        return cluster.get().uri(query);
     }
 
     @Test

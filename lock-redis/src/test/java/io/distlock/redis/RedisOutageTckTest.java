@@ -2,46 +2,27 @@ package io.distlock.redis;
 
 import io.distlock.LockStore;
 import io.distlock.tck.AvailabilityRules;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
-import io.distlock.tck.TckHarness;
 import io.distlock.tck.fixture.FreePorts;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The kit's availability rules (§14) against a {@code redis-server} this test starts on a free port, so they can
  * stop and restart it (the rest of the kit runs against the shared server in {@link RedisTckTest}).
  */
-class RedisOutageTckTest extends TckHarness implements AvailabilityRules {
+class RedisOutageTckTest extends OwnStoreKitBase implements AvailabilityRules {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final ClassFixture<RedisServer> server = new ClassFixture<>(RedisServer::start);
 
     @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
+    String uri(String query) {
+        return server.get().uri(query);
     }
 
     @Override
     protected LockStore newClient() {
-        return LockStore.open(server.uri("timeout=1s"));
-    }
-
-    @Override
-    protected String storeUri() {
-        return server.uri("");
+        return LockStore.open(uri("timeout=1s"));
     }
 
     @Override
@@ -54,12 +35,12 @@ class RedisOutageTckTest extends TckHarness implements AvailabilityRules {
         return new StoreOutage() {
             @Override
             public void stop() {
-                server.stop();
+                server.get().stop();
             }
 
             @Override
             public void start() {
-                server.startAgain();
+                server.get().startAgain();
             }
         };
     }
