@@ -114,6 +114,22 @@ final class LockCalls {
         return call.add(value).add(leaseMs(leaseTime)).add(guardMsArg).add(waiterMarginMsArg);
     }
 
+    /** The fence of an {@link RedisScripts#ACQUIRE} reply that granted the lock, or 0 for one that did not. */
+    static long grantedFence(long acquireReply) {
+        return acquireReply > 0 ? acquireReply : 0;
+    }
+
+    /**
+     * The ms to wait of an {@link RedisScripts#ACQUIRE} reply that did not grant the lock: the holder's TTL or the
+     * restart guard's time left, -1 when unknown.
+     */
+    static long retryMillis(long acquireReply) {
+        if (acquireReply > 0) {
+            throw new IllegalArgumentException("acquire reply " + acquireReply + " granted the lock: nothing to wait");
+        }
+        return acquireReply == -1 ? -1 : -2 - acquireReply;
+    }
+
     /** {@link #release(String, String)} in encoded form, a call of {@link RedisScripts#RELEASE}. */
     CommandArguments release(EncodedName name, Rawable value) {
         return RedisScripts.RELEASE.call(2).key(name.lock()).key(name.waiting())

@@ -114,13 +114,13 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             }
             throw RedisErrors.translate(store, "acquire lock '" + name + "'", e);
         }
-        List<?> result = (List<?>) reply;
-        long code = (Long) result.get(0);
-        long number = (Long) result.get(1);
-        if (code == 1) {
-            return Attempt.granted(new Grant(name, token, number, held, sentAt));
+        long answer = (Long) reply;
+        long fence = LockCalls.grantedFence(answer);
+        if (fence > 0) {
+            return Attempt.granted(new Grant(name, token, fence, held, sentAt));
         }
-        return Attempt.held(number >= 0 ? TimeUnit.MILLISECONDS.toNanos(number) : -1);
+        long waitMs = LockCalls.retryMillis(answer);
+        return Attempt.held(waitMs >= 0 ? TimeUnit.MILLISECONDS.toNanos(waitMs) : -1);
     }
 
     /** The attempts ask nothing of the release tickets: an acquire that gets the lock at once takes none. */

@@ -32,7 +32,8 @@ final class RedisPermitScripts {
      * server's run_id). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest
      * holder expires, or the restart guard's time left), {@code {-1, recorded limit}} when the limits disagree.
      */
-    static final LuaScript ACQUIRE = new LuaScript("permitAcquire", RedisScripts.restartGuard(6, 4) + """
+    static final LuaScript ACQUIRE = new LuaScript("permitAcquire",
+            RedisScripts.restartGuard(6, 4, "{0, %s}") + """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             local lease = tonumber(ARGV[2])

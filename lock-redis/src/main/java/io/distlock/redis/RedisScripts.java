@@ -13,9 +13,10 @@ final class RedisScripts {
      * The restart guard's opening lines of an acquire script, shared by locks and permits (one marker per store, one
      * format): the marker {@code KEYS[key]} holds the server's {@code run_id} and the server time (ms) until which
      * nothing is granted; a marker missing or written by another server process opens a window of
-     * {@code ARGV[arg]} ms (0: no guard), during which the script returns {@code {0, ms left}}.
+     * {@code ARGV[arg]} ms (0: no guard), during which the script returns {@code heldReply} formatted with the Lua
+     * expression of the ms left (each script answers "not now" in its own reply format).
      */
-    static String restartGuard(int key, int arg) {
+    static String restartGuard(int key, int arg, String heldReply) {
         return """
             local guardMs = tonumber(ARGV[%2$d])
             if guardMs > 0 then
@@ -29,13 +30,13 @@ final class RedisScripts {
               end
               if markedRun ~= runId then
                 redis.call('SET', KEYS[%1$d], runId .. ':' .. string.format('%%.0f', now + guardMs))
-                return {0, guardMs}
+                return %3$s
               end
               if now < tonumber(readyAt) then
-                return {0, tonumber(readyAt) - now}
+                return %4$s
               end
             end
-            """.formatted(key, arg);
+            """.formatted(key, arg, heldReply.formatted("guardMs"), heldReply.formatted("(tonumber(readyAt) - now)"));
     }
 
     /**
@@ -59,15 +60,19 @@ final class RedisScripts {
 
     /**
      * Acquire. KEYS: lock, fence, waiting marker[, guard]. ARGV: value, lease ms, guard window ms (0: no guard), waiter
-     * margin ms (-1: leave no waiter marker). Returns {@code {1, fence}} when granted, {@code {0, ms}} when held (ms:
-     * the holder's TTL, -1 unknown), or while the restart guard holds everything back, the time left of its window.
+     * margin ms (-1: leave no waiter marker). Returns one integer (read by {@link LockCalls#grantedFence(long)} and
+     * {@link LockCalls#retryMillis(long)}): the fence, at least 1, when granted; {@code -2 - ms} when held (ms: the
+     * holder's TTL, so -1 when unknown) or while the restart guard holds everything back (ms: the time left of its
+     * window). One integer, not a table, because this is the call every lock makes: the reply costs the server and
+     * the client the least.
      *
      * <p>The fence is {@code max(last + 1, server TIME in microseconds)}: it grows by one per grant while the server
      * keeps its data, and after the server restored an older counter (RDB snapshot, AOF that lost its tail) or none,
      * the clock puts it past every token granted before the crash, which were all at most the clock of their grant
      * (a counter ahead of the clock only gets there by more than one grant per microsecond, and then {@code last + 1}
-     * keeps it growing). A key that already holds this call's value is a grant with the fence it was granted with:
-     * a client that re-sends the call after a lost reply (Jedis's Cluster retries) gets its own grant back.
+     * keeps it growing). A counter that is not a number counts as none. A key that already holds this call's value
+     * is a grant with the fence it was granted with: a client that re-sends the call after a lost reply (Jedis's
+     * Cluster retries) gets its own grant back.
      *
      * <p>A refused attempt leaves the waiting marker (with a margin of 0 or more): a key that lives at least the
      * holder's TTL plus the margin, i.e. longer than the refused caller sleeps before it tries again. It is set in
@@ -79,25 +84,26 @@ final class RedisScripts {
      * A marker missing, or written by another server process (a restart, even one that restored the marker from a
      * snapshot, or a failover to a replica), opens a new window of {@code guard} ms.
      */
-    static final LuaScript ACQUIRE = new LuaScript("acquire", restartGuard(4, 3) + """
-            local function nextFence()
-              local t = redis.call('TIME')
-              local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
-              local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
-              local fence = math.max(last + 1, clock)
-              redis.call('SET', KEYS[2], string.format('%.0f', fence))
-              return fence
-            end
-            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-              return {1, nextFence()}
-            end
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
+    static final LuaScript ACQUIRE = new LuaScript("acquire", restartGuard(4, 3, "-2 - %s") + """
+            local granted = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+            if not granted then
+              if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+                local ttl = redis.call('PTTL', KEYS[1])
+            """ + leaveWaiterMarker(3, "ttl", 2, 4).indent(4) + """
+                return -2 - ttl
+              end
               redis.call('PEXPIRE', KEYS[1], ARGV[2])
-              return {1, tonumber(redis.call('GET', KEYS[2]) or '') or nextFence()}
+              local own = tonumber(redis.call('GET', KEYS[2]) or '')
+              if own and own >= 1 then
+                return own
+              end
             end
-            local ttl = redis.call('PTTL', KEYS[1])
-            """ + leaveWaiterMarker(3, "ttl", 2, 4) + """
-            return {0, ttl}
+            local t = redis.call('TIME')
+            local clock = t[1] * 1000000 + t[2]
+            local last = tonumber(redis.call('GET', KEYS[2]) or '') or 0
+            local fence = last < clock and clock or last + 1
+            redis.call('SET', KEYS[2], string.format('%.0f', fence))
+            return fence
             """);
 
     /**

@@ -156,14 +156,17 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
                 failed++;
                 continue;
             }
-            List<?> result = (List<?>) reply.value();
-            long number = (Long) result.get(1);
-            if ((Long) result.get(0) == 1L) {
+            long answer = (Long) reply.value();
+            long nodeFence = LockCalls.grantedFence(answer);
+            if (nodeFence > 0) {
                 granted.add(i);
-                nodeFences.put(i, number);
-                fence = Math.max(fence, number);
-            } else if (number >= 0) {
-                holderTtl = holderTtl < 0 ? number : Math.min(holderTtl, number);
+                nodeFences.put(i, nodeFence);
+                fence = Math.max(fence, nodeFence);
+            } else {
+                long waitMs = LockCalls.retryMillis(answer);
+                if (waitMs >= 0) {
+                    holderTtl = holderTtl < 0 ? waitMs : Math.min(holderTtl, waitMs);
+                }
             }
         }
         if (quorum.won(granted.size(), leaseTime, elapsed) && raiseFences(name, fence, granted, nodeFences)

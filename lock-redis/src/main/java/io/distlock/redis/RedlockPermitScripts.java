@@ -34,7 +34,8 @@ final class RedlockPermitScripts {
      * without meeting another grant's token ({@link RedlockPermits}). A counter left by an earlier version (not a
      * multiple) is rounded up past itself.
      */
-    static final LuaScript ACQUIRE = new LuaScript("redlockPermitAcquire", RedisScripts.restartGuard(4, 4) + """
+    static final LuaScript ACQUIRE = new LuaScript("redlockPermitAcquire",
+            RedisScripts.restartGuard(4, 4, "{0, %s}") + """
             local recorded = redis.call('GET', KEYS[2])
             if recorded and tonumber(recorded) ~= tonumber(ARGV[3]) then
               return {-1, tonumber(recorded)}

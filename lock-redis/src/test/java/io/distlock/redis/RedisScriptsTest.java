@@ -65,6 +65,31 @@ class RedisScriptsTest {
         }
     }
 
+    @Test
+    void theAcquireScriptAnswersWithOneIntegerTheFenceWhenGrantedAndMinusTwoMinusTheWaitWhenHeld() {
+        try (RedisProbe probe = new RedisProbe(server.port())) {
+            LockCalls calls = new LockCalls(new RedisKeys("distlock:"), false, Duration.ofSeconds(60),
+                    Duration.ofSeconds(1));
+            long clockMicros = serverClockMicros(probe);
+            Object granted = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "a|me", Duration.ofSeconds(10)));
+            assertThat(granted).isInstanceOf(Long.class);
+            assertThat(LockCalls.grantedFence((Long) granted)).isGreaterThanOrEqualTo(clockMicros);
+
+            Object held = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "b|me", Duration.ofSeconds(10)));
+            assertThat(held).isInstanceOf(Long.class);
+            assertThat(LockCalls.grantedFence((Long) held)).isZero();
+            assertThat(LockCalls.retryMillis((Long) held)).isBetween(9_000L, 10_000L); // the holder's TTL
+
+            probe.raw().persist("distlock:{reply}"); // a holder without a TTL (an operator's PERSIST)
+            Object unknown = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "b|me", Duration.ofSeconds(10)));
+            assertThat(LockCalls.grantedFence((Long) unknown)).isZero();
+            assertThat(LockCalls.retryMillis((Long) unknown)).isEqualTo(-1);
+
+            Object again = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "a|me", Duration.ofSeconds(10)));
+            assertThat(again).as("the holder's re-sent acquire gets its own fence back").isEqualTo(granted);
+        }
+    }
+
     private static long serverClockMicros(RedisProbe probe) {
         java.util.List<?> time = (java.util.List<?>) probe.raw().eval("return redis.call('TIME')");
         return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
