@@ -93,7 +93,8 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
 
     /**
      * One atomic {@code compute}: the entry moves to a new token, lease and fence only if {@code from} still has it.
-     * The grant says whether a waiter of another store of the space waits for the name (holds a signal ticket).
+     * The grant says whether, just after that, a waiter of another store of the space waits for the name (holds a
+     * signal ticket).
      */
     @Override
     public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
@@ -110,7 +111,12 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
         if (after == null || !after.ownerToken().equals(token)) {
             return null;
         }
-        // while this client holds the lock, its own threads queue at its gate: a waiter here is another client's
+        // while this client holds the lock, its own threads queue at its gate: a waiter here is another client's.
+        // Read after the swap, not inside it: tickets live apart from the entries, so no read is atomic with both. A
+        // waiter takes its ticket before the attempt the entry refuses (firstAttemptBeforeTicket is false), so one
+        // refused before the swap and still waiting is seen; one missed came after this read (the next hand-over sees
+        // it) or gave up. The answer only decides when a streak ends (at most one hold late); holder and fence are the
+        // compute's alone.
         OthersWaiting others = space.signals.hasWaiters(from.name()) ? OthersWaiting.YES : OthersWaiting.NO;
         return new Grant(from.name(), token, after.fence(), null, now, others);
     }

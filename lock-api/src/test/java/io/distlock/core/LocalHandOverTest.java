@@ -329,6 +329,40 @@ class LocalHandOverTest {
         assertThat(store.gatesInUse()).isZero();
     }
 
+    @Test
+    void aClientThatBeginsToWaitDuringAStreakPastTheBoundGetsTheLockFreedAfterOneMoreHandOver() throws Exception {
+        BackendLockStore store = store();
+        int pastTheBound = 2 * LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        Lease current = store.lock("late").acquire();
+        List<Future<Lease>> waiters = queue(store, "late", pastTheBound + 2);
+        for (int i = 0; i < pastTheBound; i++) {
+            current.release();
+            current = waiters.get(i).get(20, TimeUnit.SECONDS);
+        }
+        assertThat(backend.releaseCalls.get()).as("nobody else waited: no release yet").isZero();
+        Future<Long> otherClient = pool.submit(() -> {
+            try (Lease lease = other().lock("late").acquire()) {
+                return lease.fencingToken();
+            }
+        });
+        Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> ((PollingLockBackend) backend.delegate).signals().hasWaiters("late"));
+
+        current.release(); // its grant was made before the other client waited: handed over once more
+        assertThat(backend.handOverCalls.get()).isEqualTo(pastTheBound + 1);
+        assertThat(backend.releaseCalls.get()).isZero();
+        current = waiters.get(pastTheBound).get(20, TimeUnit.SECONDS);
+
+        current.release(); // that hand-over saw the other client: freed in the store
+
+        assertThat(backend.releaseCalls.get()).isEqualTo(1);
+        assertThat(backend.handOverCalls.get()).isEqualTo(pastTheBound + 1);
+        // in either order (the courtesy makes the other client first as a rule, not a promise), each gets it once
+        waiters.get(pastTheBound + 1).get(20, TimeUnit.SECONDS).release();
+        assertThat(otherClient.get(20, TimeUnit.SECONDS)).isGreaterThan(current.fencingToken());
+        assertThat(store.gatesInUse()).isZero();
+    }
+
     /** {@code n} threads queued in turn at {@code name}'s gate of {@code store}, each acquiring once. */
     private List<Future<Lease>> queue(BackendLockStore store, String name, int n) {
         List<Future<Lease>> waiters = new ArrayList<>();
