@@ -323,8 +323,9 @@ class LocalHandOverTest {
 
         assertThat(backend.releaseCalls.get()).isEqualTo(1);
         assertThat(backend.handOverCalls.get()).isEqualTo(bound);
-        assertThat(otherClient.get(20, TimeUnit.SECONDS)).isPositive();
+        // either gets it first: the courtesy makes the other client first as a rule, not a promise, on a loaded host
         waiters.get(bound).get(20, TimeUnit.SECONDS).release();
+        assertThat(otherClient.get(20, TimeUnit.SECONDS)).isPositive();
         assertThat(store.courtesyPauses()).as("the next waiter's pause for the other client").isEqualTo(1);
         assertThat(store.gatesInUse()).isZero();
     }
