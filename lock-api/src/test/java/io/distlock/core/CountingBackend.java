@@ -3,7 +3,6 @@ package io.distlock.core;
 import io.distlock.LeaseModel;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.Renewal;
@@ -19,9 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * hand-over calls, and switches to make renewals fail as if the store were down, to report leases as session-bound,
  * to refuse hand-overs as a store without them does, or to have hand-overs report other clients waiting.
  */
-final class CountingBackend implements LockBackend {
+final class CountingBackend extends CountingBackendBase {
 
-    final LockBackend delegate;
     final AtomicInteger renewCalls = new AtomicInteger();
     final AtomicInteger renewals = new AtomicInteger();
     final AtomicInteger acquiresInFlight = new AtomicInteger();
@@ -33,7 +31,6 @@ final class CountingBackend implements LockBackend {
     /** When cleared, the backend says it cannot hand over, as Redlock or ZooKeeper do. */
     volatile boolean handsOver = true;
     volatile LeaseModel model = LeaseModel.TIME;
-    volatile LeaseEvents events;
     /** When set, the backend reports each grant lost before handing it to the core (the acquisition race). */
     volatile boolean loseGrantsBeforeHandingThemOver;
     /** When positive, grants carry this fencing token instead of the store's. */
@@ -44,7 +41,7 @@ final class CountingBackend implements LockBackend {
     volatile Duration maxLeaseTime;
 
     CountingBackend(LockBackend delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     @Override
@@ -53,34 +50,17 @@ final class CountingBackend implements LockBackend {
     }
 
     @Override
-    public int maxNameLength() {
-        return delegate.maxNameLength();
-    }
-
-    @Override
-    public void attach(LeaseEvents events) {
-        this.events = events;
-    }
-
-    @Override
     public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         acquireCalls.incrementAndGet();
         checkLease(leaseTime);
-        int now = acquiresInFlight.incrementAndGet();
-        maxAcquiresInFlight.accumulateAndGet(now, Math::max);
-        try {
+        return countedInFlight(acquiresInFlight, maxAcquiresInFlight, () -> {
             Grant grant = delegate.acquire(name, leaseTime, wait);
             if (grant != null && fenceOverride > 0) {
                 grant = new Grant(grant.name(), grant.ownerToken(), fenceOverride, grant.handle(),
                         grant.issuedAtNanos(), grant.othersWaiting());
             }
-            if (grant != null && loseGrantsBeforeHandingThemOver) {
-                events.lost(grant, "node vanished right after the grant");
-            }
-            return grant;
-        } finally {
-            acquiresInFlight.decrementAndGet();
-        }
+            return loseGrantsBeforeHandingThemOver ? lostFirst(grant, "node vanished right after the grant") : grant;
+        });
     }
 
     @Override
@@ -119,10 +99,5 @@ final class CountingBackend implements LockBackend {
             throw new StoreUnavailableException("store switched off by the test");
         }
         return delegate.renew(list);
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

@@ -2,7 +2,6 @@ package io.distlock.core;
 
 import io.distlock.LeaseModel;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
@@ -16,9 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real mem: backend, locks and permits, with counters: permit acquires in flight, renew calls of each kind, and a
  * switch that reports each permit grant lost before the core has it.
  */
-final class CountingPermitBackend implements LockBackend, PermitBackend {
+final class CountingPermitBackend extends CountingBackendBase implements PermitBackend {
 
-    final LockBackend delegate;
     final PermitBackend permits;
     final AtomicInteger lockRenewCalls = new AtomicInteger();
     final AtomicInteger permitRenewCalls = new AtomicInteger();
@@ -26,27 +24,16 @@ final class CountingPermitBackend implements LockBackend, PermitBackend {
     final AtomicInteger permitAcquiresInFlight = new AtomicInteger();
     final AtomicInteger maxPermitAcquiresInFlight = new AtomicInteger();
     final AtomicInteger permitReleases = new AtomicInteger();
-    volatile LeaseEvents events;
     volatile boolean losePermitsBeforeHandingThemOver;
 
     CountingPermitBackend(LockBackend delegate) {
-        this.delegate = delegate;
+        super(delegate);
         this.permits = (PermitBackend) delegate;
     }
 
     @Override
     public LeaseModel leaseModel() {
         return delegate.leaseModel();
-    }
-
-    @Override
-    public int maxNameLength() {
-        return delegate.maxNameLength();
-    }
-
-    @Override
-    public void attach(LeaseEvents events) {
-        this.events = events;
     }
 
     @Override
@@ -73,16 +60,11 @@ final class CountingPermitBackend implements LockBackend, PermitBackend {
     @Override
     public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
-        maxPermitAcquiresInFlight.accumulateAndGet(permitAcquiresInFlight.incrementAndGet(), Math::max);
-        try {
+        return countedInFlight(permitAcquiresInFlight, maxPermitAcquiresInFlight, () -> {
             Grant grant = permits.acquirePermit(name, limit, leaseTime, wait);
-            if (grant != null && losePermitsBeforeHandingThemOver) {
-                events.lost(grant, "permit node vanished right after the grant");
-            }
-            return grant;
-        } finally {
-            permitAcquiresInFlight.decrementAndGet();
-        }
+            return losePermitsBeforeHandingThemOver ? lostFirst(grant, "permit node vanished right after the grant")
+                    : grant;
+        });
     }
 
     @Override
@@ -101,10 +83,5 @@ final class CountingPermitBackend implements LockBackend, PermitBackend {
     @Override
     public int heldPermits(String name) {
         return permits.heldPermits(name);
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

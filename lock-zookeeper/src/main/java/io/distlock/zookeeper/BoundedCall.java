@@ -1,7 +1,6 @@
 package io.distlock.zookeeper;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
@@ -48,31 +47,16 @@ final class BoundedCall implements BackgroundCallback {
      * @throws InterruptedException if interruptible and interrupted; the result goes to the clean-up
      */
     CuratorEvent await(long deadlineNanos, boolean interruptible) throws InterruptedException {
-        boolean interrupted = false;
         try {
-            while (true) {
-                long left = deadlineNanos - System.nanoTime();
-                try {
-                    if (left <= 0 || done.await(left, TimeUnit.NANOSECONDS)) {
-                        break;
-                    }
-                } catch (InterruptedException e) {
-                    if (interruptible) {
-                        abandon();
-                        throw e;
-                    }
-                    interrupted = true;
-                }
-            }
-            if (outcome.compareAndSet(null, ABANDONED)) {
-                return null;
-            }
-            return outcome.get() instanceof CuratorEvent event ? event : null;
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            LatchWait.await(done, deadlineNanos, interruptible);
+        } catch (InterruptedException e) {
+            abandon();
+            throw e;
         }
+        if (outcome.compareAndSet(null, ABANDONED)) {
+            return null;
+        }
+        return outcome.get() instanceof CuratorEvent event ? event : null;
     }
 
     /** Ends the wait now without a result (the store is closing); a result still to come goes to the clean-up. */

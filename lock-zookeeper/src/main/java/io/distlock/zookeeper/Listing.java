@@ -2,7 +2,6 @@ package io.distlock.zookeeper;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
 
@@ -33,26 +32,8 @@ final class Listing implements AsyncCallback.ChildrenCallback {
      * @throws InterruptedException if interruptible and interrupted
      */
     List<String> await(long deadlineNanos, boolean interruptible) throws InterruptedException {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                long left = deadlineNanos - System.nanoTime();
-                try {
-                    if (left <= 0 || done.await(left, TimeUnit.NANOSECONDS)) {
-                        return children;
-                    }
-                } catch (InterruptedException e) {
-                    if (interruptible) {
-                        throw e;
-                    }
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        LatchWait.await(done, deadlineNanos, interruptible);
+        return children;
     }
 
     /** Ends the wait now without a result: the store is closing. */

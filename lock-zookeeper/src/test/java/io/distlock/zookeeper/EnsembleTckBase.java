@@ -1,10 +1,5 @@
 package io.distlock.zookeeper;
 
-import io.distlock.LockStore;
-import io.distlock.tck.LockStoreTck;
-import io.distlock.tck.StoreCapabilities;
-import io.distlock.tck.WaitResources;
-import java.time.Duration;
 import org.apache.curator.test.TestingCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,10 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
  * {@link ZooKeeperTckTest} (stopping a whole ensemble shows nothing more); leader loss is in
  * {@link LeaderFailoverTest}.
  */
-abstract class EnsembleTckBase extends LockStoreTck {
-
-    static final Duration SESSION = Duration.ofSeconds(4);
-    static final Duration CONNECTION = Duration.ofSeconds(4);
+abstract class EnsembleTckBase extends ZooKeeperTckBase {
 
     private static TestingCluster cluster;
 
@@ -31,28 +23,6 @@ abstract class EnsembleTckBase extends LockStoreTck {
     @AfterAll
     static void stopEnsemble() throws Exception {
         cluster.close();
-    }
-
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(storeUri());
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.sessionBound(SESSION);
-    }
-
-    /** A client's operations give up after the URI's connection timeout (see {@link WaitBudget}). */
-    @Override
-    protected Duration operationTimeout() {
-        return CONNECTION;
-    }
-
-    /** The watchers the client keeps for its waits: a timed-out wait must take its watch with it. */
-    @Override
-    protected WaitResources waitResources() {
-        return TestServers::clientWatchers;
     }
 
     @Override

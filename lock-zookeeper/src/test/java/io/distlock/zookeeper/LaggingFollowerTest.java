@@ -73,9 +73,8 @@ class LaggingFollowerTest {
         InstanceSpec leader = leader();
         TestingZooKeeperServer follower = followerOf(leader);
         String chroot = "try-lag";
-        try (LockStore holder = LockStore.open(TestServers.uri(leader.getConnectString(), chroot, SESSION, SESSION));
-                LockStore other = LockStore.open(TestServers.uri(follower.getInstanceSpec().getConnectString(),
-                        chroot, SESSION, SESSION))) {
+        try (LockStore holder = storeOn(leader, chroot);
+                LockStore other = storeOn(follower.getInstanceSpec(), chroot)) {
             Lease held = holder.lock(name).acquire();
             assertThat(other.admin().list(name, 10)).as("the follower has applied the lock").hasSize(1);
             try (FollowerLag lag = FollowerLag.start(follower, LAG)) {
@@ -99,14 +98,18 @@ class LaggingFollowerTest {
                 .orElseThrow();
     }
 
+    /** A store whose client talks to {@code server} only, under {@code chroot}. */
+    private static LockStore storeOn(InstanceSpec server, String chroot) {
+        return LockStore.open(TestServers.uri(server.getConnectString(), chroot, SESSION, SESSION));
+    }
+
     /** What the operator sees, pinned to a follower that lags, of lock {@code name} taken through the leader. */
     private static <T> T onLaggingFollower(String name, OperatorCall<T> call) throws Exception {
         InstanceSpec leader = leader();
         TestingZooKeeperServer follower = followerOf(leader);
         String chroot = "admin-lag";
-        try (LockStore holder = LockStore.open(TestServers.uri(leader.getConnectString(), chroot, SESSION, SESSION));
-                LockStore operator = LockStore.open(TestServers.uri(follower.getInstanceSpec().getConnectString(),
-                        chroot, SESSION, SESSION))) {
+        try (LockStore holder = storeOn(leader, chroot);
+                LockStore operator = storeOn(follower.getInstanceSpec(), chroot)) {
             operator.admin().list("", 1); // the operator's session is open on the follower before it lags
             try (FollowerLag lag = FollowerLag.start(follower, LAG)) {
                 holder.lock(name).acquire();

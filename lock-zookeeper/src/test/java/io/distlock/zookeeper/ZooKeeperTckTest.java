@@ -1,12 +1,7 @@
 package io.distlock.zookeeper;
 
-import io.distlock.LockStore;
-import io.distlock.tck.LockStoreTck;
-import io.distlock.tck.StoreCapabilities;
-import io.distlock.tck.WaitResources;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
-import java.time.Duration;
 import java.util.List;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -17,10 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
  * a 4 s session timeout so the session rules finish quickly. Separate-JVM clients join through {@link #storeUri()};
  * the outage rule stops and restarts this server.
  */
-class ZooKeeperTckTest extends LockStoreTck {
-
-    static final Duration SESSION = Duration.ofSeconds(4);
-    static final Duration CONNECTION = Duration.ofSeconds(4);
+class ZooKeeperTckTest extends ZooKeeperTckBase {
 
     private static TestingServer server;
 
@@ -32,28 +24,6 @@ class ZooKeeperTckTest extends LockStoreTck {
     @AfterAll
     static void stopServer() throws Exception {
         server.close();
-    }
-
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(storeUri());
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.sessionBound(SESSION);
-    }
-
-    /** A client's operations give up after the URI's connection timeout (see {@link WaitBudget}). */
-    @Override
-    protected Duration operationTimeout() {
-        return CONNECTION;
-    }
-
-    /** The watchers the client keeps for its waits: a timed-out wait must take its watch with it. */
-    @Override
-    protected WaitResources waitResources() {
-        return TestServers::clientWatchers;
     }
 
     @Override
