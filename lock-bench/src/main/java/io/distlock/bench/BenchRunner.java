@@ -177,7 +177,7 @@ public final class BenchRunner {
                 for (int c = 0; c < contenders.size(); c++) {
                     Contender contender = contenders.get(c);
                     String prefix = "bench:" + runId + ":p" + c + ":";
-                    if (config.pairsForRoundTrips() > 0) {
+                    if (config.pairsForRoundTrips() > 0 && !contender.role().handoffOnly()) {
                         try {
                             WireCost perPair = RoundTripProbe.perPair(contender, proxy, prefix,
                                     config.pairsForRoundTrips(), store::serverCpuSeconds);

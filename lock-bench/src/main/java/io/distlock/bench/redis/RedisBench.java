@@ -11,8 +11,8 @@ import java.util.OptionalDouble;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Redis (a shared server, never started or stopped here): distlock, Redisson RLock and RFencedLock, raw Jedis;
- * distlock's semaphore and Redisson's RPermitExpirableSemaphore.
+ * Redis (a shared server, never started or stopped here): distlock, Redisson RLock and RFencedLock, raw Jedis, the
+ * raw pub/sub wake-up floor (hand-off only); distlock's semaphore and Redisson's RPermitExpirableSemaphore.
  */
 public final class RedisBench implements StoreBench {
 
@@ -66,6 +66,7 @@ public final class RedisBench implements StoreBench {
                 new RedissonContender(via, false),
                 new RedissonContender(via, true),
                 new RawRedisContender(via),
+                new RawWakeUpRedisContender(via),
                 new DistlockSemaphoreContender(via.fill(distlockUri), SemaphoreContender.DEFAULT_PERMITS),
                 new RedissonSemaphoreContender(via, SemaphoreContender.DEFAULT_PERMITS));
     }

@@ -107,7 +107,7 @@ public final class MarkdownReport {
                 + "p50 ms | p99 ms | p99.9 ms | alloc B/op | notes |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (ScenarioResult r : store.scenarios()) {
-            md.append("| ").append(r.contender()).append(r.role() == Role.RAW ? " (raw limit)" : "")
+            md.append("| ").append(r.contender()).append(rawSuffix(r.role()))
                     .append(" | ").append(r.scenario()).append(" | ");
             if (r.failed() && r.runs() == 0) {
                 md.append("failed | | | | | | | | ").append(r.failure()).append(" |\n");
@@ -120,7 +120,7 @@ public final class MarkdownReport {
                 md.append(r.role() == Role.RAW ? "" : ratio(r, store.bestLibrary(r.scenario(), r.contender())));
             } else {
                 md.append(String.format(Locale.ROOT, "(%,d hand-offs) | | | ", r.samples()));
-                md.append(r.role() == Role.RAW ? "" : latencyRatio(r, store.fastestLibrary(r.scenario(), r.contender())));
+                md.append(r.role().isRaw() ? "" : latencyRatio(r, store.fastestLibrary(r.scenario(), r.contender())));
             }
             md.append(String.format(Locale.ROOT, " | %.3f | %.3f | %.3f | %s | ", r.latencyMillis(50),
                     r.latencyMillis(99), r.latencyMillis(99.9), allocation(r)));
@@ -173,6 +173,14 @@ public final class MarkdownReport {
             store.notes().forEach(n -> md.append("- ").append(n).append('\n'));
             md.append('\n');
         }
+    }
+
+    private static String rawSuffix(Role role) {
+        return switch (role) {
+            case RAW -> " (raw limit)";
+            case RAW_WAKE_UP -> " (raw wake-up floor)";
+            default -> "";
+        };
     }
 
     private static String allocation(ScenarioResult r) {

@@ -105,7 +105,7 @@ public final class SvgChart {
     }
 
     private static String colour(Role role) {
-        return role == Role.DISTLOCK ? "#2b7bb9" : role == Role.RAW ? "#9a9a9a" : "#e8923a";
+        return role == Role.DISTLOCK ? "#2b7bb9" : role.isRaw() ? "#9a9a9a" : "#e8923a";
     }
 
     private static String text(int x, int y, String content, String attributes) {

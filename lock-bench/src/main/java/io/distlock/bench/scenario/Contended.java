@@ -43,7 +43,7 @@ public final class Contended implements Scenario {
 
     @Override
     public boolean appliesTo(Contender contender) {
-        return contender.canWait() && !SemaphoreContender.is(contender);
+        return contender.canWait() && !SemaphoreContender.is(contender) && !contender.role().handoffOnly();
     }
 
     @Override

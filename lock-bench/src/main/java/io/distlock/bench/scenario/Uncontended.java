@@ -39,7 +39,7 @@ public final class Uncontended implements Scenario {
 
     @Override
     public boolean appliesTo(Contender contender) {
-        return !SemaphoreContender.is(contender);
+        return !SemaphoreContender.is(contender) && !contender.role().handoffOnly();
     }
 
     @Override

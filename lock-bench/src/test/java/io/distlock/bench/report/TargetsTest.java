@@ -7,9 +7,14 @@ import io.distlock.bench.core.Sample;
 import io.distlock.bench.result.ScenarioResult;
 import io.distlock.bench.result.StoreResult;
 import java.util.List;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
-/** Target verdicts from given results: met at or above the ratio, missed below it with the shortfall stated. */
+/**
+ * Target verdicts from given results: met at or above the ratio, missed below it with the shortfall stated; the Redis
+ * hand-off verdict states the raw wake-up floor measured beside it.
+ */
 class TargetsTest {
 
     private final Targets targets = new Targets("uncontended-8", "contended-8x2");
@@ -72,6 +77,34 @@ class TargetsTest {
     }
 
     @Test
+    void redisHandoffVerdictStatesTheWakeUpFloorOfTheSameRunWithoutChangingTheRule() {
+        StoreResult redis = new StoreResult("redis", "test");
+        redis.scenarios().add(handoff("distlock", Role.DISTLOCK, 4_000_000));
+        ScenarioResult floor = handoff("floor", Role.RAW_WAKE_UP, 3_500_000);
+        redis.scenarios().add(floor);
+
+        TargetCheck handoff = handoffCheck(redis);
+
+        assertThat(handoff.target()).isEqualTo("handoff: distlock p99 < 1.0 ms");
+        assertThat(handoff.verdict()).as("the floor explains a miss, it does not excuse it")
+                .isEqualTo(TargetCheck.Verdict.MISSED);
+        assertThat(handoff.measured()).startsWith("4.0").endsWith(String.format(Locale.ROOT,
+                " ms over 1 hand-offs; raw wake-up floor %.3f ms", floor.latencyMillis(99)));
+        assertThat(floor.latencyMillis(99)).isBetween(3.49, 3.51);
+    }
+
+    @Test
+    void redisHandoffVerdictWithoutTheFloorStatesDistlockAlone() {
+        StoreResult redis = new StoreResult("redis", "test");
+        redis.scenarios().add(handoff("distlock", Role.DISTLOCK, 500_000));
+
+        TargetCheck handoff = handoffCheck(redis);
+
+        assertThat(handoff.verdict()).isEqualTo(TargetCheck.Verdict.MET);
+        assertThat(handoff.measured()).startsWith("0.5").endsWith(" ms over 1 hand-offs");
+    }
+
+    @Test
     void medianOfThreeRunsIsTheMiddleOne() {
         ScenarioResult r = new ScenarioResult("distlock", Role.DISTLOCK, "uncontended-1", true);
         r.add(10, 10, Sample.newHistogram(), 0);
@@ -79,6 +112,19 @@ class TargetsTest {
         r.add(20, 20, Sample.newHistogram(), 0);
 
         assertThat(r.medianOpsPerSecond()).isEqualTo(20);
+    }
+
+    private TargetCheck handoffCheck(StoreResult store) {
+        return targets.check(store).stream().filter(c -> c.target().startsWith("handoff")).findFirst().orElseThrow();
+    }
+
+    /** A hand-off result of one sample of {@code latencyNanos}. */
+    static ScenarioResult handoff(String name, Role role, long latencyNanos) {
+        ScenarioResult r = new ScenarioResult(name, role, "handoff", false);
+        Histogram latencies = Sample.newHistogram();
+        latencies.recordValue(latencyNanos);
+        r.add(1, 1, latencies, 0);
+        return r;
     }
 
     private static ScenarioResult result(String name, Role role, String scenario, double opsPerSecond) {
