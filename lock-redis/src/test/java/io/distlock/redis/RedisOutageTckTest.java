@@ -4,6 +4,7 @@ import io.distlock.LockStore;
 import io.distlock.tck.AvailabilityRules;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
+import java.time.Duration;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -23,6 +24,12 @@ class RedisOutageTckTest extends OwnStoreKitBase implements AvailabilityRules {
     @Override
     protected LockStore newClient() {
         return LockStore.open(uri("timeout=1s"));
+    }
+
+    /** One operation of a client at {@code timeout=1s}: a connect and a read, each bounded by that timeout. */
+    @Override
+    protected Duration operationTimeout() {
+        return Duration.ofSeconds(2);
     }
 
     @Override
