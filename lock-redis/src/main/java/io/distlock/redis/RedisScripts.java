@@ -59,6 +59,31 @@ final class RedisScripts {
     }
 
     /**
+     * The fence rule's lines, shared by {@link #ACQUIRE} and {@link #HAND_OVER}: {@code readCounter} sets the Lua
+     * variable {@code last} to the counter at {@code KEYS[key]}, or 0 when it holds no fencing token (missing, not a
+     * number, not finite, below 0 or from 2^53 on, none of which a grant writes); {@code nextFence} then sets
+     * {@code fence} to {@code max(last + 1, server TIME in microseconds)} and stores it.
+     */
+    private static String readCounter(int key) {
+        return """
+            local last = tonumber(redis.call('GET', KEYS[%d]) or '')
+            if not last or last ~= last or last < 0 or last >= 9007199254740992 then
+              last = 0
+            end
+            """.formatted(key);
+    }
+
+    /** See {@link #readCounter(int)}. */
+    private static String nextFence(int key) {
+        return """
+            local t = redis.call('TIME')
+            local clock = t[1] * 1000000 + t[2]
+            local fence = last < clock and clock or last + 1
+            redis.call('SET', KEYS[%d], string.format('%%.0f', fence))
+            """.formatted(key);
+    }
+
+    /**
      * Acquire. KEYS: lock, fence, waiting marker[, guard]. ARGV: value, lease ms, guard window ms (0: no guard), waiter
      * margin ms (-1: leave no waiter marker). Returns one integer (read by {@link LockCalls#grantedFence(long)} and
      * {@link LockCalls#retryMillis(long)}): the fence, at least 1, when granted; {@code -2 - ms} when held (ms: the
@@ -70,7 +95,8 @@ final class RedisScripts {
      * keeps its data, and after the server restored an older counter (RDB snapshot, AOF that lost its tail) or none,
      * the clock puts it past every token granted before the crash, which were all at most the clock of their grant
      * (a counter ahead of the clock only gets there by more than one grant per microsecond, and then {@code last + 1}
-     * keeps it growing). A counter that is not a number counts as none. A key that already holds this call's value
+     * keeps it growing). A counter that holds no fencing token (see {@link #readCounter(int)}) counts as none. A key
+     * that already holds this call's value
      * is a grant with the fence it was granted with: a client that re-sends the call after a lost reply (Jedis's
      * Cluster retries) gets its own grant back.
      *
@@ -93,16 +119,12 @@ final class RedisScripts {
                 return -2 - ttl
               end
               redis.call('PEXPIRE', KEYS[1], ARGV[2])
-              local own = tonumber(redis.call('GET', KEYS[2]) or '')
-              if own and own >= 1 then
-                return own
-              end
             end
-            local t = redis.call('TIME')
-            local clock = t[1] * 1000000 + t[2]
-            local last = tonumber(redis.call('GET', KEYS[2]) or '') or 0
-            local fence = last < clock and clock or last + 1
-            redis.call('SET', KEYS[2], string.format('%.0f', fence))
+            """ + readCounter(2) + """
+            if not granted and last >= 1 then
+              return last
+            end
+            """ + nextFence(2) + """
             return fence
             """);
 
@@ -204,17 +226,14 @@ final class RedisScripts {
     static final LuaScript HAND_OVER = new LuaScript("handOver", """
             local waiting = redis.call('EXISTS', KEYS[3])
             local current = redis.call('GET', KEYS[1])
-            if current == ARGV[2] then
-              return {tonumber(redis.call('GET', KEYS[2]) or '0') or 0, waiting}
-            end
-            if current ~= ARGV[1] then
+            if current ~= ARGV[1] and current ~= ARGV[2] then
               return {0, waiting}
             end
-            local t = redis.call('TIME')
-            local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
-            local fence = math.max(last + 1, clock)
-            redis.call('SET', KEYS[2], string.format('%.0f', fence))
+            """ + readCounter(2) + """
+            if current == ARGV[2] and last >= 1 then
+              return {last, waiting}
+            end
+            """ + nextFence(2) + """
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
             return {fence, waiting}
             """);

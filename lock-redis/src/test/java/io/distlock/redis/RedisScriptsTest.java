@@ -90,6 +90,43 @@ class RedisScriptsTest {
         }
     }
 
+    @Test
+    void aCounterThatHoldsNoFencingTokenCountsAsNoneForAGrantAReSentGrantAndAHandOver() {
+        try (RedisProbe probe = new RedisProbe(server.port())) {
+            LockCalls calls = new LockCalls(new RedisKeys("distlock:"), false, Duration.ofSeconds(60),
+                    Duration.ofSeconds(1));
+            Duration lease = Duration.ofSeconds(10);
+            long clockMicros = serverClockMicros(probe);
+            long below2To53 = 1L << 53;
+            // numbers Lua's tonumber reads but no grant ever wrote: not a number, infinite, past 2^53, below 1
+            for (String bad : java.util.List.of("nan", "inf", "-inf", "1e19", "-3", "0")) {
+                String name = "bad-counter-" + bad;
+                probe.raw().set("distlock:fence:{" + name + "}", bad);
+                Object granted = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire(name, "a|me", lease));
+                assertThat(LockCalls.grantedFence((Long) granted)).as("grant over counter '%s'", bad)
+                        .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
+
+                probe.raw().set("distlock:fence:{" + name + "}", bad); // the counter spoiled again under the holder
+                Object again = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire(name, "a|me", lease));
+                assertThat(LockCalls.grantedFence((Long) again)).as("re-sent grant over counter '%s'", bad)
+                        .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
+
+                probe.raw().set("distlock:fence:{" + name + "}", bad);
+                java.util.List<?> handed = (java.util.List<?>) RedisScripts.HAND_OVER.run(probe.raw(),
+                        new LockCalls.Call(java.util.List.of("distlock:{" + name + "}", "distlock:fence:{" + name + "}",
+                                "distlock:waiting:{" + name + "}"), java.util.List.of("a|me", "b|me", "10000")));
+                assertThat((Long) handed.get(0)).as("hand-over over counter '%s'", bad)
+                        .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
+                probe.raw().set("distlock:fence:{" + name + "}", bad);
+                java.util.List<?> resent = (java.util.List<?>) RedisScripts.HAND_OVER.run(probe.raw(),
+                        new LockCalls.Call(java.util.List.of("distlock:{" + name + "}", "distlock:fence:{" + name + "}",
+                                "distlock:waiting:{" + name + "}"), java.util.List.of("a|me", "b|me", "10000")));
+                assertThat((Long) resent.get(0)).as("re-sent hand-over over counter '%s'", bad)
+                        .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
+            }
+        }
+    }
+
     private static long serverClockMicros(RedisProbe probe) {
         java.util.List<?> time = (java.util.List<?>) probe.raw().eval("return redis.call('TIME')");
         return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
