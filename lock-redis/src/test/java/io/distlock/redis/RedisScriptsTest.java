@@ -111,16 +111,15 @@ class RedisScriptsTest {
                 assertThat(LockCalls.grantedFence((Long) again)).as("re-sent grant over counter '%s'", bad)
                         .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
 
+                LockCalls.Call handOver = new LockCalls.Call(java.util.List.of("distlock:{" + name + "}",
+                        "distlock:fence:{" + name + "}", "distlock:waiting:{" + name + "}"),
+                        java.util.List.of("a|me", "b|me", "10000"));
                 probe.raw().set("distlock:fence:{" + name + "}", bad);
-                java.util.List<?> handed = (java.util.List<?>) RedisScripts.HAND_OVER.run(probe.raw(),
-                        new LockCalls.Call(java.util.List.of("distlock:{" + name + "}", "distlock:fence:{" + name + "}",
-                                "distlock:waiting:{" + name + "}"), java.util.List.of("a|me", "b|me", "10000")));
+                java.util.List<?> handed = (java.util.List<?>) RedisScripts.HAND_OVER.run(probe.raw(), handOver);
                 assertThat((Long) handed.get(0)).as("hand-over over counter '%s'", bad)
                         .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
                 probe.raw().set("distlock:fence:{" + name + "}", bad);
-                java.util.List<?> resent = (java.util.List<?>) RedisScripts.HAND_OVER.run(probe.raw(),
-                        new LockCalls.Call(java.util.List.of("distlock:{" + name + "}", "distlock:fence:{" + name + "}",
-                                "distlock:waiting:{" + name + "}"), java.util.List.of("a|me", "b|me", "10000")));
+                java.util.List<?> resent = (java.util.List<?>) RedisScripts.HAND_OVER.run(probe.raw(), handOver);
                 assertThat((Long) resent.get(0)).as("re-sent hand-over over counter '%s'", bad)
                         .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
             }
