@@ -127,7 +127,7 @@ final class LockCalls {
         if (acquireReply > 0) {
             throw new IllegalArgumentException("acquire reply " + acquireReply + " granted the lock: nothing to wait");
         }
-        return acquireReply == -1 ? -1 : -2 - acquireReply;
+        return -2 - acquireReply; // -1 (unknown) maps to itself
     }
 
     /** {@link #release(String, String)} in encoded form, a call of {@link RedisScripts#RELEASE}. */

@@ -96,9 +96,8 @@ final class RedisScripts {
      * the clock puts it past every token granted before the crash, which were all at most the clock of their grant
      * (a counter ahead of the clock only gets there by more than one grant per microsecond, and then {@code last + 1}
      * keeps it growing). A counter that holds no fencing token (see {@link #readCounter(int)}) counts as none. A key
-     * that already holds this call's value
-     * is a grant with the fence it was granted with: a client that re-sends the call after a lost reply (Jedis's
-     * Cluster retries) gets its own grant back.
+     * that already holds this call's value is a grant with the fence it was granted with: a client that re-sends the
+     * call after a lost reply (Jedis's Cluster retries) gets its own grant back.
      *
      * <p>A refused attempt leaves the waiting marker (with a margin of 0 or more): a key that lives at least the
      * holder's TTL plus the margin, i.e. longer than the refused caller sleeps before it tries again. It is set in
