@@ -35,7 +35,17 @@ public abstract class PollingLockBackend implements LockBackend {
         long base = TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 7);
         long capped = Math.min(base, TimeUnit.MILLISECONDS.toNanos(250));
         long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
-        return holderTtlNanos >= 0 ? Math.min(jittered, holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1)) : jittered;
+        return holderTtlNanos >= 0 ? Math.min(jittered, untilHolderExpiry(holderTtlNanos)) : jittered;
+    }
+
+    /**
+     * The nanoseconds until a holder with {@code holderTtlNanos} left has surely expired: its TTL plus 1 ms, and
+     * {@link Long#MAX_VALUE} rather than a negative number for a TTL near it (an operator's far-off expiry), which
+     * would turn the wait into a loop of attempts.
+     */
+    protected static long untilHolderExpiry(long holderTtlNanos) {
+        long margin = TimeUnit.MILLISECONDS.toNanos(1);
+        return holderTtlNanos > Long.MAX_VALUE - margin ? Long.MAX_VALUE : holderTtlNanos + margin;
     }
 
     private Attempt timedAttempt(String name, Duration leaseTime) {

@@ -131,7 +131,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
         long step = Math.min(pollMinNanos << Math.min(failures, 20), pollMaxNanos);
         long jittered = step / 2 + ThreadLocalRandom.current().nextLong(step / 2 + 1);
-        return holderTtlNanos >= 0 ? Math.min(jittered, holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1)) : jittered;
+        return holderTtlNanos >= 0 ? Math.min(jittered, untilHolderExpiry(holderTtlNanos)) : jittered;
     }
 
     @Override

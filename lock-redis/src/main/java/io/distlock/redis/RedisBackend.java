@@ -144,7 +144,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
         if (subscriber.isSubscribed() && holderTtlNanos >= 0) {
-            return holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1);
+            return untilHolderExpiry(holderTtlNanos);
         }
         return super.pollDelayNanos(failures, holderTtlNanos);
     }

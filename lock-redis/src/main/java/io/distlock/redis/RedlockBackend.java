@@ -214,7 +214,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
         long max = options.retryDelay().toNanos();
         long delay = max / 2 + ThreadLocalRandom.current().nextLong(max / 2 + 1);
-        return holderTtlNanos >= 0 ? Math.min(delay, holderTtlNanos + TimeUnit.MILLISECONDS.toNanos(1)) : delay;
+        return holderTtlNanos >= 0 ? Math.min(delay, untilHolderExpiry(holderTtlNanos)) : delay;
     }
 
     @Override
