@@ -1,8 +1,5 @@
 package io.distlock.spi;
 
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Waiting for a permit on a store that offers one atomic attempt: after a failed attempt, sleep until a release
  * signal for the name, the next poll (backing off from 2 ms to 250 ms, with jitter) or the deadline, whichever comes
@@ -42,7 +39,7 @@ public final class PermitWaits {
                 if (grant != null) {
                     return grant;
                 }
-                long delay = pollDelayNanos(failures++);
+                long delay = PollingLockBackend.backoffNanos(failures++);
                 if (wait.expired()) {
                     return null;
                 }
@@ -55,11 +52,5 @@ public final class PermitWaits {
         long sentAt = System.nanoTime();
         Grant grant = attempt.attempt();
         return grant != null && grant.issuedAtNanos() < 0 ? grant.issuedAt(sentAt) : grant;
-    }
-
-    private static long pollDelayNanos(int failures) {
-        long base = TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 7);
-        long capped = Math.min(base, TimeUnit.MILLISECONDS.toNanos(250));
-        return capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
     }
 }

@@ -32,10 +32,18 @@ public abstract class PollingLockBackend implements LockBackend {
      * jitter, and never waits past the holder's expiry.
      */
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
+        long jittered = backoffNanos(failures);
+        return holderTtlNanos >= 0 ? Math.min(jittered, untilHolderExpiry(holderTtlNanos)) : jittered;
+    }
+
+    /**
+     * The default backoff after {@code failures} failed attempts: 2 ms doubling up to 250 ms, each step jittered
+     * between half and all of it, so many waiters neither hammer the store nor retry in lockstep.
+     */
+    static long backoffNanos(int failures) {
         long base = TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 7);
         long capped = Math.min(base, TimeUnit.MILLISECONDS.toNanos(250));
-        long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
-        return holderTtlNanos >= 0 ? Math.min(jittered, untilHolderExpiry(holderTtlNanos)) : jittered;
+        return capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
     }
 
     /**
