@@ -39,7 +39,10 @@ public final class Arguments {
         return name;
     }
 
-    /** Checks a duration that must be at least one millisecond (lease times). */
+    /**
+     * Checks a duration that must be at least one millisecond and at most {@link LockOptions#MAX_LEASE_TIME} (lease
+     * times): a longer one would overflow the clocks that track it after the store had granted it.
+     */
     public static Duration requirePositive(Duration d, String what) {
         Objects.requireNonNull(d, what + " must not be null");
         if (d.isNegative() || d.isZero()) {
@@ -47,6 +50,10 @@ public final class Arguments {
         }
         if (d.compareTo(Duration.ofMillis(1)) < 0) {
             throw new IllegalArgumentException(what + " must be at least 1 ms, got " + d);
+        }
+        if (d.compareTo(LockOptions.MAX_LEASE_TIME) > 0) {
+            throw new IllegalArgumentException(what + " must be at most " + LockOptions.MAX_LEASE_TIME.toDays()
+                    + " days (LockOptions.MAX_LEASE_TIME), got " + d);
         }
         return d;
     }

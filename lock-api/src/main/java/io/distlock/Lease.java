@@ -36,7 +36,8 @@ public interface Lease extends AutoCloseable {
      * a session it checks in the store, in one round trip, that the lease is still held (the session keeps it).
      *
      * @return false if the lease is no longer held
-     * @throws IllegalArgumentException if {@code leaseTime} is not positive
+     * @throws IllegalArgumentException if {@code leaseTime} is not positive or over {@link LockOptions#MAX_LEASE_TIME}
+     *         (the store is not asked)
      * @throws StoreUnavailableException if the store cannot be reached
      */
     boolean extend(Duration leaseTime);

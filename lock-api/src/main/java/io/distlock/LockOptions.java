@@ -15,6 +15,12 @@ public final class LockOptions {
     /** The default lease time: 30 seconds. */
     public static final Duration DEFAULT_LEASE_TIME = Duration.ofSeconds(30);
 
+    /**
+     * The longest lease time (and extension) a lock or semaphore takes: 100 years. Longer ones are refused before the
+     * store is asked, since their nanoseconds, added to the clock, no longer fit in a {@code long}.
+     */
+    public static final Duration MAX_LEASE_TIME = Duration.ofDays(36_500);
+
     private static final LockOptions DEFAULTS = new LockOptions(DEFAULT_LEASE_TIME, true);
 
     private final Duration leaseTime;
@@ -33,7 +39,8 @@ public final class LockOptions {
     /**
      * A copy with the given lease time: how long a lease lasts without renewal, measured by the store.
      *
-     * @throws IllegalArgumentException if {@code leaseTime} is zero, negative or under one millisecond
+     * @throws IllegalArgumentException if {@code leaseTime} is zero, negative, under one millisecond or over
+     *         {@link #MAX_LEASE_TIME}
      */
     public LockOptions withLeaseTime(Duration leaseTime) {
         return new LockOptions(Arguments.requirePositive(leaseTime, "leaseTime"), autoRenew);

@@ -2,14 +2,18 @@ package io.distlock.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.distlock.Lease;
+import io.distlock.LeaseModel;
+import io.distlock.LockInfo;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -71,6 +75,41 @@ public interface NameRules extends TckSupport {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
         assertThatThrownBy(() -> LockOptions.defaults().withLeaseTime(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
+    }
+
+    @Test
+    @DisplayName("§12.4 a lease time or an extension past LockOptions.MAX_LEASE_TIME is refused before the store is asked")
+    default void rule_12_4_tooLongLeaseTimesRefusedBeforeTheStore() throws InterruptedException {
+        LockStore store = tck().client();
+        LockStore other = tck().client();
+        String name = tck().name("too long");
+        Duration tooLong = Duration.ofDays(365_000); // 1,000 years: its nanoseconds do not fit in a long
+        Throwable refused = catchThrowable(() -> store.lock(name, LockOptions.defaults().withLeaseTime(tooLong))
+                .tryAcquire());
+        assertThat(refused).as("acquiring with a 1,000-year lease").isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTime").hasMessageContaining("at most");
+        Optional<Lease> free = other.lock(name).tryAcquire();
+        assertThat(free).as("the name after the refused acquire: nobody holds it").isPresent();
+        free.get().release();
+
+        Lease held = store.lock(name).acquire();
+        assertThatThrownBy(() -> held.extend(tooLong)).as("extending by 1,000 years")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
+        assertThat(held.isValid()).isTrue();
+        if (tck().capabilities().leaseModel() == LeaseModel.TIME) {
+            assertThat(other.admin().list(name, 1)).singleElement().extracting(LockInfo::timeLeft)
+                    .as("the store's term after the refused extension").satisfies(left ->
+                            assertThat(left).isLessThanOrEqualTo(LockOptions.DEFAULT_LEASE_TIME));
+        }
+        held.release();
+        assertThat(other.lock(name).tryAcquire()).as("the name after release").isPresent().get()
+                .satisfies(Lease::release);
+        Lease longest = store.lock(name, LockOptions.defaults().withLeaseTime(LockOptions.MAX_LEASE_TIME)).acquire();
+        assertThat(longest.isValid()).as("a lease of LockOptions.MAX_LEASE_TIME").isTrue();
+        assertThat(other.lock(name).tryAcquire()).as("the name while the 100-year lease is held").isEmpty();
+        longest.release();
+        assertThat(other.lock(name).tryAcquire()).as("the name after the 100-year lease's release").isPresent().get()
+                .satisfies(Lease::release);
     }
 
     @Test
