@@ -59,11 +59,12 @@ final class RedisScripts {
     }
 
     /**
-     * The fence rule's first lines, shared by every script that reads a fencing counter ({@link #ACQUIRE},
-     * {@link #HAND_OVER} and {@link #RAISE_FENCE}), so a value an operator left in a counter means the same to all
-     * of them: they set the Lua variable {@code last} to the counter at {@code KEYS[key]}, or 0 when it holds no fencing token
-     * (missing, not a number, not finite, below 0 or from 2^53 on, none of which a grant writes). No line of them can
-     * raise an error, so they may follow a script's first write: Redis does not undo a script that stops halfway.
+     * The fence rule's first lines, shared by every script that reads a fencing counter (the lock's {@link #ACQUIRE},
+     * {@link #HAND_OVER} and {@link #RAISE_FENCE}, the semaphores' {@link RedisPermitScripts#ACQUIRE}), so a value an
+     * operator left in a counter means the same to all of them: they set the Lua variable {@code last} to the counter
+     * at {@code KEYS[key]}, or 0 when it holds no fencing token (missing, not a number, not finite, below 0 or from
+     * 2^53 on, none of which a grant writes). No line of them can raise an error, so they may follow a script's first
+     * write: Redis does not undo a script that stops halfway.
      */
     static String readCounter(int key) {
         return """
@@ -75,10 +76,11 @@ final class RedisScripts {
     }
 
     /**
-     * The fence rule's next lines, after {@link #readCounter(int)} (shared by {@link #ACQUIRE} and {@link #HAND_OVER}):
-     * they set {@code fence} to {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}.
-     * {@code time} is the Lua expression of the {@code TIME} reply counted from: a script that read the clock already
-     * passes its own. No line of them can raise an error.
+     * The fence rule's next lines, after {@link #readCounter(int)} (shared by the lock's {@link #ACQUIRE} and
+     * {@link #HAND_OVER} and the semaphores' {@link RedisPermitScripts#ACQUIRE}): they set {@code fence} to
+     * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. {@code time} is the Lua
+     * expression of the {@code TIME} reply counted from: a script that read the clock already passes its own. No
+     * line of them can raise an error.
      */
     static String nextFence(int key, String time) {
         return """
