@@ -60,11 +60,11 @@ final class RedisScripts {
 
     /**
      * The fence rule's first lines, shared by every script that reads a fencing counter (the lock's {@link #ACQUIRE},
-     * {@link #HAND_OVER} and {@link #RAISE_FENCE}, the semaphores' {@link RedisPermitScripts#ACQUIRE}), so a value an
-     * operator left in a counter means the same to all of them: they set the Lua variable {@code last} to the counter
-     * at {@code KEYS[key]}, or 0 when it holds no fencing token (missing, not a number, not finite, below 0 or from
-     * 2^53 on, none of which a grant writes). No line of them can raise an error, so they may follow a script's first
-     * write: Redis does not undo a script that stops halfway.
+     * {@link #HAND_OVER} and {@link #RAISE_FENCE}, the semaphores' {@link RedisPermitScripts#ACQUIRE} and
+     * {@link RedlockPermitScripts#ACQUIRE}), so a value an operator left in a counter means the same to all of them:
+     * they set the Lua variable {@code last} to the counter at {@code KEYS[key]}, or 0 when it holds no fencing token
+     * (missing, not a number, not finite, below 0 or from 2^53 on, none of which a grant writes). No line of them can
+     * raise an error, so they may follow a script's first write: Redis does not undo a script that stops halfway.
      */
     static String readCounter(int key) {
         return """
