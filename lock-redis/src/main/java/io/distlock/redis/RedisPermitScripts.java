@@ -20,17 +20,20 @@ final class RedisPermitScripts {
      * window ms (0: none), waiter margin ms (-1: leave no waiting marker).
      *
      * <p>Counts the holders and, if the set is full or records another limit, first drops the expired ones (below the
-     * limit an expired member takes no place a live holder needs: the live ones are fewer still). Refuses a limit
-     * other than the recorded one and a full set; else adds the holder, and takes the fence as the larger of the
-     * counter plus one and the server clock in microseconds (so a lost counter never repeats a token), kept beside
-     * it in the hash {@code fences}. The set, the hash and the limit key expire with their latest holder: a first
-     * holder sets their TTLs, a later one only when its expiry is the latest. A holder that is already in the set
-     * with this call's value, unexpired, is the grant of an earlier run of this very call (Jedis's Cluster client
-     * re-sends a script whose reply was lost): it is renewed and answered with its own fence, never counted twice.
-     * A refusal leaves the waiting marker ({@link RedisScripts#leaveWaiterMarker}), so the next release publishes.
-     * The restart guard is the lock's ({@link RedisScripts#restartGuard}: the same marker, noticing a restart by the
-     * server's run_id). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest
-     * holder expires, or the restart guard's time left), {@code {-1, recorded limit}} when the limits disagree.
+     * limit an expired member takes no place a live holder needs: the live ones are fewer still). Refuses a limit other
+     * than the recorded one and a full set; else adds the holder, and takes the fence by the lock's rule, from the same
+     * Lua lines ({@link RedisScripts#readCounter}, {@link RedisScripts#nextFence}): the larger of the counter plus one
+     * and the server clock in microseconds (so a lost counter never repeats a token), a counter that holds no fencing
+     * token counting as none; it is kept beside the holder in the hash {@code fences}. No line after the holder was
+     * added can raise an error, so a grant is never left half done (Redis undoes nothing). The set, the hash and the
+     * limit key expire with their latest holder: a first holder sets their TTLs, a later one only when its expiry is
+     * the latest. A holder that is already in the set with this call's value, unexpired, is the grant of an earlier run
+     * of this very call (Jedis's Cluster client re-sends a script whose reply was lost): it is renewed and answered
+     * with its own fence, never counted twice. A refusal leaves the waiting marker ({@link
+     * RedisScripts#leaveWaiterMarker}), so the next release publishes. The restart guard is the lock's ({@link
+     * RedisScripts#restartGuard}: the same marker, noticing a restart by the server's run_id). Returns {@code {1,
+     * fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder expires, or the restart guard's
+     * time left), {@code {-1, recorded limit}} when the limits disagree.
      */
     static final LuaScript ACQUIRE = new LuaScript("permitAcquire",
             RedisScripts.restartGuard(6, 4, "{0, %s}") + """
@@ -70,15 +73,11 @@ final class RedisPermitScripts {
               mine = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1])) > now
               redis.call('ZADD', KEYS[1], 'XX', expiry, ARGV[1])
             end
-            local fence = mine and tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '')
-            if not fence then
-              local us = tonumber(t[1]) * 1000000 + tonumber(t[2])
-              fence = redis.call('INCR', KEYS[3])
-              if fence < us then
-                redis.call('SET', KEYS[3], string.format('%.0f', us))
-                fence = us
-              end
+            local token = mine and tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '')
+            if not token then
+            """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t").indent(2) + """
               redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
+              token = fence
             end
             if held == 0 then
               redis.call('PEXPIREAT', KEYS[1], expiry)
@@ -95,7 +94,7 @@ final class RedisPermitScripts {
                 redis.call('PEXPIREAT', KEYS[4], last[2])
               end
             end
-            return {1, fence}
+            return {1, token}
             """);
 
     /**

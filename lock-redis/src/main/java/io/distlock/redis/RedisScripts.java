@@ -59,12 +59,14 @@ final class RedisScripts {
     }
 
     /**
-     * The fence rule's lines, shared by {@link #ACQUIRE} and {@link #HAND_OVER}: {@code readCounter} sets the Lua
-     * variable {@code last} to the counter at {@code KEYS[key]}, or 0 when it holds no fencing token (missing, not a
-     * number, not finite, below 0 or from 2^53 on, none of which a grant writes); {@code nextFence} then sets
-     * {@code fence} to {@code max(last + 1, server TIME in microseconds)} and stores it.
+     * The fence rule's first lines, shared by every script that reads a fencing counter (the lock's {@link #ACQUIRE},
+     * {@link #HAND_OVER} and {@link #RAISE_FENCE}, the semaphores' {@link RedisPermitScripts#ACQUIRE} and
+     * {@link RedlockPermitScripts#ACQUIRE}), so a value an operator left in a counter means the same to all of them:
+     * they set the Lua variable {@code last} to the counter at {@code KEYS[key]}, or 0 when it holds no fencing token
+     * (missing, not a number, not finite, below 0 or from 2^53 on, none of which a grant writes). No line of them can
+     * raise an error, so they may follow a script's first write: Redis does not undo a script that stops halfway.
      */
-    private static String readCounter(int key) {
+    static String readCounter(int key) {
         return """
             local last = tonumber(redis.call('GET', KEYS[%d]) or '')
             if not last or last ~= last or last < 0 or last >= 9007199254740992 then
@@ -73,14 +75,20 @@ final class RedisScripts {
             """.formatted(key);
     }
 
-    /** See {@link #readCounter(int)}. */
-    private static String nextFence(int key) {
+    /**
+     * The fence rule's next lines, after {@link #readCounter(int)} (shared by the lock's {@link #ACQUIRE} and
+     * {@link #HAND_OVER} and the semaphores' {@link RedisPermitScripts#ACQUIRE}): they set {@code fence} to
+     * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. {@code time} is the Lua
+     * expression of the {@code TIME} reply counted from: a script that read the clock already passes its own. No
+     * line of them can raise an error.
+     */
+    static String nextFence(int key, String time) {
         return """
-            local t = redis.call('TIME')
-            local clock = t[1] * 1000000 + t[2]
+            local time = %2$s
+            local clock = time[1] * 1000000 + time[2]
             local fence = last < clock and clock or last + 1
-            redis.call('SET', KEYS[%d], string.format('%%.0f', fence))
-            """.formatted(key);
+            redis.call('SET', KEYS[%1$d], string.format('%%.0f', fence))
+            """.formatted(key, time);
     }
 
     /**
@@ -123,7 +131,7 @@ final class RedisScripts {
             if not granted and last >= 1 then
               return last
             end
-            """ + nextFence(2) + """
+            """ + nextFence(2, "redis.call('TIME')") + """
             return fence
             """);
 
@@ -202,11 +210,12 @@ final class RedisScripts {
 
     /**
      * Redlock fence write-back. KEYS: fence. ARGV: fence. Raises the node's counter to at least the fence handed
-     * out, so the next majority, which shares a node with this one, counts past it.
+     * out, so the next majority, which shares a node with this one, counts past it. A counter that holds no fencing
+     * token ({@link #readCounter(int)}) counts as none and is raised too: left as it is, the node's next grant would
+     * start at its clock, below a fence handed out from another node's counter ahead of the clock.
      */
-    static final LuaScript RAISE_FENCE = new LuaScript("raiseFence", """
-            local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
-            if cur < tonumber(ARGV[1]) then
+    static final LuaScript RAISE_FENCE = new LuaScript("raiseFence", readCounter(1) + """
+            if last < tonumber(ARGV[1]) then
               redis.call('SET', KEYS[1], ARGV[1])
             end
             return 1
@@ -232,7 +241,7 @@ final class RedisScripts {
             if current == ARGV[2] and last >= 1 then
               return {last, waiting}
             end
-            """ + nextFence(2) + """
+            """ + nextFence(2, "redis.call('TIME')") + """
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
             return {fence, waiting}
             """);

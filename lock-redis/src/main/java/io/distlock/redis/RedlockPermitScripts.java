@@ -26,12 +26,14 @@ final class RedlockPermitScripts {
     /**
      * Take one slot. KEYS: slot, limit, fence[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none),
      * step. Returns {@code {-1, recorded}} if the limit key states another limit, {@code {1, counter}} when the slot
-     * was free or already holds this value (a re-send), else {@code {0, slot pttl}}. The limit key is kept at least
-     * as long as the slot.
+     * was free or already holds this value (a re-send: the counter as it is, or a new one if it holds no fencing
+     * token), else {@code {0, slot pttl}}. The limit key is kept at least as long as the slot.
      *
      * <p>The counter is the lock's rule counted in whole steps: the smallest multiple of {@code step} above the last
      * counter and not below the server TIME in µs, so the caller can add a slot offset below {@code step} to it
-     * without meeting another grant's token ({@link RedlockPermits}). A counter left by an earlier version (not a
+     * without meeting another grant's token ({@link RedlockPermits}). The last counter is read by the lock's lines
+     * ({@link RedisScripts#readCounter}): one that holds no fencing token counts as none, so the counter starts at
+     * the clock, and no line after the slot was set can raise an error. A counter left by an earlier version (not a
      * multiple) is rounded up past itself.
      */
     static final LuaScript ACQUIRE = new LuaScript("redlockPermitAcquire",
@@ -45,23 +47,24 @@ final class RedlockPermitScripts {
                 redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
               end
             end
-            local function nextFence()
+            local function nextFence(last)
               local step = tonumber(ARGV[5])
               local t = redis.call('TIME')
               local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
-              local last = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
               local fence = math.max(math.floor(last / step) + 1, math.ceil(clock / step)) * step
               redis.call('SET', KEYS[3], string.format('%.0f', fence))
               return fence
             end
             if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
               keepLimit()
-              return {1, nextFence()}
+            """ + RedisScripts.readCounter(3).indent(2) + """
+              return {1, nextFence(last)}
             end
             if redis.call('GET', KEYS[1]) == ARGV[1] then
               redis.call('PEXPIRE', KEYS[1], ARGV[2])
               keepLimit()
-              return {1, tonumber(redis.call('GET', KEYS[3]) or '') or nextFence()}
+            """ + RedisScripts.readCounter(3).indent(2) + """
+              return {1, last >= 1 and last or nextFence(last)}
             end
             return {0, redis.call('PTTL', KEYS[1])}
             """);

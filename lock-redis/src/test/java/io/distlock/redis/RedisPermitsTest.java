@@ -9,6 +9,8 @@ import io.distlock.Semaphore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /** Redis semaphores on a server of the test's own: key layout, what survives whom, script cache loss. */
@@ -45,6 +47,40 @@ class RedisPermitsTest {
             Lease second = semaphore.acquire();
             assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
             second.release();
+        }
+    }
+
+    /**
+     * Values an operator may leave in the counter that no grant writes: not a number, not finite, past 2^53 (and
+     * past {@code INCR}'s range), below 0. The lock's rule counts them as none, so the fence starts at the clock.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"not a number", "nan", "inf", "-inf", "1e19", "99999999999999999999", "-5",
+            "9007199254740993", "9223372036854775807"})
+    void aCounterThatHoldsNoFencingTokenCountsAsNoneAndLeavesNoPhantomHolder(String bad)
+            throws InterruptedException {
+        String name = "bad-counter-" + bad;
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            Semaphore semaphore = store.semaphore(name, 3, LockOptions.defaults().withLeaseTime(
+                    Duration.ofSeconds(30)));
+            probe.raw().set(permits().fence(name), bad);
+            long clockMicros = probe.serverClockMicros();
+            Lease first = semaphore.tryAcquire()
+                    .orElseThrow(() -> new AssertionError("refused over counter '" + bad + "'"));
+            assertThat(first.fencingToken()).as("first token over counter '%s'", bad)
+                    .isGreaterThanOrEqualTo(clockMicros).isLessThan(1L << 53);
+            Lease second = semaphore.tryAcquire().orElseThrow();
+            assertThat(second.fencingToken()).as("second token").isGreaterThan(first.fencingToken())
+                    .isLessThan(1L << 53);
+            assertThat(probe.raw().zcard(permits().holders(name))).as("holders in the set").isEqualTo(2);
+            assertThat(semaphore.availablePermits()).isEqualTo(1);
+            first.release();
+            second.release();
+            assertThat(semaphore.availablePermits()).as("nothing left behind").isEqualTo(3);
+            Lease third = semaphore.tryAcquire().orElseThrow();
+            assertThat(third.fencingToken()).as("a later grant").isGreaterThan(second.fencingToken());
+            third.release();
         }
     }
 

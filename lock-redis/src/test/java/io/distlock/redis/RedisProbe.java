@@ -18,6 +18,12 @@ final class RedisProbe implements AutoCloseable {
         return raw;
     }
 
+    /** The server's clock ({@code TIME}) in microseconds. */
+    long serverClockMicros() {
+        java.util.List<?> time = (java.util.List<?>) raw.eval("return redis.call('TIME')");
+        return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
+    }
+
     /** How many times the server ran {@code command} (from {@code INFO commandstats}), 0 if never. */
     long calls(String command) {
         String info = raw.info("commandstats");

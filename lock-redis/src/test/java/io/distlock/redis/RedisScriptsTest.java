@@ -54,7 +54,7 @@ class RedisScriptsTest {
                 assertThat(second.fencingToken()).isEqualTo(ahead + 2);
             }
 
-            long clockMicros = serverClockMicros(probe);
+            long clockMicros = probe.serverClockMicros();
             try (Lease fresh = store.lock("fresh").tryAcquire().orElseThrow()) {
                 assertThat(fresh.fencingToken()).isGreaterThanOrEqualTo(clockMicros).isLessThan(ahead);
             }
@@ -70,7 +70,7 @@ class RedisScriptsTest {
         try (RedisProbe probe = new RedisProbe(server.port())) {
             LockCalls calls = new LockCalls(new RedisKeys("distlock:"), false, Duration.ofSeconds(60),
                     Duration.ofSeconds(1));
-            long clockMicros = serverClockMicros(probe);
+            long clockMicros = probe.serverClockMicros();
             Object granted = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "a|me", Duration.ofSeconds(10)));
             assertThat(granted).isInstanceOf(Long.class);
             assertThat(LockCalls.grantedFence((Long) granted)).isGreaterThanOrEqualTo(clockMicros);
@@ -96,7 +96,7 @@ class RedisScriptsTest {
             LockCalls calls = new LockCalls(new RedisKeys("distlock:"), false, Duration.ofSeconds(60),
                     Duration.ofSeconds(1));
             Duration lease = Duration.ofSeconds(10);
-            long clockMicros = serverClockMicros(probe);
+            long clockMicros = probe.serverClockMicros();
             long below2To53 = 1L << 53;
             // numbers Lua's tonumber reads but no grant ever wrote: not a number, infinite, past 2^53, below 1
             for (String bad : java.util.List.of("nan", "inf", "-inf", "1e19", "-3", "0")) {
@@ -124,10 +124,5 @@ class RedisScriptsTest {
                         .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
             }
         }
-    }
-
-    private static long serverClockMicros(RedisProbe probe) {
-        java.util.List<?> time = (java.util.List<?>) probe.raw().eval("return redis.call('TIME')");
-        return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
     }
 }

@@ -10,12 +10,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Fencing tokens of Redlock permits granted at the same moment on two majorities that share one master: A and C
  * far ahead of B, client one granted by {A, B} and client two by {B, C}, client one's write-back to B held by a
  * proxy until client two was granted. Two valid holders must not share a token, and a later permit is larger,
- * also after the name took a smaller limit; a counter of an earlier version (not a whole step) is rounded up.
+ * also after the name took a smaller limit; a counter of an earlier version (not a whole step) is rounded up, and
+ * one that holds no fencing token (an operator's value) counts as none, for a grant and a re-sent one.
  */
 class RedlockPermitTokenTest {
 
@@ -64,6 +67,60 @@ class RedlockPermitTokenTest {
             Lease permit = all.semaphore(name, 1, LONG_LEASE).tryAcquire().orElseThrow();
             assertThat(permit.fencingToken()).as("slot 1 of 1: the counter itself").isEqualTo(AHEAD + 100);
             permit.release();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"not a number", "nan", "inf", "-inf", "1e19", "-5", "9007199254740993",
+            "9223372036854775807"})
+    void aCounterThatHoldsNoFencingTokenCountsAsNone(String bad) {
+        String name = "bad-counter-" + bad;
+        List<RedisServer> masters = List.of(split.get().a(), split.get().b(), split.get().c());
+        long clockMicros;
+        try (RedisProbe probe = new RedisProbe(split.get().a().port())) {
+            clockMicros = probe.serverClockMicros();
+        }
+        masters.forEach(m -> setRaw(m, KEYS.fence(name), bad));
+        try (var all = split.get().openOnAll()) {
+            Lease first = all.semaphore(name, 2, LONG_LEASE).tryAcquire()
+                    .orElseThrow(() -> new AssertionError("refused over counter '" + bad + "'"));
+            assertThat(first.fencingToken()).as("first token over counter '%s'", bad)
+                    .isGreaterThanOrEqualTo(clockMicros).isLessThan(1L << 53);
+            Lease second = all.semaphore(name, 2, LONG_LEASE).tryAcquire().orElseThrow();
+            assertThat(second.fencingToken()).as("second token").isGreaterThan(first.fencingToken())
+                    .isLessThan(1L << 53);
+            assertThat(all.semaphore(name, 2, LONG_LEASE).availablePermits()).isZero();
+            first.release();
+            second.release();
+            assertThat(all.semaphore(name, 2, LONG_LEASE).availablePermits()).isEqualTo(2);
+            Lease third = all.semaphore(name, 2, LONG_LEASE).tryAcquire().orElseThrow();
+            assertThat(third.fencingToken()).as("a later grant").isGreaterThan(second.fencingToken());
+            third.release();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"not a number", "nan", "inf", "1e19", "-5", "9007199254740993"})
+    void aReSentSlotGrantOverACounterThatHoldsNoFencingTokenGetsAClockCounter(String bad) {
+        String name = "resent-bad-counter-" + bad;
+        try (RedisProbe probe = new RedisProbe(split.get().a().port())) {
+            List<String> keys = List.of(KEYS.slot(name, 1), KEYS.limit(name), KEYS.fence(name));
+            List<String> args = List.of("a|me", "60000", "1", "0", Integer.toString(RedlockPermits.TOKEN_STEP));
+            long clockMicros = probe.serverClockMicros();
+            List<?> granted = (List<?>) RedlockPermitScripts.ACQUIRE.run(probe.raw(), keys, args);
+            assertThat(granted.get(0)).isEqualTo(1L);
+            probe.raw().set(KEYS.fence(name), bad); // the counter spoiled under the slot's holder
+            List<?> again = (List<?>) RedlockPermitScripts.ACQUIRE.run(probe.raw(), keys, args);
+            assertThat(again.get(0)).as("re-sent grant").isEqualTo(1L);
+            assertThat((Long) again.get(1)).as("re-sent grant's counter over counter '%s'", bad)
+                    .isGreaterThanOrEqualTo(clockMicros).isLessThan(1L << 53);
+            probe.raw().del(KEYS.slot(name, 1), KEYS.limit(name));
+        }
+    }
+
+    private static void setRaw(RedisServer master, String key, String value) {
+        try (RedisProbe probe = new RedisProbe(master.port())) {
+            probe.raw().set(key, value);
         }
     }
 
