@@ -71,16 +71,7 @@ final class CoreLock implements DistributedLock {
     @Override
     public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
         Arguments.requireNonNegative(maxWait, "maxWait");
-        long nanos = saturatedNanos(maxWait);
-        return Optional.ofNullable(store.acquire(name, options, Wait.upTo(nanos)));
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE / 2;
-        }
+        return Optional.ofNullable(store.acquire(name, options, Wait.upTo(maxWait)));
     }
 
     @Override

@@ -62,13 +62,7 @@ final class CoreSemaphore implements Semaphore {
     @Override
     public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
         Arguments.requireNonNegative(maxWait, "maxWait");
-        long nanos;
-        try {
-            nanos = maxWait.toNanos();
-        } catch (ArithmeticException tooLong) {
-            nanos = Long.MAX_VALUE / 2;
-        }
-        return Optional.ofNullable(permits.acquire(name, limit, options, Wait.upTo(nanos)));
+        return Optional.ofNullable(permits.acquire(name, limit, options, Wait.upTo(maxWait)));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.distlock.spi;
 
+import java.time.Duration;
+
 /**
  * How long an acquire may wait for a lock or permit: not at all (a single attempt), until a deadline, or for as
  * long as it takes. The core hands one to {@link LockBackend#acquire} and {@link PermitBackend#acquirePermit}, so a
@@ -41,6 +43,20 @@ public final class Wait {
     /** Waiting at most {@code nanos} from now; zero or less is a single attempt. */
     public static Wait upTo(long nanos) {
         return nanos <= 0 ? NONE : new Wait(Kind.UNTIL, System.nanoTime() + nanos);
+    }
+
+    /**
+     * Waiting at most {@code maxWait} from now; zero is a single attempt, and a wait too long to count in nanoseconds
+     * (over 292 years) waits {@code Long.MAX_VALUE / 4} ns (73 years), so its deadline cannot overflow.
+     */
+    public static Wait upTo(Duration maxWait) {
+        long nanos;
+        try {
+            nanos = maxWait.toNanos();
+        } catch (ArithmeticException tooLong) {
+            nanos = Long.MAX_VALUE / 4;
+        }
+        return upTo(Math.min(nanos, Long.MAX_VALUE / 4));
     }
 
     /** Whether this is a single attempt. */

@@ -3,6 +3,7 @@ package io.distlock.spi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,18 @@ class WaitTest {
         assertThat(Wait.upTo(0)).isSameAs(none);
         assertThat(Wait.upTo(-5)).isSameAs(none);
         assertThatThrownBy(none::deadlineNanos).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aDurationTooLongForNanosecondsWaitsSeventyThreeYearsWithoutOverflow() {
+        assertThat(Wait.upTo(Duration.ZERO)).isSameAs(Wait.none());
+        for (Duration tooLong : new Duration[] {Duration.ofSeconds(Long.MAX_VALUE), Duration.ofDays(200 * 365)}) {
+            Wait wait = Wait.upTo(tooLong);
+            assertThat(wait.isBounded()).isTrue();
+            assertThat(wait.expired()).as("a wait of %s, just made", tooLong).isFalse();
+            assertThat(wait.remainingNanos()).isPositive().isLessThanOrEqualTo(Long.MAX_VALUE / 4);
+        }
+        assertThat(Wait.upTo(Duration.ofMillis(500)).remainingNanos()).isBetween(1L, 500_000_000L);
     }
 
     @Test
