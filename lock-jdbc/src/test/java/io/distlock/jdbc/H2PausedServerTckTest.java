@@ -21,15 +21,6 @@ import org.netcrusher.tcp.TcpCrusherBuilder;
  */
 class H2PausedServerTckTest extends TckHarness implements AvailabilityRules {
 
-    /** Short timeouts, so the kit's bound is tight: a 2 s wait for a pooled connection, 2 s per read. */
-    static final String TIMEOUTS = "distlock.connectTimeoutMillis=2s&distlock.socketTimeoutMillis=2s";
-
-    /**
-     * One operation at {@link #TIMEOUTS}: the 2 s wait for a pooled connection, then two reads of at most 2 s (the
-     * pool's check of an idle connection, which H2 does not time out itself, and the statement).
-     */
-    static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(6);
-
     private static H2Server server;
     private static NioReactor reactor;
     private static TcpCrusher proxy;
@@ -44,7 +35,7 @@ class H2PausedServerTckTest extends TckHarness implements AvailabilityRules {
         proxy = TcpCrusherBuilder.builder().withReactor(reactor).withBindAddress("127.0.0.1", port)
                 .withConnectAddress("127.0.0.1", server.port()).buildAndOpen();
         uri = server.url().replace("//127.0.0.1:" + server.port() + "/", "//127.0.0.1:" + port + "/")
-                + "?distlock.table=" + table + "&" + TIMEOUTS;
+                + "?distlock.table=" + table + "&" + H2TckTest.TIMEOUTS;
     }
 
     @AfterAll
@@ -64,9 +55,10 @@ class H2PausedServerTckTest extends TckHarness implements AvailabilityRules {
         return StoreCapabilities.timeBound();
     }
 
+    /** The same timeouts as {@link H2TckTest}'s, so the same bound. */
     @Override
     protected Duration operationTimeout() {
-        return OPERATION_TIMEOUT;
+        return H2TckTest.OPERATION_TIMEOUT;
     }
 
     @Override
