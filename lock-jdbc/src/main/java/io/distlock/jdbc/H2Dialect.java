@@ -44,13 +44,38 @@ final class H2Dialect extends SqlDialect {
         return "org.h2.Driver";
     }
 
+    /**
+     * H2's read timeout of a client socket, in milliseconds; H2 ignores {@link Connection#setNetworkTimeout} and the
+     * timeout of {@link Connection#isValid}, so without it a server that stops answering hangs a statement forever.
+     */
+    static final String NETWORK_TIMEOUT = "NETWORK_TIMEOUT";
+
+    /**
+     * {@code NETWORK_TIMEOUT} set to {@code distlock.socketTimeoutMillis}, unless the URL sets it after a {@code ;}
+     * itself (H2 refuses a setting given twice with two values).
+     */
     @Override
     Map<String, String> driverProperties(JdbcSettings settings) {
         if (settings.hasQuery()) {
             throw new IllegalArgumentException("H2 takes its settings after ';' (jdbc:h2:mem:locks;DB_CLOSE_DELAY=-1),"
                     + " not as '?' parameters, in " + settings.redacted() + "; only distlock.* options go after '?'");
         }
-        return Map.of();
+        if (urlSetting(settings.driverUrl(), NETWORK_TIMEOUT) != null) {
+            return Map.of();
+        }
+        return Map.of(NETWORK_TIMEOUT, Long.toString(settings.socketTimeoutMillis()));
+    }
+
+    /** The value of H2 setting {@code name} (case-insensitive) among the {@code ;NAME=value} parts of {@code url}. */
+    static String urlSetting(String url, String name) {
+        String[] parts = url.split(";");
+        for (int i = 1; i < parts.length; i++) {
+            int eq = parts[i].indexOf('=');
+            if (eq > 0 && parts[i].substring(0, eq).trim().equalsIgnoreCase(name)) {
+                return parts[i].substring(eq + 1);
+            }
+        }
+        return null;
     }
 
     @Override

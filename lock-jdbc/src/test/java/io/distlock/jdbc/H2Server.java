@@ -33,6 +33,11 @@ final class H2Server implements AutoCloseable {
         }
     }
 
+    /** The server's TCP port. */
+    int port() {
+        return port;
+    }
+
     /** The JDBC URL of the database, for this and other JVMs. */
     String url() {
         return "jdbc:h2:tcp://127.0.0.1:" + port + "/mem:" + database + ";DB_CLOSE_DELAY=-1";

@@ -83,6 +83,15 @@ class JdbcSettingsTest {
     }
 
     @Test
+    void h2ClientSocketsTimeOutAfterTheSocketTimeoutUnlessTheUrlSetsItsOwn() {
+        JdbcSettings s = parse("jdbc:h2:tcp://db:9092/mem:x;DB_CLOSE_DELAY=-1?distlock.socketTimeoutMillis=4s");
+        assertThat(new H2Dialect("t").driverProperties(s)).containsExactlyEntriesOf(
+                java.util.Map.of(H2Dialect.NETWORK_TIMEOUT, "4000"));
+        JdbcSettings own = parse("jdbc:h2:tcp://db:9092/mem:x;network_timeout=9000?distlock.socketTimeoutMillis=4s");
+        assertThat(new H2Dialect("t").driverProperties(own)).as("H2 refuses a setting given twice").isEmpty();
+    }
+
+    @Test
     void messagesNeverShowThePassword() {
         JdbcSettings s = parse("jdbc:postgresql://db/app?user=app&password=s3cret&distlock.poolSize=oops".replace(
                 "&distlock.poolSize=oops", ""));

@@ -84,6 +84,15 @@ class RedlockTckTest extends LockStoreTck {
                 + FreePorts.next() + "?nodeTimeout=1s";
     }
 
+    /**
+     * One attempt at {@code nodeTimeout=1s} while no majority answers: the acquire round and the release round on all
+     * nodes, each cut off by {@code RedlockBackend} at 3 × {@code nodeTimeout} + 50 ms.
+     */
+    @Override
+    protected Duration operationTimeout() {
+        return Duration.ofMillis(2 * (3 * 1_000 + 50));
+    }
+
     @Override
     protected StoreOutage outage() {
         return new StoreOutage() {
