@@ -78,18 +78,20 @@ public final class TckCommand implements Callable<Integer> {
             Logging.hideDistlockWarnings();
         }
         if (storeUri != null) {
-            return check(out, storeUri, filter, timeout, null);
+            return check(out, storeUri, filter, timeout, null, null);
         }
         out.print("No --store given: starting an embedded ZooKeeper server ... ");
         out.flush();
         try (ZooKeeperServer zk = ZooKeeperServer.start()) {
             out.println("embedded ZooKeeper on 127.0.0.1:" + zk.port() + ".");
+            // its clients give up on an operation after the URI's connection timeout
             return check(out, zk.storeUri(EMBEDDED_SESSION_TIMEOUT, EMBEDDED_SESSION_TIMEOUT), filter, timeout,
-                    zk.outage());
+                    zk.outage(), EMBEDDED_SESSION_TIMEOUT);
         }
     }
 
-    private int check(PrintWriter out, String uri, Pattern filter, Duration timeout, StoreOutage outage) {
+    private int check(PrintWriter out, String uri, Pattern filter, Duration timeout, StoreOutage outage,
+            Duration operationTimeout) {
         StoreCapabilities capabilities;
         try (LockStore probe = StoreUris.open(spec.commandLine(), uri)) { // fail fast (exit 3) if the store is down
             capabilities = capabilities(probe, uri, timeout);
@@ -100,8 +102,8 @@ public final class TckCommand implements Callable<Integer> {
         out.println("distlock TCK against " + shown + " (" + describe(capabilities) + ")");
         out.flush();
         long start = System.nanoTime();
-        List<RuleResult> results = TckRunner.run(new TckTarget(uri, capabilities, unreachable, outage), filter,
-                r -> progress(out, r));
+        TckTarget target = new TckTarget(uri, capabilities, unreachable, outage, operationTimeout);
+        List<RuleResult> results = TckRunner.run(target, filter, r -> progress(out, r));
         printReport(out, results, System.nanoTime() - start);
 
         long failed = count(results, RuleResult.Status.FAILED);

@@ -2,6 +2,7 @@ package io.distlock.cli.tck;
 
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
+import java.time.Duration;
 
 /**
  * The store the {@code tck} command is checking, handed to {@link UriStoreTck} (which JUnit instantiates itself).
@@ -11,8 +12,11 @@ import io.distlock.tck.StoreOutage;
  * @param capabilities what the store can do
  * @param unreachableUri a URI of the same kind with no server behind it, or null
  * @param outage control over a server this command started itself (the embedded ZooKeeper), or null
+ * @param operationTimeout the longest one operation of a client of this store takes before it gives up, or null
+ *        when the command cannot know it (a URI given on the command line: the kit's loose default applies)
  */
-public record TckTarget(String uri, StoreCapabilities capabilities, String unreachableUri, StoreOutage outage) {
+public record TckTarget(String uri, StoreCapabilities capabilities, String unreachableUri, StoreOutage outage,
+        Duration operationTimeout) {
 
     private static volatile TckTarget current;
 

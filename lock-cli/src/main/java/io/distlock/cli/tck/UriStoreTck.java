@@ -3,6 +3,7 @@ package io.distlock.cli.tck;
 import io.distlock.LockStore;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.StoreUriTck;
+import java.time.Duration;
 
 /**
  * The compatibility kit bound to a store URI given on the command line: every client is a fresh
@@ -19,6 +20,12 @@ public final class UriStoreTck extends StoreUriTck {
     @Override
     protected StoreOutage outage() {
         return TckTarget.current().outage();
+    }
+
+    @Override
+    protected Duration operationTimeout() {
+        Duration known = TckTarget.current().operationTimeout();
+        return known != null ? known : super.operationTimeout();
     }
 
     @Override
