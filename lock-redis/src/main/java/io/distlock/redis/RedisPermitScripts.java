@@ -29,7 +29,9 @@ final class RedisPermitScripts {
      * limit key expire with their latest holder: a first holder sets their TTLs, a later one only when its expiry is
      * the latest. A holder that is already in the set with this call's value, unexpired, is the grant of an earlier run
      * of this very call (Jedis's Cluster client re-sends a script whose reply was lost): it is renewed and answered
-     * with its own fence, never counted twice. A refusal leaves the waiting marker ({@link
+     * with its own fence, never counted twice; a fence of its own in the hash that holds no fencing token (by the
+     * counter's rule, {@link RedisScripts#readFencingToken}, or below 1: an operator's value) is replaced by a new one,
+     * so a re-sent call is answered with a token, never that value. A refusal leaves the waiting marker ({@link
      * RedisScripts#leaveWaiterMarker}), so the next release publishes. The restart guard is the lock's ({@link
      * RedisScripts#restartGuard}: the same marker, noticing a restart by the server's run_id). Returns {@code {1,
      * fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder expires, or the restart guard's
@@ -73,8 +75,8 @@ final class RedisPermitScripts {
               mine = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1])) > now
               redis.call('ZADD', KEYS[1], 'XX', expiry, ARGV[1])
             end
-            local token = mine and tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '')
-            if not token then
+            """ + RedisScripts.readFencingToken("token", "mine and redis.call('HGET', KEYS[4], ARGV[1])") + """
+            if token < 1 then
             """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t").indent(2) + """
               redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
               token = fence

@@ -7,6 +7,7 @@ import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,6 +82,35 @@ class RedisPermitsTest {
             Lease third = semaphore.tryAcquire().orElseThrow();
             assertThat(third.fencingToken()).as("a later grant").isGreaterThan(second.fencingToken());
             third.release();
+        }
+    }
+
+    /**
+     * Values an operator may leave in a live holder's field of the fences hash that hold no fencing token (by the
+     * counter's rule, {@link RedisScripts#readFencingToken}, and below 1). The holder's re-sent acquire takes a new
+     * fence by the counter instead of answering the value.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "nan", "inf", "-5", "0", "1e19", "9007199254740993"})
+    void aReSentAcquireOverAFenceFieldThatHoldsNoTokenTakesANewFence(String bad) {
+        String name = "bad-fence-field-" + bad;
+        RedisPermits keys = permits();
+        try (RedisProbe probe = new RedisProbe(server.port())) {
+            List<String> keyList = List.of(keys.holders(name), keys.limit(name), keys.fence(name), keys.fences(name),
+                    keys.waiting(name));
+            List<String> args = List.of("a|me", "30000", "2", "0", "-1");
+            List<?> granted = (List<?>) RedisPermitScripts.ACQUIRE.run(probe.raw(), keyList, args);
+            assertThat(granted.get(0)).as("first run").isEqualTo(1L);
+            long first = (Long) granted.get(1);
+            probe.raw().hset(keys.fences(name), "a|me", bad); // an operator's value in the live holder's field
+            List<?> again = (List<?>) RedisPermitScripts.ACQUIRE.run(probe.raw(), keyList, args);
+            assertThat(again.get(0)).as("re-sent run").isEqualTo(1L);
+            assertThat((Long) again.get(1)).as("re-sent run's token over fence field '%s'", bad)
+                    .isGreaterThan(first).isLessThan(1L << 53);
+            assertThat(probe.raw().hget(keys.fences(name), "a|me")).as("the field holds the token answered")
+                    .isEqualTo(again.get(1).toString());
+            assertThat(probe.raw().zcard(keys.holders(name))).as("one holder, not counted twice").isEqualTo(1);
+            probe.raw().del(keys.holders(name), keys.limit(name), keys.fences(name), keys.fence(name));
         }
     }
 
