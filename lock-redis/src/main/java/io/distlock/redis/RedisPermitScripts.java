@@ -158,7 +158,8 @@ final class RedisPermitScripts {
 
     /**
      * The live holders, for the admin view. KEYS: holders, fences. Returns {@code {now ms, value, expiry ms, fence,
-     * ...}} for each holder whose expiry is after the server's now.
+     * ...}} for each holder whose expiry is after the server's now; a fence missing or holding no fencing token
+     * ({@link RedisScripts#readFencingToken}) is 0.
      */
     static final LuaScript LIST = new LuaScript("permitList", """
             local t = redis.call('TIME')
@@ -168,7 +169,8 @@ final class RedisPermitScripts {
             for i = 1, #live, 2 do
               out[#out + 1] = live[i]
               out[#out + 1] = tonumber(live[i + 1])
-              out[#out + 1] = tonumber(redis.call('HGET', KEYS[2], live[i]) or '0') or 0
+            """ + RedisScripts.readFencingToken("fence", "redis.call('HGET', KEYS[2], live[i])").indent(2) + """
+              out[#out + 1] = fence
             end
             return out
             """);

@@ -114,6 +114,22 @@ class RedisPermitsTest {
         }
     }
 
+    /** The admin view reads a holder's fence field by the same rule: one that holds no token shows 0, as none. */
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "nan", "-5", "1e19"})
+    void theAdminViewShowsAFenceFieldThatHoldsNoTokenAsNone(String bad) throws InterruptedException {
+        String name = "listed-bad-fence-" + bad;
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s&keyPrefix=bad-fence-admin:"))) {
+            Lease lease = store.semaphore(name, 1).acquire();
+            String member = probe.raw().zrange("bad-fence-admin:sem:{" + name + "}", 0, 0).get(0);
+            probe.raw().hset("bad-fence-admin:semfences:{" + name + "}", member, bad);
+            assertThat(store.admin().listPermits(name, 10)).extracting(io.distlock.LockInfo::fencingToken)
+                    .as("listed token over fence field '%s'", bad).containsExactly(0L);
+            lease.release();
+        }
+    }
+
     @Test
     void theHoldersAndTheLimitGoWithTheLastHolder() throws InterruptedException {
         try (RedisProbe probe = new RedisProbe(server.port());
