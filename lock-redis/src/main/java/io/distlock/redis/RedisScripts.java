@@ -86,6 +86,28 @@ final class RedisScripts {
     }
 
     /**
+     * The semaphores' rule for their limit key, shared by every script that reads one ({@link RedisPermitScripts}'s
+     * and {@link RedlockPermitScripts}'s), so a value an operator left there means the same to all of them: lines that
+     * define the Lua local function {@code recordedLimit(value)}, which answers the limit the key's value (false or
+     * nil when missing) records: the number when it is a whole number from 1 to {@code max} (what every grant
+     * writes), 0 when the key is missing, -1 when it holds no limit. It cannot raise an error.
+     */
+    static String recordedLimit(int max) {
+        return """
+            local function recordedLimit(value)
+              if not value then
+                return 0
+              end
+              local n = tonumber(value)
+              if not n or n ~= math.floor(n) or n < 1 or n > %d then
+                return -1
+              end
+              return n
+            end
+            """.formatted(max);
+    }
+
+    /**
      * The fence rule's next lines, after {@link #readCounter(int)} (shared by the lock's {@link #ACQUIRE} and
      * {@link #HAND_OVER} and the semaphores' {@link RedisPermitScripts#ACQUIRE}): they set {@code fence} to
      * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. {@code time} is the Lua

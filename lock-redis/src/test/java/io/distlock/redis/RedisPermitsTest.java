@@ -1,8 +1,10 @@
 package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
+import io.distlock.LockException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
@@ -82,6 +84,61 @@ class RedisPermitsTest {
             Lease third = semaphore.tryAcquire().orElseThrow();
             assertThat(third.fencingToken()).as("a later grant").isGreaterThan(second.fencingToken());
             third.release();
+        }
+    }
+
+    /**
+     * Values an operator may leave in the limit key that no grant writes (every grant writes a whole number from 1 to
+     * {@link RedisPermits#MAX_PERMITS}). While the semaphore has a holder, the limit it stated is unknown: taking the
+     * caller's limit could let in more holders than it stated, so the acquire fails with a clear error and adds no
+     * holder; once the holders are gone the next grant records its limit again.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "0", "-3", "2.5", "nan", "inf", "100001"})
+    void aLimitKeyThatHoldsNoLimitFailsTheAcquireClearlyAndAddsNoHolder(String bad) throws InterruptedException {
+        String name = "bad-limit-" + bad;
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            Semaphore semaphore = store.semaphore(name, 3, LockOptions.defaults().withLeaseTime(
+                    Duration.ofSeconds(30)));
+            Lease holder = semaphore.tryAcquire().orElseThrow();
+            probe.raw().set(permits().limit(name), bad); // an operator's value, under a live holder
+            assertThatThrownBy(semaphore::tryAcquire).as("an acquire over limit key '%s'", bad)
+                    .isInstanceOf(LockException.class).hasMessageContaining("semaphore '" + name + "'")
+                    .hasMessageContaining(permits().limit(name)).hasMessageContaining("holds no limit");
+            assertThat(probe.raw().zcard(permits().holders(name))).as("holders in the set").isEqualTo(1);
+            holder.release();
+            Lease next = semaphore.tryAcquire()
+                    .orElseThrow(() -> new AssertionError("refused once the holders were gone"));
+            assertThat(probe.raw().get(permits().limit(name))).as("the limit recorded again").isEqualTo("3");
+            next.release();
+        }
+    }
+
+    /**
+     * A re-sent acquire (its first run granted, its reply lost) that meets a limit key holding no limit fails: the
+     * caller gets no grant, so the script takes back the member its first run added instead of leaving a holder
+     * nobody renews or releases.
+     */
+    @Test
+    void aReSentAcquireRefusedForItsLimitKeyLeavesNoPhantomHolder() {
+        String name = "resent-bad-limit";
+        RedisPermits keys = permits();
+        try (RedisProbe probe = new RedisProbe(server.port())) {
+            List<String> keyList = List.of(keys.holders(name), keys.limit(name), keys.fence(name), keys.fences(name),
+                    keys.waiting(name));
+            long inAMinute = probe.serverClockMicros() / 1000 + 60_000;
+            probe.raw().zadd(keys.holders(name), inAMinute, "other|holder"); // a live holder of limit 2
+            probe.raw().set(keys.limit(name), "2");
+            List<String> args = List.of("a|me", "30000", "2", "0", "-1");
+            List<?> granted = (List<?>) RedisPermitScripts.ACQUIRE.run(probe.raw(), keyList, args);
+            assertThat(granted.get(0)).as("first run").isEqualTo(1L);
+            probe.raw().set(keys.limit(name), "garbage");
+            List<?> again = (List<?>) RedisPermitScripts.ACQUIRE.run(probe.raw(), keyList, args);
+            assertThat(again.toArray()).as("re-sent run's reply").containsExactly(-1L, -1L);
+            assertThat(probe.raw().zscore(keys.holders(name), "a|me")).as("the re-sent call's member").isNull();
+            assertThat(probe.raw().hget(keys.fences(name), "a|me")).as("its fence").isNull();
+            probe.raw().del(keys.holders(name), keys.limit(name), keys.fences(name), keys.fence(name));
         }
     }
 
