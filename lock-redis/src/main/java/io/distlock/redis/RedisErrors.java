@@ -49,9 +49,9 @@ final class RedisErrors {
      */
     static LockException limitKeyHoldsNoLimit(String where, String semaphore, String key) {
         return new LockException(where + ": the limit key '" + key + "' of semaphore '" + semaphore
-                + "' holds no limit (not a whole number of permits, which every grant writes), so the limit its holders"
-                + " stated is unknown and no permit is granted while it does; delete the key to let the next grant"
-                + " record its limit");
+                + "' holds no limit (every grant writes a whole number of permits from 1 to the store's maximum), so"
+                + " the limit its holders stated is unknown and no permit is granted while it does; delete the key to"
+                + " let the next grant record its limit");
     }
 
     private static boolean isUnavailableReply(String message) {
