@@ -42,6 +42,18 @@ final class RedisErrors {
                 + describe(e), e);
     }
 
+    /**
+     * The exception for a semaphore whose limit key, on the store or node {@code where}, holds no limit (a value no
+     * grant writes, such as an operator's): the limit its holders stated is unknown, and granting by the caller's
+     * limit could let in more holders than theirs, so nothing is granted. The key's value is not shown.
+     */
+    static LockException limitKeyHoldsNoLimit(String where, String semaphore, String key) {
+        return new LockException(where + ": the limit key '" + key + "' of semaphore '" + semaphore
+                + "' holds no limit (every grant writes a whole number of permits from 1 to the store's maximum), so"
+                + " the limit its holders stated is unknown and no permit is granted while it does; delete the key to"
+                + " let the next grant record its limit");
+    }
+
     private static boolean isUnavailableReply(String message) {
         if (message == null) {
             return false;

@@ -29,14 +29,22 @@ final class RedisPermitScripts {
      * limit key expire with their latest holder: a first holder sets their TTLs, a later one only when its expiry is
      * the latest. A holder that is already in the set with this call's value, unexpired, is the grant of an earlier run
      * of this very call (Jedis's Cluster client re-sends a script whose reply was lost): it is renewed and answered
-     * with its own fence, never counted twice. A refusal leaves the waiting marker ({@link
+     * with its own fence, never counted twice; a fence of its own in the hash that holds no fencing token (by the
+     * counter's rule, {@link RedisScripts#readFencingToken}, or below 1: an operator's value) is replaced by a new one,
+     * so a re-sent call is answered with a token, never that value. A limit key that holds no limit ({@link
+     * RedisScripts#recordedLimit}) under live holders refuses: the limit they stated is unknown, and taking the
+     * caller's could let in more holders than theirs, while a refusal only costs the wait until they are gone (the
+     * next first holder records its limit again). A refusal for the limit also removes this call's own member, an
+     * earlier run's grant whose reply was lost: the caller gets no grant, so it would be a holder nobody renews or
+     * releases. A refusal for a full set leaves the waiting marker ({@link
      * RedisScripts#leaveWaiterMarker}), so the next release publishes. The restart guard is the lock's ({@link
      * RedisScripts#restartGuard}: the same marker, noticing a restart by the server's run_id). Returns {@code {1,
      * fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder expires, or the restart guard's
-     * time left), {@code {-1, recorded limit}} when the limits disagree.
+     * time left), {@code {-1, recorded limit}} when the limits disagree, {@code {-1, -1}} when the limit key holds no
+     * limit.
      */
     static final LuaScript ACQUIRE = new LuaScript("permitAcquire",
-            RedisScripts.restartGuard(6, 4, "{0, %s}") + """
+            RedisScripts.restartGuard(6, 4, "{0, %s}") + RedisScripts.recordedLimit(RedisPermits.MAX_PERMITS) + """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             local lease = tonumber(ARGV[2])
@@ -46,7 +54,7 @@ final class RedisPermitScripts {
             local limit = nil
             if held > 0 then
               limit = redis.call('GET', KEYS[2])
-              local recorded = tonumber(limit or ARGV[3])
+              local recorded = limit and recordedLimit(limit) or permits
               if recorded ~= permits or held >= permits then
                 local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
                 for i = 1, #gone do
@@ -56,6 +64,8 @@ final class RedisPermitScripts {
                 held = held - #gone
               end
               if held > 0 and recorded ~= permits then
+                redis.call('ZREM', KEYS[1], ARGV[1])
+                redis.call('HDEL', KEYS[4], ARGV[1])
                 return {-1, recorded}
               end
             end
@@ -73,8 +83,8 @@ final class RedisPermitScripts {
               mine = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1])) > now
               redis.call('ZADD', KEYS[1], 'XX', expiry, ARGV[1])
             end
-            local token = mine and tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '')
-            if not token then
+            """ + RedisScripts.readFencingToken("token", "mine and redis.call('HGET', KEYS[4], ARGV[1])") + """
+            if token < 1 then
             """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t").indent(2) + """
               redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
               token = fence
@@ -156,7 +166,8 @@ final class RedisPermitScripts {
 
     /**
      * The live holders, for the admin view. KEYS: holders, fences. Returns {@code {now ms, value, expiry ms, fence,
-     * ...}} for each holder whose expiry is after the server's now.
+     * ...}} for each holder whose expiry is after the server's now; a fence missing or holding no fencing token
+     * ({@link RedisScripts#readFencingToken}) is 0.
      */
     static final LuaScript LIST = new LuaScript("permitList", """
             local t = redis.call('TIME')
@@ -166,7 +177,8 @@ final class RedisPermitScripts {
             for i = 1, #live, 2 do
               out[#out + 1] = live[i]
               out[#out + 1] = tonumber(live[i + 1])
-              out[#out + 1] = tonumber(redis.call('HGET', KEYS[2], live[i]) or '0') or 0
+            """ + RedisScripts.readFencingToken("fence", "redis.call('HGET', KEYS[2], live[i])").indent(2) + """
+              out[#out + 1] = fence
             end
             return out
             """);

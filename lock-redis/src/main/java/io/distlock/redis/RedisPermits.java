@@ -134,6 +134,9 @@ final class RedisPermits {
         }
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
+        if (code == -1 && number == -1) {
+            throw RedisErrors.limitKeyHoldsNoLimit("redis store " + store, name, key(LIMIT, tag));
+        }
         if (code == -1) {
             throw new IllegalStateException(PermitBackend.limitMismatch(name, (int) number, permits));
         }

@@ -67,12 +67,44 @@ final class RedisScripts {
      * raise an error, so they may follow a script's first write: Redis does not undo a script that stops halfway.
      */
     static String readCounter(int key) {
+        return readFencingToken("last", "redis.call('GET', KEYS[%d])".formatted(key));
+    }
+
+    /**
+     * The counter's rule of {@link #readCounter(int)} for any stored fencing token: lines that declare the Lua local
+     * {@code variable} and set it to the value of the Lua expression {@code value} (a string, or false when missing),
+     * or to 0 when that holds no fencing token. A holder's stored token is one only when it is at least 1, as the
+     * lock's re-sent acquire reads its counter. No line of them can raise an error.
+     */
+    static String readFencingToken(String variable, String value) {
         return """
-            local last = tonumber(redis.call('GET', KEYS[%d]) or '')
-            if not last or last ~= last or last < 0 or last >= 9007199254740992 then
-              last = 0
+            local %1$s = tonumber(%2$s or '')
+            if not %1$s or %1$s ~= %1$s or %1$s < 0 or %1$s >= 9007199254740992 then
+              %1$s = 0
             end
-            """.formatted(key);
+            """.formatted(variable, value);
+    }
+
+    /**
+     * The semaphores' rule for their limit key, shared by every script that reads one ({@link RedisPermitScripts}'s
+     * and {@link RedlockPermitScripts}'s), so a value an operator left there means the same to all of them: lines that
+     * define the Lua local function {@code recordedLimit(value)}, which answers the limit the key's value (false or
+     * nil when missing) records: the number when it is a whole number from 1 to {@code max} (what every grant
+     * writes), 0 when the key is missing, -1 when it holds no limit. It cannot raise an error.
+     */
+    static String recordedLimit(int max) {
+        return """
+            local function recordedLimit(value)
+              if not value then
+                return 0
+              end
+              local n = tonumber(value)
+              if not n or n ~= math.floor(n) or n < 1 or n > %d then
+                return -1
+              end
+              return n
+            end
+            """.formatted(max);
     }
 
     /**

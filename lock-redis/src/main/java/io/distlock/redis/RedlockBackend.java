@@ -389,6 +389,11 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
         }
     }
 
+    /** The store and node that gave {@code outcome}, for a message. */
+    String where(Outcome<?> outcome) {
+        return "redlock store " + store + " node " + outcome.node();
+    }
+
     StoreUnavailableException unavailable(String what, List<? extends Outcome<?>> outcomes) {
         StringBuilder b = new StringBuilder("redlock store ").append(store).append(" cannot ").append(what)
                 .append(": fewer than ").append(quorum.quorum()).append(" of ").append(nodes.size())

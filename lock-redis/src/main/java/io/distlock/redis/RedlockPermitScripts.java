@@ -11,12 +11,16 @@ final class RedlockPermitScripts {
     private RedlockPermitScripts() {
     }
 
+    /** The lines defining {@code recordedLimit(value)}, the semaphores' rule for a limit key, with this store's max. */
+    private static final String LIMIT_RULE = RedisScripts.recordedLimit(RedlockPermits.MAX_PERMITS);
+
     /**
-     * Slot states. KEYS: limit, slot 1..N. Returns {@code {recorded limit or 0, pttl of slot 1, ..., slot N}}, where a
-     * pttl of -2 is a free slot.
+     * Slot states. KEYS: limit, slot 1..N. Returns {@code {recorded limit, pttl of slot 1, ..., slot N}}, where a pttl
+     * of -2 is a free slot and the recorded limit is read by {@link RedisScripts#recordedLimit} (0: none, -1: the key
+     * holds no limit). With the limit key alone it answers the recorded limit.
      */
-    static final LuaScript SLOTS = new LuaScript("redlockPermitSlots", """
-            local out = {tonumber(redis.call('GET', KEYS[1]) or '0') or 0}
+    static final LuaScript SLOTS = new LuaScript("redlockPermitSlots", LIMIT_RULE + """
+            local out = {recordedLimit(redis.call('GET', KEYS[1]))}
             for i = 2, #KEYS do
               out[#out + 1] = redis.call('PTTL', KEYS[i])
             end
@@ -25,7 +29,9 @@ final class RedlockPermitScripts {
 
     /**
      * Take one slot. KEYS: slot, limit, fence[, guard]. ARGV: value, lease ms, permits, guard window ms (0: none),
-     * step. Returns {@code {-1, recorded}} if the limit key states another limit, {@code {1, counter}} when the slot
+     * step. Returns {@code {-1, recorded}} if the limit key states another limit ({@code {-1, -1}} if it holds no
+     * limit, by {@link RedisScripts#recordedLimit}: the limit the holders stated is unknown, and taking this call's
+     * could let in more holders than theirs, so the caller fails clearly), {@code {1, counter}} when the slot
      * was free or already holds this value (a re-send: the counter as it is, or a new one if it holds no fencing
      * token), else {@code {0, slot pttl}}. The limit key is kept at least as long as the slot.
      *
@@ -37,10 +43,10 @@ final class RedlockPermitScripts {
      * multiple) is rounded up past itself.
      */
     static final LuaScript ACQUIRE = new LuaScript("redlockPermitAcquire",
-            RedisScripts.restartGuard(4, 4, "{0, %s}") + """
-            local recorded = redis.call('GET', KEYS[2])
-            if recorded and tonumber(recorded) ~= tonumber(ARGV[3]) then
-              return {-1, tonumber(recorded)}
+            RedisScripts.restartGuard(4, 4, "{0, %s}") + LIMIT_RULE + """
+            local recorded = recordedLimit(redis.call('GET', KEYS[2]))
+            if recorded ~= 0 and recorded ~= tonumber(ARGV[3]) then
+              return {-1, recorded}
             end
             local function keepLimit()
               if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then
@@ -87,17 +93,17 @@ final class RedlockPermitScripts {
     /**
      * Release one slot. KEYS: slot, limit, slot 1..N. ARGV: value, channel, message, N. Deletes the slot if it holds
      * the value (and publishes); deletes the limit key once no slot is left, so the name takes a new limit, but only
-     * a key recording N: slots 1..N say nothing of another limit's higher slots. Returns 1 if the slot held the value,
-     * else 0.
+     * a key recording N ({@link RedisScripts#recordedLimit}): slots 1..N say nothing of another limit's higher slots,
+     * nor of those of a limit a key that holds no limit hides. Returns 1 if the slot held the value, else 0.
      */
-    static final LuaScript RELEASE = new LuaScript("redlockPermitRelease", """
+    static final LuaScript RELEASE = new LuaScript("redlockPermitRelease", LIMIT_RULE + """
             local released = 0
             if redis.call('GET', KEYS[1]) == ARGV[1] then
               redis.call('DEL', KEYS[1])
               redis.call('PUBLISH', ARGV[2], ARGV[3])
               released = 1
             end
-            if tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[4]) then
+            if recordedLimit(redis.call('GET', KEYS[2])) ~= tonumber(ARGV[4]) then
               return released
             end
             for i = 3, #KEYS do

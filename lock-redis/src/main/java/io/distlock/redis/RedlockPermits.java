@@ -41,7 +41,9 @@ import java.util.function.LongSupplier;
  * <p>An attempt first reads the slots on every master (one round), then tries the slots free on a majority, one
  * round each, in an order that starts at a random slot; an attempt it does not win is released on every master.
  * The limit is kept per master in a key that lives as long as its longest slot: a master that records another
- * limit refuses the attempt, and a release that leaves no slot deletes it.
+ * limit refuses the attempt, and a release that leaves no slot deletes it. A master whose limit key holds no limit
+ * (an operator's value) fails attempts and counts with a {@link io.distlock.LockException} naming the key: the limit
+ * of the slots held is unknown, and taking the caller's could let in more holders than theirs.
  */
 final class RedlockPermits {
 
@@ -116,6 +118,9 @@ final class RedlockPermits {
             }
             List<?> states = (List<?>) scan.value();
             long recorded = (Long) states.get(0);
+            if (recorded == -1) {
+                throw RedisErrors.limitKeyHoldsNoLimit(nodes.where(scan), name, limit(name));
+            }
             if (recorded > 0 && recorded != permits) {
                 throw new IllegalStateException(PermitBackend.limitMismatch(name, (int) recorded, permits));
             }
@@ -160,6 +165,7 @@ final class RedlockPermits {
         Map<Integer, Long> nodeFences = new HashMap<>();
         long counter = 0;
         int recorded = 0;
+        RedlockBackend.Outcome<Object> noLimit = null;
         int failed = 0;
         for (int i = 0; i < replies.size(); i++) {
             RedlockBackend.Outcome<Object> reply = replies.get(i);
@@ -174,17 +180,22 @@ final class RedlockPermits {
                 granted.add(i);
                 nodeFences.put(i, number);
                 counter = Math.max(counter, number);
+            } else if (code == -1L && number == -1L) {
+                noLimit = reply;
             } else if (code == -1L) {
                 recorded = (int) number;
             }
         }
         Slot slot = new Slot(index, permits, value);
-        if (recorded == 0 && quorum.won(granted.size(), leaseTime, elapsed)
+        if (recorded == 0 && noLimit == null && quorum.won(granted.size(), leaseTime, elapsed)
                 && nodes.raiseCounter(fence(name), counter, granted, nodeFences)
                 && quorum.won(granted.size(), leaseTime, clock.getAsLong() - start)) {
             return new Grant(name, token, counter + (index - 1), slot, sentAt);
         }
         releaseEverywhere(name, slot);
+        if (noLimit != null) {
+            throw RedisErrors.limitKeyHoldsNoLimit(nodes.where(noLimit), name, limit(name));
+        }
         if (recorded > 0) {
             throw new IllegalStateException(PermitBackend.limitMismatch(name, recorded, permits));
         }
@@ -264,13 +275,22 @@ final class RedlockPermits {
 
     /** The slots held on a majority of masters, under the limit the masters record. */
     int held(String name) {
-        List<RedlockBackend.Outcome<String>> limits = nodes.onAllNodes(node -> node.get(limit(name)));
+        List<RedlockBackend.Outcome<Object>> limits = nodes.onAllNodes(
+                node -> RedlockPermitScripts.SLOTS.run(node, List.of(limit(name)), List.of()));
         int failed = (int) limits.stream().filter(RedlockBackend.Outcome::failed).count();
         if (!quorum.reachable(failed)) {
             throw nodes.unavailable("count the permits of semaphore '" + name + "'", limits);
         }
-        int permits = limits.stream().filter(o -> !o.failed() && o.value() != null)
-                .mapToInt(o -> Integer.parseInt(o.value())).max().orElse(0);
+        int permits = 0;
+        for (RedlockBackend.Outcome<Object> outcome : limits) {
+            if (!outcome.failed()) {
+                long recorded = (Long) ((List<?>) outcome.value()).get(0);
+                if (recorded == -1) {
+                    throw RedisErrors.limitKeyHoldsNoLimit(nodes.where(outcome), name, limit(name));
+                }
+                permits = Math.max(permits, (int) recorded);
+            }
+        }
         if (permits == 0) {
             return 0;
         }

@@ -1,12 +1,15 @@
 package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
+import io.distlock.LockException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,6 +84,106 @@ class RedisPermitsTest {
             Lease third = semaphore.tryAcquire().orElseThrow();
             assertThat(third.fencingToken()).as("a later grant").isGreaterThan(second.fencingToken());
             third.release();
+        }
+    }
+
+    /**
+     * Values an operator may leave in the limit key that no grant writes (every grant writes a whole number from 1 to
+     * {@link RedisPermits#MAX_PERMITS}). While the semaphore has a holder, the limit it stated is unknown: taking the
+     * caller's limit could let in more holders than it stated, so the acquire fails with a clear error and adds no
+     * holder; once the holders are gone the next grant records its limit again.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "0", "-3", "2.5", "nan", "inf", "100001"})
+    void aLimitKeyThatHoldsNoLimitFailsTheAcquireClearlyAndAddsNoHolder(String bad) throws InterruptedException {
+        String name = "bad-limit-" + bad;
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            Semaphore semaphore = store.semaphore(name, 3, LockOptions.defaults().withLeaseTime(
+                    Duration.ofSeconds(30)));
+            Lease holder = semaphore.tryAcquire().orElseThrow();
+            probe.raw().set(permits().limit(name), bad); // an operator's value, under a live holder
+            assertThatThrownBy(semaphore::tryAcquire).as("an acquire over limit key '%s'", bad)
+                    .isInstanceOf(LockException.class).hasMessageContaining("semaphore '" + name + "'")
+                    .hasMessageContaining(permits().limit(name)).hasMessageContaining("holds no limit");
+            assertThat(probe.raw().zcard(permits().holders(name))).as("holders in the set").isEqualTo(1);
+            holder.release();
+            Lease next = semaphore.tryAcquire()
+                    .orElseThrow(() -> new AssertionError("refused once the holders were gone"));
+            assertThat(probe.raw().get(permits().limit(name))).as("the limit recorded again").isEqualTo("3");
+            next.release();
+        }
+    }
+
+    /**
+     * A re-sent acquire (its first run granted, its reply lost) that meets a limit key holding no limit fails: the
+     * caller gets no grant, so the script takes back the member its first run added instead of leaving a holder
+     * nobody renews or releases.
+     */
+    @Test
+    void aReSentAcquireRefusedForItsLimitKeyLeavesNoPhantomHolder() {
+        String name = "resent-bad-limit";
+        RedisPermits keys = permits();
+        try (RedisProbe probe = new RedisProbe(server.port())) {
+            List<String> keyList = List.of(keys.holders(name), keys.limit(name), keys.fence(name), keys.fences(name),
+                    keys.waiting(name));
+            long inAMinute = probe.serverClockMicros() / 1000 + 60_000;
+            probe.raw().zadd(keys.holders(name), inAMinute, "other|holder"); // a live holder of limit 2
+            probe.raw().set(keys.limit(name), "2");
+            List<String> args = List.of("a|me", "30000", "2", "0", "-1");
+            List<?> granted = (List<?>) RedisPermitScripts.ACQUIRE.run(probe.raw(), keyList, args);
+            assertThat(granted.get(0)).as("first run").isEqualTo(1L);
+            probe.raw().set(keys.limit(name), "garbage");
+            List<?> again = (List<?>) RedisPermitScripts.ACQUIRE.run(probe.raw(), keyList, args);
+            assertThat(again.toArray()).as("re-sent run's reply").containsExactly(-1L, -1L);
+            assertThat(probe.raw().zscore(keys.holders(name), "a|me")).as("the re-sent call's member").isNull();
+            assertThat(probe.raw().hget(keys.fences(name), "a|me")).as("its fence").isNull();
+            probe.raw().del(keys.holders(name), keys.limit(name), keys.fences(name), keys.fence(name));
+        }
+    }
+
+    /**
+     * Values an operator may leave in a live holder's field of the fences hash that hold no fencing token (by the
+     * counter's rule, {@link RedisScripts#readFencingToken}, and below 1). The holder's re-sent acquire takes a new
+     * fence by the counter instead of answering the value.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "nan", "inf", "-5", "0", "1e19", "9007199254740993"})
+    void aReSentAcquireOverAFenceFieldThatHoldsNoTokenTakesANewFence(String bad) {
+        String name = "bad-fence-field-" + bad;
+        RedisPermits keys = permits();
+        try (RedisProbe probe = new RedisProbe(server.port())) {
+            List<String> keyList = List.of(keys.holders(name), keys.limit(name), keys.fence(name), keys.fences(name),
+                    keys.waiting(name));
+            List<String> args = List.of("a|me", "30000", "2", "0", "-1");
+            List<?> granted = (List<?>) RedisPermitScripts.ACQUIRE.run(probe.raw(), keyList, args);
+            assertThat(granted.get(0)).as("first run").isEqualTo(1L);
+            long first = (Long) granted.get(1);
+            probe.raw().hset(keys.fences(name), "a|me", bad); // an operator's value in the live holder's field
+            List<?> again = (List<?>) RedisPermitScripts.ACQUIRE.run(probe.raw(), keyList, args);
+            assertThat(again.get(0)).as("re-sent run").isEqualTo(1L);
+            assertThat((Long) again.get(1)).as("re-sent run's token over fence field '%s'", bad)
+                    .isGreaterThan(first).isLessThan(1L << 53);
+            assertThat(probe.raw().hget(keys.fences(name), "a|me")).as("the field holds the token answered")
+                    .isEqualTo(again.get(1).toString());
+            assertThat(probe.raw().zcard(keys.holders(name))).as("one holder, not counted twice").isEqualTo(1);
+            probe.raw().del(keys.holders(name), keys.limit(name), keys.fences(name), keys.fence(name));
+        }
+    }
+
+    /** The admin view reads a holder's fence field by the same rule: one that holds no token shows 0, as none. */
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "nan", "-5", "1e19"})
+    void theAdminViewShowsAFenceFieldThatHoldsNoTokenAsNone(String bad) throws InterruptedException {
+        String name = "listed-bad-fence-" + bad;
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s&keyPrefix=bad-fence-admin:"))) {
+            Lease lease = store.semaphore(name, 1).acquire();
+            String member = probe.raw().zrange("bad-fence-admin:sem:{" + name + "}", 0, 0).get(0);
+            probe.raw().hset("bad-fence-admin:semfences:{" + name + "}", member, bad);
+            assertThat(store.admin().listPermits(name, 10)).extracting(io.distlock.LockInfo::fencingToken)
+                    .as("listed token over fence field '%s'", bad).containsExactly(0L);
+            lease.release();
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
+import io.distlock.LockException;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.StoreUnavailableException;
@@ -16,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -150,6 +153,51 @@ class RedlockPermitsTest {
             probe.raw().psetex(KEYS.limit(name), 30_000, "3");
             assertThatThrownBy(() -> store.semaphore(name, 2).tryAcquire()).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining(name).hasMessageContaining("3").hasMessageContaining("2");
+            probe.raw().del(KEYS.limit(name));
+        }
+    }
+
+    /**
+     * Values an operator may leave in one master's limit key that no grant writes (every grant writes a whole number
+     * from 1 to {@link RedlockPermits#MAX_PERMITS}): the limit the holders stated is unknown, so an attempt fails with
+     * a clear error and leaves no slot, and so does counting the permits; once the key is deleted the name works.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "0", "-3", "2.5", "nan", "inf", "101"})
+    void aLimitKeyThatHoldsNoLimitFailsAttemptsAndCountsClearly(String bad) throws Exception {
+        String name = "bad-limit-" + bad;
+        try (RedisProbe spoiled = new RedisProbe(SERVERS.get(0).port()); LockStore store = open()) {
+            Semaphore semaphore = store.semaphore(name, 2);
+            Lease holder = semaphore.tryAcquire().orElseThrow();
+            spoiled.raw().set(KEYS.limit(name), bad); // an operator's value on one master, under a live holder
+            assertThatThrownBy(semaphore::availablePermits).as("counting over limit key '%s'", bad)
+                    .isInstanceOf(LockException.class).hasMessageContaining("holds no limit");
+            assertThatThrownBy(semaphore::tryAcquire).as("an attempt over limit key '%s'", bad)
+                    .isInstanceOf(LockException.class).hasMessageContaining("semaphore '" + name + "'")
+                    .hasMessageContaining(KEYS.limit(name)).hasMessageContaining("holds no limit");
+            for (RedisServer s : SERVERS) {
+                try (RedisProbe probe = new RedisProbe(s.port())) {
+                    assertThat(probe.raw().exists(KEYS.slot(name, 1)) && probe.raw().exists(KEYS.slot(name, 2)))
+                            .as("a second slot on master %d", s.port()).isFalse();
+                }
+            }
+            spoiled.raw().del(KEYS.limit(name));
+            assertThat(semaphore.availablePermits()).isEqualTo(1);
+            holder.release();
+        }
+    }
+
+    /** The slot script answers a limit key that holds no limit with a reply of two numbers, never a short one. */
+    @Test
+    void theSlotScriptAnswersALimitKeyThatHoldsNoLimitInFull() {
+        String name = "bad-limit-script";
+        try (RedisProbe probe = new RedisProbe(SERVERS.get(0).port())) {
+            probe.raw().set(KEYS.limit(name), "garbage");
+            List<?> reply = (List<?>) RedlockPermitScripts.ACQUIRE.run(probe.raw(),
+                    List.of(KEYS.slot(name, 1), KEYS.limit(name), KEYS.fence(name)),
+                    List.of("a|me", "30000", "2", "0", Integer.toString(RedlockPermits.TOKEN_STEP)));
+            assertThat(reply.toArray()).containsExactly(-1L, -1L);
+            assertThat(probe.raw().exists(KEYS.slot(name, 1))).as("no slot taken").isFalse();
             probe.raw().del(KEYS.limit(name));
         }
     }
