@@ -111,9 +111,22 @@ final class RedisAdmin implements LockAdmin {
         if (value == null || ttl == -2) {
             return null; // released since the scan
         }
-        String fence = client.get(keys.fence(name));
-        return new LockInfo(name, fence == null ? 0 : Long.parseLong(fence),
+        return new LockInfo(name, fencingToken(client.get(keys.fence(name))),
                 ttl >= 0 ? Duration.ofMillis(ttl) : null, OwnerValue.owner(value));
+    }
+
+    /**
+     * The holder's token as its fence counter states it, or 0 when the counter holds no fencing token (missing, or
+     * an operator's value no grant writes: not a whole number, below 1, from 2^53 on), as the scripts read it
+     * ({@link RedisScripts#readCounter}): a spoiled counter must not break the operator's view.
+     */
+    private static long fencingToken(String counter) {
+        try {
+            long token = counter == null ? 0 : Long.parseLong(counter);
+            return token >= 1 && token < (1L << 53) ? token : 0;
+        } catch (NumberFormatException notAToken) {
+            return 0;
+        }
     }
 
     @Override

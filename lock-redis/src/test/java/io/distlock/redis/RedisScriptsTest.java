@@ -125,4 +125,19 @@ class RedisScriptsTest {
             }
         }
     }
+
+    @Test
+    void theAdminViewListsAHolderWhoseCounterHoldsNoFencingTokenWithTokenZero() {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            for (String bad : java.util.List.of("not a number", "nan", "1e19", "-3", "99999999999999999999")) {
+                String name = "listed-" + bad.replace(' ', '-');
+                try (Lease held = store.lock(name).tryAcquire().orElseThrow()) {
+                    probe.raw().set("distlock:fence:{" + name + "}", bad); // an operator spoils the counter
+                    assertThat(store.admin().list(name, 5)).as("listing a holder over counter '%s'", bad)
+                            .singleElement().satisfies(info -> assertThat(info.fencingToken()).isZero());
+                }
+            }
+        }
+    }
 }
