@@ -1,0 +1,118 @@
+package io.distlock.tck;
+
+import io.distlock.LockStore;
+import io.distlock.tck.FenceStateTampering.ForeignValue;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * §19 Tampered fence state: an operator or a cleanup job deletes, or overwrites with a value the store never writes,
+ * what the store keeps to make a name's tokens grow. The next grant of the name gets a token greater than every
+ * token granted before, or fails at once with a {@link io.distlock.LockException} naming the name; never a token at
+ * or below an earlier one, a hang, or a refusal with no holder. Needs the harness's
+ * {@link TckHarness#fenceTampering()}; a case the store's state cannot take is skipped.
+ */
+public interface FenceTamperingRules extends TckSupport {
+
+    /** Attempts after each overwrite: the first, and two more to show the name works again or keeps failing. */
+    int ATTEMPTS_AFTER_OVERWRITE = 3;
+
+    @Test
+    @DisplayName("§19.1 a lock's fence state deleted between holders: every next holder gets a larger token")
+    default void rule_19_1_forgottenLockFenceNeverRepeatsAToken() throws Exception {
+        forgetBetweenHolders(TamperedGrants.LOCK, tck().client(), FenceStateTampering::forgetLock);
+    }
+
+    @Test
+    @DisplayName("§19.2 a lock's fence state overwritten with values the store never writes: a larger token or a clear failure")
+    default void rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly() throws Exception {
+        overwriteBetweenHolders(TamperedGrants.LOCK, tck().client(), FenceStateTampering::overwriteLock);
+    }
+
+    @Test
+    @DisplayName("§19.3 a semaphore's fence state deleted between holders: every next permit gets a larger token")
+    default void rule_19_3_forgottenSemaphoreFenceNeverRepeatsAToken() throws Exception {
+        forgetBetweenHolders(TamperedGrants.SEMAPHORE, semaphoreClient(), FenceStateTampering::forgetSemaphore);
+    }
+
+    @Test
+    @DisplayName("§19.4 a semaphore's fence state overwritten with values the store never writes: a larger token or a clear failure")
+    default void rule_19_4_overwrittenSemaphoreFenceGivesALargerTokenOrFailsClearly() throws Exception {
+        overwriteBetweenHolders(TamperedGrants.SEMAPHORE, semaphoreClient(),
+                FenceStateTampering::overwriteSemaphore);
+    }
+
+    private FenceStateTampering tampering() {
+        FenceStateTampering tampering = tck().fenceTampering();
+        Assumptions.assumeTrue(tampering != null, "skipped: the store under test gives the kit no hand on its fence state");
+        return tampering;
+    }
+
+    private LockStore semaphoreClient() {
+        LockStore client = tck().client();
+        try {
+            client.semaphore(tck().name("probe"), 1);
+        } catch (UnsupportedOperationException e) {
+            Assumptions.abort("skipped: store has no semaphore support yet (" + e.getMessage() + ")");
+        }
+        return client;
+    }
+
+    /** Deleting is routine (cleanup jobs): the name must keep working, so here every attempt must be granted. */
+    private void forgetBetweenHolders(TamperedGrants.Kind kind, LockStore first, TamperedGrants.Forget forget) throws Exception {
+        FenceStateTampering tampering = tampering();
+        String name = tck().name(kind.what() + " forgotten fence");
+        TamperedGrants grants = new TamperedGrants(kind, name, first, tck().client());
+        grants.grantUntouched(2);
+        for (int round = 1; round <= 3; round++) {
+            long before = grants.highest();
+            if (!forget.apply(tampering, name)) {
+                Assumptions.abort("skipped: the store keeps no fence state of a " + kind.what() + " to delete");
+            }
+            String problem = grants.attempt("its fence state was deleted (time " + round + ", after token "
+                    + before + ")", false);
+            if (problem != null) {
+                throw new AssertionError(problem);
+            }
+        }
+    }
+
+    /** Each foreign value on a name of its own; every attempt after it is judged, all problems reported at once. */
+    private void overwriteBetweenHolders(TamperedGrants.Kind kind, LockStore first, TamperedGrants.Overwrite overwrite)
+            throws Exception {
+        FenceStateTampering tampering = tampering();
+        LockStore second = tck().client();
+        List<String> problems = new ArrayList<>();
+        List<String> outcomes = new ArrayList<>();
+        for (ForeignValue value : ForeignValue.values()) {
+            String name = tck().name(kind.what() + " fence " + value);
+            TamperedGrants grants = new TamperedGrants(kind, name, first, second);
+            grants.grantUntouched(2);
+            long before = grants.highest();
+            if (!overwrite.apply(tampering, name, value)) {
+                continue;
+            }
+            String what = "its fence state was overwritten with " + value + " (after token " + before + ")";
+            String problem = null;
+            for (int i = 0; i < ATTEMPTS_AFTER_OVERWRITE && problem == null; i++) {
+                problem = grants.attempt(what, true);
+            }
+            if (problem != null) {
+                problems.add(problem);
+            }
+            outcomes.add(value + ": " + (problem != null ? "FAILED"
+                    : grants.highest() > before ? "granted up to token " + grants.highest()
+                    : "failed clearly (" + grants.lastClearFailure() + ")"));
+        }
+        Assumptions.assumeTrue(!outcomes.isEmpty(),
+                "skipped: the store's fence state of a " + kind.what() + " takes none of the foreign values");
+        System.out.println("TCK §19 " + kind.what() + " fence overwritten: " + String.join("; ", outcomes));
+        if (!problems.isEmpty()) {
+            throw new AssertionError(problems.size() + " of " + outcomes.size() + " overwritten values broke the "
+                    + kind.what() + ":\n" + String.join("\n", problems));
+        }
+    }
+}

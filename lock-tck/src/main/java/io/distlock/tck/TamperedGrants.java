@@ -1,0 +1,160 @@
+package io.distlock.tck;
+
+import io.distlock.Lease;
+import io.distlock.LockException;
+import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One name of the rules of §19, a lock or a semaphore of 1, taken by single attempts on two clients while the kit
+ * tampers with its fencing state: it keeps the highest token granted so far and judges every attempt against it.
+ */
+final class TamperedGrants {
+
+    /** How one kind of name is taken: a lock, or a permit of a semaphore of 1. */
+    interface Kind {
+        /** "lock" or "semaphore", for messages. */
+        String what();
+
+        /** One attempt on {@code client}. */
+        Optional<Lease> tryAcquire(LockStore client, String name);
+    }
+
+    /** Deletes a name's fence state through the hook; false if the store cannot. */
+    @FunctionalInterface
+    interface Forget {
+        boolean apply(FenceStateTampering tampering, String name) throws Exception;
+    }
+
+    /** Overwrites a name's fence state through the hook; false if the store cannot. */
+    @FunctionalInterface
+    interface Overwrite {
+        boolean apply(FenceStateTampering tampering, String name, FenceStateTampering.ForeignValue value)
+                throws Exception;
+    }
+
+    static final Kind LOCK = new Kind() {
+        @Override
+        public String what() {
+            return "lock";
+        }
+
+        @Override
+        public Optional<Lease> tryAcquire(LockStore client, String name) {
+            return client.lock(name).tryAcquire();
+        }
+    };
+
+    static final Kind SEMAPHORE = new Kind() {
+        @Override
+        public String what() {
+            return "semaphore";
+        }
+
+        @Override
+        public Optional<Lease> tryAcquire(LockStore client, String name) {
+            return client.semaphore(name, 1).tryAcquire();
+        }
+    };
+
+    private final Kind kind;
+    private final String name;
+    private final LockStore[] clients;
+    private long highest;
+    private int attempts;
+    private String lastClearFailure;
+
+    TamperedGrants(Kind kind, String name, LockStore first, LockStore second) {
+        this.kind = kind;
+        this.name = name;
+        this.clients = new LockStore[] {first, second};
+    }
+
+    /** The highest token granted so far. */
+    long highest() {
+        return highest;
+    }
+
+    /** The message of the last attempt that failed clearly, or null if none did. */
+    String lastClearFailure() {
+        return lastClearFailure;
+    }
+
+    /** Grants and releases before any tampering, on alternating clients, each with a larger token. */
+    void grantUntouched(int times) {
+        for (int i = 0; i < times; i++) {
+            String problem = attempt("before any tampering", false);
+            if (problem != null) {
+                throw new AssertionError(problem);
+            }
+        }
+    }
+
+    /**
+     * One attempt on the next client after {@code tampering}, judged: null if it was granted a token above every
+     * earlier one (then another client was refused while it held, and it was released) or, when
+     * {@code mayFail}, if it failed at once with a {@link LockException} naming the name; else what went wrong.
+     */
+    String attempt(String tampering, boolean mayFail) {
+        LockStore client = clients[attempts % 2];
+        LockStore other = clients[(attempts + 1) % 2];
+        attempts++;
+        String where = kind.what() + " '" + name + "' after " + tampering + ": ";
+        Optional<Lease> result;
+        long start = System.nanoTime();
+        try {
+            result = CompletableFuture.supplyAsync(() -> kind.tryAcquire(client, name))
+                    .get(Tck.PROMPTLY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return where + "tryAcquire() had not returned after " + Tck.PROMPTLY.toMillis() + " ms (a hang)";
+        } catch (ExecutionException e) {
+            return judgeFailure(where, e.getCause(), mayFail);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return where + "interrupted";
+        }
+        if (result.isEmpty()) {
+            return where + "tryAcquire() was refused though no client holds it (a phantom holder)";
+        }
+        try (Lease lease = result.get()) {
+            long token = lease.fencingToken();
+            if (token <= highest) {
+                return where + "granted token " + token + ", not greater than token " + highest
+                        + " granted before (took " + Tck.elapsedSince(start).toMillis() + " ms)";
+            }
+            highest = token;
+            Optional<Lease> intruder = kind.tryAcquire(other, name);
+            if (intruder.isPresent()) {
+                intruder.get().release();
+                return where + "another client was granted token " + intruder.get().fencingToken()
+                        + " while token " + token + " held it";
+            }
+        } catch (RuntimeException e) {
+            return where + "a granted lease then failed: " + e;
+        }
+        return null;
+    }
+
+    private String judgeFailure(String where, Throwable failure, boolean mayFail) {
+        if (!mayFail) {
+            return where + "failed, but the name must keep working: " + failure;
+        }
+        if (failure instanceof StoreUnavailableException) {
+            return where + "reported the store unavailable, though it answered (a tampered value is no outage): "
+                    + failure;
+        }
+        if (!(failure instanceof LockException)) {
+            return where + "failed with " + failure + ", not a LockException";
+        }
+        if (failure.getMessage() == null || !failure.getMessage().contains(name)) {
+            return where + "failed with a message that does not name the " + kind.what() + ": " + failure;
+        }
+        lastClearFailure = failure.getMessage();
+        return null;
+    }
+}
