@@ -119,7 +119,8 @@ final class TamperedGrants {
             return where + "interrupted";
         }
         if (result.isEmpty()) {
-            return where + "tryAcquire() was refused though no client holds it (a phantom holder)";
+            return where + "tryAcquire() was refused though no client holds it (a phantom holder)"
+                    + (lastClearFailure == null ? "" : "; an earlier attempt had failed with: " + lastClearFailure);
         }
         try (Lease lease = result.get()) {
             long token = lease.fencingToken();
