@@ -4,7 +4,9 @@ import io.distlock.Lease;
 import io.distlock.LockException;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,9 @@ final class TamperedGrants {
 
         /** One attempt on {@code client}. */
         Optional<Lease> tryAcquire(LockStore client, String name);
+
+        /** A timed wait on {@code client}. */
+        Optional<Lease> tryAcquire(LockStore client, String name, Duration wait) throws InterruptedException;
     }
 
     /** Deletes a name's fence state through the hook; false if the store cannot. */
@@ -48,6 +53,11 @@ final class TamperedGrants {
         public Optional<Lease> tryAcquire(LockStore client, String name) {
             return client.lock(name).tryAcquire();
         }
+
+        @Override
+        public Optional<Lease> tryAcquire(LockStore client, String name, Duration wait) throws InterruptedException {
+            return client.lock(name).tryAcquire(wait);
+        }
     };
 
     static final Kind SEMAPHORE = new Kind() {
@@ -59,6 +69,11 @@ final class TamperedGrants {
         @Override
         public Optional<Lease> tryAcquire(LockStore client, String name) {
             return client.semaphore(name, 1).tryAcquire();
+        }
+
+        @Override
+        public Optional<Lease> tryAcquire(LockStore client, String name, Duration wait) throws InterruptedException {
+            return client.semaphore(name, 1).tryAcquire(wait);
         }
     };
 
@@ -96,47 +111,62 @@ final class TamperedGrants {
     }
 
     /**
-     * One attempt on the next client after {@code tampering}, judged: null if it was granted a token above every
-     * earlier one (then another client was refused while it held, and it was released) or, when
+     * One single attempt on the next client after {@code tampering}, judged: null if it was granted a token above
+     * every earlier one (then another client was refused while it held, and it was released) or, when
      * {@code mayFail}, if it failed at once with a {@link LockException} naming the name; else what went wrong.
      */
     String attempt(String tampering, boolean mayFail) {
+        return attempt(tampering, mayFail, null);
+    }
+
+    /**
+     * As {@link #attempt(String, boolean)}, but a timed wait of {@code wait} (null: a single attempt), which may take
+     * {@code wait} plus promptly: a free name is granted at once, and a failure must not be waited out as "held".
+     */
+    String attempt(String tampering, boolean mayFail, Duration wait) {
         LockStore client = clients[attempts % 2];
         LockStore other = clients[(attempts + 1) % 2];
         attempts++;
-        String where = kind.what() + " '" + name + "' after " + tampering + ": ";
+        String call = wait == null ? "tryAcquire()" : "tryAcquire(" + wait.toMillis() + " ms)";
+        String where = kind.what() + " '" + name + "' after " + tampering + ": " + call + " ";
+        Duration bound = wait == null ? Tck.PROMPTLY : wait.plus(Tck.PROMPTLY);
         Optional<Lease> result;
         long start = System.nanoTime();
         try {
-            result = CompletableFuture.supplyAsync(() -> kind.tryAcquire(client, name))
-                    .get(Tck.PROMPTLY.toMillis(), TimeUnit.MILLISECONDS);
+            result = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return wait == null ? kind.tryAcquire(client, name) : kind.tryAcquire(client, name, wait);
+                } catch (InterruptedException e) {
+                    throw new CompletionException(e);
+                }
+            }).get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            return where + "tryAcquire() had not returned after " + Tck.PROMPTLY.toMillis() + " ms (a hang)";
+            return where + "had not returned after " + bound.toMillis() + " ms (a hang)";
         } catch (ExecutionException e) {
             return judgeFailure(where, e.getCause(), mayFail);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return where + "interrupted";
+            return where + "was interrupted";
         }
         if (result.isEmpty()) {
-            return where + "tryAcquire() was refused though no client holds it (a phantom holder)"
+            return where + "was refused though no client holds it (a phantom holder)"
                     + (lastClearFailure == null ? "" : "; an earlier attempt had failed with: " + lastClearFailure);
         }
         try (Lease lease = result.get()) {
             long token = lease.fencingToken();
             if (token <= highest) {
-                return where + "granted token " + token + ", not greater than token " + highest
+                return where + "was granted token " + token + ", not greater than token " + highest
                         + " granted before (took " + Tck.elapsedSince(start).toMillis() + " ms)";
             }
             highest = token;
             Optional<Lease> intruder = kind.tryAcquire(other, name);
             if (intruder.isPresent()) {
                 intruder.get().release();
-                return where + "another client was granted token " + intruder.get().fencingToken()
+                return where + "was granted, then another client was granted token " + intruder.get().fencingToken()
                         + " while token " + token + " held it";
             }
         } catch (RuntimeException e) {
-            return where + "a granted lease then failed: " + e;
+            return where + "was granted, then its lease failed: " + e;
         }
         return null;
     }

@@ -337,6 +337,25 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
+    /** A store whose waits take a fence it cannot grow for "held" and wait it out, reporting "not acquired". */
+    static class FenceFailureWaitedOutTck extends TamperedStubTck {
+        FenceFailureWaitedOutTck() {
+            super(StubSpace.withClockFloor(), stub -> new CountedStub(stub) {
+                @Override
+                public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+                    try {
+                        return delegate.acquire(name, leaseTime, wait);
+                    } catch (LockException e) {
+                        if (wait.isNone()) {
+                            throw e;
+                        }
+                        return null;
+                    }
+                }
+            });
+        }
+    }
+
     private static final String[] WATCHED_TAMPERING = {
         "rule_19_1_forgottenLockFenceNeverRepeatsAToken",
         "rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly",
@@ -357,6 +376,12 @@ class KitCatchesBrokenStoresTest {
     @Test
     void aFenceThatCannotGrowReportedAsAnOutageIsCaught() {
         assertThat(failedRules(FenceOverflowAsOutageTck.class, WATCHED_TAMPERING))
+                .containsExactly("rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly");
+    }
+
+    @Test
+    void aFenceFailureWaitedOutAsHeldIsCaught() {
+        assertThat(failedRules(FenceFailureWaitedOutTck.class, WATCHED_TAMPERING))
                 .containsExactly("rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly");
     }
 
