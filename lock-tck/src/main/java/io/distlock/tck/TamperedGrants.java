@@ -1,13 +1,15 @@
 package io.distlock.tck;
 
 import io.distlock.Lease;
+import io.distlock.LockInfo;
 import io.distlock.LockException;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,6 +30,9 @@ final class TamperedGrants {
 
         /** A timed wait on {@code client}. */
         Optional<Lease> tryAcquire(LockStore client, String name, Duration wait) throws InterruptedException;
+
+        /** The holders {@code client}'s admin view lists under {@code name} (may throw UnsupportedOperationException). */
+        List<LockInfo> holders(LockStore client, String name);
     }
 
     /** Deletes a name's fence state through the hook; false if the store cannot. */
@@ -58,6 +63,11 @@ final class TamperedGrants {
         public Optional<Lease> tryAcquire(LockStore client, String name, Duration wait) throws InterruptedException {
             return client.lock(name).tryAcquire(wait);
         }
+
+        @Override
+        public List<LockInfo> holders(LockStore client, String name) {
+            return client.admin().list(name, 10);
+        }
     };
 
     static final Kind SEMAPHORE = new Kind() {
@@ -74,6 +84,11 @@ final class TamperedGrants {
         @Override
         public Optional<Lease> tryAcquire(LockStore client, String name, Duration wait) throws InterruptedException {
             return client.semaphore(name, 1).tryAcquire(wait);
+        }
+
+        @Override
+        public List<LockInfo> holders(LockStore client, String name) {
+            return client.admin().listPermits(name, 10);
         }
     };
 
@@ -143,7 +158,8 @@ final class TamperedGrants {
         } catch (TimeoutException e) {
             return where + "had not returned after " + bound.toMillis() + " ms (a hang)";
         } catch (ExecutionException e) {
-            return judgeFailure(where, e.getCause(), mayFail);
+            String problem = judgeFailure(where, e.getCause(), mayFail);
+            return problem != null ? problem : phantomAfterFailure(where, client, e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return where + "was interrupted";
@@ -169,6 +185,18 @@ final class TamperedGrants {
             return where + "was granted, then its lease failed: " + e;
         }
         return null;
+    }
+
+    /** What the admin view lists as holding the name after a failed attempt, if it lists anything. */
+    private String phantomAfterFailure(String where, LockStore client, Throwable failure) {
+        List<LockInfo> holders;
+        try {
+            holders = kind.holders(client, name).stream().filter(h -> h.name().equals(name)).toList();
+        } catch (UnsupportedOperationException e) {
+            return null; // no admin view of this kind: the next attempts show a phantom holder instead
+        }
+        return holders.isEmpty() ? null : where + "failed (" + failure.getMessage()
+                + "), yet the admin view lists a holder with no lease behind it (a phantom holder): " + holders;
     }
 
     private String judgeFailure(String where, Throwable failure, boolean mayFail) {
