@@ -4,7 +4,7 @@ package io.distlock.tck;
  * An operator's or a cleanup job's hand on the fencing state a store keeps for a name, for the rules of §19: it
  * deletes that state (as a {@code DEL}, {@code DELETE} or {@code TRUNCATE} would) or overwrites it with a value the
  * store never writes, behind every client's back. Supplied by a backend's kit subclass that knows where its store
- * keeps the state; the kit only calls it while no client holds the name.
+ * keeps the state; the kit deletes only while no client holds the name, and overwrites also under a holder.
  *
  * <p>Each method answers whether it did anything: {@code false} means the store keeps no such state, or its type
  * cannot hold that value (a {@code BIGINT NOT NULL} column holds no text and no NULL), and the kit skips that case.

@@ -1,10 +1,19 @@
 package io.distlock.tck;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.tck.FenceStateTampering.ForeignValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -47,6 +56,82 @@ public interface FenceTamperingRules extends TckSupport {
     default void rule_19_4_overwrittenSemaphoreFenceGivesALargerTokenOrFailsClearly() throws Exception {
         overwriteBetweenHolders(TamperedGrants.SEMAPHORE, semaphoreClient(),
                 FenceStateTampering::overwriteSemaphore);
+    }
+
+    @Test
+    @DisplayName("§19.5 a lock's fence state overwritten while held, a thread of the holder's client waiting: the release works, the waiter gets a larger token or fails clearly")
+    default void rule_19_5_overwrittenWhileHeldTheReleaseWorksAndTheWaiterIsServed() throws Exception {
+        FenceStateTampering tampering = tampering();
+        LockStore holderClient = tck().client();
+        LockStore other = tck().client();
+        List<String> problems = new ArrayList<>();
+        int tried = 0;
+        for (ForeignValue value : ForeignValue.values()) {
+            String name = tck().name("held fence " + value);
+            Lease held = holderClient.lock(name).acquire();
+            CompletableFuture<Optional<Lease>> waiter = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return holderClient.lock(name).tryAcquire(Tck.HANG);
+                } catch (InterruptedException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            assertThatThrownBy(() -> waiter.get(500, TimeUnit.MILLISECONDS)).as("waiting while the lock is held")
+                    .isInstanceOf(TimeoutException.class);
+            if (!tampering.overwriteLock(name, value)) {
+                held.release();
+                waiter.get(Tck.PROMPTLY.toMillis(), TimeUnit.MILLISECONDS).ifPresent(Lease::release);
+                continue;
+            }
+            tried++;
+            String what = "its fence state was overwritten with " + value + " while token " + held.fencingToken()
+                    + " held it and a thread of the same client waited";
+            String problem = releaseAndServe(name, held, waiter, other, what);
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+        Assumptions.assumeTrue(tried > 0, "skipped: the store's fence state of a lock takes none of the foreign values");
+        if (!problems.isEmpty()) {
+            throw new AssertionError(problems.size() + " of " + tried + " values overwritten under a holder broke the"
+                    + " lock:\n" + String.join("\n", problems));
+        }
+    }
+
+    /**
+     * Releases {@code held} and judges what the waiter gets; if it failed clearly, another client's attempt must
+     * not find a holder that is not there. Null if all is well, else what went wrong.
+     */
+    private String releaseAndServe(String name, Lease held, CompletableFuture<Optional<Lease>> waiter,
+            LockStore other, String what) throws InterruptedException {
+        String where = "lock '" + name + "' after " + what + ": ";
+        try {
+            held.release();
+        } catch (RuntimeException e) {
+            return where + "the holder's release failed: " + e;
+        }
+        TamperedGrants grants = new TamperedGrants(TamperedGrants.LOCK, name, other, other);
+        grants.granted(held.fencingToken());
+        Optional<Lease> served;
+        try {
+            served = waiter.get(Tck.PROMPTLY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            waiter.cancel(true);
+            return where + "the waiter had not been served " + Tck.PROMPTLY.toMillis() + " ms after the release";
+        } catch (ExecutionException e) {
+            String problem = grants.judgeFailure(what + " (the waiter)", other, e.getCause());
+            return problem != null ? problem : grants.attempt(what + " and the waiter failed", true);
+        }
+        if (served.isEmpty()) {
+            return where + "the waiter gave up empty though the lock was released (a phantom holder)";
+        }
+        try (Lease lease = served.get()) {
+            if (lease.fencingToken() <= held.fencingToken()) {
+                return where + "the waiter was granted token " + lease.fencingToken() + ", not greater than token "
+                        + held.fencingToken() + " of the holder before it";
+            }
+        }
+        return null;
     }
 
     private FenceStateTampering tampering() {

@@ -110,6 +110,22 @@ final class TamperedGrants {
         return highest;
     }
 
+    /** Records {@code token}, granted outside this object, as one every later grant must exceed. */
+    void granted(long token) {
+        highest = Math.max(highest, token);
+    }
+
+    /**
+     * Null if {@code failure}, the outcome of an attempt after {@code tampering}, is a clear one (a
+     * {@link LockException} naming the name, no outage, no holder left in the admin view on {@code client}); else
+     * what is wrong with it.
+     */
+    String judgeFailure(String tampering, LockStore client, Throwable failure) {
+        String where = kind.what() + " '" + name + "' after " + tampering + ": ";
+        String problem = judgeFailure(where, failure, true);
+        return problem != null ? problem : phantomAfterFailure(where, client, failure);
+    }
+
     /** The message of the last attempt that failed clearly, or null if none did. */
     String lastClearFailure() {
         return lastClearFailure;
