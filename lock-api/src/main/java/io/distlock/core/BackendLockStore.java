@@ -5,10 +5,12 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
+import io.distlock.LockException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockStoreListener;
 import io.distlock.Semaphore;
+import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
@@ -284,9 +286,10 @@ public final class BackendLockStore implements LockStore {
      * Passes the store lock of a released {@code hold} to the claimed local waiter {@code next} of {@code gate} in one
      * store operation, with the waiter's lease time. The waiter always gets an outcome: the new grant, or, if the store
      * no longer had {@code hold}'s lock or could not be reached, the gate alone (it then contends in the store itself,
-     * beginning a new streak). A store that refuses the waiter's options (a lease time over its limit, say) ran
-     * nothing: the lock is then freed as a plain release frees it, and the waiter meets the same refusal at its own
-     * acquire.
+     * beginning a new streak). A store that refuses the waiter's options (a lease time over its limit, say), or
+     * refuses the hand-over itself with a {@link LockException} other than {@link StoreUnavailableException} (a
+     * fencing token that cannot grow), ran nothing: the lock is then freed as a plain release frees it, and the
+     * waiter meets the same refusal at its own acquire.
      */
     private void handOver(Hold hold, LocalGates.Gate gate, LocalGates.Waiter next) {
         String name = hold.grant.name();
@@ -299,6 +302,11 @@ public final class BackendLockStore implements LockStore {
                 grant = handOverInStore(hold.grant, next.options.leaseTime(), next.thread());
                 stillOurs = grant != null;
             } catch (IllegalArgumentException refusedWaitersOptions) {
+                stillOurs = releaseInStore(hold);
+            } catch (LockException refused) {
+                if (refused instanceof StoreUnavailableException) {
+                    throw refused;
+                }
                 stillOurs = releaseInStore(hold);
             }
         } finally {

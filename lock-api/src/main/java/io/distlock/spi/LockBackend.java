@@ -81,6 +81,8 @@ public interface LockBackend extends AutoCloseable {
      *         nobody else waits, the core keeps handing the lock over without bound and never pauses for others
      * @throws io.distlock.StoreUnavailableException if the store cannot be reached; the backend takes back a hand-over
      *         that may have happened with its answer lost, as for an acquire
+     * @throws io.distlock.LockException if the store refused the hand-over and changed nothing (a fencing token that
+     *         cannot grow): the core then frees the lock with {@link #release}, and the receiver acquires on its own
      */
     default Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not hand locks over");

@@ -2,6 +2,7 @@ package io.distlock.jdbc;
 
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
@@ -76,6 +77,12 @@ class H2TckTest extends LockStoreTck {
                 server.start();
             }
         };
+    }
+
+    /** The store's lock and permit rows, deleted and updated as an operator would. */
+    @Override
+    protected FenceStateTampering fenceTampering() {
+        return new SqlFenceTampering(uri);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
@@ -21,6 +22,12 @@ class MariaDbClientTckTest extends StoreUriTck {
 
     MariaDbClientTckTest() {
         super(URI, StoreCapabilities.timeBound());
+    }
+
+    /** The store's lock and permit rows, deleted and updated as an operator would. */
+    @Override
+    protected FenceStateTampering fenceTampering() {
+        return new SqlFenceTampering(URI);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
@@ -15,6 +16,12 @@ class MariaDbTckTest extends StoreUriTck {
 
     MariaDbTckTest() {
         super(URI, StoreCapabilities.timeBound());
+    }
+
+    /** The store's lock and permit rows, deleted and updated as an operator would. */
+    @Override
+    protected FenceStateTampering fenceTampering() {
+        return new SqlFenceTampering(URI);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
@@ -22,6 +23,12 @@ class RedisTckTest extends StoreUriTck {
     @Override
     protected String unreachableStoreUri() {
         return "redis://127.0.0.1:" + FreePorts.next() + "?timeout=1s";
+    }
+
+    /** The store's counters under the default key prefix, set and deleted as an operator would. */
+    @Override
+    protected FenceStateTampering fenceTampering() {
+        return new RedisFenceTampering(URI, RedisOptions.defaults().keyPrefix());
     }
 
     /** The password alone and with a user name in the user info (this server has none, so it refuses both). */

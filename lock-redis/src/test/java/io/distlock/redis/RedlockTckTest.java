@@ -9,6 +9,7 @@ import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.Wait;
+import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
@@ -21,6 +22,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -66,6 +68,13 @@ class RedlockTckTest extends LockStoreTck {
     @Override
     public int manyNamesCount() {
         return 1_000;
+    }
+
+    /** The counters on all five nodes, set and deleted as an operator would on each. */
+    @Override
+    protected FenceStateTampering fenceTampering() {
+        return new RedisFenceTampering(SERVERS.stream().map(s -> new HostAndPort("127.0.0.1", s.port())).toList(),
+                RedisOptions.defaults().keyPrefix());
     }
 
     @Override

@@ -21,6 +21,9 @@ public interface TckContext {
     /** Server control for availability rules, or null. */
     StoreOutage outage();
 
+    /** A hand on the store's fencing state for the tampering rules, or null. */
+    FenceStateTampering fenceTampering();
+
     /** A URI with no server behind it, or null. */
     String unreachableStoreUri();
 

@@ -33,6 +33,14 @@ public abstract class TckHarness implements TckSupport {
     }
 
     /**
+     * A hand on the fencing state the store keeps for a name, for the rules of §19 (an operator or a cleanup job
+     * deletes or overwrites it); null (the default) skips them.
+     */
+    protected FenceStateTampering fenceTampering() {
+        return null;
+    }
+
+    /**
      * A URI of this store's kind on which no server answers (for example a closed port), or null to skip that rule.
      * Opening it, or acquiring through it, must raise {@link io.distlock.StoreUnavailableException}.
      */
@@ -89,6 +97,11 @@ public abstract class TckHarness implements TckSupport {
         @Override
         public StoreOutage outage() {
             return TckHarness.this.outage();
+        }
+
+        @Override
+        public FenceStateTampering fenceTampering() {
+            return TckHarness.this.fenceTampering();
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.distlock.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import io.distlock.LockException;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
@@ -278,6 +279,110 @@ class KitCatchesBrokenStoresTest {
                 }
             });
         }
+    }
+
+    /** A stub store, its space and fault chosen by the subclass, under the tampering rules of §19. */
+    abstract static class TamperedStubTck extends TckHarness implements FenceTamperingRules {
+        private final StubSpace space;
+        private final Function<StubBackend, LockBackend> fault;
+
+        TamperedStubTck(StubSpace space, Function<StubBackend, LockBackend> fault) {
+            this.space = space;
+            this.fault = fault;
+        }
+
+        @Override
+        protected LockStore newClient() {
+            return new BackendLockStore(fault.apply(new StubBackend(space)), "tampered stub");
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+
+        @Override
+        protected FenceStateTampering fenceTampering() {
+            return space.fenceTampering();
+        }
+    }
+
+    /** The stub store whose fences never fall below the clock: the correct control. */
+    static class ClockFloorFenceTck extends TamperedStubTck {
+        ClockFloorFenceTck() {
+            super(StubSpace.withClockFloor(), CountedStub::new);
+        }
+    }
+
+    /** A store whose fence is a bare counter (INCR, fence + 1): deleted or reset, it counts from 1 again. */
+    static class CounterOnlyFenceTck extends TamperedStubTck {
+        CounterOnlyFenceTck() {
+            super(new StubSpace(), CountedStub::new);
+        }
+    }
+
+    /** A store that reports a fence it cannot grow as an outage, so callers retry a lock that stays broken. */
+    static class FenceOverflowAsOutageTck extends TamperedStubTck {
+        FenceOverflowAsOutageTck() {
+            super(StubSpace.withClockFloor(), stub -> new CountedStub(stub) {
+                @Override
+                public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+                    try {
+                        return delegate.acquire(name, leaseTime, wait);
+                    } catch (LockException e) {
+                        throw new StoreUnavailableException("store unavailable: " + e.getMessage(), e);
+                    }
+                }
+            });
+        }
+    }
+
+    /** A store whose waits take a fence it cannot grow for "held" and wait it out, reporting "not acquired". */
+    static class FenceFailureWaitedOutTck extends TamperedStubTck {
+        FenceFailureWaitedOutTck() {
+            super(StubSpace.withClockFloor(), stub -> new CountedStub(stub) {
+                @Override
+                public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+                    try {
+                        return delegate.acquire(name, leaseTime, wait);
+                    } catch (LockException e) {
+                        if (wait.isNone()) {
+                            throw e;
+                        }
+                        return null;
+                    }
+                }
+            });
+        }
+    }
+
+    private static final String[] WATCHED_TAMPERING = {
+        "rule_19_1_forgottenLockFenceNeverRepeatsAToken",
+        "rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly",
+    };
+
+    @Test
+    void aStoreWithAClockFloorPassesTheTamperingRules() {
+        assertThat(failedRules(ClockFloorFenceTck.class, WATCHED_TAMPERING)).isEmpty();
+    }
+
+    @Test
+    void aBareCounterThatRepeatsTokensAfterTamperingIsCaught() {
+        assertThat(failedRules(CounterOnlyFenceTck.class, WATCHED_TAMPERING)).containsExactlyInAnyOrder(
+                "rule_19_1_forgottenLockFenceNeverRepeatsAToken",
+                "rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly");
+    }
+
+    @Test
+    void aFenceThatCannotGrowReportedAsAnOutageIsCaught() {
+        assertThat(failedRules(FenceOverflowAsOutageTck.class, WATCHED_TAMPERING))
+                .containsExactly("rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly");
+    }
+
+    @Test
+    void aFenceFailureWaitedOutAsHeldIsCaught() {
+        assertThat(failedRules(FenceFailureWaitedOutTck.class, WATCHED_TAMPERING))
+                .containsExactly("rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly");
     }
 
     private static final String[] WATCHED_ON_STUB = {

@@ -8,11 +8,12 @@ import java.time.Duration;
 
 /**
  * The rule groups that need a controllable store, against the kit's stub backend: its outage switch runs the
- * availability rules (§14) and its pause points the races of §15 that no real store can be forced into.
+ * availability rules (§14), its pause points the races of §15 that no real store can be forced into, and its fencing
+ * counters (with a clock floor) the tampering rules of §19.
  */
-class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAndBoundsRules {
+class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAndBoundsRules, FenceTamperingRules {
 
-    private final StubSpace space = new StubSpace();
+    private final StubSpace space = StubSpace.withClockFloor();
 
     @Override
     protected LockStore newClient() {
@@ -32,6 +33,11 @@ class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAnd
     @Override
     protected Duration operationTimeout() {
         return space.operationTimeout();
+    }
+
+    @Override
+    protected FenceStateTampering fenceTampering() {
+        return space.fenceTampering();
     }
 
     @Override

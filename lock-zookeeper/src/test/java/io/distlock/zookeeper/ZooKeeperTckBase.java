@@ -1,6 +1,7 @@
 package io.distlock.zookeeper;
 
 import io.distlock.LockStore;
+import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.WaitResources;
@@ -37,6 +38,12 @@ abstract class ZooKeeperTckBase extends LockStoreTck {
     @Override
     protected WaitResources waitResources() {
         return TestServers::clientWatchers;
+    }
+
+    /** The lock's and the semaphore's parent nodes, deleted as an operator would, through a client of the kit's. */
+    @Override
+    protected FenceStateTampering fenceTampering() {
+        return new ZooKeeperFenceTampering(tck().client());
     }
 
     /** The URI of the servers the subclass owns. */

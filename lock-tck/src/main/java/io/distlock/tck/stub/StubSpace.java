@@ -1,10 +1,13 @@
 package io.distlock.tck.stub;
 
+import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.ReleaseSignals;
+import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.StoreOutage;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The "server" behind one or more {@link StubBackend}s: who holds each lock until when (by {@link System#nanoTime()}),
  * the fencing counters, release wake-ups, and an on/off switch that makes every operation of every client fail with
- * {@link StoreUnavailableException} after an operation timeout, as a stopped server would.
+ * {@link StoreUnavailableException} after an operation timeout, as a stopped server would. The fencing counters
+ * count from 1, or, in a space {@link #withClockFloor() with a clock floor}, take the larger of the last token plus
+ * one and the clock in microseconds, as the SQL and Redis stores do, so a counter deleted through
+ * {@link #fenceTampering()} never repeats a token.
  */
 public final class StubSpace {
 
@@ -28,16 +34,30 @@ public final class StubSpace {
     private final ConcurrentHashMap<String, AtomicLong> fences = new ConcurrentHashMap<>();
     final ReleaseSignals signals = new ReleaseSignals();
     private final Duration operationTimeout;
+    private final boolean clockFloor;
     private volatile CountDownLatch up = new CountDownLatch(0);
+
+    private StubSpace(Duration operationTimeout, boolean clockFloor) {
+        this.operationTimeout = operationTimeout;
+        this.clockFloor = clockFloor;
+    }
 
     /** A space whose operations, while it is stopped, fail after {@code operationTimeout}. */
     public StubSpace(Duration operationTimeout) {
-        this.operationTimeout = operationTimeout;
+        this(operationTimeout, false);
     }
 
     /** A space with a 200 ms operation timeout. */
     public StubSpace() {
         this(Duration.ofMillis(200));
+    }
+
+    /**
+     * A space with a 200 ms operation timeout whose fences never fall below the clock in microseconds; a counter at
+     * {@link Long#MAX_VALUE} fails the acquire with a {@link LockException} naming the lock.
+     */
+    public static StubSpace withClockFloor() {
+        return new StubSpace(Duration.ofMillis(200), true);
     }
 
     /** How long an operation on the stopped store takes before it fails. */
@@ -97,7 +117,47 @@ public final class StubSpace {
     }
 
     long nextFence(String name) {
-        return fences.computeIfAbsent(name, k -> new AtomicLong()).incrementAndGet();
+        AtomicLong counter = fences.computeIfAbsent(name, k -> new AtomicLong());
+        if (!clockFloor) {
+            return counter.incrementAndGet();
+        }
+        return counter.updateAndGet(last -> {
+            if (last == Long.MAX_VALUE) {
+                throw new LockException("the fencing counter of lock '" + name + "' holds " + last
+                        + ", the largest token: no larger one can be granted");
+            }
+            Instant now = Instant.now();
+            return Math.max(last + 1, now.getEpochSecond() * 1_000_000 + now.getNano() / 1000);
+        });
+    }
+
+    /**
+     * The kit's hand on this space's fencing counters (§19): forgetting removes a lock's counter, overwriting sets it
+     * to 0, -5, a value 10^12 ahead, or {@link Long#MAX_VALUE} (a counter holds no text or empty value).
+     */
+    public FenceStateTampering fenceTampering() {
+        return new FenceStateTampering() {
+            @Override
+            public boolean forgetLock(String name) {
+                fences.remove(name);
+                return true;
+            }
+
+            @Override
+            public boolean overwriteLock(String name, ForeignValue value) {
+                AtomicLong counter = fences.computeIfAbsent(name, k -> new AtomicLong());
+                switch (value) {
+                    case ZERO -> counter.set(0);
+                    case NEGATIVE -> counter.set(-5);
+                    case FAR_AHEAD -> counter.addAndGet(1_000_000_000_000L);
+                    case LARGEST -> counter.set(Long.MAX_VALUE);
+                    default -> {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        };
     }
 
     /** When the store expires {@code name}'s current holder ({@link System#nanoTime()}), or empty if it is free. */

@@ -1,0 +1,210 @@
+package io.distlock.tck;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import io.distlock.tck.FenceStateTampering.ForeignValue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * §19 Tampered fence state: an operator or a cleanup job deletes, or overwrites with a value the store never writes,
+ * what the store keeps to make a name's tokens grow. The next grant of the name gets a token greater than every
+ * token granted before, or fails at once with a {@link io.distlock.LockException} naming the name; never a token at
+ * or below an earlier one, a hang, or a refusal with no holder. Needs the harness's
+ * {@link TckHarness#fenceTampering()}; a case the store's state cannot take is skipped.
+ */
+public interface FenceTamperingRules extends TckSupport {
+
+    /**
+     * Attempts after each overwrite: the first, and two more to show the name works again or keeps failing, the last
+     * a timed wait of this long (a failure must not be waited out and reported as "held").
+     */
+    Duration LAST_ATTEMPT_WAIT = Duration.ofSeconds(1);
+
+    @Test
+    @DisplayName("§19.1 a lock's fence state deleted between holders: every next holder gets a larger token")
+    default void rule_19_1_forgottenLockFenceNeverRepeatsAToken() throws Exception {
+        forgetBetweenHolders(TamperedGrants.LOCK, tck().client(), FenceStateTampering::forgetLock);
+    }
+
+    @Test
+    @DisplayName("§19.2 a lock's fence state overwritten with values the store never writes: a larger token or a clear failure")
+    default void rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly() throws Exception {
+        overwriteBetweenHolders(TamperedGrants.LOCK, tck().client(), FenceStateTampering::overwriteLock);
+    }
+
+    @Test
+    @DisplayName("§19.3 a semaphore's fence state deleted between holders: every next permit gets a larger token")
+    default void rule_19_3_forgottenSemaphoreFenceNeverRepeatsAToken() throws Exception {
+        forgetBetweenHolders(TamperedGrants.SEMAPHORE, semaphoreClient(), FenceStateTampering::forgetSemaphore);
+    }
+
+    @Test
+    @DisplayName("§19.4 a semaphore's fence state overwritten with values the store never writes: a larger token or a clear failure")
+    default void rule_19_4_overwrittenSemaphoreFenceGivesALargerTokenOrFailsClearly() throws Exception {
+        overwriteBetweenHolders(TamperedGrants.SEMAPHORE, semaphoreClient(),
+                FenceStateTampering::overwriteSemaphore);
+    }
+
+    @Test
+    @DisplayName("§19.5 a lock's fence state overwritten while held, a thread of the holder's client waiting: the release works, the waiter gets a larger token or fails clearly")
+    default void rule_19_5_overwrittenWhileHeldTheReleaseWorksAndTheWaiterIsServed() throws Exception {
+        FenceStateTampering tampering = tampering();
+        LockStore holderClient = tck().client();
+        LockStore other = tck().client();
+        List<String> problems = new ArrayList<>();
+        int tried = 0;
+        for (ForeignValue value : ForeignValue.values()) {
+            String name = tck().name("held fence " + value);
+            Lease held = holderClient.lock(name).acquire();
+            CompletableFuture<Optional<Lease>> waiter = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return holderClient.lock(name).tryAcquire(Tck.HANG);
+                } catch (InterruptedException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            assertThatThrownBy(() -> waiter.get(500, TimeUnit.MILLISECONDS)).as("waiting while the lock is held")
+                    .isInstanceOf(TimeoutException.class);
+            if (!tampering.overwriteLock(name, value)) {
+                held.release();
+                waiter.get(Tck.PROMPTLY.toMillis(), TimeUnit.MILLISECONDS).ifPresent(Lease::release);
+                continue;
+            }
+            tried++;
+            String what = "its fence state was overwritten with " + value + " while token " + held.fencingToken()
+                    + " held it and a thread of the same client waited";
+            String problem = releaseAndServe(name, held, waiter, other, what);
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+        Assumptions.assumeTrue(tried > 0, "skipped: the store's fence state of a lock takes none of the foreign values");
+        if (!problems.isEmpty()) {
+            throw new AssertionError(problems.size() + " of " + tried + " values overwritten under a holder broke the"
+                    + " lock:\n" + String.join("\n", problems));
+        }
+    }
+
+    /**
+     * Releases {@code held} and judges what the waiter gets; if it failed clearly, another client's attempt must
+     * not find a holder that is not there. Null if all is well, else what went wrong.
+     */
+    private String releaseAndServe(String name, Lease held, CompletableFuture<Optional<Lease>> waiter,
+            LockStore other, String what) throws InterruptedException {
+        String where = "lock '" + name + "' after " + what + ": ";
+        try {
+            held.release();
+        } catch (RuntimeException e) {
+            return where + "the holder's release failed: " + e;
+        }
+        TamperedGrants grants = new TamperedGrants(TamperedGrants.LOCK, name, other, other);
+        grants.granted(held.fencingToken());
+        Optional<Lease> served;
+        try {
+            served = waiter.get(Tck.PROMPTLY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            waiter.cancel(true);
+            return where + "the waiter had not been served " + Tck.PROMPTLY.toMillis() + " ms after the release";
+        } catch (ExecutionException e) {
+            String problem = grants.judgeFailure(what + " (the waiter)", other, e.getCause());
+            return problem != null ? problem : grants.attempt(what + " and the waiter failed", true);
+        }
+        if (served.isEmpty()) {
+            return where + "the waiter gave up empty though the lock was released (a phantom holder)";
+        }
+        try (Lease lease = served.get()) {
+            if (lease.fencingToken() <= held.fencingToken()) {
+                return where + "the waiter was granted token " + lease.fencingToken() + ", not greater than token "
+                        + held.fencingToken() + " of the holder before it";
+            }
+        }
+        return null;
+    }
+
+    private FenceStateTampering tampering() {
+        FenceStateTampering tampering = tck().fenceTampering();
+        Assumptions.assumeTrue(tampering != null, "skipped: the store under test gives the kit no hand on its fence state");
+        return tampering;
+    }
+
+    private LockStore semaphoreClient() {
+        LockStore client = tck().client();
+        try {
+            client.semaphore(tck().name("probe"), 1);
+        } catch (UnsupportedOperationException e) {
+            Assumptions.abort("skipped: store has no semaphore support yet (" + e.getMessage() + ")");
+        }
+        return client;
+    }
+
+    /** Deleting is routine (cleanup jobs): the name must keep working, so here every attempt must be granted. */
+    private void forgetBetweenHolders(TamperedGrants.Kind kind, LockStore first, TamperedGrants.Forget forget) throws Exception {
+        FenceStateTampering tampering = tampering();
+        String name = tck().name(kind.what() + " forgotten fence");
+        TamperedGrants grants = new TamperedGrants(kind, name, first, tck().client());
+        grants.grantUntouched(2);
+        for (int round = 1; round <= 3; round++) {
+            long before = grants.highest();
+            if (!forget.apply(tampering, name)) {
+                Assumptions.abort("skipped: the store keeps no fence state of a " + kind.what() + " to delete");
+            }
+            String problem = grants.attempt("its fence state was deleted (time " + round + ", after token "
+                    + before + ")", false);
+            if (problem != null) {
+                throw new AssertionError(problem);
+            }
+        }
+    }
+
+    /** Each foreign value on a name of its own; every attempt after it is judged, all problems reported at once. */
+    private void overwriteBetweenHolders(TamperedGrants.Kind kind, LockStore first, TamperedGrants.Overwrite overwrite)
+            throws Exception {
+        FenceStateTampering tampering = tampering();
+        LockStore second = tck().client();
+        List<String> problems = new ArrayList<>();
+        List<String> outcomes = new ArrayList<>();
+        for (ForeignValue value : ForeignValue.values()) {
+            String name = tck().name(kind.what() + " fence " + value);
+            TamperedGrants grants = new TamperedGrants(kind, name, first, second);
+            grants.grantUntouched(2);
+            long before = grants.highest();
+            if (!overwrite.apply(tampering, name, value)) {
+                continue;
+            }
+            String what = "its fence state was overwritten with " + value + " (after token " + before + ")";
+            String problem = grants.attempt(what, true);
+            if (problem == null) {
+                problem = grants.attempt(what, true);
+            }
+            if (problem == null) {
+                problem = grants.attempt(what, true, LAST_ATTEMPT_WAIT);
+            }
+            if (problem != null) {
+                problems.add(problem);
+            }
+            outcomes.add(value + ": " + (problem != null ? "FAILED"
+                    : grants.highest() > before ? "granted up to token " + grants.highest()
+                    : "failed clearly (" + grants.lastClearFailure() + ")"));
+        }
+        Assumptions.assumeTrue(!outcomes.isEmpty(),
+                "skipped: the store's fence state of a " + kind.what() + " takes none of the foreign values");
+        System.out.println("TCK §19 " + kind.what() + " fence overwritten: " + String.join("; ", outcomes));
+        if (!problems.isEmpty()) {
+            throw new AssertionError(problems.size() + " of " + outcomes.size() + " overwritten values broke the "
+                    + kind.what() + ":\n" + String.join("\n", problems));
+        }
+    }
+}
