@@ -63,17 +63,19 @@ final class RedisScripts {
      * {@link #HAND_OVER} and {@link #RAISE_FENCE}, the semaphores' {@link RedisPermitScripts#ACQUIRE} and
      * {@link RedlockPermitScripts#ACQUIRE}), so a value an operator left in a counter means the same to all of them:
      * they set the Lua variable {@code last} to the counter at {@code KEYS[key]}, or 0 when it holds no fencing token
-     * (missing, not a number, not finite, below 0 or from 2^53 on, none of which a grant writes). No line of them can
-     * raise an error, so they may follow a script's first write: Redis does not undo a script that stops halfway.
+     * (missing, not a number, not finite, below 0 or from 2^53 on, none of which a grant writes, or a key of another
+     * type, read with {@code redis.pcall} so its WRONGTYPE error counts as none and the grant's {@code SET} replaces
+     * it). No line of them can raise an error, so they may follow a script's first write: Redis does not undo a
+     * script that stops halfway.
      */
     static String readCounter(int key) {
-        return readFencingToken("last", "redis.call('GET', KEYS[%d])".formatted(key));
+        return readFencingToken("last", "redis.pcall('GET', KEYS[%d])".formatted(key));
     }
 
     /**
      * The counter's rule of {@link #readCounter(int)} for any stored fencing token: lines that declare the Lua local
-     * {@code variable} and set it to the value of the Lua expression {@code value} (a string, or false when missing),
-     * or to 0 when that holds no fencing token. A holder's stored token is one only when it is at least 1, as the
+     * {@code variable} and set it to the value of the Lua expression {@code value} (a string, false when missing, or
+     * the error table of a {@code redis.pcall}), or to 0 when that holds no fencing token. A holder's stored token is one only when it is at least 1, as the
      * lock's re-sent acquire reads its counter. No line of them can raise an error.
      */
     static String readFencingToken(String variable, String value) {
