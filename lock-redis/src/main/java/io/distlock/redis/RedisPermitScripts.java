@@ -90,7 +90,10 @@ final class RedisPermitScripts {
             end
             """ + RedisScripts.readFencingToken("token", "mine and redis.call('HGET', KEYS[4], ARGV[1])") + """
             if token < 1 then
-            """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t").indent(2) + """
+            """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t", """
+                redis.call('ZREM', KEYS[1], ARGV[1]) -- this call's own holder
+                redis.call('HDEL', KEYS[4], ARGV[1])
+                """).indent(2) + """
               redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
               token = fence
             end

@@ -113,16 +113,31 @@ final class RedisScripts {
      * The fence rule's next lines, after {@link #readCounter(int)} (shared by the lock's {@link #ACQUIRE} and
      * {@link #HAND_OVER} and the semaphores' {@link RedisPermitScripts#ACQUIRE}): they set {@code fence} to
      * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. {@code time} is the Lua
-     * expression of the {@code TIME} reply counted from: a script that read the clock already passes its own. No
-     * line of them can raise an error.
+     * expression of the {@code TIME} reply counted from: a script that read the clock already passes its own. A
+     * fence from 2^53 on (only after an operator's counter just below it) would be read back as none and the next one
+     * would start at the clock, below it: instead the lines {@code undo} take back the script's own writes and the
+     * script answers {@link #counterExhausted(int)}. No line of them raises an error.
      */
-    static String nextFence(int key, String time) {
+    static String nextFence(int key, String time, String undo) {
         return """
             local time = %2$s
             local clock = time[1] * 1000000 + time[2]
             local fence = last < clock and clock or last + 1
+            if fence >= 9007199254740992 then
+            %3$s  return %4$s
+            end
             redis.call('SET', KEYS[%1$d], string.format('%%.0f', fence))
-            """.formatted(key, time);
+            """.formatted(key, time, undo.isEmpty() ? "" : undo.indent(2), counterExhausted(key));
+    }
+
+    /**
+     * The error reply of a script whose fence counter {@code KEYS[key]} has no next token below 2^53 (past which a
+     * Lua number no longer counts in ones): nothing is granted, the key is named, a deleted counter starts again at
+     * the clock.
+     */
+    static String counterExhausted(int key) {
+        return ("redis.error_reply('ERR fence counter ' .. KEYS[%d] .. ' is exhausted: its next fencing token would"
+                + " reach 2^53, past which Redis scripts cannot count it exactly; nothing was granted')").formatted(key);
     }
 
     /**
@@ -165,7 +180,7 @@ final class RedisScripts {
             if not granted and last >= 1 then
               return last
             end
-            """ + nextFence(2, "redis.call('TIME')") + """
+            """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- this call's own holder") + """
             return fence
             """);
 
@@ -275,7 +290,7 @@ final class RedisScripts {
             if current == ARGV[2] and last >= 1 then
               return {last, waiting}
             end
-            """ + nextFence(2, "redis.call('TIME')") + """
+            """ + nextFence(2, "redis.call('TIME')", "") + """
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
             return {fence, waiting}
             """);
