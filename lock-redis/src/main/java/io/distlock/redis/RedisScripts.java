@@ -278,7 +278,9 @@ final class RedisScripts {
      * attempt left the waiting marker, 0 when none did: while the client holds the lock its own threads queue at
      * its local gate, so a marker is another client's waiter (or a stale one of a waiter gone, which only costs a
      * turn it does not take). The lock is never free in between, so nobody is woken. A key that already holds the
-     * new value is this hand-over re-sent after a lost reply (Cluster retries): its fence comes back again.
+     * new value is this hand-over re-sent after a lost reply (Cluster retries): its fence comes back again. Over an
+     * exhausted counter ({@link #nextFence}) the lock is freed, as the release a hand-over also is, and nothing is
+     * granted: kept, it would stay held until its expiry by a holder that has already released it.
      */
     static final LuaScript HAND_OVER = new LuaScript("handOver", """
             local waiting = redis.call('EXISTS', KEYS[3])
@@ -290,7 +292,8 @@ final class RedisScripts {
             if current == ARGV[2] and last >= 1 then
               return {last, waiting}
             end
-            """ + nextFence(2, "redis.call('TIME')", "") + """
+            """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- freed, as the release it also is")
+            + """
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
             return {fence, waiting}
             """);

@@ -2,11 +2,15 @@ package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.distlock.Lease;
 import io.distlock.LockException;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
+import io.distlock.tck.check.HandOverHolder;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,6 +38,27 @@ class RedisCounterExhaustionTest {
                     .isInstanceOf(LockException.class).hasMessageContaining("distlock:fence:{edge} is exhausted");
             assertThat(probe.raw().exists("distlock:{edge}")).as("the lock key after the refusal").isFalse();
             assertThat(probe.raw().get("distlock:fence:{edge}")).isEqualTo(Long.toString(LAST_TOKEN));
+        }
+    }
+
+    @Test
+    void aHandOverOverACounterAtTheLastTokenLeavesTheLockFree() throws Exception {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"));
+                LockStore other = LockStore.open(server.uri("timeout=1s"))) {
+            Lease held = store.lock("edge-hand-over").tryAcquire().orElseThrow();
+            FutureTask<Lease> waiter = new FutureTask<>(() -> store.lock("edge-hand-over").acquire());
+            Thread thread = new Thread(waiter, "edge-hand-over-waiter");
+            thread.start();
+            HandOverHolder.awaitQueuedAtLocalGate(thread);
+            probe.raw().set("distlock:fence:{edge-hand-over}", Long.toString(LAST_TOKEN)); // an operator's value
+            Throwable atRelease = catchThrowable(held::release); // the hand-over to the waiter is refused
+            assertThat(probe.raw().exists("distlock:{edge-hand-over}"))
+                    .as("the lock key after the refused hand-over (release threw %s)", atRelease).isFalse();
+            assertThat(catchThrowable(() -> waiter.get(20, TimeUnit.SECONDS))).as("the waiter's acquire")
+                    .hasMessageContaining("is exhausted");
+            assertThatThrownBy(() -> other.lock("edge-hand-over").tryAcquire()).hasMessageContaining("is exhausted");
+            thread.join(TimeUnit.SECONDS.toMillis(20));
         }
     }
 
