@@ -374,20 +374,52 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         Set<Grant> lost;
+        IllegalArgumentException refused = null;
         hold.claimStoreCall(); // after a renewal of this hold in flight, so the new expiry lands last
         try {
             Duration left = Duration.ofMillis((leftNanos + 999_999) / 1_000_000) // rounded up: never shorter
                     .plus(RELEASE_AFTER_EXPIRY_GRACE);
             lost = renewInStore(hold, List.of(new Renewal(hold.grant, left)));
+        } catch (IllegalArgumentException refusedExpiry) {
+            refused = refusedExpiry;
+            lost = Set.of();
         } finally {
             hold.endStoreCall();
-            hold.openGate();
+            if (refused == null) {
+                hold.openGate();
+            }
+        }
+        if (refused != null) {
+            releaseRefusedDelay(hold, minHeld, refused);
+            return;
         }
         if (lost.contains(hold.grant)) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
             throw hold.lostCause();
         }
         delayedReleases.releaseLater(hold, deadline - System.nanoTime());
+    }
+
+    /**
+     * A store refused the expiry a releaseAfter needs (a lease time over its limit, such as a Redis store's
+     * {@code maxLeaseTime} with its restart guard) and ran nothing: the hold is already released here and no longer
+     * renewed, so rather than leave the lock in the store until its expiry with no client able to free it, it is
+     * freed now, as a plain release frees it, and the caller learns that {@code minHeld} was not kept.
+     */
+    private void releaseRefusedDelay(Hold hold, Duration minHeld, IllegalArgumentException refused) {
+        boolean stillOurs;
+        try {
+            stillOurs = releaseInStore(hold);
+        } finally {
+            hold.openGate();
+        }
+        if (!stillOurs) {
+            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
+            hold.lostCause().addSuppressed(refused);
+            throw hold.lostCause();
+        }
+        throw new IllegalArgumentException("releaseAfter(" + minHeld + ") of '" + hold.grant.name() + "' needs an"
+                + " expiry the store refuses, so the lock was released now instead: " + refused.getMessage(), refused);
     }
 
     private static long saturatedNanos(Duration d) {

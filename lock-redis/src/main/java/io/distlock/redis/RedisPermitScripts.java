@@ -25,10 +25,11 @@ final class RedisPermitScripts {
      * Lua lines ({@link RedisScripts#readCounter}, {@link RedisScripts#nextFence}): the larger of the counter plus one
      * and the server clock in microseconds (so a lost counter never repeats a token), a counter that holds no fencing
      * token counting as none; it is kept beside the holder in the hash {@code fences}. No line after the holder was
-     * added can raise an error, so a grant is never left half done (Redis undoes nothing). The set, the hash and the
-     * limit key expire with their latest holder: a first holder sets their TTLs, a later one only when its expiry is
-     * the latest. A holder that is already in the set with this call's value, unexpired, is the grant of an earlier run
-     * of this very call (Jedis's Cluster client re-sends a script whose reply was lost): it is renewed and answered
+     * added can raise an error, so a grant is never left half done (Redis undoes nothing): a fences key of another
+     * type than a hash (an operator's) holds no fences and is deleted first, a counter of another type counts as none.
+     * The set, the hash and the limit key expire with their latest holder: a first holder sets their TTLs, a later one
+     * only when its expiry is the latest. A holder that is already in the set with this call's value, unexpired, is
+     * the grant of an earlier run of this very call (Jedis's Cluster client re-sends a script whose reply was lost): it is renewed and answered
      * with its own fence, never counted twice; a fence of its own in the hash that holds no fencing token (by the
      * counter's rule, {@link RedisScripts#readFencingToken}, or below 1: an operator's value) is replaced by a new one,
      * so a re-sent call is answered with a token, never that value. A limit key that holds no limit ({@link
@@ -50,6 +51,10 @@ final class RedisPermitScripts {
             local lease = tonumber(ARGV[2])
             local permits = tonumber(ARGV[3])
             local expiry = now + lease
+            local fencesType = redis.call('TYPE', KEYS[4]).ok
+            if fencesType ~= 'hash' and fencesType ~= 'none' then
+              redis.call('DEL', KEYS[4]) -- holds no fences: its HDEL/HSET below would fail after the holder was added
+            end
             local held = redis.call('ZCARD', KEYS[1])
             local limit = nil
             if held > 0 then
@@ -85,7 +90,10 @@ final class RedisPermitScripts {
             end
             """ + RedisScripts.readFencingToken("token", "mine and redis.call('HGET', KEYS[4], ARGV[1])") + """
             if token < 1 then
-            """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t").indent(2) + """
+            """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t", """
+                redis.call('ZREM', KEYS[1], ARGV[1]) -- this call's own holder
+                redis.call('HDEL', KEYS[4], ARGV[1])
+                """).indent(2) + """
               redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
               token = fence
             end

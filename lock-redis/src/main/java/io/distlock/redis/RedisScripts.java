@@ -63,17 +63,19 @@ final class RedisScripts {
      * {@link #HAND_OVER} and {@link #RAISE_FENCE}, the semaphores' {@link RedisPermitScripts#ACQUIRE} and
      * {@link RedlockPermitScripts#ACQUIRE}), so a value an operator left in a counter means the same to all of them:
      * they set the Lua variable {@code last} to the counter at {@code KEYS[key]}, or 0 when it holds no fencing token
-     * (missing, not a number, not finite, below 0 or from 2^53 on, none of which a grant writes). No line of them can
-     * raise an error, so they may follow a script's first write: Redis does not undo a script that stops halfway.
+     * (missing, not a number, not finite, below 0 or from 2^53 on, none of which a grant writes, or a key of another
+     * type, read with {@code redis.pcall} so its WRONGTYPE error counts as none and the grant's {@code SET} replaces
+     * it). No line of them can raise an error, so they may follow a script's first write: Redis does not undo a
+     * script that stops halfway.
      */
     static String readCounter(int key) {
-        return readFencingToken("last", "redis.call('GET', KEYS[%d])".formatted(key));
+        return readFencingToken("last", "redis.pcall('GET', KEYS[%d])".formatted(key));
     }
 
     /**
      * The counter's rule of {@link #readCounter(int)} for any stored fencing token: lines that declare the Lua local
-     * {@code variable} and set it to the value of the Lua expression {@code value} (a string, or false when missing),
-     * or to 0 when that holds no fencing token. A holder's stored token is one only when it is at least 1, as the
+     * {@code variable} and set it to the value of the Lua expression {@code value} (a string, false when missing, or
+     * the error table of a {@code redis.pcall}), or to 0 when that holds no fencing token. A holder's stored token is one only when it is at least 1, as the
      * lock's re-sent acquire reads its counter. No line of them can raise an error.
      */
     static String readFencingToken(String variable, String value) {
@@ -111,16 +113,31 @@ final class RedisScripts {
      * The fence rule's next lines, after {@link #readCounter(int)} (shared by the lock's {@link #ACQUIRE} and
      * {@link #HAND_OVER} and the semaphores' {@link RedisPermitScripts#ACQUIRE}): they set {@code fence} to
      * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. {@code time} is the Lua
-     * expression of the {@code TIME} reply counted from: a script that read the clock already passes its own. No
-     * line of them can raise an error.
+     * expression of the {@code TIME} reply counted from: a script that read the clock already passes its own. A
+     * fence from 2^53 on (only after an operator's counter just below it) would be read back as none and the next one
+     * would start at the clock, below it: instead the lines {@code undo} take back the script's own writes and the
+     * script answers {@link #counterExhausted(int)}. No line of them raises an error.
      */
-    static String nextFence(int key, String time) {
+    static String nextFence(int key, String time, String undo) {
         return """
             local time = %2$s
             local clock = time[1] * 1000000 + time[2]
             local fence = last < clock and clock or last + 1
+            if fence >= 9007199254740992 then
+            %3$s  return %4$s
+            end
             redis.call('SET', KEYS[%1$d], string.format('%%.0f', fence))
-            """.formatted(key, time);
+            """.formatted(key, time, undo.isEmpty() ? "" : undo.indent(2), counterExhausted(key));
+    }
+
+    /**
+     * The error reply of a script whose fence counter {@code KEYS[key]} has no next token below 2^53 (past which a
+     * Lua number no longer counts in ones): nothing is granted, the key is named, a deleted counter starts again at
+     * the clock.
+     */
+    static String counterExhausted(int key) {
+        return ("redis.error_reply('ERR fence counter ' .. KEYS[%d] .. ' is exhausted: its next fencing token would"
+                + " reach 2^53, past which Redis scripts cannot count it exactly; nothing was granted')").formatted(key);
     }
 
     /**
@@ -163,7 +180,7 @@ final class RedisScripts {
             if not granted and last >= 1 then
               return last
             end
-            """ + nextFence(2, "redis.call('TIME')") + """
+            """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- this call's own holder") + """
             return fence
             """);
 
@@ -261,7 +278,9 @@ final class RedisScripts {
      * attempt left the waiting marker, 0 when none did: while the client holds the lock its own threads queue at
      * its local gate, so a marker is another client's waiter (or a stale one of a waiter gone, which only costs a
      * turn it does not take). The lock is never free in between, so nobody is woken. A key that already holds the
-     * new value is this hand-over re-sent after a lost reply (Cluster retries): its fence comes back again.
+     * new value is this hand-over re-sent after a lost reply (Cluster retries): its fence comes back again. Over an
+     * exhausted counter ({@link #nextFence}) the lock is freed, as the release a hand-over also is, and nothing is
+     * granted: kept, it would stay held until its expiry by a holder that has already released it.
      */
     static final LuaScript HAND_OVER = new LuaScript("handOver", """
             local waiting = redis.call('EXISTS', KEYS[3])
@@ -273,7 +292,8 @@ final class RedisScripts {
             if current == ARGV[2] and last >= 1 then
               return {last, waiting}
             end
-            """ + nextFence(2, "redis.call('TIME')") + """
+            """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- freed, as the release it also is")
+            + """
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
             return {fence, waiting}
             """);

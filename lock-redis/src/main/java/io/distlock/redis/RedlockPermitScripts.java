@@ -40,7 +40,9 @@ final class RedlockPermitScripts {
      * without meeting another grant's token ({@link RedlockPermits}). The last counter is read by the lock's lines
      * ({@link RedisScripts#readCounter}): one that holds no fencing token counts as none, so the counter starts at
      * the clock, and no line after the slot was set can raise an error. A counter left by an earlier version (not a
-     * multiple) is rounded up past itself.
+     * multiple) is rounded up past itself. A counter whose next step would reach 2^53 (an operator's value just below
+     * it; read back, such a counter counts as none) takes back the slot and answers
+     * {@link RedisScripts#counterExhausted}: the next grant would start at the clock, below the token handed out.
      */
     static final LuaScript ACQUIRE = new LuaScript("redlockPermitAcquire",
             RedisScripts.restartGuard(4, 4, "{0, %s}") + LIMIT_RULE + """
@@ -58,21 +60,29 @@ final class RedlockPermitScripts {
               local t = redis.call('TIME')
               local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
               local fence = math.max(math.floor(last / step) + 1, math.ceil(clock / step)) * step
+              if fence >= 9007199254740992 then
+                return false
+              end
               redis.call('SET', KEYS[3], string.format('%.0f', fence))
               return fence
             end
+            local fence = false
             if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-              keepLimit()
             """ + RedisScripts.readCounter(3).indent(2) + """
-              return {1, nextFence(last)}
-            end
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              fence = nextFence(last)
+            elseif redis.call('GET', KEYS[1]) == ARGV[1] then
               redis.call('PEXPIRE', KEYS[1], ARGV[2])
-              keepLimit()
             """ + RedisScripts.readCounter(3).indent(2) + """
-              return {1, last >= 1 and last or nextFence(last)}
+              fence = last >= 1 and last or nextFence(last)
+            else
+              return {0, redis.call('PTTL', KEYS[1])}
             end
-            return {0, redis.call('PTTL', KEYS[1])}
+            if not fence then
+              redis.call('DEL', KEYS[1]) -- this call's own slot
+            """ + "  return " + RedisScripts.counterExhausted(3) + "\n" + """
+            end
+            keepLimit()
+            return {1, fence}
             """);
 
     /**

@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.LockOptions;
@@ -115,6 +116,26 @@ class RedlockPermitTokenTest {
             assertThat((Long) again.get(1)).as("re-sent grant's counter over counter '%s'", bad)
                     .isGreaterThanOrEqualTo(clockMicros).isLessThan(1L << 53);
             probe.raw().del(KEYS.slot(name, 1), KEYS.limit(name));
+        }
+    }
+
+    @Test
+    void aSlotGrantWhoseNextStepReachesTwoToThe53IsRefusedAndTakesBackItsSlot() {
+        String name = "exhausted-counter";
+        try (RedisProbe probe = new RedisProbe(split.get().a().port())) {
+            List<String> keys = List.of(KEYS.slot(name, 1), KEYS.limit(name), KEYS.fence(name));
+            List<String> args = List.of("a|me", "60000", "1", "0", Integer.toString(RedlockPermits.TOKEN_STEP));
+            long lastStep = (1L << 53) / RedlockPermits.TOKEN_STEP * RedlockPermits.TOKEN_STEP; // below 2^53
+            probe.raw().set(KEYS.fence(name), Long.toString(lastStep - 1));
+            List<?> granted = (List<?>) RedlockPermitScripts.ACQUIRE.run(probe.raw(), keys, args);
+            assertThat(granted).as("the last whole step below 2^53").isEqualTo(List.of(1L, lastStep));
+            probe.raw().del(KEYS.slot(name, 1), KEYS.limit(name));
+            assertThatThrownBy(() -> RedlockPermitScripts.ACQUIRE.run(probe.raw(), keys, args))
+                    .as("the grant whose step would reach 2^53").hasMessageContaining("is exhausted");
+            assertThat(probe.raw().exists(KEYS.slot(name, 1))).as("the slot after the refusal").isFalse();
+            assertThat(probe.raw().exists(KEYS.limit(name))).as("the limit key after the refusal").isFalse();
+            assertThat(probe.raw().get(KEYS.fence(name))).isEqualTo(Long.toString(lastStep));
+            probe.raw().del(KEYS.fence(name));
         }
     }
 
