@@ -48,13 +48,13 @@ public interface FenceTamperingRules extends TckSupport {
     @Test
     @DisplayName("§19.3 a semaphore's fence state deleted between holders: every next permit gets a larger token")
     default void rule_19_3_forgottenSemaphoreFenceNeverRepeatsAToken() throws Exception {
-        forgetBetweenHolders(TamperedGrants.SEMAPHORE, semaphoreClient(), FenceStateTampering::forgetSemaphore);
+        forgetBetweenHolders(TamperedGrants.SEMAPHORE, Tck.semaphoreClient(tck()), FenceStateTampering::forgetSemaphore);
     }
 
     @Test
     @DisplayName("§19.4 a semaphore's fence state overwritten with values the store never writes: a larger token or a clear failure")
     default void rule_19_4_overwrittenSemaphoreFenceGivesALargerTokenOrFailsClearly() throws Exception {
-        overwriteBetweenHolders(TamperedGrants.SEMAPHORE, semaphoreClient(),
+        overwriteBetweenHolders(TamperedGrants.SEMAPHORE, Tck.semaphoreClient(tck()),
                 FenceStateTampering::overwriteSemaphore);
     }
 
@@ -138,16 +138,6 @@ public interface FenceTamperingRules extends TckSupport {
         FenceStateTampering tampering = tck().fenceTampering();
         Assumptions.assumeTrue(tampering != null, "skipped: the store under test gives the kit no hand on its fence state");
         return tampering;
-    }
-
-    private LockStore semaphoreClient() {
-        LockStore client = tck().client();
-        try {
-            client.semaphore(tck().name("probe"), 1);
-        } catch (UnsupportedOperationException e) {
-            Assumptions.abort("skipped: store has no semaphore support yet (" + e.getMessage() + ")");
-        }
-        return client;
     }
 
     /** Deleting is routine (cleanup jobs): the name must keep working, so here every attempt must be granted. */

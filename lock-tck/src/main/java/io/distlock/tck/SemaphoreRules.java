@@ -24,7 +24,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -34,16 +33,6 @@ import org.junit.jupiter.api.Test;
  */
 public interface SemaphoreRules extends TckSupport {
 
-    /** A client of the store under test; skips the rule if the store has no semaphores yet. */
-    private LockStore semaphoreClient() {
-        LockStore client = tck().client();
-        try {
-            client.semaphore(tck().name("probe"), 1);
-        } catch (UnsupportedOperationException e) {
-            Assumptions.abort("skipped: store has no semaphore support yet (" + e.getMessage() + ")");
-        }
-        return client;
-    }
 
     @Test
     @DisplayName("§18.1 clients x threads on one semaphore of 2: never more than 2 holders")
@@ -61,7 +50,7 @@ public interface SemaphoreRules extends TckSupport {
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
-                LockStore store = c == 0 ? semaphoreClient() : tck().client();
+                LockStore store = c == 0 ? Tck.semaphoreClient(tck()) : tck().client();
                 for (int t = 0; t < threadsPerClient; t++) {
                     futures.add(pool.submit(() -> {
                         start.await();
@@ -97,7 +86,7 @@ public interface SemaphoreRules extends TckSupport {
     default void rule_18_2_permitsUpToTheLimitAtOnce() {
         String name = tck().name("at once");
         List<Lease> held = new ArrayList<>();
-        held.add(semaphoreClient().semaphore(name, 3).tryAcquire().orElseThrow());
+        held.add(Tck.semaphoreClient(tck()).semaphore(name, 3).tryAcquire().orElseThrow());
         held.add(tck().client().semaphore(name, 3).tryAcquire().orElseThrow());
         held.add(tck().client().semaphore(name, 3).tryAcquire().orElseThrow());
         LockStore fourth = tck().client();
@@ -115,7 +104,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.3 separate JVMs and this one on one semaphore of 2: never more than 2 holders at once")
     default void rule_18_3_limitHoldsAcrossJvms() throws Exception {
         Tck.assumeSeparateJvms(tck());
-        LockStore store = semaphoreClient();
+        LockStore store = Tck.semaphoreClient(tck());
         String name = tck().name("jvm limit");
         int permits = 2;
         int rounds = 10;
@@ -148,7 +137,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.4 a holder whose process is killed (SIGKILL) frees its permit within lease time or session timeout plus margin")
     default void rule_18_4_killedHolderFreesPermit() throws InterruptedException {
         Tck.assumeSeparateJvms(tck());
-        LockStore other = semaphoreClient();
+        LockStore other = Tck.semaphoreClient(tck());
         String name = tck().name("killed permit");
         try (LockClientProcess holder = LockClientProcess.start(tck().storeUri(), "holder")) {
             long token = holder.acquirePermit(name, 1, Tck.SHORT_LEASE, true, Tck.HANG);
@@ -168,7 +157,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.5 a holder that stops renewing frees its permit within its lease time plus margin, and hears of the loss")
     default void rule_18_5_abandonedPermitFreesAndSignalsLoss() throws InterruptedException {
         Tck.assumeTimeBound(tck());
-        LockStore holder = semaphoreClient();
+        LockStore holder = Tck.semaphoreClient(tck());
         LockStore other = tck().client();
         String name = tck().name("expiring permit");
         Lease lease = holder.semaphore(name, 1, Tck.expiring()).acquire();
@@ -189,7 +178,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.6 fencing tokens strictly increase across successive permits of a name, whichever client holds them")
     default void rule_18_6_tokensIncrease() throws InterruptedException {
         String name = tck().name("tokens");
-        List<Semaphore> semaphores = List.of(semaphoreClient().semaphore(name, 2), tck().client().semaphore(name, 2));
+        List<Semaphore> semaphores = List.of(Tck.semaphoreClient(tck()).semaphore(name, 2), tck().client().semaphore(name, 2));
         long last = 0;
         for (int i = 0; i < 10; i++) {
             Lease lease = semaphores.get(i % 2).acquire();
@@ -210,7 +199,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.7 a full semaphore: tryAcquire() is empty at once, tryAcquire(d) waits about d, and a release during the wait hands over promptly")
     default void rule_18_7_timedWaits() throws Exception {
         String name = tck().name("full");
-        Semaphore mine = semaphoreClient().semaphore(name, 1);
+        Semaphore mine = Tck.semaphoreClient(tck()).semaphore(name, 1);
         Semaphore theirs = tck().client().semaphore(name, 1);
         Lease held = mine.acquire();
         long before = System.nanoTime();
@@ -246,7 +235,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.8 an acquire stating another limit than the current holders' fails with IllegalStateException naming both")
     default void rule_18_8_disagreeingLimitsAreRefused() throws InterruptedException {
         String name = tck().name("limits");
-        LockStore first = semaphoreClient();
+        LockStore first = Tck.semaphoreClient(tck());
         LockStore second = tck().client();
         Lease held = first.semaphore(name, 2).acquire();
         assertThatThrownBy(() -> second.semaphore(name, 3).tryAcquire())
@@ -266,7 +255,7 @@ public interface SemaphoreRules extends TckSupport {
     @Test
     @DisplayName("§18.9 bad input: permits below 1 or above the store's maximum, null or empty names, null options")
     default void rule_18_9_badInputIsRefused() {
-        LockStore store = semaphoreClient();
+        LockStore store = Tck.semaphoreClient(tck());
         String name = tck().name("bad");
         assertThatThrownBy(() -> store.semaphore(name, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("permits");
@@ -286,7 +275,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.10 a semaphore and a lock of the same name are independent")
     default void rule_18_10_independentOfTheLockOfTheSameName() throws InterruptedException {
         String name = tck().name("shared name");
-        LockStore one = semaphoreClient();
+        LockStore one = Tck.semaphoreClient(tck());
         LockStore two = tck().client();
         Lease lock = one.lock(name).acquire();
         Lease permit = two.semaphore(name, 1).tryAcquire().orElseThrow(
@@ -302,7 +291,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.11 not reentrant: each acquire of one thread takes one more permit; a permit is released from any thread")
     default void rule_18_11_notReentrantAndReleasableFromAnyThread() throws Exception {
         String name = tck().name("not reentrant");
-        Semaphore semaphore = semaphoreClient().semaphore(name, 2);
+        Semaphore semaphore = Tck.semaphoreClient(tck()).semaphore(name, 2);
         Lease first = semaphore.acquire();
         Lease second = semaphore.tryAcquire().orElseThrow();
         assertThat(second.fencingToken()).isNotEqualTo(first.fencingToken());
@@ -318,7 +307,7 @@ public interface SemaphoreRules extends TckSupport {
     default void rule_18_12_permitReleaseAfterWakesAWaiterRefusedUnderTheLongLease() throws Exception {
         String name = tck().name("permit-release-after-waiter");
         LockOptions longLease = LockOptions.defaults().withLeaseTime(ReleaseAfterWaiter.LONG_LEASE);
-        Semaphore holder = semaphoreClient().semaphore(name, 1, longLease);
+        Semaphore holder = Tck.semaphoreClient(tck()).semaphore(name, 1, longLease);
         Semaphore waiter = tck().client().semaphore(name, 1, longLease);
         ReleaseAfterWaiter.check(tck(), "§18.12", holder::tryAcquire, waiter::tryAcquire);
     }

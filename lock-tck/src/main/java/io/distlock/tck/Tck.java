@@ -2,6 +2,7 @@ package io.distlock.tck;
 
 import io.distlock.LeaseModel;
 import io.distlock.LockOptions;
+import io.distlock.LockStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Assumptions;
 
@@ -36,6 +37,17 @@ final class Tck {
     static void assumeSeparateJvms(TckContext tck) {
         Assumptions.assumeTrue(tck.capabilities().separateJvmClients() && tck.storeUri() != null,
                 "skipped: this store cannot be reached from another JVM (no storeUri)");
+    }
+
+    /** A client of the store under test; skips the rule if the store has no semaphores yet. */
+    static LockStore semaphoreClient(TckContext tck) {
+        LockStore client = tck.client();
+        try {
+            client.semaphore(tck.name("probe"), 1);
+        } catch (UnsupportedOperationException e) {
+            Assumptions.abort("skipped: store has no semaphore support yet (" + e.getMessage() + ")");
+        }
+        return client;
     }
 
     static void assumeForceRelease(TckContext tck) {
