@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import redis.clients.jedis.ScanIteration;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The operator view of a Redis store: lists held locks by {@code SCAN}ning the lock keys of the store's prefix
@@ -111,8 +112,17 @@ final class RedisAdmin implements LockAdmin {
         if (value == null || ttl == -2) {
             return null; // released since the scan
         }
-        return new LockInfo(name, fencingToken(client.get(keys.fence(name))),
-                ttl >= 0 ? Duration.ofMillis(ttl) : null, OwnerValue.owner(value));
+        return new LockInfo(name, fencingToken(counter(name)), ttl >= 0 ? Duration.ofMillis(ttl) : null,
+                OwnerValue.owner(value));
+    }
+
+    /** The fence counter's text, or null when there is none or an operator left a key of another type there. */
+    private String counter(String name) {
+        try {
+            return client.get(keys.fence(name));
+        } catch (JedisDataException notAString) {
+            return null;
+        }
     }
 
     /**

@@ -138,6 +138,12 @@ class RedisScriptsTest {
                             .singleElement().satisfies(info -> assertThat(info.fencingToken()).isZero());
                 }
             }
+            try (Lease held = store.lock("listed-hash").tryAcquire().orElseThrow()) {
+                probe.raw().del("distlock:fence:{listed-hash}");
+                probe.raw().hset("distlock:fence:{listed-hash}", "a", "1"); // a counter of another type
+                assertThat(store.admin().list("listed-hash", 5)).as("listing a holder over a hash counter")
+                        .singleElement().satisfies(info -> assertThat(info.fencingToken()).isZero());
+            }
         }
     }
 }
