@@ -38,7 +38,12 @@ final class FrozenPath implements AutoCloseable {
         if (!uri.contains(target)) {
             throw new IllegalArgumentException("the URI names another server than the proxy's");
         }
-        return uri.replace(target, "//127.0.0.1:" + port + "/");
+        return uri.replace(target, "//" + hostPort() + "/");
+    }
+
+    /** This proxy's {@code 127.0.0.1:port}, as store names and messages show it. */
+    String hostPort() {
+        return "127.0.0.1:" + port;
     }
 
     /** Nothing passes any more, in either direction; connections stay open. */

@@ -1,12 +1,31 @@
 package io.distlock.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LeaseState;
+import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.LockStoreListener;
+import io.distlock.StoreUnavailableException;
+import io.distlock.core.BackendLockStore;
 import io.distlock.tck.AvailabilityRules;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.TckHarness;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
@@ -14,9 +33,15 @@ import org.junit.jupiter.api.TestInstance;
  * clients reach it through a {@link FrozenPath}, and the outage freezes it. Only the clients' own timeouts can bound
  * an operation then, so each subclass's {@link #operationTimeout()} follows from the timeouts its URI sets. §14.1's
  * "store with no server behind it" is a second path, frozen from the start: a server that accepts and never answers.
+ * Two more checks follow the kit's: a renewal and a release that fall into the freeze.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PausedServerTckBase extends TckHarness implements AvailabilityRules {
+
+    /** How long "at once" may take on a loaded 2-core machine, as in the kit. */
+    private static final Duration PROMPTLY = Duration.ofSeconds(3);
+    /** How late the lease clock's tick may fire on a loaded 2-core machine. */
+    private static final Duration TICK_MARGIN = Duration.ofMillis(250);
 
     private FrozenPath path;
     private FrozenPath blackHole;
@@ -80,5 +105,84 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
                 path.unfreeze();
             }
         };
+    }
+
+    @Test
+    @DisplayName("a lease whose renewals fall into a freeze is reported lost by its lease time, and every renewal call returns within one operation timeout")
+    void renewalDuringFreezeLosesTheLeaseInTimeAndReturns() throws Exception {
+        Duration leaseTime = Duration.ofSeconds(3);
+        LockStore holder = tck().client();
+        List<Long> failedCallNanos = new CopyOnWriteArrayList<>();
+        ((BackendLockStore) holder).setListener(new LockStoreListener() {
+            @Override
+            public void renewalFailed(int leases, long nanos, RuntimeException cause) {
+                failedCallNanos.add(nanos);
+            }
+        });
+        CompletableFuture<Long> lostAt = new CompletableFuture<>();
+        long beforeAcquire = System.nanoTime();
+        Lease lease = holder.lock(tck().name("renewed through a freeze"),
+                LockOptions.defaults().withLeaseTime(leaseTime)).tryAcquire().orElseThrow();
+        lease.onLost(e -> lostAt.complete(System.nanoTime()));
+        path.freeze();
+        try {
+            long lost;
+            try {
+                lost = lostAt.get(leaseTime.plus(PROMPTLY).toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                throw new AssertionError("a " + leaseTime.toMillis() + " ms lease was not reported lost "
+                        + Duration.ofNanos(System.nanoTime() - beforeAcquire).toMillis()
+                        + " ms after its acquire, with the path frozen since just after it (state " + lease.state() + ")");
+            }
+            assertThat(Duration.ofNanos(lost - beforeAcquire)).as("reported lost by the end of its lease time")
+                    .isLessThan(leaseTime.plus(TICK_MARGIN));
+            assertThat(lease.state()).isEqualTo(LeaseState.LOST);
+            assertThat(lease.isValid()).isFalse();
+            // no renewal starts after the loss, so every call still in the store has begun before it
+            Duration bound = operationTimeout().plus(PROMPTLY);
+            Awaitility.await("renewal calls still in the store " + bound.toMillis() + " ms after the loss")
+                    .atMost(bound).pollInterval(Duration.ofMillis(100)).until(() -> renewalsInFlight().isEmpty());
+            assertThat(failedCallNanos).as("renewal calls that failed in the freeze").isNotEmpty()
+                    .allSatisfy(nanos -> assertThat(Duration.ofNanos(nanos)).as("one renewal call")
+                            .isLessThanOrEqualTo(operationTimeout()));
+        } finally {
+            path.unfreeze();
+        }
+    }
+
+    @Test
+    @DisplayName("a release in a freeze returns, or raises StoreUnavailableException, within one operation timeout")
+    void releaseDuringFreezeReturnsWithinOneOperationTimeout() throws Exception {
+        LockStore holder = tck().client();
+        Lease lease = holder.lock(tck().name("released in a freeze")).tryAcquire().orElseThrow();
+        path.freeze();
+        try {
+            long start = System.nanoTime();
+            CompletableFuture<Void> release = CompletableFuture.runAsync(lease::release);
+            Duration bound = operationTimeout().plus(PROMPTLY);
+            try {
+                release.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                throw new AssertionError("release() had not returned " + bound.toMillis()
+                        + " ms after it started, with the path frozen");
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).as("the only failure allowed").isInstanceOf(StoreUnavailableException.class);
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(bound);
+        } finally {
+            path.unfreeze();
+        }
+    }
+
+    /** The threads of this path's stores that are inside a JDBC renewal call, with where they are. */
+    private List<String> renewalsInFlight() {
+        String mine = path.hostPort();
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(e -> e.getKey().getName().startsWith("distlock-renewal-")
+                        && e.getKey().getName().contains(mine))
+                .filter(e -> Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().equals(
+                        JdbcBackend.class.getName()) && f.getMethodName().startsWith("renew")))
+                .map(e -> e.getKey().getName() + " at " + e.getValue()[0])
+                .toList();
     }
 }
