@@ -13,6 +13,11 @@ import io.distlock.tck.AvailabilityRules;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.TckHarness;
+import io.distlock.spi.StoreUri;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -45,6 +50,7 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
 
     private FrozenPath path;
     private FrozenPath blackHole;
+    private String direct;
     private String uri;
     private String unreachable;
 
@@ -57,7 +63,7 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
 
     @BeforeAll
     final void openPaths() throws Exception {
-        String direct = openDirectUri();
+        direct = openDirectUri();
         path = new FrozenPath(direct);
         uri = path.through(direct);
         blackHole = new FrozenPath(direct);
@@ -174,6 +180,53 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
         }
     }
 
+    @Test
+    @DisplayName("a renewal statement on its way when the path freezes returns within one operation timeout")
+    void renewalStatementCaughtByTheFreezeReturnsWithinOneOperationTimeout() throws Exception {
+        Duration leaseTime = Duration.ofSeconds(6); // each renewal statement is bounded by a sixth of it: 1 s
+        LockStore holder = tck().client();
+        List<Long> failedCallNanos = new CopyOnWriteArrayList<>();
+        ((BackendLockStore) holder).setListener(new LockStoreListener() {
+            @Override
+            public void renewalFailed(int leases, long nanos, RuntimeException cause) {
+                failedCallNanos.add(nanos);
+            }
+        });
+        String name = tck().name("renewal caught by the freeze");
+        Lease lease = holder.lock(name, LockOptions.defaults().withLeaseTime(leaseTime)).tryAcquire().orElseThrow();
+        JdbcSettings settings = JdbcSettings.parse(StoreUri.parse(direct));
+        // an operator's row lock, taken past the proxy, keeps the renewal statement in the store until the freeze
+        try (Connection operator = DriverManager.getConnection(settings.driverUrl())) {
+            operator.setAutoCommit(false);
+            try (PreparedStatement ps = operator.prepareStatement(
+                    "SELECT name FROM " + settings.table() + " WHERE name = ? FOR UPDATE")) {
+                ps.setString(1, name);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).as("the lease's row").isTrue();
+                }
+            }
+            Awaitility.await("a renewal statement waiting for the locked row").atMost(leaseTime)
+                    .pollInterval(Duration.ofMillis(20)).until(() -> !renewalStatementsInFlight().isEmpty());
+            path.freeze();
+            operator.rollback();
+        }
+        try {
+            Duration bound = leaseTime.plus(operationTimeout()).plus(PROMPTLY);
+            Awaitility.await("renewal calls still in the store").atMost(bound).pollInterval(Duration.ofMillis(100))
+                    .until(() -> lease.state() == LeaseState.LOST && renewalsInFlight().isEmpty());
+            assertThat(failedCallNanos).as("renewal calls that failed in the freeze").isNotEmpty()
+                    .allSatisfy(nanos -> assertThat(Duration.ofNanos(nanos)).as("one renewal call")
+                            .isLessThanOrEqualTo(operationTimeout()));
+        } finally {
+            path.unfreeze();
+        }
+    }
+
+    /** The threads of this path's stores whose renewal call has a connection and runs its statement. */
+    private List<String> renewalStatementsInFlight() {
+        return renewalsInFlight().stream().filter(t -> t.contains(" in statement")).toList();
+    }
+
     /** The threads of this path's stores that are inside a JDBC renewal call, with where they are. */
     private List<String> renewalsInFlight() {
         String mine = path.hostPort();
@@ -182,7 +235,10 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
                         && e.getKey().getName().contains(mine))
                 .filter(e -> Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().equals(
                         JdbcBackend.class.getName()) && f.getMethodName().startsWith("renew")))
-                .map(e -> e.getKey().getName() + " at " + e.getValue()[0])
+                .map(e -> e.getKey().getName() + " at " + e.getValue()[0] + (Arrays.stream(e.getValue())
+                        .anyMatch(f -> f.getClassName().startsWith(SqlDialect.class.getPackageName() + ".")
+                                && f.getClassName().endsWith("Dialect")
+                                && f.getMethodName().equals("renew")) ? " in statement" : ""))
                 .toList();
     }
 }
