@@ -56,6 +56,22 @@ final class FrozenPath implements AutoCloseable {
         proxy.unfreeze();
     }
 
+    /** The client ends of the connections through this proxy now. */
+    java.util.Set<java.net.InetSocketAddress> clients() {
+        return new java.util.HashSet<>(proxy.getClientAddresses());
+    }
+
+    /** How many bytes have passed, either way, on the connection of {@code client}. */
+    long bytes(java.net.InetSocketAddress client) {
+        org.netcrusher.core.meter.RateMeters meters = proxy.getClientByteMeters(client);
+        return meters.getReadMeter().getTotalCount() + meters.getSentMeter().getTotalCount();
+    }
+
+    /** Freezes the connection of {@code client} only, as a network that dropped it without telling either end. */
+    void freeze(java.net.InetSocketAddress client) {
+        proxy.getClientFreezer(client).freeze();
+    }
+
     @Override
     public void close() {
         proxy.close();
