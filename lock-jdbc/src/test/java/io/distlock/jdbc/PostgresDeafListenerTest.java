@@ -39,7 +39,7 @@ class PostgresDeafListenerTest {
      * the 5 s socket timeout, then 3 s for reconnecting and the waiter's attempt on a loaded machine.
      */
     private static final Duration WAKE_BOUND =
-            Duration.ofMillis(5000).plusSeconds(5).plusSeconds(3);
+            Duration.ofMillis(PostgresNotices.LIVENESS_CHECK_MILLIS).plusSeconds(5).plusSeconds(3);
 
     @Test
     void aWaiterWhoseListenerWentDeafIsStillWokenByARemoteRelease() throws Exception {
