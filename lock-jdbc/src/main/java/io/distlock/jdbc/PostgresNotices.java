@@ -28,7 +28,8 @@ import org.postgresql.PGNotification;
 final class PostgresNotices implements RemoteWakeups {
 
     private static final System.Logger LOG = System.getLogger(PostgresNotices.class.getName());
-    private static final long RECONNECT_PAUSE_MILLIS = 1000;
+    /** The pause between reconnection attempts of the listener. */
+    static final long RECONNECT_PAUSE_MILLIS = 1000;
     /** A waiter's announcement that arrives this soon after our release of its name is answered at once. */
     private static final long LATE_ANNOUNCEMENT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final int MAX_TRACKED = 10_000;

@@ -140,7 +140,8 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
             } catch (TimeoutException e) {
                 throw new AssertionError("a " + leaseTime.toMillis() + " ms lease was not reported lost "
                         + Duration.ofNanos(System.nanoTime() - beforeAcquire).toMillis()
-                        + " ms after its acquire, with the path frozen since just after it (state " + lease.state() + ")");
+                        + " ms after its acquire, with the path frozen since just after it (state " + lease.state()
+                        + ")");
             }
             assertThat(Duration.ofNanos(lost - beforeAcquire)).as("reported lost by the end of its lease time")
                     .isLessThan(leaseTime.plus(TICK_MARGIN));
