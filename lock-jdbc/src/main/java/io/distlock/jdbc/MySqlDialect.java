@@ -85,8 +85,7 @@ final class MySqlDialect extends SqlDialect {
 
     @Override
     String schemaResource(Connection connection) throws SQLException {
-        String version = connection.getMetaData().getDatabaseProductVersion();
-        return version != null && version.contains("MariaDB") ? "schema-mariadb.sql" : "schema-mysql.sql";
+        return isMariaDb(connection) ? "schema-mariadb.sql" : "schema-mysql.sql";
     }
 
     @Override
@@ -153,6 +152,25 @@ final class MySqlDialect extends SqlDialect {
             throw new SQLException("the " + name() + " driver returned no LAST_INSERT_ID after handing over '"
                     + name + "'", "HY000");
         }
+    }
+
+    /**
+     * Through Connector/J on a MariaDB server, the server's {@code SET STATEMENT max_statement_time} (error 1969 when
+     * it runs out): Connector/J's query timeout sends {@code KILL QUERY} over a new connection and waits for it, so on
+     * a path that stopped answering a statement outlived the socket timeout by that connection's own. The MariaDB
+     * client already bounds its query timeout this way on MariaDB; on MySQL servers the driver's timeout stays.
+     */
+    @Override
+    PreparedStatement prepareBounded(Connection c, String sql, int timeoutSeconds) throws SQLException {
+        if (mariadbClient || !isMariaDb(c)) {
+            return super.prepareBounded(c, sql, timeoutSeconds);
+        }
+        return c.prepareStatement("SET STATEMENT max_statement_time = " + timeoutSeconds + " FOR " + sql);
+    }
+
+    private static boolean isMariaDb(Connection c) throws SQLException {
+        String version = c.getMetaData().getDatabaseProductVersion();
+        return version != null && version.contains("MariaDB");
     }
 
     @Override

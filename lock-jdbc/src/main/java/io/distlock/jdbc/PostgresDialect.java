@@ -110,12 +110,21 @@ final class PostgresDialect extends SqlDialect {
         Array names = c.createArrayOf("varchar", tokensByName.keySet().toArray());
         Array tokens = c.createArrayOf("varchar", tokensByName.values().toArray());
         Set<String> renewed = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement(renewSql)) {
-            ps.setQueryTimeout(timeoutSeconds);
+        // the bound is the server's (SET LOCAL lives as long as the implicit transaction of this one round trip), not
+        // the driver's query timeout: pgjdbc cancels over a connection of its own and waits for that, which on a
+        // path that stopped answering took the cancel's own 10 s on top of the socket timeout
+        try (PreparedStatement ps = c.prepareStatement(
+                "SET LOCAL statement_timeout = " + timeoutSeconds * 1000L + "; " + renewSql)) {
             ps.setLong(1, leaseMicros);
             ps.setArray(2, names);
             ps.setArray(3, tokens);
-            try (ResultSet rs = ps.executeQuery()) {
+            ps.execute();
+            while (ps.getResultSet() == null) {
+                if (!ps.getMoreResults() && ps.getUpdateCount() == -1) {
+                    throw new SQLException("the renewal returned no rows", "HY000");
+                }
+            }
+            try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {
                     if (rs.getString(2).equals(tokensByName.get(rs.getString(1)))) {
                         renewed.add(rs.getString(1));

@@ -22,15 +22,24 @@ import org.postgresql.PGNotification;
  * costs no notice, and notices are sent only where someone waits; an announcement that arrives just after this
  * store released that name (the waiter's attempt crossed the release) is answered with a release notice at once. Notices go out on a background thread through
  * the store's pool (never on the caller's release); the listener holds one dedicated connection outside the pool
- * and, after reconnecting, wakes every local waiter once, since notices may have been missed meanwhile.
+ * and, after reconnecting, wakes every local waiter once, since notices may have been missed meanwhile; it checks
+ * that connection every few seconds, since one the network dropped silently never fails a read.
  */
 final class PostgresNotices implements RemoteWakeups {
 
     private static final System.Logger LOG = System.getLogger(PostgresNotices.class.getName());
-    private static final long RECONNECT_PAUSE_MILLIS = 1000;
+    /** The pause between reconnection attempts of the listener. */
+    static final long RECONNECT_PAUSE_MILLIS = 1000;
     /** A waiter's announcement that arrives this soon after our release of its name is answered at once. */
     private static final long LATE_ANNOUNCEMENT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final int MAX_TRACKED = 10_000;
+    /**
+     * How often the listener asks its connection a question: it only reads, so a connection the network dropped
+     * without a word (a middlebox that forgot it) would otherwise go unnoticed for hours of TCP keepalive, and this
+     * store's waiters would hear no release elsewhere until their next poll. The answer waits at most the socket
+     * timeout; a failure reconnects, which wakes every local waiter.
+     */
+    static final long LIVENESS_CHECK_MILLIS = 5000;
 
     private final DataSource direct;
     private final DataSource pool;
@@ -128,12 +137,17 @@ final class PostgresNotices implements RemoteWakeups {
                 listenTried.countDown();
                 signals.signalAll(); // releases may have gone unannounced while this connection was down
                 PGConnection pg = c.unwrap(PGConnection.class);
+                long checkedAt = System.nanoTime();
                 while (!closed) {
                     PGNotification[] notices = pg.getNotifications(1000);
                     if (notices != null) {
                         for (PGNotification n : notices) {
                             receive(n.getParameter());
                         }
+                    }
+                    if (System.nanoTime() - checkedAt >= TimeUnit.MILLISECONDS.toNanos(LIVENESS_CHECK_MILLIS)) {
+                        s.execute("SELECT 1"); // notices that arrive meanwhile wait for the next getNotifications
+                        checkedAt = System.nanoTime();
                     }
                 }
             } catch (SQLException | RuntimeException e) {

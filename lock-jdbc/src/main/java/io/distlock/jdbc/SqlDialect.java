@@ -193,9 +193,8 @@ abstract class SqlDialect {
         List<String> names = new ArrayList<>(tokensByName.keySet());
         String in = String.join(", ", Collections.nCopies(names.size(), "?"));
         String where = " WHERE name IN (" + in + ") AND owner_token IN (" + in + ") AND expires_at > " + now();
-        try (PreparedStatement update = c.prepareStatement(
-                "UPDATE " + table + " SET expires_at = " + nowPlusMicros() + where)) {
-            update.setQueryTimeout(timeoutSeconds);
+        try (PreparedStatement update = prepareBounded(c,
+                "UPDATE " + table + " SET expires_at = " + nowPlusMicros() + where, timeoutSeconds)) {
             int i = 1;
             update.setLong(i++, leaseMicros);
             i = bindNamesAndTokens(update, i, names, tokensByName);
@@ -205,10 +204,11 @@ abstract class SqlDialect {
         // pairs. A row still held by its token after the update was renewed by it: had it been expired at the
         // update, it would be expired (or someone else's) now as well.
         Set<String> renewed = new HashSet<>();
-        try (PreparedStatement select = c.prepareStatement("SELECT name, owner_token FROM " + table + where)) {
-            select.setQueryTimeout(timeoutSeconds);
+        try (PreparedStatement select = prepareBounded(c, "SELECT name, owner_token FROM " + table + where,
+                timeoutSeconds)) {
             bindNamesAndTokens(select, 1, names, tokensByName);
-            try (ResultSet rs = select.executeQuery()) {
+            select.execute(); // not executeQuery: Connector/J refuses it for a query prefixed by SET STATEMENT
+            try (ResultSet rs = select.getResultSet()) {
                 while (rs.next()) {
                     if (rs.getString(2).equals(tokensByName.get(rs.getString(1)))) {
                         renewed.add(rs.getString(1));
@@ -217,6 +217,17 @@ abstract class SqlDialect {
             }
         }
         return renewed;
+    }
+
+    /**
+     * {@code sql} prepared to give up after {@code timeoutSeconds}: by the driver's query timeout here; a dialect
+     * whose driver cancels out of band (over a new connection, which a server that stopped answering also leaves
+     * unanswered) bounds it on the server instead.
+     */
+    PreparedStatement prepareBounded(Connection c, String sql, int timeoutSeconds) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        ps.setQueryTimeout(timeoutSeconds);
+        return ps;
     }
 
     private static int bindNamesAndTokens(PreparedStatement ps, int start, List<String> names,
