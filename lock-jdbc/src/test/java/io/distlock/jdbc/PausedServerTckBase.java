@@ -119,14 +119,8 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
     @DisplayName("a lease whose renewals fall into a freeze is reported lost by its lease time, and every renewal call returns within one operation timeout")
     void renewalDuringFreezeLosesTheLeaseInTimeAndReturns() throws Exception {
         Duration leaseTime = Duration.ofSeconds(3);
-        LockStore holder = tck().client();
         List<Long> failedCallNanos = new CopyOnWriteArrayList<>();
-        ((BackendLockStore) holder).setListener(new LockStoreListener() {
-            @Override
-            public void renewalFailed(int leases, long nanos, RuntimeException cause) {
-                failedCallNanos.add(nanos);
-            }
-        });
+        LockStore holder = clientRecordingFailedRenewals(failedCallNanos);
         CompletableFuture<Long> lostAt = new CompletableFuture<>();
         long beforeAcquire = System.nanoTime();
         Lease lease = holder.lock(tck().name("renewed through a freeze"),
@@ -192,14 +186,8 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
     @DisplayName("a renewal statement on its way when the path freezes returns within one operation timeout")
     void renewalStatementCaughtByTheFreezeReturnsWithinOneOperationTimeout(int leaseSeconds) throws Exception {
         Duration leaseTime = Duration.ofSeconds(leaseSeconds);
-        LockStore holder = tck().client();
         List<Long> failedCallNanos = new CopyOnWriteArrayList<>();
-        ((BackendLockStore) holder).setListener(new LockStoreListener() {
-            @Override
-            public void renewalFailed(int leases, long nanos, RuntimeException cause) {
-                failedCallNanos.add(nanos);
-            }
-        });
+        LockStore holder = clientRecordingFailedRenewals(failedCallNanos);
         String name = tck().name("renewal caught by the freeze");
         Lease lease = holder.lock(name, LockOptions.defaults().withLeaseTime(leaseTime)).tryAcquire().orElseThrow();
         JdbcSettings settings = JdbcSettings.parse(StoreUri.parse(direct));
@@ -248,5 +236,17 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
                                 && f.getClassName().endsWith("Dialect")
                                 && f.getMethodName().equals("renew")) ? " in statement" : ""))
                 .toList();
+    }
+
+    /** A client of the store under test that adds the time of each failed renewal call to {@code failedCallNanos}. */
+    private LockStore clientRecordingFailedRenewals(List<Long> failedCallNanos) {
+        LockStore client = tck().client();
+        ((BackendLockStore) client).setListener(new LockStoreListener() {
+            @Override
+            public void renewalFailed(int leases, long nanos, RuntimeException cause) {
+                failedCallNanos.add(nanos);
+            }
+        });
+        return client;
     }
 }
