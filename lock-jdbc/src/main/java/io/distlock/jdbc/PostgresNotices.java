@@ -20,10 +20,11 @@ import org.postgresql.PGNotification;
  * a lock held announces it ({@code w}); a store that releases a lock some other store announced it wants sends a
  * release notice ({@code r}), and each store's listener wakes its local waiters of that name. So an uncontended lock
  * costs no notice, and notices are sent only where someone waits; an announcement that arrives just after this
- * store released that name (the waiter's attempt crossed the release) is answered with a release notice at once. Notices go out on a background thread through
- * the store's pool (never on the caller's release); the listener holds one dedicated connection outside the pool
- * and, after reconnecting, wakes every local waiter once, since notices may have been missed meanwhile; it checks
- * that connection every few seconds, since one the network dropped silently never fails a read.
+ * store released that name (the waiter's attempt crossed the release) is answered with a release notice at once.
+ * Notices go out on a background thread through the store's pool (never on the caller's release); the listener
+ * holds one dedicated connection outside the pool and, after reconnecting, wakes every local waiter once, since
+ * notices may have been missed meanwhile; it checks that connection every few seconds, since one the network
+ * dropped silently never fails a read.
  */
 final class PostgresNotices implements RemoteWakeups {
 

@@ -6,8 +6,8 @@ package io.distlock.redis;
  * milliseconds), each holder's fencing token ({@code Psemfences:{NAME}}, a hash by owner value), the limit its
  * holders stated ({@code Psemlimit:{NAME}}), its fencing counter ({@code Psemfence:{NAME}}, no TTL) and the waiting
  * marker a refused waiter leaves ({@code Psemwaiting:{NAME}}); on a Cluster a release leaves a short-lived tombstone
- * {@code Psemreleased:{NAME}:TOKEN}. Every expiry is read from the server's
- * {@code TIME}, never the client's clock; the set, the hash and the limit key expire with their last holder, so an abandoned semaphore leaves only its
+ * {@code Psemreleased:{NAME}:TOKEN}. Every expiry is read from the server's {@code TIME}, never the client's clock;
+ * the set, the hash and the limit key expire with their last holder, so an abandoned semaphore leaves only its
  * counter. Every script gives the same answer when run twice with the same arguments.
  */
 final class RedisPermitScripts {
@@ -29,9 +29,10 @@ final class RedisPermitScripts {
      * type than a hash (an operator's) holds no fences and is deleted first, a counter of another type counts as none.
      * The set, the hash and the limit key expire with their latest holder: a first holder sets their TTLs, a later one
      * only when its expiry is the latest. A holder that is already in the set with this call's value, unexpired, is
-     * the grant of an earlier run of this very call (Jedis's Cluster client re-sends a script whose reply was lost): it is renewed and answered
-     * with its own fence, never counted twice; a fence of its own in the hash that holds no fencing token (by the
-     * counter's rule, {@link RedisScripts#readFencingToken}, or below 1: an operator's value) is replaced by a new one,
+     * the grant of an earlier run of this very call (Jedis's Cluster client re-sends a script whose reply was lost):
+     * it is renewed and answered with its own fence, never counted twice; a fence of its own in the hash that holds
+     * no fencing token (by the counter's rule, {@link RedisScripts#readFencingToken}, or below 1: an operator's value)
+     * is replaced by a new one,
      * so a re-sent call is answered with a token, never that value. A limit key that holds no limit ({@link
      * RedisScripts#recordedLimit}) under live holders refuses: the limit they stated is unknown, and taking the
      * caller's could let in more holders than theirs, while a refusal only costs the wait until they are gone (the

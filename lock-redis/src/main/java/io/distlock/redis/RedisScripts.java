@@ -75,8 +75,9 @@ final class RedisScripts {
     /**
      * The counter's rule of {@link #readCounter(int)} for any stored fencing token: lines that declare the Lua local
      * {@code variable} and set it to the value of the Lua expression {@code value} (a string, false when missing, or
-     * the error table of a {@code redis.pcall}), or to 0 when that holds no fencing token. A holder's stored token is one only when it is at least 1, as the
-     * lock's re-sent acquire reads its counter. No line of them can raise an error.
+     * the error table of a {@code redis.pcall}), or to 0 when that holds no fencing token. A holder's stored token is
+     * one only when it is at least 1, as the lock's re-sent acquire reads its counter. No line of them can raise an
+     * error.
      */
     static String readFencingToken(String variable, String value) {
         return """
