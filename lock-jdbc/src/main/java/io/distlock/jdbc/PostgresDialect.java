@@ -110,19 +110,19 @@ final class PostgresDialect extends SqlDialect {
         Array names = c.createArrayOf("varchar", tokensByName.keySet().toArray());
         Array tokens = c.createArrayOf("varchar", tokensByName.values().toArray());
         Set<String> renewed = new HashSet<>();
-        // the bound is the server's (SET LOCAL lives as long as the implicit transaction of this one round trip), not
-        // the driver's query timeout: pgjdbc cancels over a connection of its own and waits for that, which on a
-        // path that stopped answering took the cancel's own 10 s on top of the socket timeout
-        try (PreparedStatement ps = c.prepareStatement(
-                "SET LOCAL statement_timeout = " + timeoutSeconds * 1000L + "; " + renewSql)) {
+        // the bound is the server's (a local setting lives as long as the implicit transaction of this one round
+        // trip), not the driver's query timeout: pgjdbc cancels over a connection of its own and waits for that,
+        // which on a path that stopped answering took the cancel's own 10 s on top of the socket timeout.
+        // set_config(..., true) rather than SET LOCAL, which outside BEGIN draws the server's WARNING "SET LOCAL can
+        // only be used in transaction blocks" into its log at every renewal
+        try (PreparedStatement ps = c.prepareStatement("SELECT set_config('statement_timeout', '"
+                + timeoutSeconds * 1000L + "', true); " + renewSql)) {
             ps.setLong(1, leaseMicros);
             ps.setArray(2, names);
             ps.setArray(3, tokens);
-            ps.execute();
-            while (ps.getResultSet() == null) {
-                if (!ps.getMoreResults() && ps.getUpdateCount() == -1) {
-                    throw new SQLException("the renewal returned no rows", "HY000");
-                }
+            ps.execute(); // the first result is set_config's
+            if (!ps.getMoreResults()) {
+                throw new SQLException("the renewal returned no rows", "HY000");
             }
             try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {

@@ -280,8 +280,9 @@ final class RedisScripts {
      * its local gate, so a marker is another client's waiter (or a stale one of a waiter gone, which only costs a
      * turn it does not take). The lock is never free in between, so nobody is woken. A key that already holds the
      * new value is this hand-over re-sent after a lost reply (Cluster retries): its fence comes back again. Over an
-     * exhausted counter ({@link #nextFence}) the lock is freed, as the release a hand-over also is, and nothing is
-     * granted: kept, it would stay held until its expiry by a holder that has already released it.
+     * exhausted counter ({@link #nextFence}) nothing is written and the error answers: the core then frees the lock
+     * with a plain release, which also wakes other clients' waiters (a DEL here would make that release find
+     * nothing and report the holder's lease lost).
      */
     static final LuaScript HAND_OVER = new LuaScript("handOver", """
             local waiting = redis.call('EXISTS', KEYS[3])
@@ -293,8 +294,7 @@ final class RedisScripts {
             if current == ARGV[2] and last >= 1 then
               return {last, waiting}
             end
-            """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- freed, as the release it also is")
-            + """
+            """ + nextFence(2, "redis.call('TIME')", "") + """
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
             return {fence, waiting}
             """);

@@ -55,6 +55,7 @@ class RedisCounterExhaustionTest {
             Throwable atRelease = catchThrowable(held::release); // the hand-over to the waiter is refused
             assertThat(probe.raw().exists("distlock:{edge-hand-over}"))
                     .as("the lock key after the refused hand-over (release threw %s)", atRelease).isFalse();
+            assertThat(atRelease).as("the holder's release (it held the lock until then: nothing was lost)").isNull();
             assertThat(catchThrowable(() -> waiter.get(20, TimeUnit.SECONDS))).as("the waiter's acquire")
                     .hasMessageContaining("is exhausted");
             assertThatThrownBy(() -> other.lock("edge-hand-over").tryAcquire()).hasMessageContaining("is exhausted");
