@@ -40,8 +40,8 @@ final class RedisPermitScripts {
      * earlier run's grant whose reply was lost: the caller gets no grant, so it would be a holder nobody renews or
      * releases. A refusal for a full set leaves the waiting marker ({@link
      * RedisScripts#leaveWaiterMarker}), so the next release publishes. The restart guard is the lock's ({@link
-     * RedisScripts#restartGuard}: the same marker, noticing a restart by the server's run_id). Returns {@code {1,
-     * fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder expires, or the restart guard's
+     * RedisScripts#restartGuard}: the same marker, noticing a restart or a promotion by the server's run_id and
+     * master_replid). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder expires, or the restart guard's
      * time left), {@code {-1, recorded limit}} when the limits disagree, {@code {-1, -1}} when the limit key holds no
      * limit.
      */
