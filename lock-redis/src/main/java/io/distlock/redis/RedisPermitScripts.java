@@ -151,18 +151,20 @@ final class RedisPermitScripts {
     /**
      * Renew one permit. KEYS: holders, limit, fences. ARGV: value, lease ms. Sets the holder's expiry to now plus the
      * lease if it is still held (ZADD XX); returns 1 if renewed, 0 if the permit was gone or expired (an expired
-     * member is removed). Running it twice is harmless.
+     * member is removed). Running it twice is harmless. A holders key of another type than a sorted set (an
+     * operator's) holds no permit: its WRONGTYPE error, read with {@code redis.pcall}, answers 0, and a fences key of
+     * another type is left alone, so one spoiled semaphore fails only its own renewal, never the pipeline's others.
      */
     static final LuaScript RENEW = new LuaScript("permitRenew", """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-            if not score then
+            local score = redis.pcall('ZSCORE', KEYS[1], ARGV[1])
+            if type(score) ~= 'string' then
               return 0
             end
             if tonumber(score) <= now then
               redis.call('ZREM', KEYS[1], ARGV[1])
-              redis.call('HDEL', KEYS[3], ARGV[1])
+              redis.pcall('HDEL', KEYS[3], ARGV[1])
               return 0
             end
             redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])

@@ -239,12 +239,14 @@ final class RedisScripts {
 
     /**
      * Renew a batch. KEYS: lock keys. ARGV: lease ms and value for each key in turn. Returns the 1-based positions
-     * of the keys that were no longer held.
+     * of the keys that were no longer held. A key of another type (an operator's hash) holds no lease: it is read
+     * with {@code redis.pcall}, so its WRONGTYPE error is that one lease lost, never an error that aborts the script
+     * and costs every other lease of the batch its renewal.
      */
     static final LuaScript RENEW = new LuaScript("renew", """
             local lost = {}
             for i = 1, #KEYS do
-              if redis.call('GET', KEYS[i]) == ARGV[2 * i] then
+              if redis.pcall('GET', KEYS[i]) == ARGV[2 * i] then
                 redis.call('PEXPIRE', KEYS[i], ARGV[2 * i - 1])
               else
                 lost[#lost + 1] = i

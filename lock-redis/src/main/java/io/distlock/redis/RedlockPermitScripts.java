@@ -87,10 +87,12 @@ final class RedlockPermitScripts {
 
     /**
      * Renew one slot. KEYS: slot, limit. ARGV: value, lease ms, permits. Returns 1 if the slot still held the value
-     * (its TTL and, if shorter, the limit key's are set to the lease), else 0.
+     * (its TTL and, if shorter, the limit key's are set to the lease), else 0, also for a slot of another type (an
+     * operator's hash: read with {@code redis.pcall}, its WRONGTYPE error is this permit lost on this node, never an
+     * error that fails the node's renewals of every other permit).
      */
     static final LuaScript RENEW = new LuaScript("redlockPermitRenew", """
-            if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+            if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then
               return 0
             end
             redis.call('PEXPIRE', KEYS[1], ARGV[2])

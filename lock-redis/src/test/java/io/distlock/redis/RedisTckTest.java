@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
@@ -29,6 +30,12 @@ class RedisTckTest extends StoreUriTck {
     @Override
     protected FenceStateTampering fenceTampering() {
         return new RedisFenceTampering(URI, RedisOptions.defaults().keyPrefix());
+    }
+
+    /** Lock keys and semaphore holder sets under the default key prefix, turned into hashes as an operator would. */
+    @Override
+    protected SpoiledNameState spoiledNameState() {
+        return new RedisSpoiledNames(URI, RedisOptions.defaults().keyPrefix());
     }
 
     /** The password alone and with a user name in the user info (this server has none, so it refuses both). */

@@ -41,6 +41,14 @@ public abstract class TckHarness implements TckSupport {
     }
 
     /**
+     * A hand on the record the store keeps of a name's holder, for the rules of §20 (an operator spoils one name's
+     * record while several are held); null (the default) skips them.
+     */
+    protected SpoiledNameState spoiledNameState() {
+        return null;
+    }
+
+    /**
      * A URI of this store's kind on which no server answers (for example a closed port), or null to skip that rule.
      * Opening it, or acquiring through it, must raise {@link io.distlock.StoreUnavailableException}.
      */
@@ -102,6 +110,11 @@ public abstract class TckHarness implements TckSupport {
         @Override
         public FenceStateTampering fenceTampering() {
             return TckHarness.this.fenceTampering();
+        }
+
+        @Override
+        public SpoiledNameState spoiledNameState() {
+            return TckHarness.this.spoiledNameState();
         }
 
         @Override
