@@ -2,11 +2,11 @@ package io.distlock.redis;
 
 /**
  * The Lua scripts of Redis semaphores. A semaphore {@code NAME} keeps, under one hash tag (so its scripts run on
- * Redis Cluster), a sorted set of its holders ({@code Psem:{NAME}}: member = owner value, score = expiry in server
- * milliseconds), each holder's fencing token ({@code Psemfences:{NAME}}, a hash by owner value), the limit its
- * holders stated ({@code Psemlimit:{NAME}}), its fencing counter ({@code Psemfence:{NAME}}, no TTL) and the waiting
- * marker a refused waiter leaves ({@code Psemwaiting:{NAME}}); on a Cluster a release leaves a short-lived tombstone
- * {@code Psemreleased:{NAME}:TOKEN}. Every expiry is read from the server's {@code TIME}, never the client's clock;
+ * Redis Cluster), a sorted set of its holders ({@code P{NAME}:sem}: member = owner value, score = expiry in server
+ * milliseconds), each holder's fencing token ({@code P{NAME}:semfences}, a hash by owner value), the limit its
+ * holders stated ({@code P{NAME}:semlimit}), its fencing counter ({@code P{NAME}:semfence}, no TTL) and the waiting
+ * marker a refused waiter leaves ({@code P{NAME}:semwaiting}); on a Cluster a release leaves a short-lived tombstone
+ * {@code P{NAME}:semreleased:TOKEN}. Every expiry is read from the server's {@code TIME}, never the client's clock;
  * the set, the hash and the limit key expire with their last holder, so an abandoned semaphore leaves only its
  * counter. Every script gives the same answer when run twice with the same arguments.
  */

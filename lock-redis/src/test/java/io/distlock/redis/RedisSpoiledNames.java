@@ -40,8 +40,8 @@ final class RedisSpoiledNames implements SpoiledNameState {
 
     @Override
     public boolean spoilSemaphore(String name) {
-        return turnIntoHash(redlock ? new RedlockPermits(null, null, keys, null, null, null).slot(name, 1)
-                : new RedisPermits(null, keys, null, null, null, false).holders(name));
+        return turnIntoHash(redlock ? keys.key(RedisKeys.Kind.SEM_SLOT, name) + 1
+                : keys.key(RedisKeys.Kind.SEM_HOLDERS, name));
     }
 
     /** Replaces {@code key} with a hash on every node that holds it; at least one must. */

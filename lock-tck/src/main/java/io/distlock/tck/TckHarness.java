@@ -49,6 +49,14 @@ public abstract class TckHarness implements TckSupport {
     }
 
     /**
+     * Clients of the store under namespaces the kit chooses, for the rules of §21 (two stores with any two key
+     * prefixes, base paths or table names on one server); null (the default) skips them.
+     */
+    protected PrefixedStores prefixedStores() {
+        return null;
+    }
+
+    /**
      * A URI of this store's kind on which no server answers (for example a closed port), or null to skip that rule.
      * Opening it, or acquiring through it, must raise {@link io.distlock.StoreUnavailableException}.
      */
@@ -115,6 +123,11 @@ public abstract class TckHarness implements TckSupport {
         @Override
         public SpoiledNameState spoiledNameState() {
             return TckHarness.this.spoiledNameState();
+        }
+
+        @Override
+        public PrefixedStores prefixedStores() {
+            return TckHarness.this.prefixedStores();
         }
 
         @Override
