@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
@@ -83,6 +84,12 @@ class H2TckTest extends LockStoreTck {
     @Override
     protected FenceStateTampering fenceTampering() {
         return new SqlFenceTampering(uri);
+    }
+
+    /** The store's held lock and permit rows, given an owner token no grant writes, as an operator would. */
+    @Override
+    protected SpoiledNameState spoiledNameState() {
+        return new SqlSpoiledNames(uri);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
@@ -22,6 +23,12 @@ class MariaDbTckTest extends StoreUriTck {
     @Override
     protected FenceStateTampering fenceTampering() {
         return new SqlFenceTampering(URI);
+    }
+
+    /** The store's held lock and permit rows, given an owner token no grant writes, as an operator would. */
+    @Override
+    protected SpoiledNameState spoiledNameState() {
+        return new SqlSpoiledNames(URI);
     }
 
     @Override

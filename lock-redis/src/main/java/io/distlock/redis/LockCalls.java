@@ -38,11 +38,13 @@ final class LockCalls {
     private final Rawable guardKeyArg;
     /** The lease time of the last encoded acquire: most stores use one lease time, so it is encoded once. */
     private volatile LeaseMs lastLeaseMs;
-    /** What the lock, fence and waiting keys put before the name's hash tag, and the channel before the name. */
-    private final byte[] lockHead;
-    private final byte[] fenceHead;
-    private final byte[] waitingHead;
+    /** What every key of a plain name puts before the name ({@code P{}), and the channel before the name. */
+    private final byte[] keyHead;
     private final byte[] channelHead;
+    /** What the lock, fence and waiting keys put after a plain name (the tag's {@code '}'} and the kind). */
+    private static final byte[] LOCK_TAIL = bytes("}" + RedisKeys.Kind.LOCK.suffix());
+    private static final byte[] FENCE_TAIL = bytes("}" + RedisKeys.Kind.FENCE.suffix());
+    private static final byte[] WAITING_TAIL = bytes("}" + RedisKeys.Kind.WAITING.suffix());
 
     /**
      * Calls on the keys of {@code keys}; with {@code restartGuard} the acquire passes the guard marker and a window of
@@ -57,42 +59,30 @@ final class LockCalls {
         this.guardMsArg = SentBytes.of(guardMs);
         this.waiterMarginMsArg = SentBytes.of(waiterMarginMs);
         this.guardKeyArg = SentBytes.of(keys.guard());
-        this.lockHead = head(keys.lock(""), RedisKeys.tagged(""));
-        this.fenceHead = head(keys.fence(""), RedisKeys.tagged(""));
-        this.waitingHead = head(keys.waiting(""), RedisKeys.tagged(""));
-        this.channelHead = head(keys.channel(""), "");
+        this.keyHead = bytes(keys.prefix() + "{");
+        this.channelHead = bytes(keys.channel(""));
     }
 
     /**
-     * The keys of {@code name} as {@link RedisKeys} names them, encoded: the hash tag and the name are encoded once
-     * and joined to the encoded heads, instead of building and encoding four strings.
+     * The keys of {@code name} as {@link RedisKeys} names them, encoded: the name is encoded once and put between the
+     * encoded head and tails, instead of building and encoding four strings.
      */
     EncodedName encode(String name) {
         byte[] encodedName = bytes(name);
-        if (name.indexOf('}') >= 0) { // not its own hash tag: the tag is a hash, then the name
-            byte[] tag = bytes(RedisKeys.tagged(name));
-            return new EncodedName(name, join(lockHead, tag), join(fenceHead, tag), join(waitingHead, tag),
-                    join(channelHead, encodedName), new SentBytes(encodedName));
+        if (name.indexOf('}') >= 0) { // not its own hash tag: the keys as RedisKeys builds them
+            return new EncodedName(name, SentBytes.of(keys.lock(name)), SentBytes.of(keys.fence(name)),
+                    SentBytes.of(keys.waiting(name)), join(channelHead, encodedName), new SentBytes(encodedName));
         }
-        return new EncodedName(name, braced(lockHead, encodedName), braced(fenceHead, encodedName),
-                braced(waitingHead, encodedName), join(channelHead, encodedName), new SentBytes(encodedName));
+        return new EncodedName(name, around(encodedName, LOCK_TAIL), around(encodedName, FENCE_TAIL),
+                around(encodedName, WAITING_TAIL), join(channelHead, encodedName), new SentBytes(encodedName));
     }
 
-    /** {@code head}, then the encoded name in braces: the key of a name that is its own hash tag. */
-    private static SentBytes braced(byte[] head, byte[] encodedName) {
-        byte[] key = Arrays.copyOf(head, head.length + encodedName.length + 2);
-        key[head.length] = '{';
-        System.arraycopy(encodedName, 0, key, head.length + 1, encodedName.length);
-        key[key.length - 1] = '}';
+    /** {@code P{}, the encoded name, then {@code tail}: a key of a name that is its own hash tag. */
+    private SentBytes around(byte[] encodedName, byte[] tail) {
+        byte[] key = Arrays.copyOf(keyHead, keyHead.length + encodedName.length + tail.length);
+        System.arraycopy(encodedName, 0, key, keyHead.length, encodedName.length);
+        System.arraycopy(tail, 0, key, keyHead.length + encodedName.length, tail.length);
         return new SentBytes(key);
-    }
-
-    /** The encoded part of {@code key} (built for the empty name) before {@code tail} (the empty name's tag). */
-    private static byte[] head(String key, String tail) {
-        if (!key.endsWith(tail)) {
-            throw new IllegalStateException("key '" + key + "' does not end with the name's tag '" + tail + "'");
-        }
-        return bytes(key.substring(0, key.length() - tail.length()));
     }
 
     private static SentBytes join(byte[] head, byte[] tail) {

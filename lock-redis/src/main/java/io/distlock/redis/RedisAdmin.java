@@ -38,10 +38,10 @@ final class RedisAdmin implements LockAdmin {
         String namePrefix = prefix == null ? "" : prefix;
         return RedisErrors.call(store, "list locks", () -> {
             List<String> names = new ArrayList<>();
-            ScanIteration scan = client.scanIteration(SCAN_COUNT, keys.lockPattern(namePrefix));
+            ScanIteration scan = client.scanIteration(SCAN_COUNT, keys.pattern(namePrefix));
             while (!scan.isIterationCompleted()) {
                 for (String key : scan.nextBatchList()) {
-                    String name = keys.nameOfLockKey(key);
+                    String name = keys.nameOf(RedisKeys.Kind.LOCK, key);
                     if (name != null && name.startsWith(namePrefix)) {
                         names.add(name);
                     }
@@ -70,14 +70,13 @@ final class RedisAdmin implements LockAdmin {
         }
         String namePrefix = prefix == null ? "" : prefix;
         RedisPermits permits = new RedisPermits(client, keys, null, store, null, false);
-        RedisKeys holderKeys = new RedisKeys(keys.prefix() + "sem:"); // Psem:{NAME}, laid out as a lock key
         return RedisErrors.call(store, "list permits", () -> {
             List<String> names = new ArrayList<>();
             // every holder set: a name with a '}' has a hashed tag that a pattern of its prefix would not match
-            ScanIteration scan = client.scanIteration(SCAN_COUNT, holderKeys.lockPattern(""));
+            ScanIteration scan = client.scanIteration(SCAN_COUNT, keys.pattern(""));
             while (!scan.isIterationCompleted()) {
                 for (String key : scan.nextBatchList()) {
-                    String name = holderKeys.nameOfLockKey(key);
+                    String name = keys.nameOf(RedisKeys.Kind.SEM_HOLDERS, key);
                     if (name != null && name.startsWith(namePrefix)) {
                         names.add(name);
                     }
@@ -107,7 +106,12 @@ final class RedisAdmin implements LockAdmin {
     }
 
     private LockInfo describe(String name) {
-        String value = client.get(keys.lock(name));
+        String value;
+        try {
+            value = client.get(keys.lock(name));
+        } catch (JedisDataException notAString) {
+            return null; // a key of another type (an operator's) holds no holder: it must not break the listing
+        }
         long ttl = client.pttl(keys.lock(name));
         if (value == null || ttl == -2) {
             return null; // released since the scan

@@ -1,19 +1,58 @@
 package io.distlock.redis;
 
 /**
- * Where a store keeps what: for lock {@code NAME} and prefix {@code P}, the lock key {@code P{NAME}} (value: owner
- * token and owner description, with the lease as its TTL), the fencing counter {@code Pfence:{NAME}} (no TTL: it
- * must outlive every lease), the waiting marker {@code Pwaiting:{NAME}} (a refused attempt's: the next release
- * publishes), the release channel {@code Preleased:NAME}, the restart-guard marker {@code Pguard},
- * and on a Cluster the short-lived release tombstone {@code Preleased:{NAME}:TOKEN}. The keys of a lock share the
- * hash tag {@code {NAME}}, so its scripts run on Redis Cluster. A name containing {@code '}'} cannot be its own hash
- * tag; it gets the tag {@code {#HASH}} followed by the name.
+ * Where a store keeps what. Every key of a name is the prefix {@code P}, then the name's hash tag, then a kind:
+ * {@code P{NAME}} the lock key (value: owner token and owner description, with the lease as its TTL),
+ * {@code P{NAME}:fence} its fencing counter (no TTL: it must outlive every lease), {@code P{NAME}:waiting} the
+ * waiting marker a refused acquire leaves (the next release publishes), on a Cluster the short-lived release
+ * tombstone {@code P{NAME}:released:TOKEN}, and the semaphores' keys {@code P{NAME}:sem},
+ * {@code P{NAME}:semlimit}, ... (see {@link Kind}); besides, the restart-guard marker {@code Pguard} and the release
+ * channel {@code Preleased:NAME}. The keys of a name share its hash tag, so its scripts run on Redis Cluster. A name
+ * containing {@code '}'} cannot be its own hash tag: it gets the tag {@code {#HASH}} followed by the name's length,
+ * a colon and the name.
+ *
+ * <p>No two (prefix, kind, name) triples give one key, whatever the prefixes (two stores on one server never touch
+ * each other's keys): a prefix holds no {@code '{'}, so a key's first {@code '{'} ends its prefix; after the tag's
+ * {@code '}'} (a plain name holds none; a hashed name's length says where it ends) the rest is the kind, and the
+ * kinds differ; the guard marker is the only key without a {@code '{'}.
  */
 final class RedisKeys {
+
+    /** What a key of a name holds: the text after the name's tag. */
+    enum Kind {
+        LOCK(""),
+        FENCE(":fence"),
+        WAITING(":waiting"),
+        /** Followed by the owner token. */
+        RELEASED(":released:"),
+        SEM_HOLDERS(":sem"),
+        SEM_LIMIT(":semlimit"),
+        SEM_FENCE(":semfence"),
+        SEM_FENCES(":semfences"),
+        SEM_WAITING(":semwaiting"),
+        /** Followed by the owner token. */
+        SEM_RELEASED(":semreleased:"),
+        /** Redlock's semaphores: followed by the slot's number. */
+        SEM_SLOT(":semslot:");
+
+        private final String suffix;
+
+        Kind(String suffix) {
+            this.suffix = suffix;
+        }
+
+        /** The text after the name's tag. */
+        String suffix() {
+            return suffix;
+        }
+    }
 
     private final String prefix;
 
     RedisKeys(String prefix) {
+        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("a key prefix must not contain '{' or '}', got '" + prefix + "'");
+        }
         this.prefix = prefix;
     }
 
@@ -22,14 +61,19 @@ final class RedisKeys {
         return prefix;
     }
 
+    /** The key of {@code kind} for {@code name}. */
+    String key(Kind kind, String name) {
+        return prefix + tagged(name) + kind.suffix;
+    }
+
     /** The lock key of {@code name}. */
     String lock(String name) {
-        return plainTag(name) ? prefix + "{" + name + "}" : prefix + tagged(name);
+        return key(Kind.LOCK, name);
     }
 
     /** The fencing counter of {@code name}. */
     String fence(String name) {
-        return plainTag(name) ? prefix + "fence:{" + name + "}" : prefix + "fence:" + tagged(name);
+        return key(Kind.FENCE, name);
     }
 
     /**
@@ -37,7 +81,7 @@ final class RedisKeys {
      * waits, no message). In the lock's slot.
      */
     String waiting(String name) {
-        return plainTag(name) ? prefix + "waiting:{" + name + "}" : prefix + "waiting:" + tagged(name);
+        return key(Kind.WAITING, name);
     }
 
     /**
@@ -45,10 +89,10 @@ final class RedisKeys {
      * {@code ownerToken} (Jedis retries after a lost reply) is known to have succeeded. In the lock's slot.
      */
     String releasedTombstone(String name, String ownerToken) {
-        return prefix + "released:" + tagged(name) + ":" + ownerToken;
+        return key(Kind.RELEASED, name) + ownerToken;
     }
 
-    /** The restart-guard marker: the server process and time until which nothing is granted. */
+    /** The restart-guard marker: the server's history and the time until which nothing is granted. */
     String guard() {
         return prefix + "guard";
     }
@@ -69,42 +113,46 @@ final class RedisKeys {
         return channel.startsWith(head) ? channel.substring(head.length()) : null;
     }
 
-    /** A SCAN pattern for the lock keys of names starting with {@code namePrefix}. */
-    String lockPattern(String namePrefix) {
+    /**
+     * A SCAN pattern for the keys of names starting with {@code namePrefix} (of every kind: {@link #nameOf} picks
+     * those of one kind).
+     */
+    String pattern(String namePrefix) {
         String p = namePrefix == null ? "" : namePrefix;
         return escapeGlob(prefix + "{") + (p.indexOf('}') >= 0 ? "" : escapeGlob(p)) + "*";
     }
 
-    /** The lock name of a lock key, or null if the key is not a lock key of this prefix. */
-    String nameOfLockKey(String key) {
-        if (!key.startsWith(prefix + "{")) {
+    /** The name whose key of {@code kind} {@code key} is, or null if it is no such key of this prefix. */
+    String nameOf(Kind kind, String key) {
+        if (!key.startsWith(prefix + "{") || !key.endsWith(kind.suffix)) {
             return null;
         }
-        String rest = key.substring(prefix.length() + 1);
+        String rest = key.substring(prefix.length(), key.length() - kind.suffix.length()); // the tag and the name
         int close = rest.indexOf('}');
         if (close < 0) {
             return null;
         }
         if (close == rest.length() - 1) {
-            return rest.substring(0, close);
+            String name = rest.substring(1, close);
+            return tagged(name).equals(rest) ? name : null;
         }
-        return rest.startsWith("#") ? rest.substring(close + 1) : null;
+        int colon = rest.indexOf(':', close);
+        if (colon < 0) {
+            return null;
+        }
+        String name = rest.substring(colon + 1);
+        return tagged(name).equals(rest) ? name : null;
     }
 
     /**
-     * Whether {@code name} is its own hash tag ({@code {name}}, see {@link #tagged}): then the keys above are built in
-     * one concatenation, without the tag as a string of its own on every acquire and release.
+     * {@code name} as its hash tag and, where the tag is not the name itself, the name after it: every key of one
+     * lock (or one semaphore) lands in one Cluster slot, and the text after it is the key's kind alone.
      */
-    private static boolean plainTag(String name) {
-        return name.indexOf('}') < 0;
-    }
-
-    /** {@code name} as its hash tag: every key of one lock (or one semaphore) lands in one Cluster slot. */
     static String tagged(String name) {
         if (name.indexOf('}') < 0) {
             return "{" + name + "}";
         }
-        return "{#" + Integer.toHexString(name.hashCode()) + "}" + name;
+        return "{#" + Integer.toHexString(name.hashCode()) + "}" + name.length() + ":" + name;
     }
 
     /** Escapes Redis glob characters so {@code s} matches only itself. */

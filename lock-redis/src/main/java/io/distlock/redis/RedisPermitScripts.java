@@ -2,11 +2,11 @@ package io.distlock.redis;
 
 /**
  * The Lua scripts of Redis semaphores. A semaphore {@code NAME} keeps, under one hash tag (so its scripts run on
- * Redis Cluster), a sorted set of its holders ({@code Psem:{NAME}}: member = owner value, score = expiry in server
- * milliseconds), each holder's fencing token ({@code Psemfences:{NAME}}, a hash by owner value), the limit its
- * holders stated ({@code Psemlimit:{NAME}}), its fencing counter ({@code Psemfence:{NAME}}, no TTL) and the waiting
- * marker a refused waiter leaves ({@code Psemwaiting:{NAME}}); on a Cluster a release leaves a short-lived tombstone
- * {@code Psemreleased:{NAME}:TOKEN}. Every expiry is read from the server's {@code TIME}, never the client's clock;
+ * Redis Cluster), a sorted set of its holders ({@code P{NAME}:sem}: member = owner value, score = expiry in server
+ * milliseconds), each holder's fencing token ({@code P{NAME}:semfences}, a hash by owner value), the limit its
+ * holders stated ({@code P{NAME}:semlimit}), its fencing counter ({@code P{NAME}:semfence}, no TTL) and the waiting
+ * marker a refused waiter leaves ({@code P{NAME}:semwaiting}); on a Cluster a release leaves a short-lived tombstone
+ * {@code P{NAME}:semreleased:TOKEN}. Every expiry is read from the server's {@code TIME}, never the client's clock;
  * the set, the hash and the limit key expire with their last holder, so an abandoned semaphore leaves only its
  * counter. Every script gives the same answer when run twice with the same arguments.
  */
@@ -40,8 +40,8 @@ final class RedisPermitScripts {
      * earlier run's grant whose reply was lost: the caller gets no grant, so it would be a holder nobody renews or
      * releases. A refusal for a full set leaves the waiting marker ({@link
      * RedisScripts#leaveWaiterMarker}), so the next release publishes. The restart guard is the lock's ({@link
-     * RedisScripts#restartGuard}: the same marker, noticing a restart by the server's run_id). Returns {@code {1,
-     * fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder expires, or the restart guard's
+     * RedisScripts#restartGuard}: the same marker, noticing a restart or a promotion by the server's run_id and
+     * master_replid). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder expires, or the restart guard's
      * time left), {@code {-1, recorded limit}} when the limits disagree, {@code {-1, -1}} when the limit key holds no
      * limit.
      */
@@ -151,18 +151,20 @@ final class RedisPermitScripts {
     /**
      * Renew one permit. KEYS: holders, limit, fences. ARGV: value, lease ms. Sets the holder's expiry to now plus the
      * lease if it is still held (ZADD XX); returns 1 if renewed, 0 if the permit was gone or expired (an expired
-     * member is removed). Running it twice is harmless.
+     * member is removed). Running it twice is harmless. A holders key of another type than a sorted set (an
+     * operator's) holds no permit: its WRONGTYPE error, read with {@code redis.pcall}, answers 0, and a fences key of
+     * another type is left alone, so one spoiled semaphore fails only its own renewal, never the pipeline's others.
      */
     static final LuaScript RENEW = new LuaScript("permitRenew", """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-            if not score then
+            local score = redis.pcall('ZSCORE', KEYS[1], ARGV[1])
+            if type(score) ~= 'string' then
               return 0
             end
             if tonumber(score) <= now then
               redis.call('ZREM', KEYS[1], ARGV[1])
-              redis.call('HDEL', KEYS[3], ARGV[1])
+              redis.pcall('HDEL', KEYS[3], ARGV[1])
               return 0
             end
             redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])

@@ -34,12 +34,6 @@ final class RedisPermits {
     private static final String SIGNAL = "\u0000sem:";
     /** The waiter margin of an attempt that leaves no waiting marker. */
     private static final String NO_MARKER = "-1";
-    private static final String HOLDERS = "sem:";
-    private static final String LIMIT = "semlimit:";
-    private static final String FENCE = "semfence:";
-    private static final String FENCES = "semfences:";
-    private static final String WAITING = "semwaiting:";
-
     private final UnifiedJedis client;
     private final RedisKeys keys;
     private final RedisOptions options;
@@ -72,20 +66,20 @@ final class RedisPermits {
     }
 
     String holders(String name) {
-        return key(HOLDERS, RedisKeys.tagged(name));
+        return keys.key(RedisKeys.Kind.SEM_HOLDERS, name);
     }
 
     String limit(String name) {
-        return key(LIMIT, RedisKeys.tagged(name));
+        return keys.key(RedisKeys.Kind.SEM_LIMIT, name);
     }
 
     String fence(String name) {
-        return key(FENCE, RedisKeys.tagged(name));
+        return keys.key(RedisKeys.Kind.SEM_FENCE, name);
     }
 
     /** The fencing token of each holder, by owner value. */
     String fences(String name) {
-        return key(FENCES, RedisKeys.tagged(name));
+        return keys.key(RedisKeys.Kind.SEM_FENCES, name);
     }
 
     /**
@@ -93,17 +87,12 @@ final class RedisPermits {
      * message), as {@link RedisKeys#waiting} is for a lock. In the semaphore's slot.
      */
     String waiting(String name) {
-        return key(WAITING, RedisKeys.tagged(name));
-    }
-
-    /** The key of one {@code kind} for the hash tag {@code tag} of a name: a script's keys share one tag. */
-    private String key(String kind, String tag) {
-        return keys.prefix() + kind + tag;
+        return keys.key(RedisKeys.Kind.SEM_WAITING, name);
     }
 
     /** The tombstone a Cluster release of the permit with {@code ownerToken} leaves, in the semaphore's slot. */
     String releasedTombstone(String name, String ownerToken) {
-        return key("semreleased:", RedisKeys.tagged(name)) + ":" + ownerToken;
+        return keys.key(RedisKeys.Kind.SEM_RELEASED, name) + ownerToken;
     }
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
@@ -115,11 +104,9 @@ final class RedisPermits {
     private Grant attempt(String name, int permits, Duration leaseTime, String waiterMargin) {
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
-        String tag = RedisKeys.tagged(name);
         List<String> keyList = options.restartGuard()
-                ? List.of(key(HOLDERS, tag), key(LIMIT, tag), key(FENCE, tag), key(FENCES, tag), key(WAITING, tag),
-                        keys.guard())
-                : List.of(key(HOLDERS, tag), key(LIMIT, tag), key(FENCE, tag), key(FENCES, tag), key(WAITING, tag));
+                ? List.of(holders(name), limit(name), fence(name), fences(name), waiting(name), keys.guard())
+                : List.of(holders(name), limit(name), fence(name), fences(name), waiting(name));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
         List<?> result;
         try {
@@ -135,7 +122,7 @@ final class RedisPermits {
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
         if (code == -1 && number == -1) {
-            throw RedisErrors.limitKeyHoldsNoLimit("redis store " + store, name, key(LIMIT, tag));
+            throw RedisErrors.limitKeyHoldsNoLimit("redis store " + store, name, limit(name));
         }
         if (code == -1) {
             throw new IllegalStateException(PermitBackend.limitMismatch(name, (int) number, permits));
@@ -151,12 +138,10 @@ final class RedisPermits {
 
     boolean release(Grant grant) {
         String name = grant.name();
-        String tag = RedisKeys.tagged(name);
         String signal = SIGNAL + name;
         List<String> keyList = slotted
-                ? List.of(key(HOLDERS, tag), key(FENCES, tag), key(WAITING, tag),
-                        releasedTombstone(name, grant.ownerToken()))
-                : List.of(key(HOLDERS, tag), key(FENCES, tag), key(WAITING, tag));
+                ? List.of(holders(name), fences(name), waiting(name), releasedTombstone(name, grant.ownerToken()))
+                : List.of(holders(name), fences(name), waiting(name));
         List<String> args = slotted
                 ? List.of((String) grant.handle(), keys.channel(signal), signal, tombstoneMs())
                 : List.of((String) grant.handle(), keys.channel(signal), signal);

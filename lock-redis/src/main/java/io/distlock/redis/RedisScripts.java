@@ -11,10 +11,12 @@ final class RedisScripts {
 
     /**
      * The restart guard's opening lines of an acquire script, shared by locks and permits (one marker per store, one
-     * format): the marker {@code KEYS[key]} holds the server's {@code run_id} and the server time (ms) until which
-     * nothing is granted; a marker missing or written by another server process opens a window of
-     * {@code ARGV[arg]} ms (0: no guard), during which the script returns {@code heldReply} formatted with the Lua
-     * expression of the ms left (each script answers "not now" in its own reply format).
+     * format): the marker {@code KEYS[key]} holds the history of the data it was written in, the server's
+     * {@code run_id} (a new one on every restart) and {@code master_replid} (a new one on every promotion, also of an
+     * old master that never resynced: its data is another history than the one the latest locks live in), and the
+     * server time (ms) until which nothing is granted; a marker missing, of another type or written in another
+     * history opens a window of {@code ARGV[arg]} ms (0: no guard), during which the script returns {@code heldReply}
+     * formatted with the Lua expression of the ms left (each script answers "not now" in its own reply format).
      */
     static String restartGuard(int key, int arg, String heldReply) {
         return """
@@ -22,14 +24,15 @@ final class RedisScripts {
             if guardMs > 0 then
               local t = redis.call('TIME')
               local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-              local runId = string.match(redis.call('INFO', 'server'), 'run_id:(%%w+)')
-              local marker = redis.call('GET', KEYS[%1$d])
-              local markedRun, readyAt
-              if marker then
-                markedRun, readyAt = string.match(marker, '^(%%w+):(%%d+)$')
+              local history = string.match(redis.call('INFO', 'server'), 'run_id:(%%w+)') .. ':'
+                  .. string.match(redis.call('INFO', 'replication'), 'master_replid:(%%w+)')
+              local marker = redis.pcall('GET', KEYS[%1$d])
+              local markedHistory, readyAt
+              if type(marker) == 'string' then
+                markedHistory, readyAt = string.match(marker, '^(%%w+:%%w+):(%%d+)$')
               end
-              if markedRun ~= runId then
-                redis.call('SET', KEYS[%1$d], runId .. ':' .. string.format('%%.0f', now + guardMs))
+              if markedHistory ~= history then
+                redis.call('SET', KEYS[%1$d], history .. ':' .. string.format('%%.0f', now + guardMs))
                 return %3$s
               end
               if now < tonumber(readyAt) then
@@ -163,9 +166,10 @@ final class RedisScripts {
      * release that runs before it was seen by the attempt itself. {@link #RELEASE} publishes only when it finds a
      * marker, so a lock nobody waits for costs no {@code PUBLISH}.
      *
-     * <p>The guard marker holds the server's {@code run_id} and the server time (ms) until which nothing is granted.
-     * A marker missing, or written by another server process (a restart, even one that restored the marker from a
-     * snapshot, or a failover to a replica), opens a new window of {@code guard} ms.
+     * <p>The guard marker holds the server's {@code run_id} and {@code master_replid} and the server time (ms) until
+     * which nothing is granted. A marker missing, or written by another server process or in another replication
+     * history (a restart, even one that restored the marker from a snapshot, a failover to a replica, a fail-back to
+     * an old master that kept its own marker), opens a new window of {@code guard} ms.
      */
     static final LuaScript ACQUIRE = new LuaScript("acquire", restartGuard(4, 3, "-2 - %s") + """
             local granted = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
@@ -235,12 +239,14 @@ final class RedisScripts {
 
     /**
      * Renew a batch. KEYS: lock keys. ARGV: lease ms and value for each key in turn. Returns the 1-based positions
-     * of the keys that were no longer held.
+     * of the keys that were no longer held. A key of another type (an operator's hash) holds no lease: it is read
+     * with {@code redis.pcall}, so its WRONGTYPE error is that one lease lost, never an error that aborts the script
+     * and costs every other lease of the batch its renewal.
      */
     static final LuaScript RENEW = new LuaScript("renew", """
             local lost = {}
             for i = 1, #KEYS do
-              if redis.call('GET', KEYS[i]) == ARGV[2 * i] then
+              if redis.pcall('GET', KEYS[i]) == ARGV[2 * i] then
                 redis.call('PEXPIRE', KEYS[i], ARGV[2 * i - 1])
               else
                 lost[#lost + 1] = i

@@ -2,9 +2,9 @@ package io.distlock.redis;
 
 /**
  * The Lua scripts of Redlock semaphores, run on each master alone. A semaphore {@code NAME} of limit {@code N} is
- * {@code N} slot locks {@code Psemslot:{NAME}:i} (value: owner value, the lease as TTL), a limit key
- * {@code Psemlimit:{NAME}} that lives as long as the longest-lived slot, and the fencing counter
- * {@code Psemfence:{NAME}} (no TTL). A permit is one slot won on a majority of masters, exactly as a Redlock lock.
+ * {@code N} slot locks {@code P{NAME}:semslot:i} (value: owner value, the lease as TTL), a limit key
+ * {@code P{NAME}:semlimit} that lives as long as the longest-lived slot, and the fencing counter
+ * {@code P{NAME}:semfence} (no TTL). A permit is one slot won on a majority of masters, exactly as a Redlock lock.
  */
 final class RedlockPermitScripts {
 
@@ -87,10 +87,12 @@ final class RedlockPermitScripts {
 
     /**
      * Renew one slot. KEYS: slot, limit. ARGV: value, lease ms, permits. Returns 1 if the slot still held the value
-     * (its TTL and, if shorter, the limit key's are set to the lease), else 0.
+     * (its TTL and, if shorter, the limit key's are set to the lease), else 0, also for a slot of another type (an
+     * operator's hash: read with {@code redis.pcall}, its WRONGTYPE error is this permit lost on this node, never an
+     * error that fails the node's renewals of every other permit).
      */
     static final LuaScript RENEW = new LuaScript("redlockPermitRenew", """
-            if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+            if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then
               return 0
             end
             redis.call('PEXPIRE', KEYS[1], ARGV[2])

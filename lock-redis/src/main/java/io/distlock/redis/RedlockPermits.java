@@ -79,15 +79,15 @@ final class RedlockPermits {
     }
 
     String slot(String name, int index) {
-        return keys.prefix() + "semslot:" + RedisKeys.tagged(name) + ":" + index;
+        return keys.key(RedisKeys.Kind.SEM_SLOT, name) + index;
     }
 
     String limit(String name) {
-        return keys.prefix() + "semlimit:" + RedisKeys.tagged(name);
+        return keys.key(RedisKeys.Kind.SEM_LIMIT, name);
     }
 
     String fence(String name) {
-        return keys.prefix() + "semfence:" + RedisKeys.tagged(name);
+        return keys.key(RedisKeys.Kind.SEM_FENCE, name);
     }
 
     private List<String> slots(String name, int permits) {

@@ -30,7 +30,7 @@ class RedisClusterRetryTest extends ClusterResendTestBase {
             assertThat(proxy.awaitDropped(5, TimeUnit.SECONDS)).as("the first reply was swallowed").isTrue();
             assertThat(lease).as("the re-sent acquire found the lock holding its own value").isPresent();
             assertThat(lease.get().fencingToken()).as("one grant, one fence")
-                    .isEqualTo(Long.parseLong(probe.raw().get("distlock:fence:{resent-acquire}")));
+                    .isEqualTo(Long.parseLong(probe.raw().get("distlock:{resent-acquire}:fence")));
             lease.get().release();
             assertThat(probe.raw().exists("distlock:{resent-acquire}")).isFalse();
         }

@@ -2,9 +2,11 @@ package io.distlock.redis;
 
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.fixture.FreePorts;
 import org.junit.jupiter.api.AfterAll;
+import redis.clients.jedis.HostAndPort;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
@@ -42,6 +44,13 @@ class RedisClusterTckTest extends LockStoreTck {
     @Override
     protected String storeUri() {
         return cluster.uri("");
+    }
+
+    /** Lock keys and semaphore holder sets, turned into hashes on the master of their slot as an operator would. */
+    @Override
+    protected SpoiledNameState spoiledNameState() {
+        return new RedisSpoiledNames(cluster.nodes().stream().map(n -> new HostAndPort("127.0.0.1", n.port()))
+                .toList(), RedisOptions.defaults().keyPrefix(), false);
     }
 
     @Override

@@ -30,14 +30,14 @@ class RedisCounterExhaustionTest {
     void aLockCounterAtTheLastTokenRefusesTheNextAcquireAndLeavesNoHolder() {
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s"))) {
-            probe.raw().set("distlock:fence:{edge}", Long.toString(LAST_TOKEN - 1));
+            probe.raw().set("distlock:{edge}:fence", Long.toString(LAST_TOKEN - 1));
             try (Lease lease = store.lock("edge").tryAcquire().orElseThrow()) {
                 assertThat(lease.fencingToken()).isEqualTo(LAST_TOKEN);
             }
             assertThatThrownBy(() -> store.lock("edge").tryAcquire()).as("the acquire after token 2^53 - 1")
-                    .isInstanceOf(LockException.class).hasMessageContaining("distlock:fence:{edge} is exhausted");
+                    .isInstanceOf(LockException.class).hasMessageContaining("distlock:{edge}:fence is exhausted");
             assertThat(probe.raw().exists("distlock:{edge}")).as("the lock key after the refusal").isFalse();
-            assertThat(probe.raw().get("distlock:fence:{edge}")).isEqualTo(Long.toString(LAST_TOKEN));
+            assertThat(probe.raw().get("distlock:{edge}:fence")).isEqualTo(Long.toString(LAST_TOKEN));
         }
     }
 
@@ -51,7 +51,7 @@ class RedisCounterExhaustionTest {
             Thread thread = new Thread(waiter, "edge-hand-over-waiter");
             thread.start();
             HandOverHolder.awaitQueuedAtLocalGate(thread);
-            probe.raw().set("distlock:fence:{edge-hand-over}", Long.toString(LAST_TOKEN)); // an operator's value
+            probe.raw().set("distlock:{edge-hand-over}:fence", Long.toString(LAST_TOKEN)); // an operator's value
             Throwable atRelease = catchThrowable(held::release); // the hand-over to the waiter is refused
             assertThat(probe.raw().exists("distlock:{edge-hand-over}"))
                     .as("the lock key after the refused hand-over (release threw %s)", atRelease).isFalse();

@@ -23,7 +23,7 @@ class RedisCounterTypeTest {
     void aLockCounterOfAnotherTypeCountsAsNoneAndLeavesNoHolderBehind() {
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s"))) {
-            probe.raw().hset("distlock:fence:{typed}", "f", "1"); // an operator's hash where the counter goes
+            probe.raw().hset("distlock:{typed}:fence", "f", "1"); // an operator's hash where the counter goes
             long clockMicros = probe.serverClockMicros();
             try (Lease lease = store.lock("typed").tryAcquire().orElseThrow()) {
                 assertThat(lease.fencingToken()).isGreaterThanOrEqualTo(clockMicros).isLessThan(1L << 53);

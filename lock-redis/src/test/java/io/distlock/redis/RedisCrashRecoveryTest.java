@@ -196,7 +196,7 @@ class RedisCrashRecoveryTest {
     private String serverView() {
         try (RedisProbe probe = new RedisProbe(server.port())) {
             return "server has g=" + probe.raw().get("distlock:{g}") + " pttl=" + probe.raw().pttl("distlock:{g}")
-                    + " fence=" + probe.raw().get("distlock:fence:{g}");
+                    + " fence=" + probe.raw().get("distlock:{g}:fence");
         }
     }
 

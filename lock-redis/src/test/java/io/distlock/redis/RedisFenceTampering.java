@@ -8,8 +8,8 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * The kit's hand on a Redis store's fencing counters (§19), as an operator's {@code DEL} or {@code SET} from
- * {@code redis-cli} on every node of the store (one server, or each of Redlock's): the lock's {@code Pfence:{NAME}}
- * and the semaphore's {@code Psemfence:{NAME}}. Redis keeps them as strings, so every foreign value applies; each
+ * {@code redis-cli} on every node of the store (one server, or each of Redlock's): the lock's {@code P{NAME}:fence}
+ * and the semaphore's {@code P{NAME}:semfence}. Redis keeps them as strings, so every foreign value applies; each
  * call opens raw clients of its own.
  */
 final class RedisFenceTampering implements FenceStateTampering {
@@ -50,7 +50,7 @@ final class RedisFenceTampering implements FenceStateTampering {
 
     /** Where {@link RedisPermits#fence} keeps a semaphore's counter. */
     private String semaphoreFence(String name) {
-        return keys.prefix() + "semfence:" + RedisKeys.tagged(name);
+        return keys.key(RedisKeys.Kind.SEM_FENCE, name);
     }
 
     /** Deletes {@code key} on every node; at least one must have held it. */

@@ -48,13 +48,13 @@ class RedisHandOverTest {
             assertThat(second.ownerToken()).isNotEqualTo(first.ownerToken());
             assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(HeldLock.valueOf(second.handle()));
             assertThat(probe.raw().pttl("distlock:{passed}")).isGreaterThan(30_000);
-            assertThat(probe.raw().get("distlock:fence:{passed}")).isEqualTo(Long.toString(second.fencingToken()));
+            assertThat(probe.raw().get("distlock:{passed}:fence")).isEqualTo(Long.toString(second.fencingToken()));
 
             assertThat(backend.handOver(first, Duration.ofSeconds(5), Thread.currentThread()))
 
                     .as("the old holder's value").isNull();
             assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(HeldLock.valueOf(second.handle()));
-            assertThat(probe.raw().get("distlock:fence:{passed}")).isEqualTo(Long.toString(second.fencingToken()));
+            assertThat(probe.raw().get("distlock:{passed}:fence")).isEqualTo(Long.toString(second.fencingToken()));
             assertThat(backend.release(first)).isFalse();
             assertThat(backend.release(second)).isTrue();
             assertThat(backend.handOver(second, Duration.ofSeconds(5), Thread.currentThread()))
@@ -108,7 +108,7 @@ class RedisHandOverTest {
             assertThat(unwatched.othersWaiting()).as("nobody refused yet").isEqualTo(OthersWaiting.NO);
 
             assertThat(other.lock("marked").tryAcquire()).isEmpty(); // refused: leaves the waiting marker
-            assertThat(probe.raw().exists("distlock:waiting:{marked}")).isTrue();
+            assertThat(probe.raw().exists("distlock:{marked}:waiting")).isTrue();
             Grant watched = backend.handOver(unwatched, Duration.ofSeconds(5), Thread.currentThread());
             assertThat(watched.othersWaiting()).as("after another client's refused attempt")
                     .isEqualTo(OthersWaiting.YES);
@@ -166,11 +166,11 @@ class RedisHandOverTest {
             Grant held = backendA.acquire("turn", lease, Wait.none());
             Future<Grant> other = pool.submit(() -> backendB.acquire("turn", lease, Wait.forever()));
             Awaitility.await().atMost(Duration.ofSeconds(20))
-                    .until(() -> probe.raw().exists("distlock:waiting:{turn}"));
+                    .until(() -> probe.raw().exists("distlock:{turn}:waiting"));
 
             assertThat(backendA.releaseForOthers(held)).isTrue();
 
-            assertThat(probe.raw().exists("distlock:waiting:{turn}")).as("the marker stays for A's next thread")
+            assertThat(probe.raw().exists("distlock:{turn}:waiting")).as("the marker stays for A's next thread")
                     .isTrue();
             Grant others = other.get(20, TimeUnit.SECONDS); // woken by the release's message, not by the TTL
             Future<Grant> returning = pool.submit(() -> backendA.acquireAfterCourtesy("turn", lease, Wait.forever(),

@@ -92,7 +92,7 @@ class RedisLostAcquireReplyTest extends ServerBehindProxyTestBase {
                     .isPresent();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(BOUND);
             next.get().release();
-            assertThat(probe.raw().exists("distlock:sem:{orphan-permit}")).isFalse();
+            assertThat(probe.raw().exists("distlock:{orphan-permit}:sem")).isFalse();
         }
     }
 

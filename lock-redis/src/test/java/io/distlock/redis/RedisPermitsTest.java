@@ -179,8 +179,8 @@ class RedisPermitsTest {
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s&keyPrefix=bad-fence-admin:"))) {
             Lease lease = store.semaphore(name, 1).acquire();
-            String member = probe.raw().zrange("bad-fence-admin:sem:{" + name + "}", 0, 0).get(0);
-            probe.raw().hset("bad-fence-admin:semfences:{" + name + "}", member, bad);
+            String member = probe.raw().zrange("bad-fence-admin:{" + name + "}:sem", 0, 0).get(0);
+            probe.raw().hset("bad-fence-admin:{" + name + "}:semfences", member, bad);
             assertThat(store.admin().listPermits(name, 10)).extracting(io.distlock.LockInfo::fencingToken)
                     .as("listed token over fence field '%s'", bad).containsExactly(0L);
             lease.release();
@@ -291,7 +291,7 @@ class RedisPermitsTest {
             assertThat(permits).extracting(io.distlock.LockInfo::fencingToken)
                     .containsExactly(a1.fencingToken(), a2.fencingToken(), b.fencingToken());
             assertThat(permits.get(0).timeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
-            String member = probe.raw().zrange("permit-admin:sem:{api}", 0, 0).get(0);
+            String member = probe.raw().zrange("permit-admin:{api}:sem", 0, 0).get(0);
             String secret = member.substring(0, member.indexOf('|'));
             assertThat(permits).allSatisfy(p -> assertThat(p.owner()).doesNotContain(secret).contains(
                     String.valueOf(ProcessHandle.current().pid())));

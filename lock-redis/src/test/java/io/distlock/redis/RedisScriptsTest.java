@@ -46,7 +46,7 @@ class RedisScriptsTest {
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s"))) {
             long ahead = 5_000_000_000_000_000L; // 2128 as microseconds: past any clock, below 2^53
-            probe.raw().set("distlock:fence:{ahead}", Long.toString(ahead));
+            probe.raw().set("distlock:{ahead}:fence", Long.toString(ahead));
             try (Lease first = store.lock("ahead").tryAcquire().orElseThrow()) {
                 assertThat(first.fencingToken()).isEqualTo(ahead + 1);
             }
@@ -58,7 +58,7 @@ class RedisScriptsTest {
             try (Lease fresh = store.lock("fresh").tryAcquire().orElseThrow()) {
                 assertThat(fresh.fencingToken()).isGreaterThanOrEqualTo(clockMicros).isLessThan(ahead);
             }
-            probe.raw().set("distlock:fence:{garbled}", "not a number");
+            probe.raw().set("distlock:{garbled}:fence", "not a number");
             try (Lease garbled = store.lock("garbled").tryAcquire().orElseThrow()) {
                 assertThat(garbled.fencingToken()).isGreaterThanOrEqualTo(clockMicros).isLessThan(ahead);
             }
@@ -101,24 +101,24 @@ class RedisScriptsTest {
             // numbers Lua's tonumber reads but no grant ever wrote: not a number, infinite, past 2^53, below 1
             for (String bad : java.util.List.of("nan", "inf", "-inf", "1e19", "-3", "0")) {
                 String name = "bad-counter-" + bad;
-                probe.raw().set("distlock:fence:{" + name + "}", bad);
+                probe.raw().set("distlock:{" + name + "}:fence", bad);
                 Object granted = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire(name, "a|me", lease));
                 assertThat(LockCalls.grantedFence((Long) granted)).as("grant over counter '%s'", bad)
                         .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
 
-                probe.raw().set("distlock:fence:{" + name + "}", bad); // the counter spoiled again under the holder
+                probe.raw().set("distlock:{" + name + "}:fence", bad); // the counter spoiled again under the holder
                 Object again = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire(name, "a|me", lease));
                 assertThat(LockCalls.grantedFence((Long) again)).as("re-sent grant over counter '%s'", bad)
                         .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
 
                 LockCalls.Call handOver = new LockCalls.Call(java.util.List.of("distlock:{" + name + "}",
-                        "distlock:fence:{" + name + "}", "distlock:waiting:{" + name + "}"),
+                        "distlock:{" + name + "}:fence", "distlock:{" + name + "}:waiting"),
                         java.util.List.of("a|me", "b|me", "10000"));
-                probe.raw().set("distlock:fence:{" + name + "}", bad);
+                probe.raw().set("distlock:{" + name + "}:fence", bad);
                 java.util.List<?> handed = (java.util.List<?>) RedisScripts.HAND_OVER.run(probe.raw(), handOver);
                 assertThat((Long) handed.get(0)).as("hand-over over counter '%s'", bad)
                         .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
-                probe.raw().set("distlock:fence:{" + name + "}", bad);
+                probe.raw().set("distlock:{" + name + "}:fence", bad);
                 java.util.List<?> resent = (java.util.List<?>) RedisScripts.HAND_OVER.run(probe.raw(), handOver);
                 assertThat((Long) resent.get(0)).as("re-sent hand-over over counter '%s'", bad)
                         .isGreaterThanOrEqualTo(clockMicros).isLessThan(below2To53);
@@ -133,14 +133,14 @@ class RedisScriptsTest {
             for (String bad : java.util.List.of("not a number", "nan", "1e19", "-3", "99999999999999999999")) {
                 String name = "listed-" + bad.replace(' ', '-');
                 try (Lease held = store.lock(name).tryAcquire().orElseThrow()) {
-                    probe.raw().set("distlock:fence:{" + name + "}", bad); // an operator spoils the counter
+                    probe.raw().set("distlock:{" + name + "}:fence", bad); // an operator spoils the counter
                     assertThat(store.admin().list(name, 5)).as("listing a holder over counter '%s'", bad)
                             .singleElement().satisfies(info -> assertThat(info.fencingToken()).isZero());
                 }
             }
             try (Lease held = store.lock("listed-hash").tryAcquire().orElseThrow()) {
-                probe.raw().del("distlock:fence:{listed-hash}");
-                probe.raw().hset("distlock:fence:{listed-hash}", "a", "1"); // a counter of another type
+                probe.raw().del("distlock:{listed-hash}:fence");
+                probe.raw().hset("distlock:{listed-hash}:fence", "a", "1"); // a counter of another type
                 assertThat(store.admin().list("listed-hash", 5)).as("listing a holder over a hash counter")
                         .singleElement().satisfies(info -> assertThat(info.fencingToken()).isZero());
             }

@@ -95,14 +95,42 @@ class RedisUriTest {
     void keyLayoutSharesTheHashTagAndRoundTripsNames() {
         RedisKeys keys = new RedisKeys("p:");
         assertThat(keys.lock("orders:42")).isEqualTo("p:{orders:42}");
-        assertThat(keys.fence("orders:42")).isEqualTo("p:fence:{orders:42}");
-        for (String name : new String[] {"orders:42", "a}b", "}", "{x}", "*?[]"}) {
-            assertThat(keys.nameOfLockKey(keys.lock(name))).isEqualTo(name);
-            assertThat(redis.clients.jedis.util.JedisClusterCRC16.getSlot(keys.lock(name)))
-                    .isEqualTo(redis.clients.jedis.util.JedisClusterCRC16.getSlot(keys.fence(name)));
+        assertThat(keys.fence("orders:42")).isEqualTo("p:{orders:42}:fence");
+        assertThat(keys.lock("a}b")).isEqualTo("p:{#" + Integer.toHexString("a}b".hashCode()) + "}3:a}b");
+        for (String name : new String[] {"orders:42", "a}b", "}", "{x}", "*?[]", "#1", "x}:fence"}) { // never empty
+            for (RedisKeys.Kind kind : RedisKeys.Kind.values()) {
+                assertThat(keys.nameOf(kind, keys.key(kind, name))).as(kind + " of " + name).isEqualTo(name);
+                assertThat(redis.clients.jedis.util.JedisClusterCRC16.getSlot(keys.key(kind, name)))
+                        .isEqualTo(redis.clients.jedis.util.JedisClusterCRC16.getSlot(keys.lock(name)));
+            }
             assertThat(keys.nameOfChannel(keys.channel(name))).isEqualTo(name);
         }
-        assertThat(keys.nameOfLockKey(keys.fence("x"))).isNull();
-        assertThat(keys.lockPattern("a*")).isEqualTo("p:\\{a\\**".replace("\\{", "{"));
+        assertThat(keys.nameOf(RedisKeys.Kind.LOCK, keys.fence("x"))).isNull();
+        assertThat(keys.nameOf(RedisKeys.Kind.SEM_HOLDERS, keys.key(RedisKeys.Kind.SEM_FENCES, "x"))).isNull();
+        assertThat(keys.pattern("a*")).isEqualTo("p:{a\\**".replace("\\\\", "\\"));
+    }
+
+    @Test
+    void noTwoPrefixesKindsAndNamesGiveOneKey() {
+        String[] prefixes = {"", "p", "p:", "p:fence:", "p:{x}:fence".replace("{", "").replace("}", ""), "p:sem",
+            "p:waiting:", "p:guard", "pguard"};
+        String[] names = {"", "x", "x}", "x}:fence", "fence", ":fence", "#1", "}3:x", "{x}"};
+        java.util.Map<String, String> seen = new java.util.HashMap<>();
+        for (String prefix : prefixes) {
+            RedisKeys keys = new RedisKeys(prefix);
+            String guard = seen.put(keys.guard(), prefix + " guard");
+            assertThat(guard).as("the guard of '" + prefix + "'").isNull();
+            for (RedisKeys.Kind kind : RedisKeys.Kind.values()) {
+                for (String name : names) {
+                    String triple = "('" + prefix + "', " + kind + ", '" + name + "')";
+                    assertThat(seen.put(keys.key(kind, name), triple)).as(triple).isNull();
+                }
+            }
+        }
+    }
+
+    @Test
+    void prefixesWithBracesAreRefused() {
+        assertThatThrownBy(() -> new RedisKeys("a{")).isInstanceOf(IllegalArgumentException.class);
     }
 }

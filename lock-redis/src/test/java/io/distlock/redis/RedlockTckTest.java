@@ -11,6 +11,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.Wait;
 import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
@@ -75,6 +76,13 @@ class RedlockTckTest extends LockStoreTck {
     protected FenceStateTampering fenceTampering() {
         return new RedisFenceTampering(SERVERS.stream().map(s -> new HostAndPort("127.0.0.1", s.port())).toList(),
                 RedisOptions.defaults().keyPrefix());
+    }
+
+    /** Lock keys and permit slots on all five nodes, turned into hashes as an operator would on each. */
+    @Override
+    protected SpoiledNameState spoiledNameState() {
+        return new RedisSpoiledNames(SERVERS.stream().map(s -> new HostAndPort("127.0.0.1", s.port())).toList(),
+                RedisOptions.defaults().keyPrefix(), true);
     }
 
     @Override

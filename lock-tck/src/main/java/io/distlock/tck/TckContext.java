@@ -24,6 +24,12 @@ public interface TckContext {
     /** A hand on the store's fencing state for the tampering rules, or null. */
     FenceStateTampering fenceTampering();
 
+    /** A hand on the record of a name's holder for the spoiled-name rules, or null. */
+    SpoiledNameState spoiledNameState();
+
+    /** Clients of the store under namespaces the kit chooses, for the namespace rules, or null. */
+    PrefixedStores prefixedStores();
+
     /** A URI with no server behind it, or null. */
     String unreachableStoreUri();
 

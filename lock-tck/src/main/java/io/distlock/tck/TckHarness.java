@@ -41,6 +41,22 @@ public abstract class TckHarness implements TckSupport {
     }
 
     /**
+     * A hand on the record the store keeps of a name's holder, for the rules of §20 (an operator spoils one name's
+     * record while several are held); null (the default) skips them.
+     */
+    protected SpoiledNameState spoiledNameState() {
+        return null;
+    }
+
+    /**
+     * Clients of the store under namespaces the kit chooses, for the rules of §21 (two stores with any two key
+     * prefixes, base paths or table names on one server); null (the default) skips them.
+     */
+    protected PrefixedStores prefixedStores() {
+        return null;
+    }
+
+    /**
      * A URI of this store's kind on which no server answers (for example a closed port), or null to skip that rule.
      * Opening it, or acquiring through it, must raise {@link io.distlock.StoreUnavailableException}.
      */
@@ -102,6 +118,16 @@ public abstract class TckHarness implements TckSupport {
         @Override
         public FenceStateTampering fenceTampering() {
             return TckHarness.this.fenceTampering();
+        }
+
+        @Override
+        public SpoiledNameState spoiledNameState() {
+            return TckHarness.this.spoiledNameState();
+        }
+
+        @Override
+        public PrefixedStores prefixedStores() {
+            return TckHarness.this.prefixedStores();
         }
 
         @Override

@@ -356,6 +356,71 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
+    /** A stub store, its fault chosen by the subclass, under the spoiled-name rules of §20. */
+    abstract static class SpoiledStubTck extends TckHarness implements SpoiledNameRules {
+        private final StubSpace space = StubSpace.withClockFloor();
+        private final Function<StubBackend, LockBackend> fault;
+
+        SpoiledStubTck(Function<StubBackend, LockBackend> fault) {
+            this.fault = fault;
+        }
+
+        @Override
+        protected LockStore newClient() {
+            return new BackendLockStore(fault.apply(new StubBackend(space)), "spoiled stub");
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+
+        @Override
+        protected SpoiledNameState spoiledNameState() {
+            return space.spoiledNameState();
+        }
+    }
+
+    /** The stub store, whose batch renewal reports a spoiled entry as that one lease lost: the correct control. */
+    static class SpoiledEntryLostAloneTck extends SpoiledStubTck {
+        SpoiledEntryLostAloneTck() {
+            super(CountedStub::new);
+        }
+    }
+
+    /**
+     * A store whose batch renewal aborts on one bad entry (Redis's renew script that {@code GET}s a key of the wrong
+     * type): the whole batch fails, and is retried until every lease in it has run out.
+     */
+    static class BatchAbortedByOneBadEntryTck extends SpoiledStubTck {
+        BatchAbortedByOneBadEntryTck() {
+            super(stub -> new CountedStub(stub) {
+                @Override
+                public Set<Grant> renew(List<Renewal> renewals) {
+                    Set<Grant> lost = delegate.renew(renewals);
+                    if (!lost.isEmpty()) {
+                        throw new LockException("stub store rejected renew " + renewals.size()
+                                + " lease(s): WRONGTYPE Operation against a key holding the wrong kind of value");
+                    }
+                    return lost;
+                }
+            });
+        }
+    }
+
+    private static final String[] WATCHED_SPOILED = {"rule_20_1_aSpoiledLockCostsNoOtherLockItsLease"};
+
+    @Test
+    void aStoreThatLosesOnlyTheSpoiledNamePassesTheSpoiledNameRule() {
+        assertThat(failedRules(SpoiledEntryLostAloneTck.class, WATCHED_SPOILED)).isEmpty();
+    }
+
+    @Test
+    void aBatchRenewalAbortedByOneSpoiledNameIsCaught() {
+        assertThat(failedRules(BatchAbortedByOneBadEntryTck.class, WATCHED_SPOILED))
+                .containsExactly("rule_20_1_aSpoiledLockCostsNoOtherLockItsLease");
+    }
+
     private static final String[] WATCHED_TAMPERING = {
         "rule_19_1_forgottenLockFenceNeverRepeatsAToken",
         "rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly",

@@ -5,6 +5,7 @@ import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreOutage;
 import java.time.Duration;
 import java.time.Instant;
@@ -159,6 +160,19 @@ public final class StubSpace {
             }
         };
     }
+
+    /**
+     * The kit's hand on this space's holder records (§20): spoiling a held lock gives its entry an owner no grant
+     * writes (as an operator's hand-made value would), so no client's renewal or release matches it; it expires at
+     * the holder's expiry, as before. The stub keeps no semaphores.
+     */
+    public SpoiledNameState spoiledNameState() {
+        return name -> entries.computeIfPresent(name,
+                (k, current) -> new Entry(SPOILED_OWNER, current.fence(), current.expiresAtNanos())) != null;
+    }
+
+    /** The owner a spoiled entry names: no grant's token (those come from {@code OwnerTokens}). */
+    private static final String SPOILED_OWNER = "spoiled by an operator";
 
     /** When the store expires {@code name}'s current holder ({@link System#nanoTime()}), or empty if it is free. */
     public java.util.OptionalLong expiresAtNanos(String name) {
