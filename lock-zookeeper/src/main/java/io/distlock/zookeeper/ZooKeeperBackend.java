@@ -64,7 +64,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final byte[] ownerData;
-    private final Duration sessionTimeout;
+    /** The session timeout the URI asked for: the server may agree a different one (see {@link #sessionTimeout()}). */
+    private final Duration askedSessionTimeout;
+    private final AtomicBoolean warnedOfSessionTimeout = new AtomicBoolean();
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
     volatile Consumer<CreateBuilder> createHook = builder -> { };
     /** Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves). */
@@ -80,13 +82,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout, Duration sessionTimeout) {
         this.client = client;
-        this.sessionTimeout = sessionTimeout;
+        this.askedSessionTimeout = sessionTimeout;
         this.errors = new ZooKeeperErrors(redactedUri);
         this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
         this.held = new HeldNodes(client, redactedUri);
         this.sessionListener = new SessionListener(held, this::wakeWaiters, redactedUri);
         client.getConnectionStateListenable().addListener(sessionListener);
+        sessionTimeout(); // warns now if the server did not agree to the URI's
     }
 
     /** The path of the parent node of lock {@code name}. */
@@ -109,9 +112,26 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         return LeaseModel.SESSION;
     }
 
+    /**
+     * The session timeout the server agreed when this client last connected (a server clamps the one asked for to its
+     * {@code minSessionTimeout}..{@code maxSessionTimeout}, 2 to 20 ticks by default): how long the ensemble keeps the
+     * session of a silent client, and so its leases. The URI's until a server has answered. The first time it differs
+     * from the URI's, a warning says so, once per store.
+     */
     @Override
     public Duration sessionTimeout() {
-        return sessionTimeout;
+        int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+        if (negotiated <= 0) {
+            return askedSessionTimeout;
+        }
+        Duration agreed = Duration.ofMillis(negotiated);
+        if (!agreed.equals(askedSessionTimeout) && warnedOfSessionTimeout.compareAndSet(false, true)) {
+            LOG.log(Level.WARNING, "ZooKeeper store " + errors.store() + ": the server agreed a session timeout of "
+                    + agreed + ", not the " + askedSessionTimeout + " asked for (the server's minSessionTimeout and "
+                    + "maxSessionTimeout bound it): a lease of this store ends " + agreed + " after the server last "
+                    + "heard from its client");
+        }
+        return agreed;
     }
 
     @Override
