@@ -1,9 +1,13 @@
 package io.distlock.zookeeper;
 
+import io.distlock.LockStore;
+import io.distlock.tck.FenceStateTampering;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.apache.curator.test.InstanceSpec;
@@ -11,15 +15,20 @@ import org.apache.curator.test.TestingServer;
 
 /**
  * An in-process standalone server whose data directory a test can copy (a backup) and later put back in place of
- * the newer data (a restore, or a server that lost its last transactions), restarting it on the same port.
+ * the newer data (a restore, or a server that lost its last transactions), restarting it on the same port: the kit's
+ * §19.6 hand and {@link RestoredDataTest}'s server.
  */
-final class RestorableServer implements AutoCloseable {
+final class RestorableServer implements FenceStateTampering.RestorableStore {
 
+    private final Path directory;
+    private final boolean ownsDirectory;
     private final Path data;
     private final Path backup;
     private final TestingServer server;
 
-    private RestorableServer(Path directory, TestingServer server) {
+    private RestorableServer(Path directory, boolean ownsDirectory, TestingServer server) {
+        this.directory = directory;
+        this.ownsDirectory = ownsDirectory;
         this.data = directory.resolve("data");
         this.backup = directory.resolve("backup");
         this.server = server;
@@ -27,25 +36,43 @@ final class RestorableServer implements AutoCloseable {
 
     /** A started server keeping its data in {@code directory} (which the caller deletes). */
     static RestorableServer start(Path directory) throws Exception {
+        return start(directory, false);
+    }
+
+    /** A started server keeping its data in a temporary directory that {@link #close()} deletes. */
+    static RestorableServer start() throws Exception {
+        return start(Files.createTempDirectory("distlock-zk-restorable"), true);
+    }
+
+    private static RestorableServer start(Path directory, boolean ownsDirectory) throws Exception {
         Path data = directory.resolve("data");
         Files.createDirectories(data);
         InstanceSpec spec = new InstanceSpec(data.toFile(), TestServers.uniquePort(), TestServers.uniquePort(),
                 TestServers.uniquePort(), false, -1, TestServers.TICK_MS, 0);
-        return new RestorableServer(directory, new TestingServer(spec, true));
+        return new RestorableServer(directory, ownsDirectory, new TestingServer(spec, true));
     }
 
     String connectString() {
         return server.getConnectString();
     }
 
+    /** A new store on this server, with a 4 s session (sessions the older copy still shows expire soon after it). */
+    @Override
+    public LockStore client() {
+        return LockStore.open(TestServers.uri(connectString(), "restored", Duration.ofSeconds(4),
+                Duration.ofSeconds(4)));
+    }
+
     /** Copies the data directory as it is now (snapshots and transaction logs written so far). */
-    void backUp() {
+    @Override
+    public void backUp() {
         deleteTree(backup);
         copyTree(data, backup);
     }
 
     /** Stops the server, replaces its data with the copy {@link #backUp()} made, and starts it again. */
-    void restoreBackup() throws Exception {
+    @Override
+    public void restoreOlderCopy() throws Exception {
         server.stop();
         deleteTree(data);
         copyTree(backup, data);
@@ -55,6 +82,9 @@ final class RestorableServer implements AutoCloseable {
     @Override
     public void close() throws IOException {
         server.close();
+        if (ownsDirectory) {
+            deleteTree(directory);
+        }
     }
 
     private static void copyTree(Path from, Path to) {

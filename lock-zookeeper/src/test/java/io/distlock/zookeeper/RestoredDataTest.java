@@ -35,7 +35,7 @@ class RestoredDataTest {
                     permitBefore = Math.max(permitBefore, take(store, "permits", true));
                 }
             }
-            server.restoreBackup();
+            server.restoreOlderCopy();
             try (LockStore store = LockStore.open(uri)) {
                 long lockAfter = take(store, "lock", false);
                 long permitAfter = take(store, "permits", true);

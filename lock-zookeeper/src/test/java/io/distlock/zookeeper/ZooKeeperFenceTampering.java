@@ -36,6 +36,12 @@ final class ZooKeeperFenceTampering implements FenceStateTampering {
         return overwrite(ZooKeeperPermits.parentPath(name), value);
     }
 
+    /** A standalone in-process server of its own whose data directory can be copied and put back. */
+    @Override
+    public RestorableStore restorableStore() throws Exception {
+        return RestorableServer.start();
+    }
+
     private boolean overwrite(String path, ForeignValue value) throws Exception {
         String text = switch (value) {
             case ZERO -> "0";
