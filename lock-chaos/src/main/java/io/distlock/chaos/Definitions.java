@@ -59,6 +59,11 @@ final class Definitions {
             2 s. **Wrong wall clock**: a worker is replaced by one whose JVM runs under libfaketime (hours or a day \
             off, monotonic clock true); nothing may change.
 
+            **Server restored from an older copy of its data** (ZooKeeper): the server's data directory is copied \
+            while it runs, the workload goes on for a lease and a half, then the server is killed and started again \
+            from the copy, which lacks every grant made since (an operator restoring a backup). Clients that saw a \
+            later transaction are refused until they start a new session. Tokens must still grow.
+
             **Lock row deleted between holders**: "an operator" deletes the lock's row while nobody holds it \
             (released or expired by the database clock); the next holder inserts it again.
             """;

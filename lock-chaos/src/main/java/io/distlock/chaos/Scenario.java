@@ -62,6 +62,19 @@ enum Scenario {
     NETWORK_FREEZE_LONG("network freeze > lease", true, false,
             run -> freeze(run, run.target().holdBound().plusSeconds(1))),
 
+    /**
+     * An operator restores the server from a backup: its data is copied, the workload runs on for a lease and a
+     * half, then the server is killed and started again from the copy, which lacks every grant made since. Tokens
+     * must still grow past every token granted before.
+     */
+    RESTORE_OLDER_COPY("server restored from an older copy of its data", false, false, run -> {
+        StoreTarget target = run.target();
+        target.backUp();
+        run.runFor(target.holdBound().multipliedBy(3).dividedBy(2));
+        target.restoreOlderCopy();
+        return true;
+    }),
+
     /** Flush Redis's script cache, so the next script call meets NOSCRIPT and must reload. */
     SCRIPT_FLUSH("script cache flushed", false, true, run -> {
         RedisCli.run(run.target().port(), "SCRIPT", "FLUSH");
@@ -165,6 +178,9 @@ enum Scenario {
         }
         if ((this == SERVER_RESTART || this == SERVER_PAUSE) && target.server().isEmpty()) {
             return "this target's server faults are its own (a failover, a partition)";
+        }
+        if (this == RESTORE_OLDER_COPY && !target.restorable()) {
+            return "a single server whose data directory the run copies and puts back (ZooKeeper)";
         }
         if (this == SCRIPT_FLUSH && !(target instanceof RedisTarget)) {
             return "Redis only";

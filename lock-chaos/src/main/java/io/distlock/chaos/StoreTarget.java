@@ -42,6 +42,21 @@ interface StoreTarget extends AutoCloseable {
         server.restart();
     }
 
+    /** Whether the server can be restored from an older copy of its data (the restore scenario). */
+    default boolean restorable() {
+        return false;
+    }
+
+    /** Copies the server's data as it is now, for {@link #restoreOlderCopy()}. */
+    default void backUp() {
+        throw new UnsupportedOperationException(store() + " cannot be restored from an older copy");
+    }
+
+    /** Crashes the server and starts it again from the copy {@link #backUp()} made. */
+    default void restoreOlderCopy() {
+        throw new UnsupportedOperationException(store() + " cannot be restored from an older copy");
+    }
+
     /** What the faults did to this target, for the report's note (which node was hit); empty if nothing to say. */
     default String note() {
         return "";

@@ -28,6 +28,14 @@ final class RedisFenceTampering implements FenceStateTampering {
         this.keys = new RedisKeys(prefix);
     }
 
+    /**
+     * One server's store (not Redlock's): a redis-server of its own restored from an older RDB snapshot (§19.6).
+     */
+    @Override
+    public RestorableStore restorableStore() {
+        return nodes.size() == 1 ? new RestorableRedis() : null;
+    }
+
     @Override
     public boolean forgetLock(String name) {
         return delete(keys.fence(name));

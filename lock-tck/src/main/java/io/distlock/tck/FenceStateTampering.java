@@ -1,10 +1,15 @@
 package io.distlock.tck;
 
+import io.distlock.LockStore;
+
 /**
  * An operator's or a cleanup job's hand on the fencing state a store keeps for a name, for the rules of §19: it
  * deletes that state (as a {@code DEL}, {@code DELETE} or {@code TRUNCATE} would) or overwrites it with a value the
  * store never writes, behind every client's back. Supplied by a backend's kit subclass that knows where its store
  * keeps the state; the kit deletes only while no client holds the name, and overwrites also under a holder.
+ *
+ * <p>A store's test that can restore its server from an older copy of its data also gives a
+ * {@link #restorableStore()} (§19.6).
  *
  * <p>Each method answers whether it did anything: {@code false} means the store keeps no such state, or its type
  * cannot hold that value (a {@code BIGINT NOT NULL} column holds no text and no NULL), and the kit skips that case.
@@ -48,5 +53,32 @@ public interface FenceStateTampering {
     /** Overwrites the fencing state of semaphore {@code name}; false (the default) if there is none or it cannot. */
     default boolean overwriteSemaphore(String name, ForeignValue value) throws Exception {
         return false;
+    }
+
+    /**
+     * A server of the test's own, started now, whose data can be copied and later put back (§19.6), or null (the
+     * default) if the store's test cannot restore its store from an older copy. The kit closes it.
+     */
+    default RestorableStore restorableStore() throws Exception {
+        return null;
+    }
+
+    /**
+     * A store on a server of the test's own that can be restored from an older copy of its data, as an operator
+     * restores a backup or a server comes back having lost its last writes.
+     */
+    interface RestorableStore extends AutoCloseable {
+
+        /** A new client of the server (the kit closes it). */
+        LockStore client();
+
+        /** Copies the server's data as it is now. */
+        void backUp() throws Exception;
+
+        /**
+         * Stops the server, puts back the copy {@link #backUp()} made and starts it again on the same address;
+         * clients opened before need not work afterwards.
+         */
+        void restoreOlderCopy() throws Exception;
     }
 }

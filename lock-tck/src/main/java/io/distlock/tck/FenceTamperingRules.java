@@ -99,6 +99,69 @@ public interface FenceTamperingRules extends TckSupport {
     }
 
     /**
+     * Grants after a restore may wait out what the older copy still shows held: the sessions or leases of holders
+     * the copy caught, which end after their timeout once the server is back.
+     */
+    Duration AFTER_RESTORE_WAIT = Duration.ofSeconds(30);
+
+    @Test
+    @DisplayName("§19.6 the store restored from an older copy of its data: the next lock and permit get larger tokens")
+    default void rule_19_6_restoredFromAnOlderCopyNeverRepeatsAToken() throws Exception {
+        FenceStateTampering.RestorableStore restorable = tampering().restorableStore();
+        Assumptions.assumeTrue(restorable != null, "skipped: the store's test cannot restore its server from an "
+                + "older copy of its data");
+        try (restorable) {
+            String lock = tck().name("restored lock");
+            String semaphore = tck().name("restored semaphore");
+            long lockBefore = 0;
+            long permitBefore = 0;
+            try (LockStore client = restorable.client()) {
+                lockBefore = Math.max(lockBefore, grantedToken(TamperedGrants.LOCK, client, lock, Tck.PROMPTLY));
+                permitBefore = Math.max(permitBefore, grantedToken(TamperedGrants.SEMAPHORE, client, semaphore,
+                        Tck.PROMPTLY));
+                restorable.backUp();
+                for (int i = 0; i < 3; i++) {
+                    lockBefore = Math.max(lockBefore, grantedToken(TamperedGrants.LOCK, client, lock,
+                            Tck.PROMPTLY));
+                    permitBefore = Math.max(permitBefore, grantedToken(TamperedGrants.SEMAPHORE, client, semaphore,
+                            Tck.PROMPTLY));
+                }
+            }
+            restorable.restoreOlderCopy();
+            try (LockStore client = restorable.client()) {
+                long lockAfter = grantedToken(TamperedGrants.LOCK, client, lock, AFTER_RESTORE_WAIT);
+                long permitAfter = grantedToken(TamperedGrants.SEMAPHORE, client, semaphore, AFTER_RESTORE_WAIT);
+                List<String> problems = new ArrayList<>();
+                if (lockAfter <= lockBefore) {
+                    problems.add("lock '" + lock + "' was granted token " + lockAfter + " after the restore, not "
+                            + "greater than token " + lockBefore + " granted before it");
+                }
+                if (permitAfter <= permitBefore) {
+                    problems.add("semaphore '" + semaphore + "' was granted token " + permitAfter + " after the "
+                            + "restore, not greater than token " + permitBefore + " granted before it");
+                }
+                if (!problems.isEmpty()) {
+                    throw new AssertionError("the store restored from an older copy of its data repeated tokens:\n"
+                            + String.join("\n", problems));
+                }
+            }
+        }
+    }
+
+    /** The token of a grant of {@code name} taken within {@code wait} and released at once. */
+    private static long grantedToken(TamperedGrants.Kind kind, LockStore client, String name, Duration wait)
+            throws InterruptedException {
+        Optional<Lease> lease = kind.tryAcquire(client, name, wait);
+        if (lease.isEmpty()) {
+            throw new AssertionError(kind.what() + " '" + name + "' was not granted within " + wait
+                    + " though nobody held it");
+        }
+        try (Lease held = lease.get()) {
+            return held.fencingToken();
+        }
+    }
+
+    /**
      * Releases {@code held} and judges what the waiter gets; if it failed clearly, another client's attempt must
      * not find a holder that is not there. Null if all is well, else what went wrong.
      */

@@ -34,6 +34,9 @@ final class CuratorClients {
                 .ensembleTracker(false)
                 .defaultData(new byte[0])
                 .namespace(uri.chroot());
+        if (uri.tls() != null) {
+            builder.zkClientConfig(uri.tls().clientConfig());
+        }
         if (uri.user() != null) {
             builder.authorization("digest", (uri.user() + ":" + uri.password()).getBytes(StandardCharsets.UTF_8))
                     .aclProvider(new DigestAcls());

@@ -13,9 +13,10 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * Operator view of the ZooKeeper store: a lock is held when its parent node has a contender; the holder is the lowest
- * contender, its fencing token that node's czxid, its owner the process description stored in the node. Leases are
+ * contender, its fencing token the last one stamped into the parent ({@link FenceFloor}; the holder before it while a
+ * new holder is still writing its own), its owner the process description stored in the node. Leases are
  * session-bound, so there is no time left to show. Force-release deletes the holder's node; the next contender in
- * line takes over with a higher czxid. Every read starts with a {@code sync()}: ZooKeeper promises a session only its
+ * line takes over with a higher token. Every read starts with a {@code sync()}: ZooKeeper promises a session only its
  * own writes, so a server that follows the leader may not yet have applied a lock just taken through another server;
  * the sync makes it apply everything the leader committed before.
  */
@@ -74,9 +75,10 @@ final class ZooKeeperAdmin implements LockAdmin {
             }
             Stat stat = new Stat();
             try {
-                byte[] data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(parent, holder));
+                byte[] data = client.getData().forPath(ZKPaths.makePath(parent, holder));
                 String owner = data == null ? "unknown" : new String(data, StandardCharsets.UTF_8);
-                return new LockInfo(name, stat.getCzxid(), null, owner);
+                byte[] fence = client.getData().storingStatIn(stat).forPath(parent);
+                return new LockInfo(name, FenceFloor.last(fence, stat.getMtime()), null, owner);
             } catch (KeeperException.NoNodeException released) {
                 // released meanwhile: look again
             }

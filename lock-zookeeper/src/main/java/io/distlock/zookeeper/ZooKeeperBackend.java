@@ -34,9 +34,10 @@ import org.apache.zookeeper.data.Stat;
  * The ZooKeeper store's operations. A contender creates a protected EPHEMERAL_SEQUENTIAL node under the lock's
  * CONTAINER parent; the lowest sequence holds the lock; every other contender watches only the node just before its
  * own (no herd effect) and re-checks when it goes, or every {@link #RECHECK_NANOS} as a safety net. The fencing token
- * is the node's czxid, which grows across the whole ensemble, so it keeps growing even when the server deletes an
- * empty parent and its sequence counter starts again. Leases live as long as the session: see
- * {@link SessionListener}.
+ * is stamped into the parent's data when our node comes first ({@link #nextToken}, {@link FenceFloor}): one more than
+ * the last, or the server clock in microseconds if that is larger, so it keeps growing when the server deletes an
+ * empty parent and also after the server's data was restored from an older copy, whose zxids (a node's czxid) repeat
+ * ones given before. Leases live as long as the session: see {@link SessionListener}.
  *
  * <p>Every store operation is a Curator background operation waited for within a {@link WaitBudget}, so an acquire
  * returns within its limit plus one operation timeout also while the server is gone; what it leaves behind (a node,
@@ -63,7 +64,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final byte[] ownerData;
-    private final Duration sessionTimeout;
+    /** The session timeout the URI asked for: the server may agree a different one (see {@link #sessionTimeout()}). */
+    private final Duration askedSessionTimeout;
+    private final AtomicBoolean warnedOfSessionTimeout = new AtomicBoolean();
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
     volatile Consumer<CreateBuilder> createHook = builder -> { };
     /** Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves). */
@@ -79,13 +82,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout, Duration sessionTimeout) {
         this.client = client;
-        this.sessionTimeout = sessionTimeout;
+        this.askedSessionTimeout = sessionTimeout;
         this.errors = new ZooKeeperErrors(redactedUri);
         this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
         this.held = new HeldNodes(client, redactedUri);
         this.sessionListener = new SessionListener(held, this::wakeWaiters, redactedUri);
         client.getConnectionStateListenable().addListener(sessionListener);
+        sessionTimeout(); // warns now if the server did not agree to the URI's
     }
 
     /** The path of the parent node of lock {@code name}. */
@@ -108,9 +112,26 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         return LeaseModel.SESSION;
     }
 
+    /**
+     * The session timeout the server agreed when this client last connected (a server clamps the one asked for to its
+     * {@code minSessionTimeout}..{@code maxSessionTimeout}, 2 to 20 ticks by default): how long the ensemble keeps the
+     * session of a silent client, and so its leases. The URI's until a server has answered. The first time it differs
+     * from the URI's, a warning says so, once per store.
+     */
     @Override
     public Duration sessionTimeout() {
-        return sessionTimeout;
+        int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+        if (negotiated <= 0) {
+            return askedSessionTimeout;
+        }
+        Duration agreed = Duration.ofMillis(negotiated);
+        if (!agreed.equals(askedSessionTimeout) && warnedOfSessionTimeout.compareAndSet(false, true)) {
+            LOG.log(Level.WARNING, "ZooKeeper store " + errors.store() + ": the server agreed a session timeout of "
+                    + agreed + ", not the " + askedSessionTimeout + " asked for (the server's minSessionTimeout and "
+                    + "maxSessionTimeout bound it): a lease of this store ends " + agreed + " after the server last "
+                    + "heard from its client");
+        }
+        return agreed;
     }
 
     @Override
@@ -159,9 +180,16 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 LockQueue queue = LockQueue.of(childrenAfter(ours, listing, parent, budget));
                 int position = queue.position(nodeName(ours.path()));
                 boolean current = ours.sessionId() == currentSession();
+                long token = 0;
+                if (position == 0 && current) {
+                    token = nextToken("lock", name, parent, budget);
+                    if (token == 0) {
+                        position = -1; // the parent went, and our node with it
+                    }
+                }
                 if (position == 0 && current) {
                     beforeGrantHook.run();
-                    Grant grant = new Grant(name, ownerToken(ours), ours.czxid(), ours);
+                    Grant grant = new Grant(name, ownerToken(ours), token, ours);
                     if (held.add(ours, grant, epoch, currentSession())) {
                         ours = null; // handed over to the grant
                         return grant;
@@ -206,6 +234,48 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             if (ours != null) {
                 deleteLeftover(ours.path(), budget);
+            }
+        }
+    }
+
+    /**
+     * The fencing token of a grant of {@code name}, whose node under {@code parent} has come first: the next one
+     * {@link FenceFloor} gives after the token the parent's state stands for, written into the parent with a
+     * versioned {@code setData} (read again and retried if another grant wrote it first, for up to one operation
+     * timeout); 0 if the parent is gone, and our node with it.
+     *
+     * @param what "lock" or "semaphore", for messages
+     * @throws io.distlock.LockException naming the name if its fence is exhausted (an operator's value)
+     */
+    long nextToken(String what, String name, String parent, WaitBudget budget) throws InterruptedException {
+        long giveUp = budget.operationDeadline();
+        String reading = "reading the fence of " + parent;
+        String writing = "writing the fence of " + parent;
+        while (true) {
+            CuratorEvent read = call(budget, reading, new BoundedCall(),
+                    callback -> client.getData().inBackground(callback).forPath(parent));
+            if (read.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                return 0;
+            }
+            check(read, reading);
+            long next = FenceFloor.next(what, name, FenceFloor.last(read.getData(), read.getStat().getMtime()));
+            int version = read.getStat().getVersion();
+            CuratorEvent written = call(budget, writing, new BoundedCall(), callback -> client.setData()
+                    .withVersion(version).inBackground(callback).forPath(parent, FenceFloor.encode(next)));
+            int code = written.getResultCode();
+            if (code == KeeperException.Code.NONODE.intValue()) {
+                return 0;
+            }
+            if (code == KeeperException.Code.OK.intValue()) {
+                return FenceFloor.granted(next, written.getStat().getMtime());
+            }
+            if (code != KeeperException.Code.BADVERSION.intValue()) {
+                check(written, writing);
+            }
+            if (System.nanoTime() - giveUp > 0) {
+                throw new StoreUnavailableException("ZooKeeper store " + errors.store() + ": the fence of " + what
+                        + " '" + name + "' was written by other grants at every attempt for the connection timeout of "
+                        + Duration.ofNanos(operationNanos));
             }
         }
     }

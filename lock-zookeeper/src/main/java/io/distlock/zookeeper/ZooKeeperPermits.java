@@ -27,7 +27,8 @@ import org.apache.zookeeper.KeeperException;
  * watch re-checks at once. A node that holds from the listing sent behind its create, with no node after it in that
  * listing, writes no mark: no one can have seen it waiting (a node after it whose listing still showed a node ahead
  * of it that has gone since was created before that node went, so it is in our listing), so a free permit costs
- * its create, that listing and its delete. Fencing token: the node's czxid, as for locks.
+ * its create, that listing, the fence's read and write and its delete. Fencing token: stamped into the parent's data
+ * as for locks ({@link ZooKeeperBackend#nextToken}).
  */
 final class ZooKeeperPermits {
 
@@ -102,11 +103,18 @@ final class ZooKeeperPermits {
                 LockQueue queue = LockQueue.of(children);
                 int position = queue.position(ourName);
                 boolean current = ours.sessionId() == backend.currentSession();
+                long token = 0;
+                if (position >= 0 && position < permits && current) {
+                    token = backend.nextToken("semaphore", name, parent, budget);
+                    if (token == 0) {
+                        position = -1; // the parent went, and our node with it
+                    }
+                }
                 if (position >= 0 && position < permits && current) {
                     if (created == null || position < queue.size() - 1) {
                         mark(ours, budget); // before it is watched as held: wakes the waiter behind us
                     }
-                    Grant grant = new Grant(name, ZooKeeperBackend.ownerToken(ours), ours.czxid(), ours);
+                    Grant grant = new Grant(name, ZooKeeperBackend.ownerToken(ours), token, ours);
                     if (backend.held.add(ours, grant, epoch, backend.currentSession())) {
                         ours = null; // handed over to the grant
                         return grant;

@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
  * A parsed {@code zookeeper://[user:password@]host[:port][,host[:port]...][/chroot][?options]} URI (alias
  * {@code zk://}). Options: {@code sessionTimeout} (default 30 s) and {@code connectionTimeout} (default 10 s, or the
  * session timeout if that is shorter), each in the duration syntax of {@link StoreUri#parseDuration} ({@code 5000},
- * {@code 500ms}, {@code 5s}, {@code 1m}, {@code PT5S}). Read with {@link StoreUri}'s toolkit, so a password may hold
+ * {@code 500ms}, {@code 5s}, {@code 1m}, {@code PT5S}); {@code tls=true} with {@code trustStore},
+ * {@code trustStorePassword}, {@code keyStore}, {@code keyStorePassword} and their {@code ...Type} (see
+ * {@link ZooKeeperTls}). Read with {@link StoreUri}'s toolkit, so a password may hold
  * raw {@code @ / ? # % :}; {@link #toString()} never shows it.
  *
  * @param connectString the ensemble as ZooKeeper takes it: {@code h1:2181,h2:2181}
@@ -18,16 +20,17 @@ import java.util.regex.Pattern;
  * @param password the digest password (never log it), or null
  * @param sessionTimeout how long the ensemble keeps a silent client's session, and so its locks
  * @param connectionTimeout how long an operation waits for a connection before the store is reported unavailable
+ * @param tls the TLS settings ({@code tls=true} and its stores, see {@link ZooKeeperTls}), or null for plain TCP
  * @param redacted the URI as it may be shown: password replaced by {@code ***}
  */
 record ZooKeeperUri(String connectString, String chroot, String user, String password, Duration sessionTimeout,
-        Duration connectionTimeout, String redacted) {
+        Duration connectionTimeout, ZooKeeperTls tls, String redacted) {
 
     static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(30);
     static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
     static final int DEFAULT_PORT = 2181;
 
-    private static final Set<String> OPTIONS = Set.of("sessionTimeout", "connectionTimeout");
+    private static final Set<String> OPTIONS = options();
     private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
     private static final Pattern CHROOT = Pattern.compile("[A-Za-z0-9_.:-]+(/[A-Za-z0-9_.:-]+)*");
 
@@ -71,7 +74,13 @@ record ZooKeeperUri(String connectString, String chroot, String user, String pas
         Duration connectionTimeout = uri.durationOption("connectionTimeout", connectionDefault, Duration.ofMillis(1),
                 MAX_TIMEOUT);
         return new ZooKeeperUri(connectString(authority), chroot, user, password, sessionTimeout, connectionTimeout,
-                shown);
+                ZooKeeperTls.of(uri), shown);
+    }
+
+    private static Set<String> options() {
+        Set<String> options = new java.util.HashSet<>(ZooKeeperTls.OPTIONS);
+        options.addAll(Set.of("sessionTimeout", "connectionTimeout"));
+        return Set.copyOf(options);
     }
 
     private static String connectString(StoreUri.Authority authority) {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fencing token is the node's czxid, not its sequence number: when a lock's (container) parent is deleted and
- * recreated, the sequence starts again at 0 but the token keeps growing.
+ * The fencing token is not the node's sequence number: when a lock's (container) parent is deleted and recreated,
+ * the sequence starts again at 0 but the token keeps growing.
  */
 class FencingTokenTest {
 
