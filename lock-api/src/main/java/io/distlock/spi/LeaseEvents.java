@@ -12,7 +12,11 @@ public interface LeaseEvents {
     /** The connection is back with the same session; leases are held again. */
     void reconnected();
 
-    /** The session is gone: every lease of this backend is lost. */
+    /**
+     * The session is gone: every lease of this backend is lost, also one whose grant the core has not registered yet
+     * (its store call began before this event): the core loses such a grant when it registers it, and frees it in the
+     * store, so the backend need not report {@link #lost} for each grant it made.
+     */
     void sessionLost(String reason);
 
     /** One lease is gone (for example its node was deleted behind its back). */

@@ -131,6 +131,35 @@ class CoreRacesTest {
     }
 
     @Test
+    void aSessionLostAloneBetweenGrantAndRegistrationLosesTheNewLeaseAndFreesIt() throws Exception {
+        // the SPI's sessionLost says "every lease of this backend is lost": the core must cover the grant in flight
+        // itself, without the backend also reporting lost(grant) for it
+        BackendLockStore store = store();
+        stub(store).leaseModel(LeaseModel.SESSION);
+        Pause granted = pause(store, Point.AFTER_GRANT);
+        CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "lost alone"));
+        assertThat(granted.awaitReached(LONG)).isTrue();
+        stub(store).events().sessionLost("session expired");
+        granted.resume();
+        Lease lease = acquired.get(10, TimeUnit.SECONDS);
+        assertThat(lease.state()).as("granted before the session was reported lost, registered after")
+                .isEqualTo(LeaseState.LOST);
+        assertThat(storeHolds("lost alone")).as("freed in the store: a live session would hold it for good").isFalse();
+        BackendLockStore other = store();
+        assertThat(other.lock("lost alone").tryAcquire()).as("another client takes it at once").isPresent();
+    }
+
+    @Test
+    void aGrantWhoseCallBeganAfterASessionLossStaysHeld() throws Exception {
+        BackendLockStore store = store();
+        stub(store).leaseModel(LeaseModel.SESSION);
+        stub(store).events().sessionLost("session expired");
+        Lease lease = store.lock("next session").acquire();
+        assertThat(lease.state()).as("taken in the next session").isEqualTo(LeaseState.HELD);
+        lease.release();
+    }
+
+    @Test
     void onLostFiresAtTheLocalDeadlineWhileARenewCallHangsInTheStore() throws Exception {
         BackendLockStore store = store();
         Lease lease = store.lock("hanging", LockOptions.defaults().withLeaseTime(Duration.ofMillis(600))).acquire();
