@@ -150,6 +150,23 @@ class CoreRacesTest {
     }
 
     @Test
+    void aCloseWaitsForAGrantInFlightAndReleasesItBeforeTheBackendCloses() throws Exception {
+        BackendLockStore store = store();
+        Pause granted = pause(store, Point.AFTER_GRANT);
+        CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "in flight"));
+        assertThat(granted.awaitReached(LONG)).as("the store granted it; the answer is on its way").isTrue();
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(store::close);
+        Awaitility.await("close waits for the acquisition in flight").during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(2)).until(() -> !closed.isDone());
+        granted.resume();
+        closed.get(10, TimeUnit.SECONDS);
+        assertThat(acquired).failsWithin(Duration.ofSeconds(10)).withThrowableThat()
+                .havingRootCause().isInstanceOf(IllegalStateException.class)
+                .withMessageContaining("was closed while acquiring 'in flight'");
+        assertThat(storeHolds("in flight")).as("released by the acquisition, before the backend closed").isFalse();
+    }
+
+    @Test
     void aGrantWhoseCallBeganAfterASessionLossStaysHeld() throws Exception {
         BackendLockStore store = store();
         stub(store).leaseModel(LeaseModel.SESSION);
