@@ -64,8 +64,8 @@ public final class BackendLockStore implements LockStore {
     private final Wait.Stop closing = new Wait.Stop();
     /**
      * The sessions the backend reported lost so far, and the last one's reason: moved on before the holds are
-     * walked, so a grant whose store call began before a loss and that registers after it is found lost (the walk
-     * only sees registered holds).
+     * walked, so a grant whose store call began before a loss and that registers after it is checked in the store
+     * (the walk only sees registered holds; the grant may be of the lost session or of the next one).
      */
     private final AtomicReference<SessionLoss> sessionLoss = new AtomicReference<>(SessionLoss.NONE);
 
@@ -274,16 +274,14 @@ public final class BackendLockStore implements LockStore {
      * since its store call began ({@code sessionEpochAtCall}), checked for close.
      */
     Lease registered(Hold hold, String lostEarly, long sessionEpochAtCall) {
+        SessionLoss loss = sessionLoss.get(); // read after the hold was registered (see Events.sessionLost)
+        if (loss.epoch() != sessionEpochAtCall && !confirmedAfterSessionLoss(hold)) {
+            lose(hold, loss.reason());
+            releaseQuietly(hold); // in case the store still has it after all: nobody here will use it
+        }
         renewals.track(hold);
         if (lostEarly != null) {
             lose(hold, lostEarly);
-        }
-        SessionLoss loss = sessionLoss.get(); // read after the hold was registered (see Events.sessionLost)
-        if (loss.epoch() != sessionEpochAtCall) {
-            // granted by the session that was lost, or by the next one: either way nobody here will use it, so it
-            // is declared lost, and freed in the store in case the new session holds it (it would hold it for good)
-            lose(hold, loss.reason());
-            releaseQuietly(hold);
         }
         applyConnectionState(hold);
         if (closed.get()) {
@@ -293,6 +291,21 @@ public final class BackendLockStore implements LockStore {
             throw closedWhileAcquiring(hold.grant.name());
         }
         return new CoreLease(this, hold);
+    }
+
+    /**
+     * Whether the store confirms a grant whose store call began before the backend reported a session lost: made in
+     * the lost session it is gone, made in the next one (by an acquire that waited across the loss) it is held. One
+     * check in the store, the renew (which, on a session-bound store, checks that the grant is held in the live
+     * session); a check that fails counts as gone, the safe side.
+     */
+    private boolean confirmedAfterSessionLoss(Hold hold) {
+        try {
+            return !renewInStore(hold, List.of(new Renewal(hold.grant, hold.leaseTime()))).contains(hold.grant);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "could not check " + hold.grant + " in " + description + " after a lost session", e);
+            return false;
+        }
     }
 
     private Lease nestedLease(String name, LockOptions options, Thread me) {

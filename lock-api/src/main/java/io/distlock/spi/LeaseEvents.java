@@ -13,9 +13,11 @@ public interface LeaseEvents {
     void reconnected();
 
     /**
-     * The session is gone: every lease of this backend is lost, also one whose grant the core has not registered yet
-     * (its store call began before this event): the core loses such a grant when it registers it, and frees it in the
-     * store, so the backend need not report {@link #lost} for each grant it made.
+     * The session is gone: every lease of this backend is lost, also one whose grant the core has not registered yet.
+     * The core checks a grant whose store call began before this event in the store ({@link LockBackend#renew}, which
+     * on a session-bound store must report a grant of an ended session lost) when it registers it, and loses it
+     * unless the store still has it (an acquire that waited across the loss may hold in the next session); so the
+     * backend need not also report {@link #lost} for each grant it made.
      */
     void sessionLost(String reason);
 

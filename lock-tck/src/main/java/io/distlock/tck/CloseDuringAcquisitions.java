@@ -13,14 +13,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 import org.awaitility.Awaitility;
 
 /**
- * One round of §23.1: a client whose threads keep acquisitions in flight (single attempts on two locks and a semaphore
- * of 1, a leadership campaign with a rival on its name, and an {@code acquire()} blocked behind another client's
- * holder) is closed in the middle of them; then another client must get every name at once. The steps are here so
- * the rule reads in a few lines and a failure names the round and the names left held.
+ * One round of §23.1: a client whose threads keep acquisitions in flight (single attempts on two locks, one of them
+ * also through its {@code Lock} view, and on a semaphore of 1; a leadership campaign with a rival on its name; an
+ * {@code acquire()} blocked behind another client's holder) is closed in the middle of them; then another client must
+ * get every name at once. The steps are here so the rule reads in a few lines and a failure names the round and the
+ * names left held.
  */
 final class CloseDuringAcquisitions {
 
@@ -54,14 +56,20 @@ final class CloseDuringAcquisitions {
         List<String> before = new CopyOnWriteArrayList<>();
         AtomicInteger tries = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
-        threads.add(trying("lock a", () -> closing.lock(lockA).tryAcquire(), closeStarted, stop, before, tries));
-        threads.add(trying("lock b", () -> closing.lock(lockB).tryAcquire(), closeStarted, stop, before, tries));
-        threads.add(trying("lock a again", () -> closing.lock(lockA).tryAcquire(), closeStarted, stop, before, tries));
-        threads.add(trying("leader rival", () -> closing.lock(leader).tryAcquire(), closeStarted, stop, before, tries));
+        threads.add(trying("lock a", once(() -> closing.lock(lockA).tryAcquire()), closeStarted, stop, before, tries));
+        threads.add(trying("lock b", once(() -> closing.lock(lockB).tryAcquire()), closeStarted, stop, before, tries));
+        Lock view = closing.lock(lockA).asLock(); // as Spring Integration's leader initiator tries: tryLock, unlock
+        threads.add(trying("lock a through the Lock view", () -> {
+            if (view.tryLock()) {
+                view.unlock();
+            }
+        }, closeStarted, stop, before, tries));
+        threads.add(trying("leader rival", once(() -> closing.lock(leader).tryAcquire()), closeStarted, stop, before,
+                tries));
         if (semaphores) {
             Semaphore semaphore = closing.semaphore(permit, 1);
-            threads.add(trying("permit", semaphore::tryAcquire, closeStarted, stop, before, tries));
-            threads.add(trying("permit again", semaphore::tryAcquire, closeStarted, stop, before, tries));
+            threads.add(trying("permit", once(semaphore::tryAcquire), closeStarted, stop, before, tries));
+            threads.add(trying("permit again", once(semaphore::tryAcquire), closeStarted, stop, before, tries));
         }
         Leadership campaign = closing.leadership(leader, new LeadershipListener() {
             @Override
@@ -144,12 +152,17 @@ final class CloseDuringAcquisitions {
      * set. Before the close every failure is a problem; after it, the closing client may answer with whatever a closed
      * store says: the rule judges what is left in the store.
      */
-    private static Thread trying(String what, Supplier<Optional<Lease>> attempt, CountDownLatch closeStarted,
+    /** One attempt of a single try: take it if free, release what it got. */
+    private static Runnable once(Supplier<Optional<Lease>> attempt) {
+        return () -> attempt.get().ifPresent(Lease::release);
+    }
+
+    private static Thread trying(String what, Runnable attempt, CountDownLatch closeStarted,
             AtomicBoolean stop, List<String> before, AtomicInteger tries) {
         Thread t = new Thread(() -> {
             while (!stop.get()) {
                 try {
-                    attempt.get().ifPresent(Lease::release);
+                    attempt.run();
                     tries.incrementAndGet();
                 } catch (RuntimeException e) {
                     if (closeStarted.getCount() > 0) {

@@ -139,14 +139,31 @@ class CoreRacesTest {
         Pause granted = pause(store, Point.AFTER_GRANT);
         CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "lost alone"));
         assertThat(granted.awaitReached(LONG)).isTrue();
+        assertThat(stub(store).forceRelease("lost alone")).as("the ended session's entries are gone").isTrue();
         stub(store).events().sessionLost("session expired");
         granted.resume();
         Lease lease = acquired.get(10, TimeUnit.SECONDS);
         assertThat(lease.state()).as("granted before the session was reported lost, registered after")
                 .isEqualTo(LeaseState.LOST);
-        assertThat(storeHolds("lost alone")).as("freed in the store: a live session would hold it for good").isFalse();
+        assertThat(lease.isValid()).isFalse();
         BackendLockStore other = store();
         assertThat(other.lock("lost alone").tryAcquire()).as("another client takes it at once").isPresent();
+    }
+
+    @Test
+    void aGrantOfTheNextSessionRegisteredAfterTheLossStaysHeld() throws Exception {
+        // an acquire that waited across the loss is granted in the next session: the store still has it
+        BackendLockStore store = store();
+        stub(store).leaseModel(LeaseModel.SESSION);
+        Pause granted = pause(store, Point.AFTER_GRANT);
+        CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "next session grant"));
+        assertThat(granted.awaitReached(LONG)).isTrue();
+        stub(store).events().sessionLost("session expired");
+        granted.resume();
+        Lease lease = acquired.get(10, TimeUnit.SECONDS);
+        assertThat(lease.state()).as("the store confirmed it").isEqualTo(LeaseState.HELD);
+        assertThat(store().lock("next session grant").tryAcquire()).as("held: another client is refused").isEmpty();
+        lease.release();
     }
 
     @Test
