@@ -115,7 +115,9 @@ public interface LockStore extends AutoCloseable {
 
     /**
      * Releases every lease this store still holds (other clients can acquire them at once), marks those leases
-     * lost, and closes the connections. Idempotent.
+     * lost, and closes the connections. Acquisitions in progress end with {@link IllegalStateException}: waits end
+     * at once, and the close waits (at most 5 s) for store calls still running, releasing what they were granted
+     * before the connections close, so nothing is left held. Idempotent.
      */
     @Override
     void close();

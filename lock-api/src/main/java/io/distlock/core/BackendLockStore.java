@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@link LockStore} every backend shares: it turns a {@link LockBackend}'s store operations into the public API.
@@ -54,6 +55,26 @@ public final class BackendLockStore implements LockStore {
     final ViewLeases viewLeases = new ViewLeases();
     /** The semaphore side, or null if the backend has no permit operations. */
     private final CorePermits permits;
+    /**
+     * Acquisitions between their store call and the end of their registration: {@link #close()} waits for them (at
+     * most {@link #CLOSE_WAIT_SECONDS}) before it closes the backend, so a grant made while it closes is released.
+     */
+    private final AcquisitionsInFlight acquisitionsInFlight = new AcquisitionsInFlight();
+    /** Ends the waits of acquisitions inside the backend when the store closes, so the close need not wait them out. */
+    private final Wait.Stop closing = new Wait.Stop();
+    /**
+     * The sessions the backend reported lost so far, and the last one's reason: moved on before the holds are
+     * walked, so a grant whose store call began before a loss and that registers after it is checked in the store
+     * (the walk only sees registered holds; the grant may be of the lost session or of the next one).
+     */
+    private final AtomicReference<SessionLoss> sessionLoss = new AtomicReference<>(SessionLoss.NONE);
+
+    /**
+     * How long {@link #close()} waits for acquisitions in flight (store calls whose grant is not registered yet) before
+     * it closes the backend anyway: one whose call still runs then fails, and what it may have taken stays until its
+     * lease time (or session) ends.
+     */
+    static final long CLOSE_WAIT_SECONDS = 5;
 
     /**
      * A store over {@code backend}.
@@ -146,36 +167,83 @@ public final class BackendLockStore implements LockStore {
         }
         LocalGates.HandOff handed = through.handOff();
         if (handed != null) {
-            return register(name, gate, options, me, handed.grant(), handed.sentAtNanos());
+            try {
+                return register(name, gate, options, me, handed.grant(), handed.sentAtNanos(), handed.sessionEpoch());
+            } finally {
+                acquisitionsInFlight.exit(); // entered by the releasing thread's hand-over
+            }
         }
         boolean registering = false;
+        boolean entered = false;
         try {
+            entered = acquisitionsInFlight.enter();
+            if (!entered) {
+                throw closedWhileAcquiring(name);
+            }
             long courtesy = through.courtesyNanos();
             if (courtesy > 0) {
                 courtesyPauses.incrementAndGet();
             }
             long calledAt = System.nanoTime();
+            long epoch = sessionEpoch();
             lossesInFlight.begin(name);
             Grant grant = null;
             try {
-                grant = courtesy > 0 ? backend.acquireAfterCourtesy(name, options.leaseTime(), wait.now(), courtesy)
-                        : backend.acquire(name, options.leaseTime(), wait.now());
+                Wait storeWait = inStore(wait);
+                grant = courtesy > 0 ? backend.acquireAfterCourtesy(name, options.leaseTime(), storeWait, courtesy)
+                        : backend.acquire(name, options.leaseTime(), storeWait);
             } finally {
                 if (grant == null) {
                     lossesInFlight.end(name, null);
                 }
             }
             if (grant == null) {
+                if (closed.get()) {
+                    throw closedWhileAcquiring(name); // also a wait the close ended: never "not acquired" then
+                }
                 return null;
             }
             registering = true;
-            return register(name, gate, options, me, grant, calledAt);
+            return register(name, gate, options, me, grant, calledAt, epoch);
         } finally {
             if (!registering) {
                 gate.openUnheld();
                 gates.leave(name);
             }
+            if (entered) {
+                acquisitionsInFlight.exit();
+            }
         }
+    }
+
+    /** Counts an acquisition in flight until {@link #exitAcquisition}; false if the store is closing. */
+    boolean enterAcquisition() {
+        return acquisitionsInFlight.enter();
+    }
+
+    /** Ends an acquisition counted by {@link #enterAcquisition} (registered, released or failed). */
+    void exitAcquisition() {
+        acquisitionsInFlight.exit();
+    }
+
+    /** {@code wait} as the backend gets it: as it stands now, and ended early by the store's close. */
+    Wait inStore(Wait wait) {
+        return wait.now().endingAt(closing);
+    }
+
+    /** Whether the store was closed (an acquire that got nothing then says so rather than "not acquired"). */
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    /** What an acquisition the close cut off (or found closing) throws. */
+    IllegalStateException closedWhileAcquiring(String name) {
+        return new IllegalStateException("store " + description + " was closed while acquiring '" + name + "'");
+    }
+
+    /** The session epoch now: read before an acquisition's store call, checked again at its registration. */
+    long sessionEpoch() {
+        return sessionLoss.get().epoch();
     }
 
     /**
@@ -184,7 +252,7 @@ public final class BackendLockStore implements LockStore {
      * (begun before the store call that made the grant).
      */
     private Lease register(String name, LocalGates.Gate gate, LockOptions options, Thread me, Grant grant,
-            long calledAt) {
+            long calledAt, long sessionEpochAtCall) {
         Hold hold = null;
         String lostEarly;
         try {
@@ -198,23 +266,46 @@ public final class BackendLockStore implements LockStore {
         }
         // register, then look: a loss or suspension reported before registration is found here, one reported
         // after it finds the hold registered
-        return registered(hold, lostEarly);
+        return registered(hold, lostEarly, sessionEpochAtCall);
     }
 
-    /** A hold just registered: tracked for renewal, told of a loss reported before (or null), checked for close. */
-    Lease registered(Hold hold, String lostEarly) {
+    /**
+     * A hold just registered: tracked for renewal, told of a loss reported before (or null) and of a session lost
+     * since its store call began ({@code sessionEpochAtCall}), checked for close.
+     */
+    Lease registered(Hold hold, String lostEarly, long sessionEpochAtCall) {
+        SessionLoss loss = sessionLoss.get(); // read after the hold was registered (see Events.sessionLost)
+        if (loss.epoch() != sessionEpochAtCall && !confirmedAfterSessionLoss(hold)) {
+            lose(hold, loss.reason());
+            releaseQuietly(hold); // in case the store still has it after all: nobody here will use it
+        }
         renewals.track(hold);
         if (lostEarly != null) {
             lose(hold, lostEarly);
         }
         applyConnectionState(hold);
         if (closed.get()) {
-            lose(hold, "its store was closed");
+            // the close waits for this acquisition to end, so the backend is still open for the release
+            lose(hold, "its store was closed", Level.DEBUG);
             releaseQuietly(hold);
-            throw new IllegalStateException("store " + description + " was closed while acquiring '"
-                    + hold.grant.name() + "'");
+            throw closedWhileAcquiring(hold.grant.name());
         }
         return new CoreLease(this, hold);
+    }
+
+    /**
+     * Whether the store confirms a grant whose store call began before the backend reported a session lost: made in
+     * the lost session it is gone, made in the next one (by an acquire that waited across the loss) it is held. One
+     * check in the store, the renew (which, on a session-bound store, checks that the grant is held in the live
+     * session); a check that fails counts as gone, the safe side.
+     */
+    private boolean confirmedAfterSessionLoss(Hold hold) {
+        try {
+            return !renewInStore(hold, List.of(new Renewal(hold.grant, hold.leaseTime()))).contains(hold.grant);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "could not check " + hold.grant + " in " + description + " after a lost session", e);
+            return false;
+        }
     }
 
     private Lease nestedLease(String name, LockOptions options, Thread me) {
@@ -293,6 +384,11 @@ public final class BackendLockStore implements LockStore {
      */
     private void handOver(Hold hold, LocalGates.Gate gate, LocalGates.Waiter next) {
         String name = hold.grant.name();
+        if (!acquisitionsInFlight.enter()) {
+            releaseWhileClosing(hold, gate, next);
+            return;
+        }
+        long epoch = sessionEpoch();
         lossesInFlight.begin(name); // ended by the waiter when it registers the grant
         long sentAt = System.nanoTime();
         Grant grant = null;
@@ -312,9 +408,28 @@ public final class BackendLockStore implements LockStore {
         } finally {
             if (grant == null) {
                 lossesInFlight.end(name, null);
-            }
-            gate.handOut(next, grant == null ? null : new LocalGates.HandOff(grant, sentAt));
+                acquisitionsInFlight.exit();
+            } // else the waiter ends the acquisition in flight when it has registered the grant
+            gate.handOut(next, grant == null ? null : new LocalGates.HandOff(grant, sentAt, epoch));
             gates.leave(name); // the releaser's use of the gate; the waiter has its own
+        }
+        if (!stillOurs) {
+            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
+            throw hold.lostCause();
+        }
+    }
+
+    /**
+     * A release due to hand over while the store closes: no new grant may start then, so the lock is freed as a plain
+     * release frees it, and the waiter gets the gate alone (and finds the store closed).
+     */
+    private void releaseWhileClosing(Hold hold, LocalGates.Gate gate, LocalGates.Waiter next) {
+        boolean stillOurs;
+        try {
+            stillOurs = releaseInStore(hold);
+        } finally {
+            gate.handOut(next, null);
+            gates.leave(hold.grant.name());
         }
         if (!stillOurs) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
@@ -558,13 +673,31 @@ public final class BackendLockStore implements LockStore {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        closing.stop(); // acquisitions waiting in the backend stop at their next look at the wait
+        closingBackend();
         for (Hold hold : allHolds()) {
             lose(hold, "its store was closed", Level.DEBUG);
             releaseQuietly(hold);
         }
+        // an acquisition whose store call runs now registers its grant, finds the store closed and releases it: the
+        // backend stays open until they have (closing it under them would lose a grant with its answer)
+        long left = acquisitionsInFlight.closeAndAwait(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+        if (left > 0) {
+            LOG.log(Level.WARNING, "{0} acquisition(s) in store {1} still running {2} s after close began; what they"
+                    + " take stays until its lease time or session ends", left, description, CLOSE_WAIT_SECONDS);
+        }
         renewals.shutdown();
         delayedReleases.shutdown();
         backend.close();
+    }
+
+    /** Tells the backend the store closes, so its waiters look at their stopped waits now; never fails the close. */
+    private void closingBackend() {
+        try {
+            backend.closing();
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "backend of " + description + " failed to wake its waiters at close", e);
+        }
     }
 
     @Override
@@ -579,6 +712,11 @@ public final class BackendLockStore implements LockStore {
             all.addAll(permits.holds());
         }
         return all;
+    }
+
+    /** How many sessions the backend reported lost, and the reason of the last one. */
+    private record SessionLoss(long epoch, String reason) {
+        static final SessionLoss NONE = new SessionLoss(0, null);
     }
 
     /** Connection events from session-bound backends. */
@@ -597,6 +735,9 @@ public final class BackendLockStore implements LockStore {
 
         @Override
         public void sessionLost(String reason) {
+            // the epoch moves before the holds are walked; a registration puts its hold first, then reads the epoch:
+            // either the walk finds the hold or the registration finds the new epoch
+            sessionLoss.updateAndGet(last -> new SessionLoss(last.epoch() + 1, reason));
             allHolds().forEach(hold -> lose(hold, reason));
         }
 

@@ -52,26 +52,38 @@ final class CorePermits {
             if (!permitted) {
                 return null;
             }
-            long calledAt = System.nanoTime();
-            inFlight.begin(name);
-            Grant grant = null;
-            Hold hold;
-            String lostEarly;
-            try {
-                grant = backend.acquirePermit(name, permits, options.leaseTime(), wait.now());
-                if (grant == null) {
-                    return null;
-                }
-                hold = new Hold(grant, Thread.currentThread(), options, sessionBound, new GateExit(gate, key), true);
-                hold.acquiredAtNanos = System.nanoTime(); // releaseAfter counts its minimum hold from here
-                hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
-                holds.add(hold);
-                handedOver = true;
-            } finally {
-                lostEarly = inFlight.end(name, grant == null ? null : grant.ownerToken());
+            if (!store.enterAcquisition()) {
+                throw store.closedWhileAcquiring(name);
             }
-            // registered, then look: a loss reported before registration was kept for it in flight
-            return store.registered(hold, lostEarly);
+            try {
+                long calledAt = System.nanoTime();
+                long epoch = store.sessionEpoch();
+                inFlight.begin(name);
+                Grant grant = null;
+                Hold hold;
+                String lostEarly;
+                try {
+                    grant = backend.acquirePermit(name, permits, options.leaseTime(), store.inStore(wait));
+                    if (grant == null) {
+                        if (store.isClosed()) {
+                            throw store.closedWhileAcquiring(name); // a wait the close ended: not "none free"
+                        }
+                        return null;
+                    }
+                    hold = new Hold(grant, Thread.currentThread(), options, sessionBound, new GateExit(gate, key),
+                            true);
+                    hold.acquiredAtNanos = System.nanoTime(); // releaseAfter counts its minimum hold from here
+                    hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
+                    holds.add(hold);
+                    handedOver = true;
+                } finally {
+                    lostEarly = inFlight.end(name, grant == null ? null : grant.ownerToken());
+                }
+                // registered, then look: a loss (or a lost session) reported before registration is found here
+                return store.registered(hold, lostEarly, epoch);
+            } finally {
+                store.exitAcquisition(); // after the registration, which a close waits for (BackendLockStore.close)
+            }
         } finally {
             if (!handedOver) {
                 if (permitted) {

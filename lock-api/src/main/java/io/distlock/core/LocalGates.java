@@ -124,8 +124,15 @@ final class LocalGates {
         return n;
     }
 
-    /** A store lock handed over to a waiter: the grant, and when its request was sent. */
-    record HandOff(Grant grant, long sentAtNanos) {
+    /**
+     * A store lock handed over to a waiter: the grant, when its request was sent, and the store's session epoch read
+     * before it was sent (a session lost since then loses the grant at registration).
+     */
+    record HandOff(Grant grant, long sentAtNanos, long sessionEpoch) {
+        /** A hand-over sent while the store had reported no lost session. */
+        HandOff(Grant grant, long sentAtNanos) {
+            this(grant, sentAtNanos, 0);
+        }
     }
 
     /**

@@ -145,6 +145,16 @@ public interface LockBackend extends AutoCloseable {
         return null;
     }
 
+    /**
+     * The core's store begins to close: wake the acquisitions waiting in this backend (locks and permits), so that they
+     * look at their {@link Wait}, {@linkplain Wait#stopped() stopped} by now, and return null at once. Connections and
+     * threads must stay usable: the core still releases what the acquisitions in flight were granted, and calls
+     * {@link #close()} after that. By default nothing: a backend that looks at its wait between attempts then stops
+     * within one poll.
+     */
+    default void closing() {
+    }
+
     /** Closes connections and threads. Waiters inside {@link #acquire} fail. */
     @Override
     void close();

@@ -35,6 +35,9 @@ public final class PermitWaits {
                     throw new InterruptedException("interrupted while waiting for a permit of semaphore '" + name
                             + "'");
                 }
+                if (wait.stopped()) {
+                    return null; // the store is closing: no attempt after that
+                }
                 Grant grant = timed(attempt);
                 if (grant != null) {
                     return grant;

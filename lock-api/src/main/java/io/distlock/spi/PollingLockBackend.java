@@ -119,6 +119,9 @@ public abstract class PollingLockBackend implements LockBackend {
                 if (Thread.interrupted()) {
                     throw interruptedWaitingFor(name);
                 }
+                if (wait.stopped()) {
+                    return null; // the store is closing: no attempt after that
+                }
                 attempt = timedAttempt(name, leaseTime);
                 if (attempt.isGranted()) {
                     return attempt.grant();
@@ -131,6 +134,12 @@ public abstract class PollingLockBackend implements LockBackend {
             ticket.await(wait.cap(delay));
             attempt = null;
         }
+    }
+
+    /** Wakes every waiter of this backend's lock signals, so it sees its stopped wait at once. */
+    @Override
+    public void closing() {
+        signals().signalAll();
     }
 
     private static InterruptedException interruptedWaitingFor(String name) {

@@ -16,10 +16,50 @@ public final class Wait {
 
     private final Kind kind;
     private final long deadlineNanos;
+    /** What ends this wait before its time (the store closing), or null. */
+    private final Stop stop;
 
     private Wait(Kind kind, long deadlineNanos) {
+        this(kind, deadlineNanos, null);
+    }
+
+    private Wait(Kind kind, long deadlineNanos, Stop stop) {
         this.kind = kind;
         this.deadlineNanos = deadlineNanos;
+        this.stop = stop;
+    }
+
+    /**
+     * Ends the waits made with it ({@link #endingAt}) before their time: the core's store closing, so that an acquire
+     * waiting in a backend returns "not acquired" at its next look at the wait while the backend's connections are
+     * still open (the core then tells the caller that the store was closed).
+     */
+    public static final class Stop {
+        private volatile boolean stopped;
+
+        /** Ends every wait made with this stop: from now on they are {@link Wait#expired() expired}. */
+        public void stop() {
+            stopped = true;
+        }
+
+        /** Whether {@link #stop()} was called. */
+        public boolean isStopped() {
+            return stopped;
+        }
+    }
+
+    /**
+     * This wait, also ended by {@code stop}: once stopped it is {@linkplain #expired() expired} with no time left
+     * (a single attempt stays a single attempt). A backend that looks at {@link #expired()} or
+     * {@link #remainingNanos()} between attempts therefore stops waiting, whatever kind the wait is.
+     */
+    public Wait endingAt(Stop stop) {
+        return kind == Kind.NONE ? this : new Wait(kind, deadlineNanos, stop);
+    }
+
+    /** Whether the {@link Stop} this wait was made with ended it before its time. */
+    public boolean stopped() {
+        return stop != null && stop.stopped;
     }
 
     /** A single attempt: no waiting. */
@@ -82,8 +122,11 @@ public final class Wait {
         return deadlineNanos;
     }
 
-    /** Whether no time is left: always for a single attempt, never for a wait without limit. */
+    /** Whether no time is left: always for a single attempt, never for a wait without limit unless stopped. */
     public boolean expired() {
+        if (stopped()) {
+            return true;
+        }
         return switch (kind) {
             case NONE -> true;
             case FOREVER -> false;
@@ -91,8 +134,14 @@ public final class Wait {
         };
     }
 
-    /** The time left in nanoseconds: 0 for a single attempt or a passed deadline, {@link Long#MAX_VALUE} forever. */
+    /**
+     * The time left in nanoseconds: 0 for a single attempt, a passed deadline or a stopped wait, {@link Long#MAX_VALUE}
+     * forever.
+     */
     public long remainingNanos() {
+        if (stopped()) {
+            return 0;
+        }
         return switch (kind) {
             case NONE -> 0;
             case FOREVER -> Long.MAX_VALUE;

@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LeaseState;
 import io.distlock.LockStore;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** §10 Closing a store releases its leases at once and marks them lost. */
+/**
+ * §10 Closing a store releases its leases at once and marks them lost; §23 work a close abandons (acquisitions in
+ * flight) never leaves a lock, permit or term held by nobody alive.
+ */
 public interface CloseRules extends TckSupport {
 
     @Test
@@ -41,5 +45,25 @@ public interface CloseRules extends TckSupport {
         store.close();
         assertThatThrownBy(() -> store.lock(tck().name("after close")).tryAcquire())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    /** Rounds of §23.1: a close lands among acquisitions in flight at a different moment in each. */
+    int ABANDONED_ROUNDS = 16;
+
+    @Test
+    @DisplayName("§23.1 a store closed while acquisitions are in flight on several threads (locks, a semaphore, a "
+            + "leadership campaign, a blocked acquire) leaves nothing held: another client gets every name at once")
+    default void rule_23_1_closeAmongAcquisitionsInFlightLeavesNothingHeld() throws InterruptedException {
+        LockStore other = tck().client();
+        boolean semaphores = true;
+        try {
+            other.semaphore(tck().name("probe"), 1);
+        } catch (UnsupportedOperationException noSemaphores) {
+            semaphores = false; // the locks and the campaign are still checked
+        }
+        for (int round = 1; round <= ABANDONED_ROUNDS; round++) {
+            List<String> problems = new CloseDuringAcquisitions(tck(), other, semaphores, round).run();
+            assertThat(problems).as("round " + round + " of " + ABANDONED_ROUNDS).isEmpty();
+        }
     }
 }

@@ -131,6 +131,69 @@ class CoreRacesTest {
     }
 
     @Test
+    void aSessionLostAloneBetweenGrantAndRegistrationLosesTheNewLeaseAndFreesIt() throws Exception {
+        // the SPI's sessionLost says "every lease of this backend is lost": the core must cover the grant in flight
+        // itself, without the backend also reporting lost(grant) for it
+        BackendLockStore store = store();
+        stub(store).leaseModel(LeaseModel.SESSION);
+        Pause granted = pause(store, Point.AFTER_GRANT);
+        CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "lost alone"));
+        assertThat(granted.awaitReached(LONG)).isTrue();
+        assertThat(stub(store).forceRelease("lost alone")).as("the ended session's entries are gone").isTrue();
+        stub(store).events().sessionLost("session expired");
+        granted.resume();
+        Lease lease = acquired.get(10, TimeUnit.SECONDS);
+        assertThat(lease.state()).as("granted before the session was reported lost, registered after")
+                .isEqualTo(LeaseState.LOST);
+        assertThat(lease.isValid()).isFalse();
+        BackendLockStore other = store();
+        assertThat(other.lock("lost alone").tryAcquire()).as("another client takes it at once").isPresent();
+    }
+
+    @Test
+    void aGrantOfTheNextSessionRegisteredAfterTheLossStaysHeld() throws Exception {
+        // an acquire that waited across the loss is granted in the next session: the store still has it
+        BackendLockStore store = store();
+        stub(store).leaseModel(LeaseModel.SESSION);
+        Pause granted = pause(store, Point.AFTER_GRANT);
+        CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "next session grant"));
+        assertThat(granted.awaitReached(LONG)).isTrue();
+        stub(store).events().sessionLost("session expired");
+        granted.resume();
+        Lease lease = acquired.get(10, TimeUnit.SECONDS);
+        assertThat(lease.state()).as("the store confirmed it").isEqualTo(LeaseState.HELD);
+        assertThat(store().lock("next session grant").tryAcquire()).as("held: another client is refused").isEmpty();
+        lease.release();
+    }
+
+    @Test
+    void aCloseWaitsForAGrantInFlightAndReleasesItBeforeTheBackendCloses() throws Exception {
+        BackendLockStore store = store();
+        Pause granted = pause(store, Point.AFTER_GRANT);
+        CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "in flight"));
+        assertThat(granted.awaitReached(LONG)).as("the store granted it; the answer is on its way").isTrue();
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(store::close);
+        Awaitility.await("close waits for the acquisition in flight").during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(2)).until(() -> !closed.isDone());
+        granted.resume();
+        closed.get(10, TimeUnit.SECONDS);
+        assertThat(acquired).failsWithin(Duration.ofSeconds(10)).withThrowableThat()
+                .havingRootCause().isInstanceOf(IllegalStateException.class)
+                .withMessageContaining("was closed while acquiring 'in flight'");
+        assertThat(storeHolds("in flight")).as("released by the acquisition, before the backend closed").isFalse();
+    }
+
+    @Test
+    void aGrantWhoseCallBeganAfterASessionLossStaysHeld() throws Exception {
+        BackendLockStore store = store();
+        stub(store).leaseModel(LeaseModel.SESSION);
+        stub(store).events().sessionLost("session expired");
+        Lease lease = store.lock("next session").acquire();
+        assertThat(lease.state()).as("taken in the next session").isEqualTo(LeaseState.HELD);
+        lease.release();
+    }
+
+    @Test
     void onLostFiresAtTheLocalDeadlineWhileARenewCallHangsInTheStore() throws Exception {
         BackendLockStore store = store();
         Lease lease = store.lock("hanging", LockOptions.defaults().withLeaseTime(Duration.ofMillis(600))).acquire();

@@ -56,6 +56,11 @@ abstract class ForwardingBackend implements LockBackend {
     }
 
     @Override
+    public void closing() {
+        delegate.closing();
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

@@ -281,6 +281,100 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
+    /**
+     * A stub client whose close cuts off the calls in flight, as closing a connection pool does: an acquire granted in
+     * the store whose answer is still on its way (it takes {@link #ANSWER_NANOS}) fails and its grant is lost, and
+     * every call after the close fails.
+     */
+    static class PoolLikeStub extends CountedStub {
+        /** How long a grant's answer takes to come back: a loopback round trip. */
+        static final long ANSWER_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+        private volatile boolean closed;
+
+        PoolLikeStub(StubBackend stub) {
+            super(stub);
+        }
+
+        @Override
+        public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+            ensureOpen();
+            Grant grant = delegate.acquire(name, leaseTime, wait);
+            if (grant != null) {
+                java.util.concurrent.locks.LockSupport.parkNanos(ANSWER_NANOS);
+                if (closed) {
+                    throw new IllegalStateException("stub pool was closed while acquiring '" + name + "'");
+                }
+            }
+            return grant;
+        }
+
+        @Override
+        public boolean release(Grant grant) {
+            ensureOpen();
+            return delegate.release(grant);
+        }
+
+        @Override
+        public Set<Grant> renew(List<Renewal> renewals) {
+            ensureOpen();
+            return delegate.renew(renewals);
+        }
+
+        private void ensureOpen() {
+            if (closed) {
+                throw new IllegalStateException("stub pool is closed");
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            delegate.close();
+        }
+    }
+
+    /** Stub clients with a pool-like close under §23; the subclass picks the store in front of them. */
+    abstract static class ClosingStubTck extends TckHarness implements CloseRules {
+        final StubSpace space = new StubSpace();
+
+        BackendLockStore core() {
+            return new BackendLockStore(new PoolLikeStub(new StubBackend(space)), "pool-like stub");
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+    }
+
+    /** The shared core over the pool-like stub: its close waits for the acquisitions in flight. The control. */
+    static class ClosingStubControlTck extends ClosingStubTck {
+        @Override
+        protected LockStore newClient() {
+            return core();
+        }
+    }
+
+    /** A store whose close shuts the backend under the acquisitions in flight, abandoning their grants. */
+    static class AbandoningCloseTck extends ClosingStubTck {
+        @Override
+        protected LockStore newClient() {
+            return new AbandoningCloseStore(core());
+        }
+    }
+
+    private static final String CLOSE_RULE = "rule_23_1_closeAmongAcquisitionsInFlightLeavesNothingHeld";
+
+    @Test
+    void aCoreWhoseCloseWaitsForAcquisitionsInFlightPassesTheCloseRule() {
+        assertThat(failedRules(ClosingStubControlTck.class, CLOSE_RULE)).isEmpty();
+    }
+
+    @Test
+    void aCloseThatAbandonsGrantsInFlightIsCaught() {
+        assertThat(failedRules(AbandoningCloseTck.class, CLOSE_RULE)).containsExactly(CLOSE_RULE);
+    }
+
     /** A stub store, its space and fault chosen by the subclass, under the tampering rules of §19. */
     abstract static class TamperedStubTck extends TckHarness implements FenceTamperingRules {
         private final StubSpace space;

@@ -19,27 +19,30 @@ final class WaitBudget {
     /** No operation is waited for past this; NO_LIMIT if only each operation's own timeout applies. */
     private final long hardDeadline;
     private final boolean waits;
+    /** The caller's wait, which the core's store closing may end early ({@link Wait#stopped()}); null for a call. */
+    private final Wait wait;
 
-    private WaitBudget(long operationNanos, long callerDeadline, long hardDeadline, boolean waits) {
+    private WaitBudget(long operationNanos, long callerDeadline, long hardDeadline, boolean waits, Wait wait) {
         this.operationNanos = operationNanos;
         this.callerDeadline = callerDeadline;
         this.hardDeadline = hardDeadline;
         this.waits = waits;
+        this.wait = wait;
     }
 
     /** The budget of an acquire that may wait as {@code wait} says. */
     static WaitBudget forAcquire(Wait wait, long operationNanos) {
         if (wait.isForever()) {
-            return new WaitBudget(operationNanos, NO_LIMIT, NO_LIMIT, true);
+            return new WaitBudget(operationNanos, NO_LIMIT, NO_LIMIT, true, wait);
         }
         long deadline = wait.isNone() ? System.nanoTime() : wait.deadlineNanos();
-        return new WaitBudget(operationNanos, deadline, saturatedAdd(deadline, operationNanos), wait.isBounded());
+        return new WaitBudget(operationNanos, deadline, saturatedAdd(deadline, operationNanos), wait.isBounded(), wait);
     }
 
     /** The budget of a call that does not wait for the lock: one operation timeout from now. */
     static WaitBudget forCall(long operationNanos) {
         long now = System.nanoTime();
-        return new WaitBudget(operationNanos, now, saturatedAdd(now, operationNanos), false);
+        return new WaitBudget(operationNanos, now, saturatedAdd(now, operationNanos), false, null);
     }
 
     /** Whether the caller's interrupt ends the call (only waiting for the lock is interruptible). */
@@ -52,13 +55,17 @@ final class WaitBudget {
         return !waits;
     }
 
-    /** Whether the caller's deadline has passed (always, for a single attempt). */
+    /** Whether the caller's deadline has passed (always, for a single attempt), or the store's close ended the wait. */
     boolean expired() {
-        return callerDeadline != NO_LIMIT && System.nanoTime() - callerDeadline >= 0;
+        return (callerDeadline != NO_LIMIT && System.nanoTime() - callerDeadline >= 0)
+                || (wait != null && wait.stopped());
     }
 
     /** How long to wait for a wake-up now: at most {@code cap}, and never past the caller's deadline. */
     long waitNanos(long cap) {
+        if (wait != null && wait.stopped()) {
+            return 0;
+        }
         if (callerDeadline == NO_LIMIT) {
             return cap;
         }

@@ -700,6 +700,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         return new ZooKeeperAdmin(this, errors);
     }
 
+    /** The core's store begins to close: waiters wake, see their stopped wait and return before the session ends. */
+    @Override
+    public void closing() {
+        wakeWaiters();
+    }
+
     private void wakeWaiters() {
         waiting.forEach(Wakeup::wake);
     }

@@ -226,6 +226,11 @@ public final class StubBackend implements LockBackend, LockAdmin {
     }
 
     @Override
+    public void closing() {
+        store.closing();
+    }
+
+    @Override
     public void close() {
     }
 

@@ -1,0 +1,56 @@
+package io.distlock.tck;
+
+import io.distlock.DistributedLock;
+import io.distlock.LeaseModel;
+import io.distlock.LockAdmin;
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import io.distlock.Semaphore;
+import io.distlock.core.BackendLockStore;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A broken lock store for the kit's self-check (§23): the shared core, except that its close shuts the backend first,
+ * under the acquisitions still in flight, and only then the core: a grant whose answer was on its way is lost with
+ * the backend's connections, and the core's release of it fails, so the lock stays held by nobody for its lease.
+ */
+final class AbandoningCloseStore implements LockStore {
+
+    private final BackendLockStore delegate;
+
+    AbandoningCloseStore(BackendLockStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public DistributedLock lock(String name, LockOptions options) {
+        return delegate.lock(name, options);
+    }
+
+    @Override
+    public Semaphore semaphore(String name, int permits, LockOptions options) {
+        return delegate.semaphore(name, permits, options);
+    }
+
+    @Override
+    public LeaseModel leaseModel() {
+        return delegate.leaseModel();
+    }
+
+    @Override
+    public Optional<Duration> sessionTimeout() {
+        return delegate.sessionTimeout();
+    }
+
+    @Override
+    public LockAdmin admin() {
+        return delegate.admin();
+    }
+
+    @Override
+    public void close() {
+        delegate.backend().close();
+        delegate.close();
+    }
+}
