@@ -79,7 +79,7 @@ final class JdbcLockAdmin implements LockAdmin {
         }
     }
 
-    /** One {@code UPDATE ... WHERE name = ? AND fence = ?} on a held row: the compare and the release are one statement. */
+    /** One {@code UPDATE ... WHERE name = ? AND fence = ?} on a held row: compare and release in one statement. */
     @Override
     public boolean forceRelease(String name, long fencingToken) {
         try {

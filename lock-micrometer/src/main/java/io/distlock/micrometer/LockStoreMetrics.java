@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Meters, each tagged {@code store=<name>}:
  * <ul>
  *   <li>{@code distlock.acquire} (timer, tag {@code outcome}: {@code acquired}, {@code timed_out},
- *       {@code unavailable}, {@code interrupted}, {@code failed} for any other exception): how long callers waited for a
- *       lock;</li>
+ *       {@code unavailable}, {@code interrupted}, {@code failed} for any other exception): how long callers
+ *       waited for a lock;</li>
  *   <li>{@code distlock.held} (timer): from acquisition to release or loss of an outermost lease;</li>
  *   <li>{@code distlock.lost} (counter, tag {@code cause}): leases lost while held;</li>
  *   <li>{@code distlock.renewals} (counter, tag {@code trigger}: {@code background} for the store's renewal

@@ -166,7 +166,8 @@ class LockProviderContractTest {
         ScheduledExecutorService keepAlive = Executors.newSingleThreadScheduledExecutor();
         try {
             LockProvider kept = new KeepAliveLockProvider(nodes.a(), keepAlive);
-            // KeepAliveLockProvider takes lockAtMostFor from 30 s on and extends at half of it: this checks it wraps either
+            // KeepAliveLockProvider takes lockAtMostFor from 30 s on and extends at half of it: this checks that it
+            // wraps either provider
             SimpleLock lock = kept.lock(config(Duration.ofSeconds(30), Duration.ZERO)).orElseThrow();
             assertThat(nodes.b().lock(config(Duration.ofSeconds(30), Duration.ZERO))).isEmpty();
             lock.unlock();

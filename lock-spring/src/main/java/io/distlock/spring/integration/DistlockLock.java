@@ -235,7 +235,7 @@ public final class DistlockLock implements org.springframework.integration.suppo
         Lease run(DistributedLock target) throws InterruptedException;
     }
 
-    /** One thread's hold of this lock: the lock its outermost acquisition went through, and its leases, innermost first. */
+    /** One thread's hold: the lock its outermost acquisition went through, and its leases, innermost first. */
     private static final class Holding {
         final DistributedLock target;
         final Deque<Lease> leases = new ArrayDeque<>();

@@ -13,8 +13,8 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * lock is held, and a fencing token for every holder ({@link DistlockLock#currentLease()}).
  *
  * <p>Keys must be strings; the store's lock name is {@code prefix + key}. Locks are reentrant per thread, as
- * Spring Integration's are, and report a lock lost while held as they do ({@link DistlockLock}). Renewal is the store's own (every third of the lease time while held); the renew
- * methods renew on demand.
+ * Spring Integration's are, and report a lock lost while held as they do ({@link DistlockLock}). Renewal is the
+ * store's own (every third of the lease time while held); the renew methods renew on demand.
  */
 public final class DistlockLockRegistry
         implements ExpirableLockRegistry<DistlockLock>, RenewableLockRegistry<DistlockLock> {
