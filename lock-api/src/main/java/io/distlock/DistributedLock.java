@@ -12,7 +12,11 @@ import java.util.concurrent.locks.Lock;
  * <p>Reentrancy is per thread and per store: a thread that already holds this lock through the same store gets a
  * nested lease with the same fencing token, and the lock is freed when the outermost lease is released. A nested
  * acquisition must use the same {@link LockOptions} as the outer one (it shares that lease), else it is refused with
- * {@link IllegalArgumentException}.
+ * {@link IllegalArgumentException}. It checks in the store that the outer lease is still held, in one round trip (on
+ * time-bound stores a renewal for the lease's current lease time, on session-bound ones a check of the holder's
+ * node), never from local state alone: after an operator's force-release or a takeover the outer lease is lost, and
+ * the acquisition is then a new one that waits for the lock like any other (its lease has a new fencing token, and
+ * the outer lease's release reports the loss).
  */
 public interface DistributedLock {
 

@@ -30,6 +30,23 @@ public interface LockAdmin {
      * {@link io.distlock.LockLostException}. Fencing tokens keep increasing afterwards.
      *
      * @return false if no one held it
+     * @see #forceRelease(String, long) the form that breaks only the holder the operator saw
      */
     boolean forceRelease(String name);
+
+    /**
+     * Deletes the lock named {@code name} only if it is still held under {@code fencingToken}: the holder an operator
+     * saw in {@link #list} and confirmed. The comparison and the delete are one atomic step in the store (a Lua
+     * compare-and-delete, {@code UPDATE ... WHERE name = ? AND fence = ?}, a ZooKeeper delete of the node with that
+     * czxid), so a lock that changed hands after it was listed is left to its new holder. The holder that is broken
+     * finds out as with {@link #forceRelease(String)}.
+     *
+     * @return true if the lock was held under {@code fencingToken} and is released; false if it is free, or held now
+     *         under another fencing token (nothing was changed)
+     * @throws UnsupportedOperationException if this store's admin view cannot compare the holder atomically
+     */
+    default boolean forceRelease(String name, long fencingToken) {
+        throw new UnsupportedOperationException("this store's admin view cannot force-release a lock only if it is"
+                + " still held under a given fencing token");
+    }
 }

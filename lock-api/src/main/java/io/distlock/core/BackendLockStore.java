@@ -318,7 +318,27 @@ public final class BackendLockStore implements LockStore {
                     + existing.options + "; a nested acquisition shares that lease and cannot use " + options
                     + ": acquire it with the same options");
         }
+        if (!stillHeldInStore(existing)) {
+            return null; // lost: the hold is marked so, and this acquisition contends in the store as a new one
+        }
         return existing.nest() ? new CoreLease(this, existing) : null;
+    }
+
+    /**
+     * Whether the store still holds {@code hold}'s lock: one round trip (a renewal for its current lease time on
+     * time-bound stores, a check on session-bound ones), as a reentrant acquire in Redisson or Spring Integration
+     * asks the store. The local state alone may still say held after an operator's force-release or a takeover, up to
+     * the next renewal. Run without the caller's interrupt flag, as a release is; a hold found gone is declared lost.
+     */
+    private boolean stillHeldInStore(Hold hold) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return extend(hold, hold.leaseTime());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**

@@ -213,6 +213,21 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
         }
     }
 
+    /** Removes the entry only if it is the unexpired one with {@code fencingToken}: one atomic map operation. */
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        long now = System.nanoTime();
+        boolean[] removed = {false};
+        space.entries.computeIfPresent(name, (n, e) -> {
+            removed[0] = e.fence() == fencingToken && !e.expiredAt(now);
+            return removed[0] ? null : e;
+        });
+        if (removed[0]) {
+            space.signals.signal(name);
+        }
+        return removed[0];
+    }
+
     @Override
     public void close() {
         closed.set(true);

@@ -22,14 +22,16 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code distlock release --force}: breaks a stuck lock whoever holds it, after asking for confirmation. The holder
- * finds out at its next renewal or release ({@link io.distlock.LockLostException}); fencing tokens keep increasing,
- * so a resource that checks them stays safe even if the old holder is still running.
+ * {@code distlock release --force}: breaks a stuck lock after asking for confirmation. Only the holder shown and
+ * confirmed is broken ({@link LockAdmin#forceRelease(String, long)} compares its fencing token in the store): if the
+ * lock changed hands meanwhile, nothing is released and the exit code is 1. The holder finds out at its next renewal
+ * or release ({@link io.distlock.LockLostException}); fencing tokens keep increasing, so a resource that checks them
+ * stays safe even if the old holder is still running.
  */
 @Command(name = "release", mixinStandardHelpOptions = true,
-        description = "Force-release a lock whoever holds it (operator use only).",
+        description = "Force-release a lock's current holder, as shown and confirmed (operator use only).",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:released", "1:not held, or not confirmed", "2:usage error (e.g. --force missing)",
+        exitCodeList = {"0:released", "1:not held, not confirmed, or changed hands meanwhile", "2:usage error (e.g. --force missing)",
             "3:store unavailable"})
 public final class ReleaseCommand implements Callable<Integer> {
 
@@ -67,7 +69,7 @@ public final class ReleaseCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (LockStore opened = store.open()) {
             LockAdmin admin = opened.admin();
-            Optional<LockInfo> held = admin.list(name, 1000).stream().filter(l -> l.name().equals(name)).findFirst();
+            Optional<LockInfo> held = held(admin);
             if (held.isEmpty()) {
                 out.println("No lock named '" + name + "' is held in " + store.redacted() + "; nothing released.");
                 return ExitCodes.CHECK_FAILED;
@@ -77,14 +79,25 @@ public final class ReleaseCommand implements Callable<Integer> {
                 out.println("Not confirmed; nothing released.");
                 return ExitCodes.CHECK_FAILED;
             }
-            if (!admin.forceRelease(name)) {
-                out.println("Lock '" + name + "' was released by its holder in the meantime; nothing to do.");
+            if (!admin.forceRelease(name, lock.fencingToken())) {
+                Optional<LockInfo> now = held(admin);
+                out.println(now.isEmpty()
+                        ? "Lock '" + name + "' was released by its holder in the meantime; nothing released."
+                        : "Lock '" + name + "' changed hands in the meantime: it is held now under fencing token "
+                                + now.get().fencingToken() + " by " + now.get().owner() + ", not the holder you"
+                                + " confirmed (fencing token " + lock.fencingToken() + "); nothing released. Run the"
+                                + " command again to release the new holder.");
                 return ExitCodes.CHECK_FAILED;
             }
             out.println("Released '" + name + "' (fencing token " + lock.fencingToken() + ", held by "
                     + lock.owner() + "). Its holder will see LockLostException at its next renewal or release.");
             return ExitCodes.OK;
         }
+    }
+
+    /** The lock's holder as the store lists it now, if it is held. */
+    private Optional<LockInfo> held(LockAdmin admin) {
+        return admin.list(name, 1000).stream().filter(l -> l.name().equals(name)).findFirst();
     }
 
     private boolean confirmed(PrintWriter out, LockInfo lock) {

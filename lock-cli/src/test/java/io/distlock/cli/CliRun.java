@@ -10,10 +10,14 @@ record CliRun(int exitCode, String out, String err) {
 
     /** Runs {@code distlock args} with {@code stdin} as its input. */
     static CliRun withInput(String stdin, String... args) {
+        return withInput(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
+    }
+
+    /** Runs {@code distlock args} reading its input from {@code stdin}. */
+    static CliRun withInput(java.io.InputStream stdin, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = DistlockMain.run(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new PrintWriter(out, true), new PrintWriter(err, true), args);
+        int code = DistlockMain.run(stdin, new PrintWriter(out, true), new PrintWriter(err, true), args);
         return new CliRun(code, out.toString(), err.toString());
     }
 

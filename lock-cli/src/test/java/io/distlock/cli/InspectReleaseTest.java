@@ -6,8 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,6 +149,61 @@ class InspectReleaseTest {
         CliRun confirmed = CliRun.withInput("y\n", "release", "--force", "--store", uri, prefix + "keep");
         assertThat(confirmed.exitCode()).as(confirmed.all()).isEqualTo(ExitCodes.OK);
         assertThat(CliRun.of("inspect", "--store", uri, prefix).out()).contains("No locks starting with");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void aLockThatChangedHandsWhileTheOperatorReadThePromptIsLeftToItsNewHolder(String uri) throws Exception {
+        String name = prefix + "moving";
+        Lease first = hold(uri, "moving");
+        try (LockStore second = LockStore.open(uri); LockStore third = LockStore.open(uri)) {
+            AtomicReference<Lease> taken = new AtomicReference<>();
+            // the operator reads the prompt; meanwhile the first holder releases and another process takes the lock
+            InputStream answer = new AnswerAfter("y\n", () -> {
+                first.release();
+                taken.set(second.lock(name).tryAcquire().orElseThrow());
+            });
+
+            CliRun run = CliRun.withInput(answer, "release", "--force", "--store", uri, name);
+
+            assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.CHECK_FAILED);
+            assertThat(run.out()).doesNotContain("Released '")
+                    .contains("fencing token " + first.fencingToken())
+                    .contains("changed hands").contains("fencing token " + taken.get().fencingToken());
+            assertThat(third.lock(name).tryAcquire()).as("the new holder keeps the lock").isEmpty();
+            taken.get().release();
+        }
+    }
+
+    /** Standard input that runs {@code meanwhile} when the command first reads it, then answers {@code text}. */
+    private static final class AnswerAfter extends InputStream {
+        private final ByteArrayInputStream text;
+        private Runnable meanwhile;
+
+        AnswerAfter(String text, Runnable meanwhile) {
+            this.text = new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
+            this.meanwhile = meanwhile;
+        }
+
+        @Override
+        public int read() {
+            runMeanwhileOnce();
+            return text.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            runMeanwhileOnce();
+            return text.read(b, off, len);
+        }
+
+        private void runMeanwhileOnce() {
+            if (meanwhile != null) {
+                Runnable once = meanwhile;
+                meanwhile = null;
+                once.run();
+            }
+        }
     }
 
     @ParameterizedTest

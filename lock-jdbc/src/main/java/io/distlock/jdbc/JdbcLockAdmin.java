@@ -79,6 +79,27 @@ final class JdbcLockAdmin implements LockAdmin {
         }
     }
 
+    /** One {@code UPDATE ... WHERE name = ? AND fence = ?} on a held row: compare and release in one statement. */
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        try {
+            boolean released = backend.withConnection("force-releasing '" + name + "'", c -> {
+                try (PreparedStatement ps = c.prepareStatement(dialect.forceReleaseIfSql())) {
+                    ps.setString(1, name);
+                    ps.setLong(2, fencingToken);
+                    return ps.executeUpdate() == 1;
+                }
+            });
+            if (released) {
+                backend.signals().signal(name);
+            }
+            return released;
+        } catch (JdbcBackend.ContentionException e) {
+            throw new IllegalStateException("force-releasing '" + name + "' collided with another transaction;"
+                    + " try again", e);
+        }
+    }
+
     /** Escapes LIKE wildcards with '!' so a prefix matches literally. */
     static String escapeLike(String s) {
         return s.replace("!", "!!").replace("%", "!%").replace("_", "!_");

@@ -170,6 +170,11 @@ abstract class SqlDialect {
                 + held();
     }
 
+    /** Frees the row of {@code name} (1st parameter) only if it is held under the fence (2nd parameter). */
+    String forceReleaseIfSql() {
+        return forceReleaseSql() + " AND fence = ?";
+    }
+
     /** Held rows whose name starts with a LIKE pattern (escape '!'), sorted, limited. */
     String listSql() {
         return "SELECT name, fence, " + microsLeft() + " AS micros_left, owner FROM " + table

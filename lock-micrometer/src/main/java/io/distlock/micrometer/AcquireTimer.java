@@ -55,7 +55,9 @@ final class AcquireTimer {
     Optional<Lease> timed(Attempt attempt) throws InterruptedException {
         long start = System.nanoTime();
         waiting.accept(1);
-        Outcome outcome = Outcome.UNAVAILABLE;
+        // anything thrown other than these (a caller's bad argument, a closed store, an Error) is a failure of the
+        // call, not an outage: only StoreUnavailableException says the store could not be reached
+        Outcome outcome = Outcome.FAILED;
         try {
             Optional<Lease> lease = attempt.run();
             outcome = lease.isPresent() ? Outcome.ACQUIRED : Outcome.TIMED_OUT;

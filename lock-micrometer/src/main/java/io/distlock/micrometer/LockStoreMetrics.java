@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Meters, each tagged {@code store=<name>}:
  * <ul>
  *   <li>{@code distlock.acquire} (timer, tag {@code outcome}: {@code acquired}, {@code timed_out},
- *       {@code unavailable}, {@code interrupted}): how long callers waited for a lock;</li>
+ *       {@code unavailable}, {@code interrupted}, {@code failed} for any other exception): how long callers
+ *       waited for a lock;</li>
  *   <li>{@code distlock.held} (timer): from acquisition to release or loss of an outermost lease;</li>
  *   <li>{@code distlock.lost} (counter, tag {@code cause}): leases lost while held;</li>
  *   <li>{@code distlock.renewals} (counter, tag {@code trigger}: {@code background} for the store's renewal
@@ -46,7 +47,9 @@ public final class LockStoreMetrics implements MeterBinder {
 
     /** How an acquire call ended. */
     enum Outcome {
-        ACQUIRED, TIMED_OUT, UNAVAILABLE, INTERRUPTED;
+        ACQUIRED, TIMED_OUT, UNAVAILABLE, INTERRUPTED,
+        /** The call failed for another reason than the store: a bad argument, a closed store. */
+        FAILED;
 
         String tag() {
             return name().toLowerCase(java.util.Locale.ROOT);

@@ -60,6 +60,21 @@ class LockStoreMetricsTest {
     }
 
     @Test
+    void callerErrorsAreCountedAsFailedNotAsTheStoreUnavailable() {
+        LockStore store = mem();
+        DistributedLock lock = store.lock("bad-calls");
+        assertThatThrownBy(() -> lock.tryAcquire(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        Lease outer = lock.tryAcquire().orElseThrow();
+        assertThatThrownBy(() -> store.lock("bad-calls", LockOptions.defaults().withAutoRenew(false)).tryAcquire())
+                .as("a nested acquisition with other options").isInstanceOf(IllegalArgumentException.class);
+        outer.release();
+        assertThat(acquires("unavailable")).as("the store was reachable all along").isZero();
+        assertThat(acquires("failed")).isEqualTo(2);
+        assertThat(acquires("acquired")).isEqualTo(1);
+        assertThat(gauge("distlock.waiters")).isZero();
+    }
+
+    @Test
     void aStoreNameIsRequired() {
         assertThatThrownBy(() -> new LockStoreMetrics(" ")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("storeName");

@@ -149,4 +149,23 @@ final class RedisAdmin implements LockAdmin {
                 RedisScripts.FORCE_RELEASE.run(client, List.of(keys.lock(name)), List.of(keys.channel(name), name)));
         return ((Long) reply) == 1L;
     }
+
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        return forceReleaseIf(name, fencingToken, null) != null;
+    }
+
+    /**
+     * Deletes the lock if its fence counter holds {@code fencingToken}, or, when {@code value} is given, if the lock
+     * holds exactly that value ({@link RedisScripts#FORCE_RELEASE_IF}); returns the value deleted (it contains the
+     * holder's secret owner token: never shown), or null if nothing was.
+     */
+    String forceReleaseIf(String name, long fencingToken, String value) {
+        List<String> args = value == null
+                ? List.of(keys.channel(name), name, Long.toString(fencingToken))
+                : List.of(keys.channel(name), name, Long.toString(fencingToken), value);
+        Object reply = RedisErrors.call(store, "force-release lock '" + name + "'", () ->
+                RedisScripts.FORCE_RELEASE_IF.run(client, List.of(keys.lock(name), keys.fence(name)), args));
+        return reply instanceof String deleted ? deleted : null;
+    }
 }

@@ -38,26 +38,41 @@ public final class RedisFence {
     /** The hash field that holds the highest token that has written to the hash. */
     public static final String FENCE_FIELD = "fence";
 
+    /** The largest fencing token, as the decimal text the script compares recorded tokens with. */
+    private static final String MAX_TOKEN = Long.toString(Long.MAX_VALUE);
+
+    /**
+     * How many field, value pairs one {@code HSET} of the script takes: Lua's {@code unpack} refuses more values
+     * than its stack holds (about 8,000), so a write of more fields is sent as several {@code HSET}s of one script,
+     * still one atomic write.
+     */
+    private static final int PAIRS_PER_HSET = 1000;
+
     /**
      * KEYS: the hash. ARGV: the token, then field, value pairs. Writes them and the token into the fence field unless
      * the recorded token is higher; returns nil when written, else the recorded token. Tokens are decimal strings
-     * without leading zeros, so comparing their lengths, then the strings, compares the numbers exactly.
+     * without leading zeros, so comparing their lengths, then the strings, compares the numbers exactly. A recorded
+     * value that is not a token (not a decimal from 1 to 2^63-1, the largest a Java long holds) is an error naming
+     * it, and nothing is written.
      */
     static final LuaScript FENCED_HSET = new LuaScript("fencedHset", """
             local seen = redis.call('HGET', KEYS[1], 'fence')
             local token = ARGV[1]
             if seen then
-              if #seen > 19 or not string.match(seen, '^[1-9][0-9]*$') then
+              if #seen > 19 or not string.match(seen, '^[1-9][0-9]*$') or (#seen == 19 and seen > '%1$s') then
                 return redis.error_reply('ERR the fence field of hash ' .. KEYS[1]
-                  .. ' does not hold a fencing token: ' .. seen)
+                  .. ' does not hold a fencing token (a whole number from 1 to %1$s): ' .. seen)
               end
               if #seen > #token or (#seen == #token and seen > token) then
                 return seen
               end
             end
-            redis.call('HSET', KEYS[1], 'fence', token, unpack(ARGV, 2))
+            redis.call('HSET', KEYS[1], 'fence', token)
+            for first = 2, #ARGV, %2$d do
+              redis.call('HSET', KEYS[1], unpack(ARGV, first, math.min(first + %2$d - 1, #ARGV)))
+            end
             return false
-            """);
+            """.formatted(MAX_TOKEN, 2 * PAIRS_PER_HSET));
 
     private final UnifiedJedis jedis;
 
@@ -117,11 +132,28 @@ public final class RedisFence {
         }
     }
 
-    /** The highest token that has written to the hash at {@code key}, or 0 if none has. */
+    /**
+     * The highest token that has written to the hash at {@code key}, or 0 if none has.
+     *
+     * @throws IllegalStateException if the hash's {@value #FENCE_FIELD} field holds something other than a fencing
+     *         token (a whole number from 1 to {@link Long#MAX_VALUE}), as the fenced write refuses it
+     */
     public long highest(String key) {
         requireKey(key);
         String seen = jedis.hget(key, FENCE_FIELD);
-        return seen == null ? 0 : Long.parseLong(seen);
+        if (seen == null) {
+            return 0;
+        }
+        try {
+            long token = Long.parseLong(seen);
+            if (token >= 1 && seen.equals(Long.toString(token))) {
+                return token;
+            }
+        } catch (NumberFormatException notALong) {
+            // said below
+        }
+        throw new IllegalStateException("the fence field of hash " + key + " does not hold a fencing token (a whole"
+                + " number from 1 to " + MAX_TOKEN + "): " + seen);
     }
 
     private static void requireKey(String key) {

@@ -265,6 +265,30 @@ final class RedisScripts {
             """);
 
     /**
+     * Conditional force release. KEYS: lock, fence. ARGV: channel, name, fencing token[, value]. Deletes the lock only
+     * if its holder is the one an operator saw: the fence counter holds that fencing token (the rule of
+     * {@link #readCounter(int)}: every grant, and nothing else, moves the counter, so it names the holder), or, with
+     * a value, the lock holds exactly that value (Redlock's other nodes, after one node matched the token). Returns
+     * the value deleted, or false when the lock is free or held by another holder (nothing changed).
+     */
+    static final LuaScript FORCE_RELEASE_IF = new LuaScript("forceReleaseIf", readCounter(2) + """
+            local value = redis.call('GET', KEYS[1])
+            if not value then
+              return false
+            end
+            if ARGV[4] then
+              if value ~= ARGV[4] then
+                return false
+              end
+            elseif last == 0 or last ~= tonumber(ARGV[3]) then
+              return false
+            end
+            redis.call('DEL', KEYS[1])
+            redis.call('PUBLISH', ARGV[1], ARGV[2])
+            return value
+            """);
+
+    /**
      * Redlock fence write-back. KEYS: fence. ARGV: fence. Raises the node's counter to at least the fence handed
      * out, so the next majority, which shares a node with this one, counts past it. A counter that holds no fencing
      * token ({@link #readCounter(int)}) counts as none and is raised too: left as it is, the node's next grant would

@@ -310,7 +310,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
 
     @Override
     public LockAdmin admin() {
-        List<LockAdmin> admins = new ArrayList<>();
+        List<RedisAdmin> admins = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             admins.add(new RedisAdmin(nodes.get(i), keys, store + " node " + nodeNames.get(i)));
         }

@@ -176,6 +176,36 @@ class RedisFenceTest {
     }
 
     @Test
+    void aFenceAboveTheLargestTokenIsNotAFencingTokenAndSaysSo() {
+        String key = PREFIX + "beyond-long";
+        jedis.hset(key, "fence", "9999999999999999999"); // 19 digits, above Long.MAX_VALUE
+        assertThatThrownBy(() -> fence.hset(key, "f", "v", Long.MAX_VALUE)).isInstanceOf(JedisDataException.class)
+                .hasMessageContaining("fence field of hash " + key).hasMessageContaining("9999999999999999999");
+        assertThat(jedis.hget(key, "f")).as("nothing written").isNull();
+        assertThatThrownBy(() -> fence.highest(key)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("fence field of hash " + key).hasMessageContaining("9999999999999999999");
+        String largest = PREFIX + "largest";
+        jedis.hset(largest, "fence", Long.toString(Long.MAX_VALUE));
+        assertThatThrownBy(() -> fence.hset(largest, "f", "v", Long.MAX_VALUE - 1))
+                .isInstanceOf(StaleFenceException.class);
+        assertThat(fence.highest(largest)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void tenThousandFieldsAreWrittenInOneFencedWrite() {
+        String key = PREFIX + "wide";
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (int i = 0; i < 10_000; i++) {
+            fields.put("f" + i, "v" + i);
+        }
+        fence.hset(key, fields, 7);
+        assertThat(jedis.hlen(key)).isEqualTo(10_001);
+        assertThat(jedis.hget(key, "f9999")).isEqualTo("v9999");
+        assertThat(fence.highest(key)).isEqualTo(7);
+        assertThatThrownBy(() -> fence.hset(key, fields, 6)).isInstanceOf(StaleFenceException.class);
+    }
+
+    @Test
     void badInputIsRefusedWithAClearMessage() {
         String key = PREFIX + "bad";
         assertThatThrownBy(() -> RedisFence.on(null)).isInstanceOf(NullPointerException.class)

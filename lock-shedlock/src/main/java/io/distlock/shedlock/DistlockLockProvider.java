@@ -9,9 +9,11 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
@@ -36,7 +38,8 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  *       the run, never runs it unlocked.</li>
  * </ul>
  * Lock names are ShedLock's names behind a prefix ({@value #DEFAULT_PREFIX} unless given). Close the provider to
- * release the leases it keeps; it does not close the store.
+ * release the leases it keeps; it does not close the store. A closed provider refuses {@code lock()} with
+ * {@link IllegalStateException}, never returning a lock it has released.
  */
 public final class DistlockLockProvider implements ExtensibleLockProvider, AutoCloseable {
 
@@ -49,6 +52,8 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
     private final String prefix;
     private final ConcurrentHashMap<String, Held> held = new ConcurrentHashMap<>();
     private final ScheduledThreadPoolExecutor timer;
+    /** Set by {@link #close()} before it releases what is held; read by {@link #lock} after it registers a hold. */
+    private volatile boolean closed;
 
     /** A provider whose locks are named {@value #DEFAULT_PREFIX} + ShedLock's name. */
     public DistlockLockProvider(LockStore store) {
@@ -71,8 +76,15 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
         timer.setRemoveOnCancelPolicy(true);
     }
 
+    /**
+     * One attempt at ShedLock's lock.
+     *
+     * @throws IllegalStateException if this provider was closed: a closed provider hands out no lock (it could not
+     *         keep or end one), so ShedLock runs nothing
+     */
     @Override
     public Optional<SimpleLock> lock(LockConfiguration config) {
+        ensureOpen();
         String name = prefix + config.getName();
         if (held.containsKey(name)) {
             return Optional.empty();
@@ -88,8 +100,25 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
             lease.get().release();
             return Optional.empty();
         }
-        hold.capAt(config.getLockAtMostFor().toNanos());
+        // registered, then look: a close() that began before this put sees it and releases it (it set closed first)
+        if (closed) {
+            hold.release();
+            throw closedException();
+        }
+        if (!hold.capAt(config.getLockAtMostFor().toNanos())) {
+            throw closedException(); // closed meanwhile: the lease is released already
+        }
         return Optional.of(new DistlockSimpleLock(hold, config, System.nanoTime()));
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw closedException();
+        }
+    }
+
+    private IllegalStateException closedException() {
+        return new IllegalStateException("ShedLock provider " + this + " is closed: it hands out no more locks");
     }
 
     /**
@@ -101,9 +130,13 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
         return hold == null ? Optional.empty() : Optional.of(hold.lease);
     }
 
-    /** Releases at once every lease this provider holds or keeps for lockAtLeastFor. Does not close the store. */
+    /**
+     * Releases at once every lease this provider holds or keeps for lockAtLeastFor; afterwards {@link #lock} throws
+     * {@link IllegalStateException}. Does not close the store.
+     */
     @Override
     public void close() {
+        closed = true;
         timer.shutdownNow();
         held.values().forEach(Held::release);
     }
@@ -118,15 +151,19 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
         final String name;
         final Lease lease;
         private ScheduledFuture<?> timeout;
+        private final AtomicBoolean released = new AtomicBoolean();
 
         Held(String name, Lease lease) {
             this.name = name;
             this.lease = lease;
         }
 
-        /** Releases the lease {@code nanos} from now unless unlocked or extended first: the lockAtMostFor cap. */
-        synchronized void capAt(long nanos) {
-            schedule(this::expire, nanos);
+        /**
+         * Releases the lease {@code nanos} from now unless unlocked or extended first: the lockAtMostFor cap. False if
+         * the timer is shut down (the provider was closed): the lease is released now instead.
+         */
+        synchronized boolean capAt(long nanos) {
+            return schedule(this::expire, nanos);
         }
 
         /** The task ended: release now, or once {@code keepNanos} have passed (lockAtLeastFor). */
@@ -144,17 +181,22 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
             if (!lease.extend(lockAtMostFor)) {
                 return false;
             }
-            schedule(this::expire, lockAtMostFor.toNanos());
-            return true;
+            return schedule(this::expire, lockAtMostFor.toNanos()); // false: closed meanwhile, released now
         }
 
-        private void schedule(Runnable task, long nanos) {
+        /** Schedules {@code task} in place of the pending one; false (and released now) if the timer is shut down. */
+        private boolean schedule(Runnable task, long nanos) {
             cancelTimeout();
-            if (timer.isShutdown()) {
-                release();
-                return;
+            if (!timer.isShutdown()) {
+                try {
+                    timeout = timer.schedule(task, nanos, TimeUnit.NANOSECONDS);
+                    return true;
+                } catch (RejectedExecutionException shutDownMeanwhile) {
+                    // closed between the check and the call: released below
+                }
             }
-            timeout = timer.schedule(task, nanos, TimeUnit.NANOSECONDS);
+            release();
+            return false;
         }
 
         private void cancelTimeout() {
@@ -170,8 +212,12 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
             release();
         }
 
+        /** Releases the lease once, however often called (the timer, unlock and close may all get here). */
         void release() {
             held.remove(name, this);
+            if (!released.compareAndSet(false, true)) {
+                return;
+            }
             try {
                 lease.release();
             } catch (LockLostException e) {

@@ -103,6 +103,35 @@ final class ZooKeeperAdmin implements LockAdmin {
         }, "force-releasing " + name);
     }
 
+    /**
+     * Deletes the holder's node only if it is the one the operator saw: its czxid (the fencing token) is read with the
+     * node's version, and the delete carries that version, so the node deleted is the one whose czxid was compared.
+     * A node created later in its place (after its container parent was removed and made again) has another czxid.
+     */
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        String parent = ZooKeeperBackend.parentPath(name);
+        return call(() -> {
+            backend.sync(parent);
+            String holder = LockQueue.of(childrenOrEmpty(parent)).holder();
+            if (holder == null) {
+                return false;
+            }
+            String path = ZKPaths.makePath(parent, holder);
+            try {
+                Stat stat = new Stat();
+                client.getData().storingStatIn(stat).forPath(path);
+                if (stat.getCzxid() != fencingToken) {
+                    return false;
+                }
+                client.delete().withVersion(stat.getVersion()).forPath(path);
+                return true;
+            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException changed) {
+                return false;
+            }
+        }, "force-releasing " + name);
+    }
+
     private List<String> childrenOrEmpty(String path) throws Exception {
         try {
             return client.getChildren().forPath(path);

@@ -13,8 +13,8 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * lock is held, and a fencing token for every holder ({@link DistlockLock#currentLease()}).
  *
  * <p>Keys must be strings; the store's lock name is {@code prefix + key}. Locks are reentrant per thread, as
- * Spring Integration's are. Renewal is the store's own (every third of the lease time while held); the renew
- * methods renew on demand.
+ * Spring Integration's are, and report a lock lost while held as they do ({@link DistlockLock}). Renewal is the
+ * store's own (every third of the lease time while held); the renew methods renew on demand.
  */
 public final class DistlockLockRegistry
         implements ExpirableLockRegistry<DistlockLock>, RenewableLockRegistry<DistlockLock> {
@@ -52,12 +52,15 @@ public final class DistlockLockRegistry
         return locks.computeIfAbsent(key, k -> new DistlockLock(store, prefix + k));
     }
 
-    /** Forgets locks that no thread holds and that were last used more than {@code age} milliseconds ago. */
+    /**
+     * Forgets locks that no thread of this process holds or is acquiring (waiting for it counts), and that were last
+     * used more than {@code age} milliseconds ago, as Spring Integration's registries keep locks held or waited for.
+     */
     @Override
     public void expireUnusedOlderThan(long age) {
         long now = System.nanoTime();
         long ageNanos = Duration.ofMillis(age).toNanos();
-        locks.values().removeIf(lock -> !lock.isHeld() && now - lock.lastUsedNanos() > ageNanos);
+        locks.values().removeIf(lock -> !lock.isInUse() && now - lock.lastUsedNanos() > ageNanos);
     }
 
     /**

@@ -225,6 +225,22 @@ public final class StubBackend implements LockBackend, LockAdmin {
         return removed != null && !removed.expiredAt(now);
     }
 
+    /** Removes the entry only if it is the unexpired one with {@code fencingToken}: one atomic map operation. */
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        space.operation("force-release");
+        long now = System.nanoTime();
+        boolean[] removed = {false};
+        space.entries.computeIfPresent(name, (n, e) -> {
+            removed[0] = e.fence() == fencingToken && !e.expiredAt(now);
+            return removed[0] ? null : e;
+        });
+        if (removed[0]) {
+            space.signals.signal(name);
+        }
+        return removed[0];
+    }
+
     @Override
     public void closing() {
         store.closing();
