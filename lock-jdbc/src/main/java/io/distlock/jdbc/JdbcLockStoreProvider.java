@@ -32,6 +32,10 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
         try {
             new SchemaInstaller(pool, dialect, settings.table(), settings.redacted())
                     .ensureTable(settings.createTable());
+            // settings that weaken safety are checked by their effect on a connection, in whatever form they took;
+            // the connection the pool opened before the check is replaced by a checked one
+            ((DriverConnections) pool.getDataSource()).checkEveryConnection(dialect::sessionProblem);
+            pool.getHikariPoolMXBean().softEvictConnections();
         } catch (SQLException e) {
             pool.close();
             throw new SqlFailures(settings.redacted()).translate(e, "checking the lock table '" + settings.table()

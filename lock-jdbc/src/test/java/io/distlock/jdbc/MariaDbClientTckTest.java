@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
@@ -40,5 +41,11 @@ class MariaDbClientTckTest extends StoreUriTck {
     public List<String> urisWithSecret(String secret) {
         return List.of(URI.replaceFirst("//", "//root:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"),
                 URI + "&password=" + secret, URI + "&keyStorePassword=" + secret);
+    }
+
+    /** {@code useAffectedRows=false} in every spelling and position the driver takes (§22). */
+    @Override
+    public List<RefusedSetting> refusedSettings() {
+        return AffectedRowsSpellings.mariadbClient(URI);
     }
 }

@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
@@ -42,5 +43,11 @@ class MariaDbTckTest extends StoreUriTck {
         return List.of(URI.replaceFirst("//", userInfo) + quick,
                 URI + "&password=" + secret + quick, URI + "&trustCertificateKeyStorePassword=" + secret + quick,
                 URI + "&clientCertificateKeyStorePassword=" + secret + quick);
+    }
+
+    /** {@code useAffectedRows=false} in every spelling and position the driver takes (§22). */
+    @Override
+    public List<RefusedSetting> refusedSettings() {
+        return AffectedRowsSpellings.connectorJ(URI);
     }
 }
