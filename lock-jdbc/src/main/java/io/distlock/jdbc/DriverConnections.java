@@ -63,18 +63,12 @@ final class DriverConnections implements DataSource {
     }
 
     /**
-     * From now on every connection is checked by {@code required} before the pool gets it, so a connection that
-     * behaves unsafely (a host of a multi-host URL with its own properties, say) is never used. Checks one new
-     * connection at once and throws {@link IllegalArgumentException} naming its problem.
+     * From now on every new connection is checked by {@code required} before the pool gets it, so a connection that
+     * behaves unsafely (a host of a multi-host URL with its own properties, say) is never used; connections opened
+     * before are the caller's to check.
      */
-    void checkEveryConnection(SessionCheck required) throws SQLException {
+    void checkEveryConnection(SessionCheck required) {
         check = required;
-        try (Connection c = driver.connect(url, properties)) {
-            String problem = required.problem(c);
-            if (problem != null) {
-                throw new IllegalArgumentException("store " + redacted + ": " + problem);
-            }
-        }
     }
 
     private static void closeAfterFailure(Connection c, Exception failure) {

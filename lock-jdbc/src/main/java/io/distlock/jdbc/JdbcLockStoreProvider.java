@@ -8,6 +8,7 @@ import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.StoreUri;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
 
@@ -32,10 +33,15 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
         try {
             new SchemaInstaller(pool, dialect, settings.table(), settings.redacted())
                     .ensureTable(settings.createTable());
-            // settings that weaken safety are checked by their effect on a connection, in whatever form they took;
-            // the connection the pool opened before the check is replaced by a checked one
+            // settings that weaken safety are checked by their effect on a connection, in whatever form they took:
+            // every connection the pool opens from now on, and the one it opened at start (it keeps one idle)
             ((DriverConnections) pool.getDataSource()).checkEveryConnection(dialect::sessionProblem);
-            pool.getHikariPoolMXBean().softEvictConnections();
+            try (Connection first = pool.getConnection()) {
+                String problem = dialect.sessionProblem(first);
+                if (problem != null) {
+                    throw new IllegalArgumentException("store " + settings.redacted() + ": " + problem);
+                }
+            }
         } catch (SQLException e) {
             pool.close();
             throw new SqlFailures(settings.redacted()).translate(e, "checking the lock table '" + settings.table()
