@@ -68,7 +68,8 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             case "mariadb":
                 return new MySqlDialect(settings.table(), true);
             case "postgresql":
-                return new PostgresDialect(settings.table());
+                return new PostgresDialect(settings.table(),
+                        PostgresDialect.attemptBoundMillis(settings.socketTimeoutMillis()));
             case "h2":
                 return new H2Dialect(settings.table());
             default:

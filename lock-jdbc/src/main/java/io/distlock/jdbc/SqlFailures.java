@@ -42,6 +42,20 @@ final class SqlFailures {
         return false;
     }
 
+    /**
+     * Whether {@code e} says a statement gave up waiting for a row lock another transaction holds (PostgreSQL 55P03,
+     * MySQL/MariaDB 1205, H2 50200): the statement is dead, nothing of it was committed.
+     */
+    static boolean isLockWaitTimeout(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && ("55P03".equals(s.getSQLState()) || s.getErrorCode() == 1205
+                    || s.getErrorCode() == 50200)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code e} means the database could not be reached or did not answer in time. */
     static boolean isUnavailable(SQLException e) {
         if (isTimeout(e)) {

@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.RecordLocking;
 import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
@@ -49,5 +50,11 @@ class MariaDbTckTest extends StoreUriTck {
     @Override
     public List<RefusedSetting> refusedSettings() {
         return AffectedRowsSpellings.connectorJ(URI);
+    }
+
+    /** An operator's {@code SELECT ... FOR UPDATE} of a lock's row, for §24. */
+    @Override
+    public RecordLocking recordLocking() {
+        return new SqlRecordLocking(URI);
     }
 }

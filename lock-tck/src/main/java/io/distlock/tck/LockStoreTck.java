@@ -19,5 +19,5 @@ package io.distlock.tck;
 public abstract class LockStoreTck extends TckHarness implements MutualExclusionRules, WaitingRules, OwnershipRules,
         ExpiryRules, FencingRules, ReentrancyRules, JdkLockRules, InterruptionRules, CloseRules, LostLeaseRules,
         NameRules, ScenarioRules, AvailabilityRules, RacesAndBoundsRules, LeadershipRules, SecretRules,
-        SemaphoreRules, FenceTamperingRules, RefusedSettingRules {
+        SemaphoreRules, FenceTamperingRules, RefusedSettingRules, AbandonedAttemptRules {
 }
