@@ -60,6 +60,11 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
                 settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
     }
 
+    /** {@code message} on one line: drivers' messages run over several (PostgreSQL's FATAL, Connector/J's hints). */
+    private static String oneLine(String message) {
+        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
     /** The dialect for the URL's sub-protocol. */
     static SqlDialect dialectFor(JdbcSettings settings) {
         switch (settings.subProtocol()) {
@@ -84,6 +89,10 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             return ConnectionPools.open(settings, dialect);
         } catch (HikariPool.PoolInitializationException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof SQLException sql && SqlFailures.isLoginRefused(sql)) {
+                throw new StoreUnavailableException("store " + settings.redacted() + " refused the login (SQLState "
+                        + SqlDialect.sqlState(sql) + "): " + oneLine(sql.getMessage()), sql);
+            }
             if (cause instanceof SQLException sql && !SqlFailures.isUnavailable(sql)) {
                 throw new LockException("could not connect to store " + settings.redacted() + " (SQLState "
                         + SqlDialect.sqlState(sql) + "): " + sql.getMessage(), sql);
