@@ -137,7 +137,7 @@ final class UriText {
      */
     static String redact(String uri) {
         boolean[] masked = new boolean[uri.length()];
-        int at = userInfoEnd(uri, false);
+        int at = userInfoEndForRedaction(uri);
         if (at >= 0) {
             int start = authorityStart(uri);
             int colon = uri.indexOf(':', start);
@@ -156,6 +156,41 @@ final class UriText {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * As {@link #userInfoEnd} without {@code strict}, except that an {@code @} with a secret parameter's assignment
+     * before it ({@code ?password=s3@cret}) belongs to that value, which is masked on its own: taken as the end of a
+     * user info it hid the port, the database and the user as well. (A password in a user info would have to hold a
+     * raw {@code &password=} to be read otherwise.)
+     */
+    private static int userInfoEndForRedaction(String s) {
+        int start = authorityStart(s);
+        if (start < 0) {
+            return -1;
+        }
+        for (int at = s.lastIndexOf('@'); at >= start; at = s.lastIndexOf('@', at - 1)) {
+            if (hostLike(s, at + 1) && !holdsSecretParameter(s, start, at)) {
+                return at;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean holdsSecretParameter(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c == '?' || c == '&' || c == ';') {
+                int j = i + 1;
+                while (j < to && isNameChar(s.charAt(j))) {
+                    j++;
+                }
+                if (j > i + 1 && j < to && s.charAt(j) == '=' && isSecretName(s.substring(i + 1, j))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void maskSecretParameters(String uri, boolean[] masked) {

@@ -57,6 +57,24 @@ class StoreUriRedactionTest {
         assertThat(StoreUri.redact(uri)).contains(name + "=visible1").doesNotContain("password=x");
     }
 
+    /**
+     * An {@code @} inside a secret parameter's value is not the end of a user info: hiding from the port to it hid the
+     * host's port, the database and the user too ({@code jdbc:mariadb://127.0.0.1:***}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"password", "sslpassword", "PASSWORD"})
+    void anAtInASecretParameterKeepsHostPortDatabaseAndUserReadable(String name) {
+        String secret = LEFT + "@" + RIGHT;
+        assertThat(StoreUri.redact("jdbc:mariadb://127.0.0.1:3306/test?user=root&" + name + "=" + secret))
+                .isEqualTo("jdbc:mariadb://127.0.0.1:3306/test?user=root&" + name + "=***");
+        assertThat(StoreUri.redact("jdbc:postgresql://db:5432/app?" + name + "=" + secret + "&user=app"))
+                .isEqualTo("jdbc:postgresql://db:5432/app?" + name + "=***&user=app");
+        assertThat(StoreUri.redact("jdbc:h2:tcp://db:9092/mem:x;USER=sa;" + name + "=" + secret))
+                .isEqualTo("jdbc:h2:tcp://db:9092/mem:x;USER=sa;" + name + "=***");
+        assertThat(StoreUri.redact("jdbc:mysql://app:" + secret + "@db:3306/app?" + name + "=" + secret))
+                .as("with a user info as well").isEqualTo("jdbc:mysql://app:***@db:3306/app?" + name + "=***");
+    }
+
     private static void assertHidden(String uri) {
         StoreUri parsed = null;
         Throwable failure = catchThrowable(() -> StoreUri.parse(uri));

@@ -79,6 +79,21 @@ class ArgumentHandlingTest {
         assertThat(run.all()).doesNotContain("s3cr3t-pw");
     }
 
+    /**
+     * A SQL store that refuses the login (a role that does not exist): exit 3 with one line naming where, as for an
+     * unreachable store; it was a LockException with a 30-40 line stack trace and exit 1.
+     */
+    @Test
+    void aStoreThatRefusesTheLoginExitsThreeWithOneLine() {
+        String uri = io.distlock.tck.fixture.StoreServers.postgres().replace("user=postgres",
+                "user=distlock_no_such_role") + "&password=s3@cr3t-pw&distlock.connectTimeoutMillis=1000";
+        CliRun run = CliRun.of("inspect", "--store", uri);
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.STORE_UNAVAILABLE);
+        assertThat(run.err().strip().lines()).as(run.err()).hasSize(1).allSatisfy(line -> assertThat(line)
+                .contains("store unavailable").contains("distlock_no_such_role").contains("/test?"));
+        assertThat(run.all()).doesNotContain("s3@cr3t-pw").doesNotContain("cr3t-pw");
+    }
+
     @Test
     void inspectLimitMustBePositive() {
         CliRun run = CliRun.of("inspect", "--store", "mem:args", "--limit", "0");

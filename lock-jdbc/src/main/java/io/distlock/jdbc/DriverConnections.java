@@ -22,6 +22,13 @@ final class DriverConnections implements DataSource {
     private final Properties properties;
     private final String redacted;
     private volatile int loginTimeoutSeconds;
+    private volatile SessionCheck check;
+
+    /** What a new connection must show before it is used: null if it is fine, else the problem. */
+    @FunctionalInterface
+    interface SessionCheck {
+        String problem(Connection c) throws SQLException;
+    }
 
     DriverConnections(Driver driver, String url, Properties properties, String redacted) {
         this.driver = driver;
@@ -37,7 +44,39 @@ final class DriverConnections implements DataSource {
             throw new SQLException("the driver " + driver.getClass().getName() + " does not accept the URL of "
                     + redacted, "08001");
         }
+        SessionCheck required = check;
+        if (required != null) {
+            String problem;
+            try {
+                problem = required.problem(c);
+            } catch (SQLException | RuntimeException e) {
+                closeAfterFailure(c, e);
+                throw e;
+            }
+            if (problem != null) {
+                SQLException refused = new SQLException("store " + redacted + ": " + problem, "HY000");
+                closeAfterFailure(c, refused);
+                throw refused;
+            }
+        }
         return c;
+    }
+
+    /**
+     * From now on every new connection is checked by {@code required} before the pool gets it, so a connection that
+     * behaves unsafely (a host of a multi-host URL with its own properties, say) is never used; connections opened
+     * before are the caller's to check.
+     */
+    void checkEveryConnection(SessionCheck required) {
+        check = required;
+    }
+
+    private static void closeAfterFailure(Connection c, Exception failure) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     @Override

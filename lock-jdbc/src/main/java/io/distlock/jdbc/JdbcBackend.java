@@ -166,7 +166,10 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     /**
      * One conditional {@code UPDATE} of the row ({@link SqlDialect#handOver}); nobody is woken, the row is never
      * free. A statement sent whose answer was lost may have committed: the new token's row is freed in the
-     * background, as after an acquire.
+     * background, as after an acquire. The releasing holder's row is freed in the background too (it was released;
+     * the core hands the waiter only the local gate and raises the failure), so a hand-over that could not be
+     * confirmed leaves the row neither to a waiter that never got the grant nor to a holder that let it go. A row
+     * another transaction keeps locked past the server's lock wait bound is such a failure, not a collision to retry.
      */
     @Override
     public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
@@ -183,6 +186,10 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
                     });
                     return fence > 0 ? new Grant(name, token, fence, null) : null;
                 } catch (ContentionException e) {
+                    if (SqlFailures.isLockWaitTimeout(e.sql)) {
+                        throw new StoreUnavailableException("handing over '" + name + "' in store " + store
+                                + " gave up: its row stayed locked by another transaction", e.sql);
+                    }
                     if (attempt == RELEASE_TRIES) {
                         throw failures.translate(e.sql, "handing over '" + name + "' (kept colliding)");
                     }
@@ -192,6 +199,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
             if (sent[0]) {
                 abandoned.abandon(name, token, leaseTime);
             }
+            abandoned.abandon(name, from.ownerToken(), leaseTime);
             throw e;
         }
     }

@@ -8,6 +8,7 @@ import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.StoreUri;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
 
@@ -32,6 +33,15 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
         try {
             new SchemaInstaller(pool, dialect, settings.table(), settings.redacted())
                     .ensureTable(settings.createTable());
+            // settings that weaken safety are checked by their effect on a connection, in whatever form they took:
+            // every connection the pool opens from now on, and the one it opened at start (it keeps one idle)
+            ((DriverConnections) pool.getDataSource()).checkEveryConnection(dialect::sessionProblem);
+            try (Connection first = pool.getConnection()) {
+                String problem = dialect.sessionProblem(first);
+                if (problem != null) {
+                    throw new IllegalArgumentException("store " + settings.redacted() + ": " + problem);
+                }
+            }
         } catch (SQLException e) {
             pool.close();
             throw new SqlFailures(settings.redacted()).translate(e, "checking the lock table '" + settings.table()
@@ -50,6 +60,11 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
                 settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
     }
 
+    /** {@code message} on one line: drivers' messages run over several (PostgreSQL's FATAL, Connector/J's hints). */
+    private static String oneLine(String message) {
+        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
     /** The dialect for the URL's sub-protocol. */
     static SqlDialect dialectFor(JdbcSettings settings) {
         switch (settings.subProtocol()) {
@@ -58,7 +73,8 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             case "mariadb":
                 return new MySqlDialect(settings.table(), true);
             case "postgresql":
-                return new PostgresDialect(settings.table());
+                return new PostgresDialect(settings.table(),
+                        PostgresDialect.attemptBoundMillis(settings.socketTimeoutMillis()));
             case "h2":
                 return new H2Dialect(settings.table());
             default:
@@ -73,6 +89,10 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             return ConnectionPools.open(settings, dialect);
         } catch (HikariPool.PoolInitializationException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof SQLException sql && SqlFailures.isLoginRefused(sql)) {
+                throw new StoreUnavailableException("store " + settings.redacted() + " refused the login (SQLState "
+                        + SqlDialect.sqlState(sql) + "): " + oneLine(sql.getMessage()), sql);
+            }
             if (cause instanceof SQLException sql && !SqlFailures.isUnavailable(sql)) {
                 throw new LockException("could not connect to store " + settings.redacted() + " (SQLState "
                         + SqlDialect.sqlState(sql) + "): " + sql.getMessage(), sql);

@@ -78,6 +78,42 @@ final class MySqlDialect extends SqlDialect {
         return props;
     }
 
+    /**
+     * Whether the connection reports changed rows, seen by its effect: a probe row inserted and updated to the same
+     * values must read 0, inside a transaction rolled back at once (the probe's random name is never seen by
+     * anyone). {@code useAffectedRows=false} reaches the drivers in forms the URL's query check does not read: in a
+     * Connector/J host section ({@code (host=h,port=3306,useAffectedRows=false)},
+     * {@code address=(host=h)(useAffectedRows=false)}), or, for the MariaDB client, as a second, differently cased
+     * parameter ({@code useAffectedRows=true&useaffectedrows=false}); with it a held lock reads as inserted.
+     */
+    @Override
+    String sessionProblem(Connection c) throws SQLException {
+        String probe = "distlock:probe:" + java.util.UUID.randomUUID();
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try {
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table
+                    + " (name, owner_token, fence, expires_at, owner, acquired_at)"
+                    + " VALUES (?, NULL, 0, NULL, NULL, NULL)")) {
+                insert.setString(1, probe);
+                insert.executeUpdate();
+            }
+            int rows;
+            try (PreparedStatement unchanged = c.prepareStatement(
+                    "UPDATE " + table + " SET fence = fence WHERE name = ?")) {
+                unchanged.setString(1, probe);
+                rows = unchanged.executeUpdate();
+            }
+            return rows == 0 ? null : "the connection reports matched rows, not changed rows (an UPDATE that changed"
+                    + " nothing read " + rows + "): useAffectedRows=false reached the driver (in the query or in a host"
+                    + " section such as (host=...,useAffectedRows=false)), and with it a lock held by someone else"
+                    + " reads as taken; remove useAffectedRows=false wherever the URL sets it";
+        } finally {
+            c.rollback();
+            c.setAutoCommit(autoCommit);
+        }
+    }
+
     @Override
     String connectionInitSql() {
         return "SET time_zone = '+00:00', timestamp = DEFAULT";

@@ -20,12 +20,27 @@ import java.util.Set;
  */
 final class PostgresDialect extends SqlDialect {
 
+    /** The server's bound on an acquire or hand-over when the dialect is built without a socket timeout. */
+    static final long DEFAULT_ATTEMPT_BOUND_MILLIS = 7500;
+
     private final String acquireSql;
     private final String renewSql;
     private final String handOverSql;
+    private final String attemptBound;
 
     PostgresDialect(String table) {
+        this(table, DEFAULT_ATTEMPT_BOUND_MILLIS);
+    }
+
+    /**
+     * @param attemptBoundMillis how long the server lets an acquire or hand-over run, lock waits included: below the
+     *     client's socket timeout ({@link #attemptBoundMillis(long)}), so the server gives up on a statement before the
+     *     client does and never commits it after the client was told it failed
+     */
+    PostgresDialect(String table, long attemptBoundMillis) {
         super(table);
+        this.attemptBound = "SELECT set_config('lock_timeout', '" + attemptBoundMillis + "', true),"
+                + " set_config('statement_timeout', '" + attemptBoundMillis + "', true); ";
         // an UPDATE of a free or expired row, else an insert of a new one: an attempt on a held row matches no row
         // in either, so it locks nothing and writes nothing (no transaction id, no WAL flush at commit) and never
         // makes the holder's release wait; ON CONFLICT DO UPDATE would lock the held row until its commit
@@ -93,15 +108,52 @@ final class PostgresDialect extends SqlDialect {
         return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)";
     }
 
-    @Override
-    long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
-        return fenceFromQuery(c, acquireSql, name, token, owner, leaseMicros);
+    /**
+     * Three quarters of the socket timeout: a statement that waits on a row another transaction keeps locked (an
+     * operator's {@code SELECT ... FOR UPDATE}) is ended by the server first. Without it the client's socket timeout
+     * gave up on the statement while the server kept it waiting; the cleanup of the abandoned token ran at once and
+     * found nothing (the row did not carry that token yet, and under READ COMMITTED the cleanup does not wait), and
+     * when the other transaction ended the statement took the row for a token nobody had, for its whole lease.
+     */
+    static long attemptBoundMillis(long socketTimeoutMillis) {
+        return socketTimeoutMillis * 3 / 4;
     }
 
+    /**
+     * The acquire under the server's bound, set with {@code set_config(..., true)} for this round trip only (as the
+     * renewal's): a lock wait past it ends with SQLState 55P03, which counts as "held", and the statement is dead
+     * when the client hears of it.
+     */
+    @Override
+    long acquire(Connection c, String name, String token, String owner, long leaseMicros) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(attemptBound + acquireSql)) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            ps.setLong(3, leaseMicros);
+            ps.setString(4, owner);
+            return fenceAfterBound(ps);
+        }
+    }
+
+    /** The hand-over under the server's bound, as {@link #acquire}. */
     @Override
     long handOver(Connection c, String name, String fromToken, String toToken, String owner, long leaseMicros)
             throws SQLException {
-        return fenceFromHandOverQuery(c, handOverSql, name, fromToken, toToken, owner, leaseMicros);
+        try (PreparedStatement ps = c.prepareStatement(attemptBound + handOverSql)) {
+            bindHandOver(ps, name, fromToken, toToken, owner, leaseMicros);
+            return fenceAfterBound(ps);
+        }
+    }
+
+    /** Runs {@code set_config(...); <statement>} and reads the statement's fence row: 0 if it returned none. */
+    private static long fenceAfterBound(PreparedStatement ps) throws SQLException {
+        ps.execute(); // the first result is set_config's
+        if (!ps.getMoreResults()) {
+            throw new SQLException("the statement after set_config returned no result", "HY000");
+        }
+        try (ResultSet rs = ps.getResultSet()) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
     }
 
     @Override

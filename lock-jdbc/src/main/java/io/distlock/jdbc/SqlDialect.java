@@ -43,6 +43,15 @@ abstract class SqlDialect {
      */
     abstract Map<String, String> driverProperties(JdbcSettings settings);
 
+    /**
+     * What is wrong with how {@code c} behaves for this store, checked by its effect (a setting that reached the
+     * driver in a form no text check sees), or null if nothing; runs on every new connection, after the lock table
+     * exists, and must leave nothing behind.
+     */
+    String sessionProblem(Connection c) throws SQLException {
+        return null;
+    }
+
     /** SQL run on every new pooled connection, or null. */
     String connectionInitSql() {
         return null;

@@ -42,6 +42,39 @@ final class SqlFailures {
         return false;
     }
 
+    /**
+     * Whether {@code e} says a statement gave up waiting for a row lock another transaction holds (PostgreSQL 55P03,
+     * MySQL/MariaDB 1205, H2 50200): the statement is dead, nothing of it was committed.
+     */
+    static boolean isLockWaitTimeout(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && ("55P03".equals(s.getSQLState()) || s.getErrorCode() == 1205
+                    || s.getErrorCode() == 50200)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code e} says the database refused the login: wrong password, a user or role that does not exist or
+     * may not connect (SQLState class 28), a database that does not exist (PostgreSQL 3D000, MySQL/MariaDB 1044, 1045,
+     * 1049, 1698; H2 90146). Such a store cannot be used, as one that cannot be reached.
+     */
+    static boolean isLoginRefused(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState() == null ? "" : s.getSQLState();
+                int code = s.getErrorCode();
+                if (state.startsWith("28") || state.equals("3D000") || code == 1044 || code == 1045 || code == 1049
+                        || code == 1698 || code == 90146) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code e} means the database could not be reached or did not answer in time. */
     static boolean isUnavailable(SQLException e) {
         if (isTimeout(e)) {

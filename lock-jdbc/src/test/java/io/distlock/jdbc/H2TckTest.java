@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.RecordLocking;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
@@ -101,5 +102,11 @@ class H2TckTest extends LockStoreTck {
     @Override
     public List<String> urisWithSecret(String secret) {
         return List.of(server.url() + ";PASSWORD=" + secret + "?distlock.table=" + Databases.uniqueTable("tck_h2"));
+    }
+
+    /** An operator's {@code SELECT ... FOR UPDATE} of a lock's row, for §24. */
+    @Override
+    public RecordLocking recordLocking() {
+        return new SqlRecordLocking(uri);
     }
 }

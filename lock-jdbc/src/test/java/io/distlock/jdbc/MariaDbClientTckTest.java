@@ -1,6 +1,8 @@
 package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.RecordLocking;
+import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
@@ -47,5 +49,17 @@ class MariaDbClientTckTest extends StoreUriTck {
     public List<String> urisWithSecret(String secret) {
         return List.of(URI.replaceFirst("//", "//root:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"),
                 URI + "&password=" + secret, URI + "&keyStorePassword=" + secret);
+    }
+
+    /** {@code useAffectedRows=false} in every spelling and position the driver takes (§22). */
+    @Override
+    public List<RefusedSetting> refusedSettings() {
+        return AffectedRowsSpellings.mariadbClient(URI);
+    }
+
+    /** An operator's {@code SELECT ... FOR UPDATE} of a lock's row, for §24. */
+    @Override
+    public RecordLocking recordLocking() {
+        return new SqlRecordLocking(URI);
     }
 }

@@ -1,6 +1,8 @@
 package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.RecordLocking;
+import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
@@ -49,5 +51,17 @@ class MariaDbTckTest extends StoreUriTck {
         return List.of(URI.replaceFirst("//", userInfo) + quick,
                 URI + "&password=" + secret + quick, URI + "&trustCertificateKeyStorePassword=" + secret + quick,
                 URI + "&clientCertificateKeyStorePassword=" + secret + quick);
+    }
+
+    /** {@code useAffectedRows=false} in every spelling and position the driver takes (§22). */
+    @Override
+    public List<RefusedSetting> refusedSettings() {
+        return AffectedRowsSpellings.connectorJ(URI);
+    }
+
+    /** An operator's {@code SELECT ... FOR UPDATE} of a lock's row, for §24. */
+    @Override
+    public RecordLocking recordLocking() {
+        return new SqlRecordLocking(URI);
     }
 }

@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.RecordLocking;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
@@ -41,5 +42,11 @@ class PostgresTckTest extends StoreUriTck {
     public List<String> urisWithSecret(String secret) {
         return List.of(URI.replaceFirst("//", "//postgres:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"),
                 URI + "&password=" + secret, URI + "&sslpassword=" + secret);
+    }
+
+    /** An operator's {@code SELECT ... FOR UPDATE} of a lock's row, for §24. */
+    @Override
+    public RecordLocking recordLocking() {
+        return new SqlRecordLocking(URI);
     }
 }

@@ -19,6 +19,6 @@ package io.distlock.tck;
 public abstract class LockStoreTck extends TckHarness implements MutualExclusionRules, WaitingRules, OwnershipRules,
         ExpiryRules, FencingRules, ReentrancyRules, JdkLockRules, InterruptionRules, CloseRules, LostLeaseRules,
         NameRules, ScenarioRules, AvailabilityRules, RacesAndBoundsRules, LeadershipRules, SecretRules,
-        SemaphoreRules, FenceTamperingRules, SpoiledNameRules,
-        PrefixRules, ForceReleaseRules {
+        SemaphoreRules, FenceTamperingRules, SpoiledNameRules, PrefixRules, RefusedSettingRules,
+        AbandonedAttemptRules, ForceReleaseRules {
 }

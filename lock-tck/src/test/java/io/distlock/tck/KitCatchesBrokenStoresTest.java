@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -576,6 +578,85 @@ class KitCatchesBrokenStoresTest {
     void timedOutWaitsThatLeaveWatchersAreCaught() {
         assertThat(failedRules(LeaksWatchersTck.class, WATCHED_ON_STUB))
                 .containsExactly("rule_15_3_timedOutWaitsLeaveNothingBehind");
+    }
+
+    /**
+     * A store with one refused setting, {@code grantHeld=true}, whose "driver" takes it as a query parameter of any
+     * case (the last one counts) or in a host section {@code (host=h,grantHeld=true)}: §22's subject. The subclass
+     * decides how the store looks for it.
+     */
+    abstract static class RefusingStubTck extends TckHarness implements RefusedSettingRules {
+        static final String SETTING = "grantHeld";
+
+        @Override
+        protected LockStore newClient() {
+            return LockStore.open("mem:refusing-" + UUID.randomUUID());
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound();
+        }
+
+        @Override
+        public List<RefusedSetting> refusedSettings() {
+            return List.of(new RefusedSetting(SETTING, "in the query", "stub://h/db?grantHeld=true"),
+                    new RefusedSetting(SETTING, "second parameter, other case",
+                            "stub://h/db?grantHeld=false&GRANTHELD=true"),
+                    new RefusedSetting(SETTING, "in a host section", "stub://(host=h,grantHeld=true)/db"));
+        }
+
+        @Override
+        public LockStore openWithRefusedSetting(String uri) {
+            if (refuses(uri)) {
+                throw new IllegalArgumentException(SETTING + "=true is refused");
+            }
+            return newClient();
+        }
+
+        abstract boolean refuses(String uri);
+
+        /** What the stub's driver makes of the URI: the last query parameter of any case, or the host section's. */
+        static boolean driverGrantsHeld(String uri) {
+            Matcher section = Pattern.compile("(?i)[(,]grantHeld=(\\w+)").matcher(uri);
+            boolean held = section.find() && section.group(1).equalsIgnoreCase("true");
+            int q = uri.indexOf('?');
+            for (String pair : q < 0 ? new String[0] : uri.substring(q + 1).split("&")) {
+                if (pair.toLowerCase(java.util.Locale.ROOT).startsWith("grantheld=")) {
+                    held = pair.substring(pair.indexOf('=') + 1).equalsIgnoreCase("true");
+                }
+            }
+            return held;
+        }
+    }
+
+    /** Refuses by the setting's effect: what the driver would make of the URI. */
+    static class EffectRefusalTck extends RefusingStubTck {
+        @Override
+        boolean refuses(String uri) {
+            return driverGrantsHeld(uri);
+        }
+    }
+
+    /** Refuses by reading the URI text: the first query parameter of that name, of any case, only. */
+    static class TextOnlyRefusalTck extends RefusingStubTck {
+        @Override
+        boolean refuses(String uri) {
+            Matcher first = Pattern.compile("(?i)[?&]grantHeld=(\\w+)").matcher(uri);
+            return first.find() && first.group(1).equalsIgnoreCase("true");
+        }
+    }
+
+    @Test
+    void aStoreThatChecksASettingByItsEffectPassesTheRefusedSettingRule() {
+        assertThat(failedRules(EffectRefusalTck.class, "rule_22_1_everySpellingOfARefusedSettingIsRefused"))
+                .isEmpty();
+    }
+
+    @Test
+    void aStoreThatReadsOnlyTheUriTextForARefusedSettingIsCaught() {
+        assertThat(failedRules(TextOnlyRefusalTck.class, "rule_22_1_everySpellingOfARefusedSettingIsRefused"))
+                .containsExactly("rule_22_1_everySpellingOfARefusedSettingIsRefused");
     }
 
     private static Set<String> failedRules(Class<?> tck, String... rules) {
