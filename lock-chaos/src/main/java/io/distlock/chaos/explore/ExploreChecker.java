@@ -9,7 +9,13 @@ import io.distlock.tck.check.HistoryChecker;
 import io.distlock.tck.check.HistoryReport;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Checks one explorer run's history with the fault suite's checkers: holds as {@link ChaosChecker} pairs them, holders
@@ -22,8 +28,24 @@ final class ExploreChecker {
     private ExploreChecker() {
     }
 
-    /** The violations of the run recorded in {@code ctx}; empty if it met every bar. */
-    static List<String> check(Scenario scenario, RunContext ctx) {
+    /**
+     * How long the store may keep a name for a token nobody alive holds when nothing excuses it: the holder's client
+     * gave up on an acquisition, or released or closed with the store answering. One client timeout and a take-back,
+     * with margin for a loaded machine.
+     */
+    static final Duration PROMPT = Duration.ofSeconds(3);
+
+    /** Events after which a token may stay at the store until its lease runs out: its holder could not end it. */
+    private static final Set<String> TROUBLE = Set.of("REL_UNKNOWN", "REL_LOST", "EXT_UNKNOWN", "EXT_LOST",
+            "LOST_SIGNAL");
+
+    /**
+     * The violations of the run recorded in {@code ctx}; empty if it met every bar. {@code samples} are what the store
+     * said held the name; {@code excused} says the fault itself may leave a token at the store until its lease runs
+     * out (a server fault, a fault on a client's close).
+     */
+    static List<String> check(Scenario scenario, RunContext ctx, List<HolderObserver.Sample> samples,
+            boolean excused) {
         List<Event> sorted = new ArrayList<>(ctx.events());
         sorted.sort(Comparator.comparingLong(Event::nanos));
         List<CriticalSection> holds = ChaosChecker.holds(sorted);
@@ -48,6 +70,49 @@ final class ExploreChecker {
         }
         if (chaos.lostUpdates() > 0) {
             violations.add(chaos.lostUpdates() + " lost update(s) at the fenced register");
+        }
+        violations.addAll(orphans(sorted, holds, samples, excused ? ctx.store.lease().plus(ctx.opBound()) : null,
+                ctx.store.lease().plus(ctx.opBound())));
+        return violations;
+    }
+
+    /**
+     * Tokens the store held for nobody alive (no recorded hold of that token at that moment) longer than their
+     * bound: {@link #PROMPT}, or {@code tolerant} when the run's fault excuses it ({@code excusedAll}) or the token's
+     * holder was told of trouble (its release or renewal went unanswered, its lease was lost).
+     */
+    static List<String> orphans(List<Event> sorted, List<CriticalSection> holds, List<HolderObserver.Sample> samples,
+            Duration excusedAll, Duration tolerant) {
+        Map<Long, List<CriticalSection>> live = new HashMap<>();
+        holds.forEach(h -> live.computeIfAbsent(h.token(), t -> new ArrayList<>()).add(h));
+        Set<Long> troubled = new HashSet<>();
+        sorted.stream().filter(e -> TROUBLE.contains(e.type())).forEach(e -> troubled.add(e.token()));
+        Set<Long> tokens = new TreeSet<>();
+        samples.forEach(x -> tokens.addAll(x.tokens()));
+        List<String> violations = new ArrayList<>();
+        for (long token : tokens) {
+            Duration bound = excusedAll != null || troubled.contains(token) ? tolerant : PROMPT;
+            long start = -1;
+            long end = -1;
+            long longest = 0;
+            for (HolderObserver.Sample x : samples) {
+                boolean orphan = x.tokens().contains(token) && live.getOrDefault(token, List.of()).stream()
+                        .noneMatch(h -> h.enterNanos() <= x.nanos() && x.nanos() <= h.exitNanos());
+                if (orphan) {
+                    if (start < 0) {
+                        start = x.nanos();
+                    }
+                    end = x.nanos();
+                    longest = Math.max(longest, end - start);
+                } else {
+                    start = -1;
+                }
+            }
+            if (longest > bound.toNanos()) {
+                violations.add("token " + token + " held at the store by nobody alive for " + longest / 1_000_000
+                        + " ms (bound " + bound.toMillis() + " ms" + (live.containsKey(token) ? ", after its hold ended"
+                        : ", never granted to a client that knew it") + ")");
+            }
         }
         return violations;
     }

@@ -1,6 +1,6 @@
 package io.distlock.chaos.explore;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,11 +24,11 @@ public final class ExploreMain {
     }
 
     public static void main(String[] args) throws Exception {
-        System.exit(run(args, System.out));
+        System.exit(run(args, new PrintWriter(System.out, true)));
     }
 
     /** Runs the command; returns the exit status. */
-    public static int run(String[] args, PrintStream out) throws Exception {
+    public static int run(String[] args, PrintWriter out) throws Exception {
         Map<String, String> opts = options(args);
         if (opts.containsKey("list")) {
             out.println("stores: " + Arrays.stream(ExploreStore.values()).map(ExploreStore::label).toList());
@@ -42,6 +42,7 @@ public final class ExploreMain {
                 ExploreResult r = explorer.run(name.scenario(), name.step(), name.fault());
                 out.println(line(r));
                 out.println("steps: " + ExploreReport.ranges(explorer.lastLabels()));
+                r.history().forEach(out::println);
                 return r.clean() ? 0 : 1;
             }
         }
@@ -68,6 +69,7 @@ public final class ExploreMain {
                             ExploreResult r = explorer.run(scenario, step, fault);
                             report.add(r);
                             out.println(line(r));
+                            out.flush();
                         }
                     }
                 }
@@ -78,6 +80,7 @@ public final class ExploreMain {
         out.println(report.results().size() + " runs, " + broken + " broke a bar, in " + took.toMinutes() + " min");
         if (opts.containsKey("report")) {
             report.write(Path.of(opts.get("report")), "distlock explore " + String.join(" ", args), took);
+            out.println("wrote " + opts.get("report"));
         }
         return broken == 0 ? 0 : 1;
     }

@@ -12,9 +12,10 @@ import java.util.List;
  * @param holds holds (or terms) recorded
  * @param violations each broken rule, in a sentence; empty when the run met every bar
  * @param took the run's duration
+ * @param history the recorded events and what the store said held the name, in time order, for a replay to show
  */
 public record ExploreResult(RunName name, String injectedAt, int steps, int holds, List<String> violations,
-        Duration took) {
+        Duration took, List<String> history) {
 
     /** Whether the run met every bar. */
     public boolean clean() {

@@ -23,7 +23,7 @@ import java.util.List;
 public enum ExploreStore {
 
     /** redis-server without persistence, clients with {@code restartGuard=true} (the safe setting). */
-    REDIS("redis", Duration.ofSeconds(2), Duration.ofMillis(2500)) {
+    REDIS("redis", Duration.ofSeconds(6), Duration.ofMillis(2500)) {
         @Override
         ServerControl start() {
             return redis(List.of("--save", "", "--appendonly", "no"));
@@ -37,7 +37,7 @@ public enum ExploreStore {
     },
 
     /** redis-server with AOF fsync always (nothing acknowledged is lost), clients without the guard. */
-    REDIS_AOF("redis-aof", Duration.ofSeconds(2), Duration.ofMillis(2500)) {
+    REDIS_AOF("redis-aof", Duration.ofSeconds(6), Duration.ofMillis(2500)) {
         @Override
         ServerControl start() {
             return redis(List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always",
@@ -51,7 +51,7 @@ public enum ExploreStore {
     },
 
     /** A PostgreSQL server of the run's own (the kit's PostgresServer), clients with a 1.5 s socket timeout. */
-    POSTGRESQL("postgresql", Duration.ofSeconds(2), Duration.ofMillis(2500)) {
+    POSTGRESQL("postgresql", Duration.ofSeconds(6), Duration.ofMillis(2500)) {
         @Override
         ServerControl start() throws Exception {
             return PostgresServer.start();
@@ -99,7 +99,10 @@ public enum ExploreStore {
         return label;
     }
 
-    /** The lease the scenarios ask for (on ZooKeeper: the session timeout, which bounds a silent holder). */
+    /**
+     * The lease the scenarios ask for (on ZooKeeper: the session timeout, which bounds a silent holder): longer than
+     * {@link ExploreChecker#PROMPT}, so a name left held by nobody alive until its lease runs out shows.
+     */
     public Duration lease() {
         return lease;
     }

@@ -74,6 +74,12 @@ public final class Explorer implements AutoCloseable {
         RunContext ctx = new RunContext(store, store.uri(proxy.port()), lockName,
                 dir.resolve(lockName + ".register"));
         proxy.arm(step, fault, store.late(), ctx::doing, serverFault(undo));
+        HolderObserver observer;
+        try {
+            observer = new HolderObserver(store.uri(server.port()), lockName, scenario == Scenario.SEMAPHORE);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("could not open the observing client of " + store.label(), e);
+        }
         try {
             scenario.run(ctx);
         } catch (TimeoutException e) {
@@ -98,11 +104,28 @@ public final class Explorer implements AutoCloseable {
             ctx.violation("the server fault could not be undone: " + e);
         }
         checkFree(scenario, ctx);
+        observer.close();
         proxy.awaitIdle(Duration.ofSeconds(2));
-        List<String> violations = ExploreChecker.check(scenario, ctx);
+        boolean excused = fault.serverFault() || (injectedAt != null && injectedAt.endsWith(" close"));
+        List<String> violations = ExploreChecker.check(scenario, ctx, observer.samples(), excused);
         int holds = (int) ctx.events().stream().filter(e -> e.type().equals("ACQ_OK")).count();
         return new ExploreResult(name, injectedAt, steps, holds, violations,
-                Duration.ofNanos(System.nanoTime() - start));
+                Duration.ofNanos(System.nanoTime() - start), history(start, ctx, observer.samples()));
+    }
+
+    /** Events and changes of what the store said held the name, ms from the run's start, in time order. */
+    private static List<String> history(long start, RunContext ctx, List<HolderObserver.Sample> samples) {
+        List<Object[]> lines = new ArrayList<>();
+        ctx.events().forEach(e -> lines.add(new Object[] {e.nanos(), e.worker() + " " + e.type() + " " + e.token()}));
+        java.util.Set<Long> last = null;
+        for (HolderObserver.Sample x : samples) {
+            if (!x.tokens().equals(last)) {
+                lines.add(new Object[] {x.nanos(), "store holds " + x.tokens()});
+                last = x.tokens();
+            }
+        }
+        lines.sort(java.util.Comparator.comparingLong(o -> (long) o[0]));
+        return lines.stream().map(o -> String.format("%8.3f s  %s", ((long) o[0] - start) / 1e9, o[1])).toList();
     }
 
     /** A fresh client straight to the server must get the name within two leases and an operation bound. */

@@ -18,6 +18,12 @@ public enum Fault {
     /** The server gets the request and acts on it; its reply and everything after it on that connection is lost. */
     REPLY_LOST("reply-lost", false),
 
+    /**
+     * The request reaches the server only after the client's timeout (a congested path, a statement queued behind a
+     * lock): the server acts on a request its client has given up on.
+     */
+    LATE_REQUEST("late-request", false),
+
     /** The server acts; its reply (and what follows on that connection) arrives after the client's timeout. */
     LATE_REPLY("late-reply", false),
 

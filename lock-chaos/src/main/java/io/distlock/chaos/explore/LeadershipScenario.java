@@ -78,7 +78,7 @@ final class LeadershipScenario {
         Optional<Leadership> lb = ctx.bounded("B campaign", ctx.opBound(),
                 () -> b.get().leadership(ctx.name, options, cb));
         ctx.doing("term (renewals)");
-        RunContext.work(lease.multipliedBy(3).dividedBy(4)); // the leader's term, long enough for a renewal
+        RunContext.work(lease.dividedBy(2)); // the leader's term, long enough for a renewal
         Lease t = ca.term;
         if (t != null) {
             ctx.write("A", t);

@@ -55,7 +55,7 @@ final class LockScenario {
         if (a1.isPresent()) {
             ctx.extend("A1", a1.get(), lease);
             ctx.doing("A1 hold (renewals)");
-            RunContext.work(lease.multipliedBy(3).dividedBy(4)); // A1's work, long enough for a renewal
+            RunContext.work(lease.dividedBy(2)); // A1's work, long enough for a renewal
             ctx.write("A1", a1.get());
             ctx.release("A1", a1.get(), "release (hand-over)");
         }

@@ -139,16 +139,20 @@ final class RunContext implements AutoCloseable {
         event(worker, "ACQ_INVOKE", 0);
         Optional<Optional<Lease>> got = bounded(worker + " acquire", maxWait.plus(opBound()), () -> {
             try {
-                return acquisition.tryAcquire();
+                Optional<Lease> lease = acquisition.tryAcquire();
+                if (lease.isEmpty()) {
+                    event(worker, "ACQ_FAIL", 0);
+                }
+                return lease;
             } catch (StoreUnavailableException e) {
                 event(worker, "ACQ_UNKNOWN", 0);
                 return Optional.empty();
+            } catch (RuntimeException e) {
+                event(worker, "ACQ_ERROR", 0); // refused, e.g. its client was closed under it
+                throw e;
             }
         });
         if (got.isEmpty() || got.get().isEmpty()) {
-            if (got.isPresent()) {
-                event(worker, "ACQ_FAIL", 0);
-            }
             return Optional.empty();
         }
         Lease lease = got.get().get();

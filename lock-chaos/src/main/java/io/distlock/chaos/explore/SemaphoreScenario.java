@@ -42,7 +42,7 @@ final class SemaphoreScenario {
         if (a1.isPresent()) {
             ctx.extend("A1", a1.get(), lease);
             ctx.doing("A1 hold (renewals)");
-            RunContext.work(lease.multipliedBy(3).dividedBy(4)); // A1's work, long enough for a renewal
+            RunContext.work(lease.dividedBy(2)); // A1's work, long enough for a renewal
             ctx.release("A1", a1.get(), "release (hand-over)");
         }
         b1.ifPresent(l -> ctx.releaseAfter("B", l, Duration.ofMillis(300)));

@@ -140,6 +140,7 @@ final class WireProxy implements AutoCloseable {
         private volatile boolean blackhole;
         private volatile boolean cutOnReply;
         private volatile long replyNotBefore;
+        private volatile long requestNotBefore;
 
         Connection(Socket client, Socket server) {
             this.client = client;
@@ -185,10 +186,15 @@ final class WireProxy implements AutoCloseable {
                             continue;
                         }
                         case LATE_REPLY -> replyNotBefore = System.nanoTime() + late.toNanos();
+                        case LATE_REQUEST -> requestNotBefore = System.nanoTime() + late.toNanos();
                         case CUT_AFTER -> cutOnReply = true;
                         case SERVER_PAUSE, SERVER_RESTART -> serverFault.accept(fault);
                         default -> {
                         }
+                    }
+                    long wait = requestNotBefore - System.nanoTime();
+                    if (wait > 0) {
+                        LockSupport.parkNanos(wait); // the late request is the fault itself
                     }
                     out.write(buf, 0, n);
                     out.flush();
