@@ -28,12 +28,12 @@ final class ExploreChecker {
     private ExploreChecker() {
     }
 
+
     /**
-     * How long the store may keep a name for a token nobody alive holds when nothing excuses it: the holder's client
-     * gave up on an acquisition, or released or closed with the store answering. One client timeout and a take-back,
-     * with margin for a loaded machine.
+     * How long a waiter may go on waiting while the store says the name has room: a wake-up missed by its listener or
+     * subscription must be noticed by the client's own liveness checks well before this.
      */
-    static final Duration PROMPT = Duration.ofSeconds(3);
+    static final Duration WAKE_UP = Duration.ofSeconds(15);
 
     /** Events after which a token may stay at the store until its lease runs out: its holder could not end it. */
     private static final Set<String> TROUBLE = Set.of("REL_UNKNOWN", "REL_LOST", "EXT_UNKNOWN", "EXT_LOST",
@@ -71,18 +71,54 @@ final class ExploreChecker {
         if (chaos.lostUpdates() > 0) {
             violations.add(chaos.lostUpdates() + " lost update(s) at the fenced register");
         }
-        violations.addAll(orphans(sorted, holds, samples, excused ? ctx.store.lease().plus(ctx.opBound()) : null,
-                ctx.store.lease().plus(ctx.opBound())));
+        violations.addAll(missedWakeUps(sorted, samples, scenario.limit()));
+        violations.addAll(orphans(sorted, holds, samples, ctx.store.prompt(),
+                excused ? ctx.store.lease().plus(ctx.opBound()) : null, ctx.store.lease().plus(ctx.opBound())));
+        return violations;
+    }
+
+    /**
+     * Waiters that went on waiting while every sample of the store, for longer than {@link #WAKE_UP}, showed room for
+     * them (fewer holders than the limit): a release they never heard of.
+     */
+    static List<String> missedWakeUps(List<Event> sorted, List<HolderObserver.Sample> samples, int limit) {
+        List<String> violations = new ArrayList<>();
+        Map<String, Long> waiting = new HashMap<>();
+        for (Event e : sorted) {
+            if (e.type().equals("ACQ_INVOKE")) {
+                waiting.put(e.worker(), e.nanos());
+            } else if (e.type().startsWith("ACQ_") && waiting.containsKey(e.worker())) {
+                long from = waiting.remove(e.worker());
+                long longest = 0;
+                long start = -1;
+                for (HolderObserver.Sample x : samples) {
+                    if (x.nanos() < from || x.nanos() > e.nanos()) {
+                        continue;
+                    }
+                    if (x.tokens().size() < limit) {
+                        start = start < 0 ? x.nanos() : start;
+                        longest = Math.max(longest, x.nanos() - start);
+                    } else {
+                        start = -1;
+                    }
+                }
+                if (longest > WAKE_UP.toNanos()) {
+                    violations.add(e.worker() + " waited " + longest / 1_000_000 + " ms while the store had room for"
+                            + " it (bound " + WAKE_UP.toMillis() + " ms), then " + e.type());
+                }
+            }
+        }
         return violations;
     }
 
     /**
      * Tokens the store held for nobody alive (no recorded hold of that token at that moment) longer than their
-     * bound: {@link #PROMPT}, or {@code tolerant} when the run's fault excuses it ({@code excusedAll}) or the token's
+     * bound: {@code prompt} (the store's {@link ExploreStore#prompt()}), or {@code tolerant} when the run's fault
+     * excuses it ({@code excusedAll}) or the token's
      * holder was told of trouble (its release or renewal went unanswered, its lease was lost).
      */
     static List<String> orphans(List<Event> sorted, List<CriticalSection> holds, List<HolderObserver.Sample> samples,
-            Duration excusedAll, Duration tolerant) {
+            Duration prompt, Duration excusedAll, Duration tolerant) {
         Map<Long, List<CriticalSection>> live = new HashMap<>();
         holds.forEach(h -> live.computeIfAbsent(h.token(), t -> new ArrayList<>()).add(h));
         Set<Long> troubled = new HashSet<>();
@@ -91,7 +127,7 @@ final class ExploreChecker {
         samples.forEach(x -> tokens.addAll(x.tokens()));
         List<String> violations = new ArrayList<>();
         for (long token : tokens) {
-            Duration bound = excusedAll != null || troubled.contains(token) ? tolerant : PROMPT;
+            Duration bound = excusedAll != null || troubled.contains(token) ? tolerant : prompt;
             long start = -1;
             long end = -1;
             long longest = 0;

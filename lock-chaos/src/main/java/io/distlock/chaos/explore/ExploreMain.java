@@ -70,6 +70,10 @@ public final class ExploreMain {
                             report.add(r);
                             out.println(line(r));
                             out.flush();
+                            if (opts.containsKey("report")) { // rewritten per run: a cut-short run keeps its rows
+                                report.write(Path.of(opts.get("report")), command(args),
+                                        Duration.ofNanos(System.nanoTime() - start));
+                            }
                         }
                     }
                 }
@@ -79,10 +83,14 @@ public final class ExploreMain {
         long broken = report.results().stream().filter(r -> !r.clean()).count();
         out.println(report.results().size() + " runs, " + broken + " broke a bar, in " + took.toMinutes() + " min");
         if (opts.containsKey("report")) {
-            report.write(Path.of(opts.get("report")), "distlock explore " + String.join(" ", args), took);
+            report.write(Path.of(opts.get("report")), command(args), took);
             out.println("wrote " + opts.get("report"));
         }
         return broken == 0 ? 0 : 1;
+    }
+
+    private static String command(String[] args) {
+        return "distlock explore " + String.join(" ", args);
     }
 
     static String line(ExploreResult r) {

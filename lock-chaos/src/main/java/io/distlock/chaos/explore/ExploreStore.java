@@ -23,7 +23,7 @@ import java.util.List;
 public enum ExploreStore {
 
     /** redis-server without persistence, clients with {@code restartGuard=true} (the safe setting). */
-    REDIS("redis", Duration.ofSeconds(6), Duration.ofMillis(2500)) {
+    REDIS("redis", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
         @Override
         ServerControl start() {
             return redis(List.of("--save", "", "--appendonly", "no"));
@@ -37,7 +37,7 @@ public enum ExploreStore {
     },
 
     /** redis-server with AOF fsync always (nothing acknowledged is lost), clients without the guard. */
-    REDIS_AOF("redis-aof", Duration.ofSeconds(6), Duration.ofMillis(2500)) {
+    REDIS_AOF("redis-aof", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
         @Override
         ServerControl start() {
             return redis(List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always",
@@ -51,7 +51,7 @@ public enum ExploreStore {
     },
 
     /** A PostgreSQL server of the run's own (the kit's PostgresServer), clients with a 1.5 s socket timeout. */
-    POSTGRESQL("postgresql", Duration.ofSeconds(6), Duration.ofMillis(2500)) {
+    POSTGRESQL("postgresql", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
         @Override
         ServerControl start() throws Exception {
             return PostgresServer.start();
@@ -65,7 +65,7 @@ public enum ExploreStore {
     },
 
     /** A standalone ZooKeeper server in a JVM of its own (the kit's ZooKeeperServer), sessions of 4 s. */
-    ZOOKEEPER("zookeeper", Duration.ofSeconds(4), Duration.ofMillis(3500)) {
+    ZOOKEEPER("zookeeper", Duration.ofSeconds(4), Duration.ofMillis(3500), Duration.ofSeconds(5)) {
         @Override
         ServerControl start() {
             return ZooKeeperServer.start();
@@ -81,11 +81,22 @@ public enum ExploreStore {
     private final String label;
     private final Duration lease;
     private final Duration late;
+    private final Duration prompt;
 
-    ExploreStore(String label, Duration lease, Duration late) {
+    ExploreStore(String label, Duration lease, Duration late, Duration prompt) {
         this.label = label;
         this.lease = lease;
         this.late = late;
+        this.prompt = prompt;
+    }
+
+    /**
+     * How long the store may keep a token nobody alive holds when nothing excuses it (the client gave up on an
+     * acquisition, or released or closed with the store answering): one client timeout (on ZooKeeper the reconnect,
+     * two thirds of the session) and a take-back, with margin for a loaded machine.
+     */
+    Duration prompt() {
+        return prompt;
     }
 
     /** Starts the run's own server and waits until it serves. */
@@ -101,7 +112,7 @@ public enum ExploreStore {
 
     /**
      * The lease the scenarios ask for (on ZooKeeper: the session timeout, which bounds a silent holder): longer than
-     * {@link ExploreChecker#PROMPT}, so a name left held by nobody alive until its lease runs out shows.
+     * {@link #prompt()}, so a name left held by nobody alive until its lease runs out shows.
      */
     public Duration lease() {
         return lease;

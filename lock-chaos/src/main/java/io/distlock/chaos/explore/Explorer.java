@@ -110,11 +110,12 @@ public final class Explorer implements AutoCloseable {
         List<String> violations = ExploreChecker.check(scenario, ctx, observer.samples(), excused);
         int holds = (int) ctx.events().stream().filter(e -> e.type().equals("ACQ_OK")).count();
         return new ExploreResult(name, injectedAt, steps, holds, violations,
-                Duration.ofNanos(System.nanoTime() - start), history(start, ctx, observer.samples()));
+                Duration.ofNanos(System.nanoTime() - start), history(start, ctx, observer));
     }
 
     /** Events and changes of what the store said held the name, ms from the run's start, in time order. */
-    private static List<String> history(long start, RunContext ctx, List<HolderObserver.Sample> samples) {
+    private static List<String> history(long start, RunContext ctx, HolderObserver observer) {
+        List<HolderObserver.Sample> samples = observer.samples();
         List<Object[]> lines = new ArrayList<>();
         ctx.events().forEach(e -> lines.add(new Object[] {e.nanos(), e.worker() + " " + e.type() + " " + e.token()}));
         java.util.Set<Long> last = null;
@@ -122,6 +123,15 @@ public final class Explorer implements AutoCloseable {
             if (!x.tokens().equals(last)) {
                 lines.add(new Object[] {x.nanos(), "store holds " + x.tokens()});
                 last = x.tokens();
+            }
+        }
+        String lastFailure = null;
+        for (String f : observer.failures()) {
+            String what = f.substring(f.indexOf(' ') + 1);
+            if (!what.equals(lastFailure)) {
+                lines.add(new Object[] {Long.parseLong(f.substring(0, f.indexOf(' '))), "store listing failed: "
+                        + what});
+                lastFailure = what;
             }
         }
         lines.sort(java.util.Comparator.comparingLong(o -> (long) o[0]));

@@ -25,6 +25,7 @@ final class HolderObserver implements AutoCloseable {
     private final String name;
     private final boolean permits;
     private final List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -45,7 +46,7 @@ final class HolderObserver implements AutoCloseable {
                 samples.add(new Sample(now, held.stream().filter(i -> i.name().equals(name))
                         .map(LockInfo::fencingToken).collect(Collectors.toSet())));
             } catch (RuntimeException e) {
-                // the store is away (paused, restarting): no sample
+                failures.add(System.nanoTime() + " " + e); // the store is away (paused, restarting): no sample
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // the sampling period
         }
@@ -55,6 +56,13 @@ final class HolderObserver implements AutoCloseable {
     List<Sample> samples() {
         synchronized (samples) {
             return List.copyOf(samples);
+        }
+    }
+
+    /** The listings that failed: nanoTime, a space, the exception. */
+    List<String> failures() {
+        synchronized (failures) {
+            return List.copyOf(failures);
         }
     }
 
