@@ -15,6 +15,11 @@ final class DirOwningServer implements ServerControl {
         this.dir = dir;
     }
 
+    /** The directory the explorer created for the server. */
+    Path directory() {
+        return dir;
+    }
+
     @Override
     public int port() {
         return server.port();

@@ -38,6 +38,10 @@ public final class ExploreMain {
         }
         if (opts.containsKey("run")) {
             RunName name = RunName.parse(opts.get("run"));
+            if (!name.store().supports(name.fault())) {
+                throw new IllegalArgumentException("the explorer cannot inject " + name.fault().label() + " on "
+                        + name.store().label());
+            }
             try (Explorer explorer = new Explorer(name.store())) {
                 ExploreResult r = explorer.run(name.scenario(), name.step(), name.fault());
                 out.println(line(r));
@@ -65,7 +69,7 @@ public final class ExploreMain {
                             + ExploreReport.ranges(labels));
                     List<Integer> chosen = steps.isEmpty() ? strided(labels.size(), stride) : steps;
                     for (int step : chosen) {
-                        for (Fault fault : faults) {
+                        for (Fault fault : faults.stream().filter(store::supports).toList()) {
                             ExploreResult r = explorer.run(scenario, step, fault);
                             report.add(r);
                             out.println(line(r));

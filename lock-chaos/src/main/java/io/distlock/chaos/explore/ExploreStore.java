@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A store the explorer runs on: how to start a server of the run's own (a kit fixture behind {@link ServerControl}),
@@ -34,6 +35,11 @@ public enum ExploreStore {
             return "redis://127.0.0.1:" + port + "?timeout=1s&restartGuard=true&maxLeaseTime="
                     + lease().toMillis() + "ms";
         }
+
+        @Override
+        Optional<Path> dataDirectory(ServerControl server) {
+            return Optional.of(((DirOwningServer) server).directory().resolve("data"));
+        }
     },
 
     /** redis-server with AOF fsync always (nothing acknowledged is lost), clients without the guard. */
@@ -47,6 +53,11 @@ public enum ExploreStore {
         @Override
         String uri(int port) {
             return "redis://127.0.0.1:" + port + "?timeout=1s";
+        }
+
+        @Override
+        Optional<Path> dataDirectory(ServerControl server) {
+            return Optional.of(((DirOwningServer) server).directory().resolve("data"));
         }
     },
 
@@ -76,6 +87,12 @@ public enum ExploreStore {
             return "zookeeper://127.0.0.1:" + port + "?sessionTimeout=" + lease().toMillis()
                     + "ms&connectionTimeout=2s";
         }
+
+        @Override
+        Optional<Path> dataDirectory(ServerControl server) {
+            // the fixture's directory holds its log and its data directory
+            return Optional.of(((ZooKeeperServer) server).logFile().getParent().resolve("data"));
+        }
     };
 
     private final String label;
@@ -104,6 +121,19 @@ public enum ExploreStore {
 
     /** The URI of a client that reaches the server on {@code port} (the proxy's). */
     abstract String uri(int port);
+
+    /**
+     * The server's data directory, which a restore copies and puts back while the server is down; empty where the
+     * explorer does not restore (PostgreSQL: its files cannot be copied consistently while it runs).
+     */
+    Optional<Path> dataDirectory(ServerControl server) {
+        return Optional.empty();
+    }
+
+    /** Whether the explorer can inject {@code fault} on this store. */
+    public boolean supports(Fault fault) {
+        return fault != Fault.SERVER_RESTORE || this != POSTGRESQL;
+    }
 
     /** The store's name in run names and reports. */
     public String label() {

@@ -73,6 +73,9 @@ public final class Explorer implements AutoCloseable {
         }
         RunContext ctx = new RunContext(store, store.uri(proxy.port()), lockName,
                 dir.resolve(lockName + ".register"));
+        if (fault == Fault.SERVER_RESTORE) {
+            backUp();
+        }
         proxy.arm(step, fault, store.late(), ctx::doing, serverFault(undo));
         HolderObserver observer;
         try {
@@ -167,8 +170,45 @@ public final class Explorer implements AutoCloseable {
             } else if (fault == Fault.SERVER_RESTART) {
                 server.kill();
                 later(Duration.ofMillis(300), server::restart, undo);
+            } else if (fault == Fault.SERVER_RESTORE) {
+                server.kill();
+                later(Duration.ofMillis(300), () -> {
+                    restoreBackup();
+                    server.restart();
+                }, undo);
             }
         };
+    }
+
+    /** Copies the server's data directory aside (the backup a restore puts back). */
+    private void backUp() {
+        Path data = store.dataDirectory(server).orElseThrow(() -> new IllegalArgumentException(
+                "the explorer cannot restore " + store.label() + " from a copy"));
+        Path backup = dir.resolve("backup");
+        TempDirs.delete(backup);
+        copyTree(data, backup);
+    }
+
+    /** Replaces the (stopped) server's data directory by the backup. */
+    private void restoreBackup() {
+        Path data = store.dataDirectory(server).orElseThrow();
+        TempDirs.delete(data);
+        copyTree(dir.resolve("backup"), data);
+    }
+
+    private static void copyTree(Path from, Path to) {
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (java.nio.file.Files.isDirectory(p)) {
+                    java.nio.file.Files.createDirectories(target);
+                } else {
+                    java.nio.file.Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not copy " + from + " to " + to, e);
+        }
     }
 
     private static void later(Duration after, Runnable action, CompletableFuture<Void> done) {

@@ -37,7 +37,14 @@ public enum Fault {
     SERVER_PAUSE("server-pause", true),
 
     /** The server is killed (SIGKILL) as the request arrives, which it never gets, and restarted from its files. */
-    SERVER_RESTART("server-restart", true);
+    SERVER_RESTART("server-restart", true),
+
+    /**
+     * The server is killed as the request arrives and restarted from a copy of its files taken when the run began,
+     * as a restore from an older backup: what it granted since is forgotten. Only on stores whose fixture owns its
+     * data directory and whose files can be copied while it runs (Redis, ZooKeeper).
+     */
+    SERVER_RESTORE("server-restore", true);
 
     private final String label;
     private final boolean serverFault;
