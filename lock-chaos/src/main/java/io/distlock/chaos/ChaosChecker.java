@@ -66,7 +66,7 @@ public final class ChaosChecker {
     }
 
     /** Pairs each ACQ_OK with the same worker's next release outcome; a hold with no end lasts to the last event. */
-    static List<CriticalSection> holds(List<Event> sorted) {
+    public static List<CriticalSection> holds(List<Event> sorted) {
         long end = sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1).nanos();
         Map<String, Event> open = new HashMap<>();
         Map<String, Boolean> told = new HashMap<>();

@@ -14,7 +14,7 @@ import java.util.List;
  * (its lease ran out while it was frozen), one never told may not. Holds are the lock checker's: ACQ_OK to the
  * release's outcome, a killed holder's ending at its last event.
  */
-final class SemaphoreChecker {
+public final class SemaphoreChecker {
 
     private SemaphoreChecker() {
     }
@@ -41,11 +41,11 @@ final class SemaphoreChecker {
     }
 
     /** The most holds at once, and how many holds began while the limit was already reached. */
-    record Sweep(long max, long aboveLimit) {
+    public record Sweep(long max, long aboveLimit) {
     }
 
     /** Walks the holds' starts and ends in time order (an end before a start at the same instant). */
-    static Sweep sweep(List<CriticalSection> holds, int limit) {
+    public static Sweep sweep(List<CriticalSection> holds, int limit) {
         List<long[]> edges = new ArrayList<>();
         for (CriticalSection h : holds) {
             edges.add(new long[] {h.enterNanos(), 1});

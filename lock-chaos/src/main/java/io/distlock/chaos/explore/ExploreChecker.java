@@ -1,0 +1,159 @@
+package io.distlock.chaos.explore;
+
+import io.distlock.chaos.ChaosChecker;
+import io.distlock.chaos.ChaosResult;
+import io.distlock.chaos.Event;
+import io.distlock.chaos.SemaphoreChecker;
+import io.distlock.tck.check.CriticalSection;
+import io.distlock.tck.check.HistoryChecker;
+import io.distlock.tck.check.HistoryReport;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Checks one explorer run's history with the fault suite's checkers: holds as {@link ChaosChecker} pairs them, holders
+ * never told of a loss above the limit ({@link SemaphoreChecker#sweep}), tokens issued twice or out of order
+ * ({@link HistoryChecker}), stale writes accepted and lost updates at the fenced register ({@link ChaosChecker}),
+ * plus the run's own bound violations (a call that did not return within its bound, a name left held by nobody).
+ */
+final class ExploreChecker {
+
+    private ExploreChecker() {
+    }
+
+
+    /**
+     * How long a waiter may go on waiting while the store says the name has room: a wake-up missed by its listener or
+     * subscription must be noticed by the client's own liveness checks well before this.
+     */
+    static final Duration WAKE_UP = Duration.ofSeconds(15);
+
+    /** Events after which a token may stay at the store until its lease runs out: its holder could not end it. */
+    private static final Set<String> TROUBLE = Set.of("REL_UNKNOWN", "REL_LOST", "EXT_UNKNOWN", "EXT_LOST",
+            "LOST_SIGNAL");
+
+    /**
+     * The violations of the run recorded in {@code ctx}; empty if it met every bar. {@code samples} are what the store
+     * said held the name; {@code excused} says the fault itself may leave a token at the store until its lease runs
+     * out (a server fault, a fault on a client's close).
+     */
+    static List<String> check(Scenario scenario, RunContext ctx, List<HolderObserver.Sample> samples,
+            boolean excused) {
+        List<Event> sorted = new ArrayList<>(ctx.events());
+        sorted.sort(Comparator.comparingLong(Event::nanos));
+        List<CriticalSection> holds = ChaosChecker.holds(sorted);
+        List<String> violations = new ArrayList<>(ctx.violations());
+        List<CriticalSection> silent = holds.stream().filter(h -> !h.told()).toList();
+        SemaphoreChecker.Sweep sweep = SemaphoreChecker.sweep(silent, scenario.limit());
+        if (sweep.aboveLimit() > 0) {
+            violations.add(sweep.max() + " holders at once never told of a loss (limit " + scenario.limit() + "): "
+                    + describe(silent));
+        }
+        HistoryReport history = HistoryChecker.check(holds);
+        if (history.reissuedTokens() > 0) {
+            violations.add(history.reissuedTokens() + " fencing token(s) issued twice: " + describe(holds));
+        }
+        if (scenario.limit() == 1 && !history.tokenViolations().isEmpty()) {
+            violations.add("tokens out of order: " + history.tokenViolations());
+        }
+        ChaosResult chaos = ChaosChecker.check(ctx.store.label(), scenario.label(), sorted, ctx.register.state(), 1,
+                -1, false, "");
+        if (chaos.staleWritesAccepted() > 0) {
+            violations.add(chaos.staleWritesAccepted() + " stale write(s) accepted by the fenced register");
+        }
+        if (chaos.lostUpdates() > 0) {
+            violations.add(chaos.lostUpdates() + " lost update(s) at the fenced register");
+        }
+        violations.addAll(missedWakeUps(sorted, samples, scenario.limit()));
+        violations.addAll(orphans(sorted, holds, samples, ctx.store.prompt(),
+                excused ? ctx.store.lease().plus(ctx.opBound()) : null, ctx.store.lease().plus(ctx.opBound())));
+        return violations;
+    }
+
+    /**
+     * Waiters that went on waiting while every sample of the store, for longer than {@link #WAKE_UP}, showed room for
+     * them (fewer holders than the limit): a release they never heard of.
+     */
+    static List<String> missedWakeUps(List<Event> sorted, List<HolderObserver.Sample> samples, int limit) {
+        List<String> violations = new ArrayList<>();
+        Map<String, Long> waiting = new HashMap<>();
+        for (Event e : sorted) {
+            if (e.type().equals("ACQ_INVOKE")) {
+                waiting.put(e.worker(), e.nanos());
+            } else if (e.type().startsWith("ACQ_") && waiting.containsKey(e.worker())) {
+                long from = waiting.remove(e.worker());
+                long longest = 0;
+                long start = -1;
+                for (HolderObserver.Sample x : samples) {
+                    if (x.nanos() < from || x.nanos() > e.nanos()) {
+                        continue;
+                    }
+                    if (x.tokens().size() < limit) {
+                        start = start < 0 ? x.nanos() : start;
+                        longest = Math.max(longest, x.nanos() - start);
+                    } else {
+                        start = -1;
+                    }
+                }
+                if (longest > WAKE_UP.toNanos()) {
+                    violations.add(e.worker() + " waited " + longest / 1_000_000 + " ms while the store had room for"
+                            + " it (bound " + WAKE_UP.toMillis() + " ms), then " + e.type());
+                }
+            }
+        }
+        return violations;
+    }
+
+    /**
+     * Tokens the store held for nobody alive (no recorded hold of that token at that moment) longer than their
+     * bound: {@code prompt} (the store's {@link ExploreStore#prompt()}), or {@code tolerant} when the run's fault
+     * excuses it ({@code excusedAll}) or the token's
+     * holder was told of trouble (its release or renewal went unanswered, its lease was lost).
+     */
+    static List<String> orphans(List<Event> sorted, List<CriticalSection> holds, List<HolderObserver.Sample> samples,
+            Duration prompt, Duration excusedAll, Duration tolerant) {
+        Map<Long, List<CriticalSection>> live = new HashMap<>();
+        holds.forEach(h -> live.computeIfAbsent(h.token(), t -> new ArrayList<>()).add(h));
+        Set<Long> troubled = new HashSet<>();
+        sorted.stream().filter(e -> TROUBLE.contains(e.type())).forEach(e -> troubled.add(e.token()));
+        Set<Long> tokens = new TreeSet<>();
+        samples.forEach(x -> tokens.addAll(x.tokens()));
+        List<String> violations = new ArrayList<>();
+        for (long token : tokens) {
+            Duration bound = excusedAll != null || troubled.contains(token) ? tolerant : prompt;
+            long start = -1;
+            long end = -1;
+            long longest = 0;
+            for (HolderObserver.Sample x : samples) {
+                boolean orphan = x.tokens().contains(token) && live.getOrDefault(token, List.of()).stream()
+                        .noneMatch(h -> h.enterNanos() <= x.nanos() && x.nanos() <= h.exitNanos());
+                if (orphan) {
+                    if (start < 0) {
+                        start = x.nanos();
+                    }
+                    end = x.nanos();
+                    longest = Math.max(longest, end - start);
+                } else {
+                    start = -1;
+                }
+            }
+            if (longest > bound.toNanos()) {
+                violations.add("token " + token + " held at the store by nobody alive for " + longest / 1_000_000
+                        + " ms (bound " + bound.toMillis() + " ms" + (live.containsKey(token) ? ", after its hold ended"
+                        : ", never granted to a client that knew it") + ")");
+            }
+        }
+        return violations;
+    }
+
+    private static String describe(List<CriticalSection> holds) {
+        return holds.stream().map(h -> h.client() + "#" + h.token() + (h.told() ? "(told)" : "")).toList().toString();
+    }
+}

@@ -1,0 +1,178 @@
+package io.distlock.chaos.explore;
+
+import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.PostgresServer;
+import io.distlock.tck.fixture.ServerControl;
+import io.distlock.tck.fixture.ServerProcess;
+import io.distlock.tck.fixture.TempDirs;
+import io.distlock.tck.fixture.ZooKeeperServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A store the explorer runs on: how to start a server of the run's own (a kit fixture behind {@link ServerControl}),
+ * the URI a client uses through the explorer's proxy, the lease the scenarios ask for, and how long a late reply is
+ * held (past the client's own timeout on that store).
+ */
+public enum ExploreStore {
+
+    /** redis-server without persistence, clients with {@code restartGuard=true} (the safe setting). */
+    REDIS("redis", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+        @Override
+        ServerControl start() {
+            return redis(List.of("--save", "", "--appendonly", "no"));
+        }
+
+        @Override
+        String uri(int port) {
+            return "redis://127.0.0.1:" + port + "?timeout=1s&restartGuard=true&maxLeaseTime="
+                    + lease().toMillis() + "ms";
+        }
+
+        @Override
+        Optional<Path> dataDirectory(ServerControl server) {
+            return Optional.of(((DirOwningServer) server).directory().resolve("data"));
+        }
+    },
+
+    /** redis-server with AOF fsync always (nothing acknowledged is lost), clients without the guard. */
+    REDIS_AOF("redis-aof", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+        @Override
+        ServerControl start() {
+            return redis(List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always",
+                    "--auto-aof-rewrite-percentage", "0"));
+        }
+
+        @Override
+        String uri(int port) {
+            return "redis://127.0.0.1:" + port + "?timeout=1s";
+        }
+
+        @Override
+        Optional<Path> dataDirectory(ServerControl server) {
+            return Optional.of(((DirOwningServer) server).directory().resolve("data"));
+        }
+    },
+
+    /** A PostgreSQL server of the run's own (the kit's PostgresServer), clients with a 1.5 s socket timeout. */
+    POSTGRESQL("postgresql", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+        @Override
+        ServerControl start() throws Exception {
+            return PostgresServer.start();
+        }
+
+        @Override
+        String uri(int port) {
+            return "jdbc:postgresql://127.0.0.1:" + port + "/test?user=postgres"
+                    + "&distlock.connectTimeoutMillis=1500&distlock.socketTimeoutMillis=1500";
+        }
+    },
+
+    /** A standalone ZooKeeper server in a JVM of its own (the kit's ZooKeeperServer), sessions of 4 s. */
+    ZOOKEEPER("zookeeper", Duration.ofSeconds(4), Duration.ofMillis(3500), Duration.ofSeconds(5)) {
+        @Override
+        ServerControl start() {
+            return ZooKeeperServer.start();
+        }
+
+        @Override
+        String uri(int port) {
+            return "zookeeper://127.0.0.1:" + port + "?sessionTimeout=" + lease().toMillis()
+                    + "ms&connectionTimeout=2s";
+        }
+
+        @Override
+        Optional<Path> dataDirectory(ServerControl server) {
+            // the fixture's directory holds its log and its data directory
+            return Optional.of(((ZooKeeperServer) server).logFile().getParent().resolve("data"));
+        }
+    };
+
+    private final String label;
+    private final Duration lease;
+    private final Duration late;
+    private final Duration prompt;
+
+    ExploreStore(String label, Duration lease, Duration late, Duration prompt) {
+        this.label = label;
+        this.lease = lease;
+        this.late = late;
+        this.prompt = prompt;
+    }
+
+    /**
+     * How long the store may keep a token nobody alive holds when nothing excuses it (the client gave up on an
+     * acquisition, or released or closed with the store answering): one client timeout (on ZooKeeper the reconnect,
+     * two thirds of the session) and a take-back, with margin for a loaded machine.
+     */
+    Duration prompt() {
+        return prompt;
+    }
+
+    /** Starts the run's own server and waits until it serves. */
+    abstract ServerControl start() throws Exception;
+
+    /** The URI of a client that reaches the server on {@code port} (the proxy's). */
+    abstract String uri(int port);
+
+    /**
+     * The server's data directory, which a restore copies and puts back while the server is down; empty where the
+     * explorer does not restore (PostgreSQL: its files cannot be copied consistently while it runs).
+     */
+    Optional<Path> dataDirectory(ServerControl server) {
+        return Optional.empty();
+    }
+
+    /** Whether the explorer can inject {@code fault} on this store. */
+    public boolean supports(Fault fault) {
+        return fault != Fault.SERVER_RESTORE || this != POSTGRESQL;
+    }
+
+    /** The store's name in run names and reports. */
+    public String label() {
+        return label;
+    }
+
+    /**
+     * The lease the scenarios ask for (on ZooKeeper: the session timeout, which bounds a silent holder): longer than
+     * {@link #prompt()}, so a name left held by nobody alive until its lease runs out shows.
+     */
+    public Duration lease() {
+        return lease;
+    }
+
+    /** How long a late reply is held back: past the client's own timeout on this store. */
+    Duration late() {
+        return late;
+    }
+
+    /** The store named {@code label}. */
+    public static ExploreStore of(String label) {
+        return Arrays.stream(values()).filter(s -> s.label.equals(label)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no store '" + label + "'; stores: "
+                        + Arrays.stream(values()).map(ExploreStore::label).toList()));
+    }
+
+    private static ServerControl redis(List<String> options) {
+        Path dir = TempDirs.create("explore-redis");
+        Path data = dir.resolve("data");
+        try {
+            Files.createDirectories(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int port = FreePorts.next();
+        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--dir", data.toString()));
+        command.addAll(options);
+        ServerProcess server = new ServerProcess("redis", command, dir, port).start();
+        return new DirOwningServer(server, dir);
+    }
+}

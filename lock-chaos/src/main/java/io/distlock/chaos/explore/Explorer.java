@@ -1,0 +1,261 @@
+package io.distlock.chaos.explore;
+
+import io.distlock.LockOptions;
+import io.distlock.LockStore;
+import io.distlock.tck.fixture.ServerControl;
+import io.distlock.tck.fixture.TempDirs;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * Runs scenarios on one store's own server through a counting {@link WireProxy}: a counting run without faults, then
+ * one run per (step, fault), each on a fresh name, each checked by {@link ExploreChecker}. The server and proxy live
+ * for the whole session; a server fault is undone (resumed, restarted) before the run's last check.
+ */
+public final class Explorer implements AutoCloseable {
+
+    private final ExploreStore store;
+    private final ServerControl server;
+    private final WireProxy proxy;
+    private final Path dir = TempDirs.create("explore");
+
+    /** Starts {@code store}'s own server and the proxy in front of it. */
+    public Explorer(ExploreStore store) throws Exception {
+        this.store = store;
+        this.server = store.start();
+        try {
+            this.proxy = new WireProxy(server.port());
+        } catch (IOException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** The store this explorer runs on. */
+    public ExploreStore store() {
+        return store;
+    }
+
+    /** Runs {@code scenario} once without faults and returns the labels of the round trips it made, in order. */
+    public List<String> count(Scenario scenario) {
+        ExploreResult r = run(scenario, 0, Fault.NONE);
+        if (!r.clean()) {
+            throw new IllegalStateException("the counting run of " + r.name() + " did not meet its bars: "
+                    + r.violations());
+        }
+        return lastLabels;
+    }
+
+    private volatile List<String> lastLabels = List.of();
+
+    /** The labels of the last run's round trips, in order. */
+    List<String> lastLabels() {
+        return lastLabels;
+    }
+
+    /** Runs {@code scenario} with {@code fault} at round trip {@code step} (1-based) and checks its history. */
+    public ExploreResult run(Scenario scenario, int step, Fault fault) {
+        RunName name = new RunName(store, scenario, step, fault);
+        long start = System.nanoTime();
+        String lockName = "explore-" + scenario.label() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        CompletableFuture<Void> undo = new CompletableFuture<>();
+        if (!fault.serverFault()) {
+            undo.complete(null);
+        }
+        RunContext ctx = new RunContext(store, store.uri(proxy.port()), lockName,
+                dir.resolve(lockName + ".register"));
+        if (fault == Fault.SERVER_RESTORE) {
+            backUp();
+        }
+        proxy.arm(step, fault, store.late(), ctx::doing, serverFault(undo));
+        HolderObserver observer;
+        try {
+            observer = new HolderObserver(store.uri(server.port()), lockName, scenario == Scenario.SEMAPHORE);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("could not open the observing client of " + store.label(), e);
+        }
+        try {
+            scenario.run(ctx);
+        } catch (TimeoutException e) {
+            ctx.violation("a client thread of the scenario did not finish within its bound");
+        } catch (ExecutionException e) {
+            ctx.violation("a client thread of the scenario failed: " + e.getCause());
+        } catch (Exception e) {
+            ctx.violation("the scenario failed: " + e);
+        } finally {
+            ctx.doing("end");
+            ctx.close();
+        }
+        int steps = proxy.steps();
+        lastLabels = proxy.labels();
+        String injectedAt = proxy.injectedAt();
+        if (fault.serverFault() && injectedAt == null) {
+            undo.complete(null);
+        }
+        try {
+            undo.get(120, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            ctx.violation("the server fault could not be undone: " + e);
+        }
+        checkFree(scenario, ctx);
+        observer.close();
+        proxy.awaitIdle(Duration.ofSeconds(2));
+        boolean excused = fault.serverFault() || (injectedAt != null && injectedAt.endsWith(" close"));
+        List<String> violations = ExploreChecker.check(scenario, ctx, observer.samples(), excused);
+        int holds = (int) ctx.events().stream().filter(e -> e.type().equals("ACQ_OK")).count();
+        return new ExploreResult(name, injectedAt, steps, holds, violations,
+                Duration.ofNanos(System.nanoTime() - start), history(start, ctx, observer));
+    }
+
+    /** Events and changes of what the store said held the name, ms from the run's start, in time order. */
+    private static List<String> history(long start, RunContext ctx, HolderObserver observer) {
+        List<HolderObserver.Sample> samples = observer.samples();
+        List<Object[]> lines = new ArrayList<>();
+        ctx.events().forEach(e -> lines.add(new Object[] {e.nanos(), e.worker() + " " + e.type() + " " + e.token()}));
+        java.util.Set<Long> last = null;
+        for (HolderObserver.Sample x : samples) {
+            if (!x.tokens().equals(last)) {
+                lines.add(new Object[] {x.nanos(), "store holds " + x.tokens()});
+                last = x.tokens();
+            }
+        }
+        String lastFailure = null;
+        for (String f : observer.failures()) {
+            String what = f.substring(f.indexOf(' ') + 1);
+            if (!what.equals(lastFailure)) {
+                lines.add(new Object[] {Long.parseLong(f.substring(0, f.indexOf(' '))), "store listing failed: "
+                        + what});
+                lastFailure = what;
+            }
+        }
+        lines.sort(java.util.Comparator.comparingLong(o -> (long) o[0]));
+        return lines.stream().map(o -> String.format("%8.3f s  %s", ((long) o[0] - start) / 1e9, o[1])).toList();
+    }
+
+    /** A fresh client straight to the server must get the name within two leases and an operation bound. */
+    private void checkFree(Scenario scenario, RunContext ctx) {
+        Duration within = store.lease().multipliedBy(2).plus(ctx.opBound());
+        ctx.doing("free check");
+        boolean free;
+        try (LockStore direct = LockStore.open(store.uri(server.port()))) {
+            free = scenario.free(direct, ctx.name, LockOptions.defaults().withLeaseTime(store.lease()), within);
+        } catch (RuntimeException e) {
+            ctx.violation("the free check could not run: " + e);
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (!free) {
+            ctx.violation("the name stayed held by nobody alive: every client closed, a fresh client did not get it"
+                    + " within " + within.toMillis() + " ms");
+        }
+    }
+
+    /** What a server fault does at its step: pause or kill the server; {@code undo} completes when it is back. */
+    private Consumer<Fault> serverFault(CompletableFuture<Void> undo) {
+        return fault -> {
+            if (fault == Fault.SERVER_PAUSE) {
+                server.pause();
+                later(store.lease().plusSeconds(1), server::resume, undo);
+            } else if (fault == Fault.SERVER_RESTART) {
+                server.kill();
+                later(Duration.ofMillis(300), server::restart, undo);
+            } else if (fault == Fault.SERVER_RESTORE) {
+                server.kill();
+                later(Duration.ofMillis(300), () -> {
+                    restoreBackup();
+                    server.restart();
+                }, undo);
+            }
+        };
+    }
+
+    /** Copies the server's data directory aside (the backup a restore puts back). */
+    private void backUp() {
+        Path data = store.dataDirectory(server).orElseThrow(() -> new IllegalArgumentException(
+                "the explorer cannot restore " + store.label() + " from a copy"));
+        Path backup = dir.resolve("backup");
+        TempDirs.delete(backup);
+        copyTree(data, backup);
+    }
+
+    /** Replaces the (stopped) server's data directory by the backup. */
+    private void restoreBackup() {
+        Path data = store.dataDirectory(server).orElseThrow();
+        TempDirs.delete(data);
+        copyTree(dir.resolve("backup"), data);
+    }
+
+    private static void copyTree(Path from, Path to) {
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (java.nio.file.Files.isDirectory(p)) {
+                    java.nio.file.Files.createDirectories(target);
+                } else {
+                    java.nio.file.Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not copy " + from + " to " + to, e);
+        }
+    }
+
+    private static void later(Duration after, Runnable action, CompletableFuture<Void> done) {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(after.toMillis()); // the outage itself
+                action.run();
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }, "explore-undo");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * Every run of {@code scenario}: a counting run, then each step in {@code steps} (all when empty) with each of
+     * {@code faults}, reported to {@code progress} as they finish.
+     */
+    public List<ExploreResult> enumerate(Scenario scenario, List<Fault> faults, List<Integer> steps,
+            Consumer<ExploreResult> progress) {
+        List<String> labels = count(scenario);
+        List<Integer> chosen = steps.isEmpty() ? range(labels.size()) : steps;
+        List<ExploreResult> results = new ArrayList<>();
+        for (int step : chosen) {
+            for (Fault fault : faults) {
+                ExploreResult r = run(scenario, step, fault);
+                results.add(r);
+                progress.accept(r);
+            }
+        }
+        return results;
+    }
+
+    private static List<Integer> range(int n) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            all.add(i);
+        }
+        return all;
+    }
+
+    @Override
+    public void close() {
+        proxy.close();
+        server.close();
+        TempDirs.delete(dir);
+    }
+}

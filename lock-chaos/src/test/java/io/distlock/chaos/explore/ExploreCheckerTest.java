@@ -1,0 +1,76 @@
+package io.distlock.chaos.explore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.chaos.ChaosChecker;
+import io.distlock.chaos.Event;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The explorer's own checks on synthetic histories: a token the store holds for nobody alive, a waiter that slept
+ * through room at the store, and what excuses a leftover (its holder told of trouble).
+ */
+class ExploreCheckerTest {
+
+    private static final long MS = 1_000_000;
+    private static final Duration TOLERANT = Duration.ofSeconds(9);
+    private static final Duration PROMPT = Duration.ofSeconds(3);
+
+    private static List<HolderObserver.Sample> held(long token, long fromMs, long toMs) {
+        List<HolderObserver.Sample> samples = new java.util.ArrayList<>();
+        for (long t = fromMs; t <= toMs; t += 100) {
+            samples.add(new HolderObserver.Sample(t * MS, Set.of(token)));
+        }
+        return samples;
+    }
+
+    @Test
+    void aTokenNoClientKnewThatTheStoreKeepsIsAnOrphan() {
+        List<Event> events = List.of(new Event("A", 0, "ACQ_INVOKE", 0), new Event("A", 1000 * MS, "ACQ_UNKNOWN", 0));
+        List<String> v = ExploreChecker.orphans(events, ChaosChecker.holds(events), held(7, 100, 5100), PROMPT,
+                null, TOLERANT);
+        assertThat(v).singleElement().asString().contains("token 7", "nobody alive", "never granted");
+    }
+
+    @Test
+    void aTokenHeldWhileItsHolderHoldsItIsNot() {
+        List<Event> events = List.of(new Event("A", 0, "ACQ_OK", 7), new Event("A", 6000 * MS, "REL_OK", 7));
+        assertThat(ExploreChecker.orphans(events, ChaosChecker.holds(events), held(7, 100, 5900), PROMPT, null,
+                TOLERANT))
+                .isEmpty();
+    }
+
+    @Test
+    void aLeftoverWhoseReleaseWentUnansweredMayLastItsLease() {
+        List<Event> events = List.of(new Event("A", 0, "ACQ_OK", 7), new Event("A", 1000 * MS, "REL_UNKNOWN", 7));
+        assertThat(ExploreChecker.orphans(events, ChaosChecker.holds(events), held(7, 100, 7000), PROMPT, null,
+                TOLERANT))
+                .isEmpty();
+        assertThat(ExploreChecker.orphans(events, ChaosChecker.holds(events), held(7, 100, 11000), PROMPT, null,
+                TOLERANT))
+                .hasSize(1);
+    }
+
+    @Test
+    void aWaiterThatSleepsThroughRoomAtTheStoreMissedAWakeUp() {
+        List<Event> events = List.of(new Event("B", 0, "ACQ_INVOKE", 0), new Event("B", 30_000 * MS, "ACQ_FAIL", 0));
+        List<HolderObserver.Sample> free = new java.util.ArrayList<>();
+        for (long t = 0; t <= 30_000; t += 100) {
+            free.add(new HolderObserver.Sample(t * MS, Set.of()));
+        }
+        assertThat(ExploreChecker.missedWakeUps(events, free, 1)).singleElement().asString()
+                .contains("B waited", "ACQ_FAIL");
+        assertThat(ExploreChecker.missedWakeUps(events, held(3, 0, 30_000), 1)).isEmpty();
+    }
+
+    @Test
+    void aRunNameRoundTrips() {
+        RunName name = RunName.parse("postgresql/lock/24/late-request");
+        assertThat(name.store()).isEqualTo(ExploreStore.POSTGRESQL);
+        assertThat(name.fault()).isEqualTo(Fault.LATE_REQUEST);
+        assertThat(name).hasToString("postgresql/lock/24/late-request");
+    }
+}
