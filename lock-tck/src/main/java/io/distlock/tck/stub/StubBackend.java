@@ -49,6 +49,35 @@ public final class StubBackend implements LockBackend, LockAdmin {
     private volatile LeaseModel model = LeaseModel.TIME;
     private volatile LeaseEvents events = LeaseEvents.NONE;
     private volatile Supplier<? extends RuntimeException> renewFailure;
+    private volatile Probe probe = Probe.NONE;
+    private volatile boolean closed;
+
+    /**
+     * Where an explorer watches this client's store calls: called on the calling thread at {@code "acquire"} (before
+     * each atomic attempt), {@code "granted"} (after the store granted, before the grant reaches the core),
+     * {@code "release"}, {@code "renew"} (before the store applies them) and {@code "renewed"} (after). A probe may
+     * block there (a scheduler's yield point) or throw (a store call failing).
+     */
+    @FunctionalInterface
+    public interface Probe {
+        /** A probe that does nothing. */
+        Probe NONE = (client, point, name, grant) -> { };
+
+        /**
+         * @param grant the grant the call carries ({@code "granted"}, {@code "release"}), or null
+         */
+        void at(StubBackend client, String point, String name, Grant grant);
+    }
+
+    /** Sets the probe of this client's store calls ({@link Probe#NONE} for none). */
+    public void probe(Probe p) {
+        this.probe = p;
+    }
+
+    /** Whether the core closed this client (its probe may then fail the calls that still come, as a closed pool). */
+    public boolean isClosed() {
+        return closed;
+    }
 
     /** A client of {@code space}. */
     public StubBackend(StubSpace space) {
@@ -146,6 +175,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
             waitsInProgress.decrementAndGet();
         }
         if (grant != null) {
+            probe.at(this, "granted", name, grant);
             pass(Point.AFTER_GRANT, name, grant);
         }
         return grant;
@@ -153,6 +183,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
 
     @Override
     public boolean release(Grant grant) {
+        probe.at(this, "release", grant.name(), grant);
         space.operation("release");
         long now = System.nanoTime();
         boolean[] removed = {false};
@@ -174,6 +205,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
         if (failure != null) {
             throw failure.get();
         }
+        probe.at(this, "renew", renewals.get(0).grant().name(), null);
         space.operation("renew");
         passRenew(Point.RENEW_BEFORE_STORE, renewals);
         Set<Grant> lost = new HashSet<>();
@@ -194,6 +226,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
             }
         }
         passRenew(Point.RENEW_AFTER_STORE, renewals);
+        probe.at(this, "renewed", renewals.get(0).grant().name(), null);
         return lost;
     }
 
@@ -227,6 +260,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
 
     @Override
     public void close() {
+        closed = true;
     }
 
     @Override
@@ -253,6 +287,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
 
         @Override
         protected Attempt attempt(String name, Duration leaseTime) {
+            probe.at(StubBackend.this, "acquire", name, null);
             space.operation("acquire");
             String token = OwnerTokens.newToken();
             long now = System.nanoTime();
