@@ -30,23 +30,12 @@ class InterleavingExplorerTest {
     void noSeedOfTheBudgetBreaksAnInvariant() throws InterruptedException {
         List<InterleavingRun.Outcome> failed = InterleavingExplorer.explore(1, SEEDS, Duration.ofSeconds(150));
         failed.stream().filter(InterleavingExplorerTest::pending)
-                .forEach(o -> System.out.println("pending fix " + pendingId(o) + ": " + o.report()));
+                .forEach(o -> System.out.println("pending fix " + o.pendingDefect() + ": " + o.report()));
         assertThat(failed.stream().filter(o -> !pending(o)).map(InterleavingRun.Outcome::report))
                 .as("runs that broke an invariant (replay each with its seed)").isEmpty();
     }
 
     private static boolean pending(InterleavingRun.Outcome o) {
-        String id = pendingId(o);
-        return id != null && PENDING.contains(id);
-    }
-
-    /** The pending defect an outcome shows, if all its violations are that defect's. */
-    private static String pendingId(InterleavingRun.Outcome o) {
-        return switch (o.program().fault()) {
-            case CLOSE -> !o.faultHitAcquireInFlight() ? null : o.violations().stream().allMatch(v -> v.startsWith("held by nobody alive")) ? "S3-7" : null;
-            case SESSION_LOST -> !o.faultHitGrantInFlight() ? null : o.violations().stream().allMatch(v -> v.startsWith("a valid lease the store does not"))
-                    ? "S3-8" : null;
-            default -> null;
-        };
+        return o.pendingDefect() != null && PENDING.contains(o.pendingDefect());
     }
 }
