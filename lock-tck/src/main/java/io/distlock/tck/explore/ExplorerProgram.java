@@ -36,7 +36,9 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, List<Worker> wo
         /** acquire(), a nested acquire() and its release, release. */
         NESTED,
         /** acquire() with a short lease held long enough for the background renewal, release. */
-        RENEWED
+        RENEWED,
+        /** acquire() with a short lease, held into its renewal, then releaseAfter(a minimum hold past the lease). */
+        RENEWED_RELEASE_AFTER
     }
 
     /** What goes wrong once during the run. */

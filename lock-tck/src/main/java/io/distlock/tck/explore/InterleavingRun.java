@@ -43,10 +43,14 @@ import java.util.concurrent.atomic.AtomicLong;
 final class InterleavingRun {
 
     static final Duration LEASE = Duration.ofSeconds(10);
-    static final Duration SHORT_LEASE = Duration.ofMillis(900);
-    static final Duration RENEWED_HOLD = Duration.ofMillis(500);
+    static final Duration SHORT_LEASE = Duration.ofMillis(600);
+    static final Duration RENEWED_HOLD = Duration.ofMillis(300);
     static final Duration WAIT = Duration.ofSeconds(2);
     static final Duration MIN_HELD = Duration.ofMillis(50);
+    /** The minimum hold of RENEWED_RELEASE_AFTER: longer than its lease, so a renewal landing last would cut it. */
+    static final Duration LONG_MIN_HELD = Duration.ofMillis(900);
+    /** How late past minHeld a releaseAfter may free the lock, or another holder enter before it, on a loaded machine. */
+    static final Duration MIN_HELD_MARGIN = Duration.ofMillis(500);
     /** What a wait may take beyond what was asked on a loaded machine (scheduler turns included). */
     static final Duration WAIT_SLACK = Duration.ofSeconds(2);
     /** How long the store may keep a lock nobody holds after the end: a releaseAfter's expiry (minHeld + 1 s). */
@@ -118,6 +122,11 @@ final class InterleavingRun {
         }
     }
 
+    /** A releaseAfter that returned normally: the lock must stay held until, and be freed at, its minimum hold. */
+    private record DelayedRelease(String worker, int client, String name, long fence, long enterNanos,
+            Duration minHeld) {
+    }
+
     /** A grant the stub made, and to which client. */
     private record Granted(int client, Grant grant) {
     }
@@ -130,6 +139,7 @@ final class InterleavingRun {
     private final Map<String, Granted> grants = new ConcurrentHashMap<>();
     private final Map<String, Held> current = new ConcurrentHashMap<>();
     private final List<CriticalSection> sections = new CopyOnWriteArrayList<>();
+    private final List<DelayedRelease> delayed = new CopyOnWriteArrayList<>();
     private final Map<String, Long> lastHeldSeen = new ConcurrentHashMap<>();
     private final Set<String> violations = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
     private final Set<Integer> closedClients = ConcurrentHashMap.newKeySet();
@@ -240,7 +250,8 @@ final class InterleavingRun {
 
     private void step(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
         Op op = step.op();
-        LockOptions options = op == Op.RENEWED ? LockOptions.defaults().withLeaseTime(SHORT_LEASE)
+        LockOptions options = op == Op.RENEWED || op == Op.RENEWED_RELEASE_AFTER
+                ? LockOptions.defaults().withLeaseTime(SHORT_LEASE)
                 : LockOptions.defaults().withLeaseTime(LEASE);
         DistributedLock lock = store.lock(step.name(), options);
         Lease lease;
@@ -284,13 +295,15 @@ final class InterleavingRun {
                 scheduler.yieldPoint("nested");
                 inner.release();
             }
-            case RENEWED -> never.await(RENEWED_HOLD.toMillis(), TimeUnit.MILLISECONDS); // a hold that lasts
+            case RENEWED, RENEWED_RELEASE_AFTER -> never.await(RENEWED_HOLD.toMillis(), TimeUnit.MILLISECONDS);
             default -> {
             }
         }
         leave(held);
-        if (op == Op.RELEASE_AFTER) {
-            lease.releaseAfter(MIN_HELD);
+        if (op == Op.RELEASE_AFTER || op == Op.RENEWED_RELEASE_AFTER) {
+            Duration minHeld = op == Op.RELEASE_AFTER ? MIN_HELD : LONG_MIN_HELD;
+            lease.releaseAfter(minHeld);
+            delayed.add(new DelayedRelease(label, client, held.name, held.fence, held.enterNanos, minHeld));
         } else {
             lease.release();
         }
@@ -422,6 +435,39 @@ final class InterleavingRun {
         });
     }
 
+    /**
+     * Every releaseAfter of a client no fault struck kept its lock until its minimum hold (no other holder entered
+     * before, less a margin) and freed it then (the store no longer holds it a margin later).
+     */
+    private void checkDelayedReleases() throws InterruptedException {
+        for (DelayedRelease r : delayed) {
+            if (struck.contains(r.client())) {
+                continue;
+            }
+            long until = r.enterNanos() + r.minHeld().toNanos();
+            for (CriticalSection s : sections) {
+                if (s.lock().equals(r.name()) && s.token() > r.fence()
+                        && s.enterNanos() < until - MIN_HELD_MARGIN.toNanos()) {
+                    violations.add("minHeld not kept: " + s.client() + " entered '" + r.name() + "' "
+                            + Duration.ofNanos(s.enterNanos() - r.enterNanos()) + " after " + r.worker()
+                            + " (fence " + r.fence() + ") acquired it and called releaseAfter(" + r.minHeld() + ")");
+                }
+            }
+            long checkAt = until + MIN_HELD_MARGIN.toNanos();
+            long wait = checkAt - System.nanoTime();
+            if (wait > 0) {
+                never.await(wait, TimeUnit.NANOSECONDS);
+            }
+            String token = space.holderToken(r.name());
+            Granted holder = token == null ? null : grants.get(token);
+            if (holder != null && holder.grant().fencingToken() == r.fence()) {
+                violations.add("releaseAfter did not free at minHeld: '" + r.name() + "' (fence " + r.fence()
+                        + ") is still held " + MIN_HELD_MARGIN.toMillis() + " ms past " + r.worker() + "'s releaseAfter("
+                        + r.minHeld() + "), for " + space.holderRemaining(r.name()) + " more");
+            }
+        }
+    }
+
     private void checkEnd() throws InterruptedException {
         HistoryReport report = HistoryChecker.check(sections);
         report.overlaps().forEach(o -> violations.add("two holders inside at once: " + o));
@@ -434,6 +480,7 @@ final class InterleavingRun {
                         + g.grant().name() + "'");
             }
         }
+        checkDelayedReleases();
         for (int c = 0; c < stores.size(); c++) {
             closedClients.add(c);
             struck.add(c);

@@ -8,7 +8,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The interleaving explorer's fixed budget in the build: the first {@value #SEEDS} seeds (about 30-60 s on the
+ * The interleaving explorer's fixed budget in the build: the first {@value #SEEDS} seeds (about 60 s on the
  * 2-core build machine), each a program of acquire, tryAcquire, release, extend, releaseAfter, nested acquisition
  * and background renewal on the stub store with a close, session loss, store-reported loss or suspension at a
  * scheduler-chosen point. A failure prints the seed that replays it ({@code InterleavingExplorer --seed N}, see
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class InterleavingExplorerTest {
 
-    static final int SEEDS = 150;
+    static final int SEEDS = 100;
 
     /**
      * Defects the explorer finds whose fixes are on another branch (lock-tck/DEFECTS.md): a run whose fault struck a
