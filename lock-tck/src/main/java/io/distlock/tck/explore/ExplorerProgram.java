@@ -13,13 +13,14 @@ import java.util.Random;
  * @param seed the seed it was drawn from (it also seeds the scheduler's choices)
  * @param model how the stub reports leases to end
  * @param clients how many stores share the space
+ * @param handOvers whether the stub hands a released lock straight to the next local waiter
  * @param workers the workers, each on one client
  * @param fault the fault raised, or {@link Fault#NONE}
  * @param faultClient the client the fault hits
  * @param faultYields how many turns the fault thread lets pass before it strikes
  */
-record ExplorerProgram(long seed, LeaseModel model, int clients, List<Worker> workers, Fault fault, int faultClient,
-        int faultYields) {
+record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOvers, List<Worker> workers, Fault fault,
+        int faultClient, int faultYields) {
 
     /** What a worker does with the lock it is given. */
     enum Op {
@@ -51,7 +52,9 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, List<Worker> wo
         /** One held lock of the client vanishes from the store and the backend reports it lost. */
         LOST,
         /** The client's connection is suspended, then reconnected. */
-        SUSPEND
+        SUSPEND,
+        /** An operator sets the fencing counter of 'x' to Long.MAX_VALUE: no larger token can be granted. */
+        FENCE_EXHAUSTED
     }
 
     /** One operation of a worker on one name. */
@@ -75,6 +78,7 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, List<Worker> wo
         Random r = new Random(seed * 0x9E3779B97F4A7C15L + 17);
         LeaseModel model = r.nextBoolean() ? LeaseModel.TIME : LeaseModel.SESSION;
         int clients = 1 + r.nextInt(2);
+        boolean handOvers = r.nextBoolean();
         List<String> names = r.nextInt(3) == 0 ? List.of("x", "y") : List.of("x");
         int workerCount = 2 + r.nextInt(2);
         List<Worker> workers = new ArrayList<>();
@@ -87,15 +91,16 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, List<Worker> wo
             }
             workers.add(new Worker(r.nextInt(clients), List.copyOf(steps)));
         }
-        Fault[] faults = model == LeaseModel.SESSION ? Fault.values() : new Fault[] {Fault.NONE, Fault.CLOSE};
+        Fault[] faults = model == LeaseModel.SESSION ? Fault.values()
+                : new Fault[] {Fault.NONE, Fault.CLOSE, Fault.FENCE_EXHAUSTED};
         Fault fault = faults[r.nextInt(faults.length)];
-        return new ExplorerProgram(seed, model, clients, List.copyOf(workers), fault, r.nextInt(clients),
+        return new ExplorerProgram(seed, model, clients, handOvers, List.copyOf(workers), fault, r.nextInt(clients),
                 r.nextInt(6));
     }
 
     @Override
     public String toString() {
-        return "seed=" + seed + " " + model + " clients=" + clients + " workers=" + workers + " fault=" + fault
+        return "seed=" + seed + " " + model + " clients=" + clients + (handOvers ? " hand-overs" : "") + " workers=" + workers + " fault=" + fault
                 + (fault == Fault.NONE ? "" : " on client" + faultClient + " after " + faultYields + " turns");
     }
 }

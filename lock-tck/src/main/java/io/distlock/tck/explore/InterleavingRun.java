@@ -133,7 +133,7 @@ final class InterleavingRun {
 
     private final ExplorerProgram program;
     private final YieldScheduler scheduler;
-    private final StubSpace space = new StubSpace();
+    private final StubSpace space = StubSpace.withClockFloor();
     private final List<StubBackend> backends = new ArrayList<>();
     private final List<BackendLockStore> stores = new ArrayList<>();
     private final Map<String, Granted> grants = new ConcurrentHashMap<>();
@@ -169,6 +169,7 @@ final class InterleavingRun {
         for (int c = 0; c < program.clients(); c++) {
             StubBackend backend = new StubBackend(space);
             backend.leaseModel(program.model());
+            backend.handOvers(program.handOvers());
             int client = c;
             backend.probe((b, point, name, grant) -> at(client, b, point, name, grant));
             backends.add(backend);
@@ -236,7 +237,10 @@ final class InterleavingRun {
             try {
                 step(label, worker.client(), store, step);
             } catch (LockException | IllegalStateException e) {
-                if (!closedClients.contains(worker.client()) && !(e instanceof io.distlock.LockLostException)) {
+                boolean fenceRefused = program.fault() == Fault.FENCE_EXHAUSTED && !struck.isEmpty()
+                        && String.valueOf(e.getMessage()).contains("fencing counter");
+                if (!closedClients.contains(worker.client()) && !(e instanceof io.distlock.LockLostException)
+                        && !fenceRefused) {
                     violations.add(label + " " + step + ": unexpected " + e);
                 }
             } catch (InterruptedException e) {
@@ -385,8 +389,18 @@ final class InterleavingRun {
                 suspended.remove(c);
                 backend.events().reconnected();
             }
+            case FENCE_EXHAUSTED -> exhaustFence("x");
             default -> {
             }
+        }
+    }
+
+    /** The operator's overwrite of {@code name}'s fencing counter with the largest token. */
+    private void exhaustFence(String name) {
+        try {
+            space.fenceTampering().overwriteLock(name, io.distlock.tck.FenceStateTampering.ForeignValue.LARGEST);
+        } catch (Exception e) {
+            throw new IllegalStateException("the stub's fence tampering failed", e);
         }
     }
 

@@ -51,11 +51,12 @@ public final class StubBackend implements LockBackend, LockAdmin {
     private volatile Supplier<? extends RuntimeException> renewFailure;
     private volatile Probe probe = Probe.NONE;
     private volatile boolean closed;
+    private volatile boolean handOvers;
 
     /**
      * Where an explorer watches this client's store calls: called on the calling thread at {@code "acquire"} (before
-     * each atomic attempt), {@code "granted"} (after the store granted, before the grant reaches the core),
-     * {@code "release"}, {@code "renew"} (before the store applies them) and {@code "renewed"} (after). A probe may
+     * each atomic attempt), {@code "granted"} (after the store granted or handed over, before the grant reaches the
+     * core), {@code "handOver"}, {@code "release"}, {@code "renew"} (before the store applies them) and {@code "renewed"} (after). A probe may
      * block there (a scheduler's yield point) or throw (a store call failing).
      */
     @FunctionalInterface
@@ -72,6 +73,44 @@ public final class StubBackend implements LockBackend, LockAdmin {
     /** Sets the probe of this client's store calls ({@link Probe#NONE} for none). */
     public void probe(Probe p) {
         this.probe = p;
+    }
+
+    /**
+     * Makes this client pass a released lock straight to its next local waiter in one store step
+     * ({@link LockBackend#handOver}), as Redis, SQL and mem: do; off by default.
+     */
+    public void handOvers(boolean on) {
+        this.handOvers = on;
+    }
+
+    @Override
+    public boolean handsOver() {
+        return handOvers;
+    }
+
+    /**
+     * If {@code from} still holds its lock, gives it a new owner token, {@code leaseTime} and the next fence in one
+     * step; a fence the counter refuses ({@link StubSpace#withClockFloor()} at {@link Long#MAX_VALUE}) changes
+     * nothing and throws.
+     */
+    @Override
+    public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
+        probe.at(this, "handOver", from.name(), from);
+        space.operation("hand-over");
+        String token = OwnerTokens.newToken();
+        long now = System.nanoTime();
+        Grant[] handed = {null};
+        space.entries.computeIfPresent(from.name(), (k, current) -> {
+            if (!current.ownerToken().equals(from.ownerToken()) || current.expiredAt(now)) {
+                return current;
+            }
+            handed[0] = new Grant(k, token, space.nextFence(k), null, now);
+            return new StubSpace.Entry(token, handed[0].fencingToken(), now + leaseTime.toNanos());
+        });
+        if (handed[0] != null) {
+            probe.at(this, "granted", from.name(), handed[0]);
+        }
+        return handed[0];
     }
 
     /** Whether the core closed this client (its probe may then fail the calls that still come, as a closed pool). */
