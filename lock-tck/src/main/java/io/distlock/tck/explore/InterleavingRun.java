@@ -48,7 +48,7 @@ final class InterleavingRun {
     static final Duration WAIT = Duration.ofSeconds(2);
     static final Duration MIN_HELD = Duration.ofMillis(50);
     /** The minimum hold of RENEWED_RELEASE_AFTER: longer than its lease, so a renewal landing last would cut it. */
-    static final Duration LONG_MIN_HELD = Duration.ofMillis(900);
+    static final Duration LONG_MIN_HELD = Duration.ofMillis(2000);
     /** How late past minHeld a releaseAfter may free the lock, or another holder enter before it, on a loaded machine. */
     static final Duration MIN_HELD_MARGIN = Duration.ofMillis(500);
     /** What a wait may take beyond what was asked on a loaded machine (scheduler turns included). */

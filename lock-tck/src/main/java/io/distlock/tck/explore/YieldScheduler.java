@@ -18,6 +18,12 @@ import java.util.Set;
  */
 final class YieldScheduler {
 
+    /**
+     * How long a lone ready thread may be kept back (one choice in four) while a worker is in a timed wait: a
+     * renewal then meets the worker's next store call instead of always running first.
+     */
+    private static final long HOLD_BACK_NANOS = 250_000_000L;
+
     private final Random random;
     private final Object monitor = new Object();
     private final Map<Thread, String> ready = new LinkedHashMap<>();
@@ -78,6 +84,8 @@ final class YieldScheduler {
             }
         }
         int stoppedLooks = 0;
+        long holdBackUntil = 0;
+        boolean decided = false;
         while (true) {
             if (System.nanoTime() - deadlineNanos > 0) {
                 return false;
@@ -107,6 +115,16 @@ final class YieldScheduler {
                     monitor.wait(1); // every thread waits in the code under test (a timed wait, a gate)
                     continue;
                 }
+                if (!decided) { // once per choice: keep a lone ready thread back for one now in a timed wait?
+                    decided = true;
+                    holdBackUntil = ready.size() == 1 && anyTimedWaiting(actors) && random.nextInt(4) == 0
+                            ? System.nanoTime() + HOLD_BACK_NANOS : 0;
+                }
+                if (holdBackUntil != 0 && ready.size() == 1 && System.nanoTime() - holdBackUntil < 0) {
+                    monitor.wait(1);
+                    continue;
+                }
+                decided = false;
                 atEachChoice.run();
                 List<Map.Entry<Thread, String>> choices = new ArrayList<>(ready.entrySet());
                 choices.sort(Comparator.comparing(e -> e.getKey().getName()));
@@ -117,6 +135,10 @@ final class YieldScheduler {
                 monitor.notifyAll();
             }
         }
+    }
+
+    private static boolean anyTimedWaiting(Set<Thread> actors) {
+        return actors.stream().anyMatch(t -> t.getState() == Thread.State.TIMED_WAITING);
     }
 
     /** Ends the run: every thread at a yield point goes on, and later yield points pass. */
