@@ -254,7 +254,11 @@ final class InterleavingRun {
 
     private void step(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
         Op op = step.op();
-        LockOptions options = op == Op.RENEWED || op == Op.RENEWED_RELEASE_AFTER
+        // a session-bound store keeps a lease as long as the session; the stub ends entries by time only, so
+        // session-bound programs use the long lease throughout
+        boolean shortLease = (op == Op.RENEWED || op == Op.RENEWED_RELEASE_AFTER)
+                && program.model() == LeaseModel.TIME;
+        LockOptions options = shortLease
                 ? LockOptions.defaults().withLeaseTime(SHORT_LEASE)
                 : LockOptions.defaults().withLeaseTime(LEASE);
         DistributedLock lock = store.lock(step.name(), options);

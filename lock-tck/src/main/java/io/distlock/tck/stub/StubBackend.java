@@ -244,7 +244,8 @@ public final class StubBackend implements LockBackend, LockAdmin {
         if (failure != null) {
             throw failure.get();
         }
-        probe.at(this, "renew", renewals.get(0).grant().name(), null);
+        String first = renewals.isEmpty() ? "" : renewals.get(0).grant().name();
+        probe.at(this, "renew", first, null);
         space.operation("renew");
         passRenew(Point.RENEW_BEFORE_STORE, renewals);
         Set<Grant> lost = new HashSet<>();
@@ -265,7 +266,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
             }
         }
         passRenew(Point.RENEW_AFTER_STORE, renewals);
-        probe.at(this, "renewed", renewals.get(0).grant().name(), null);
+        probe.at(this, "renewed", first, null);
         return lost;
     }
 
