@@ -100,7 +100,8 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
 
     @Override
     public String toString() {
-        return "seed=" + seed + " " + model + " clients=" + clients + (handOvers ? " hand-overs" : "") + " workers=" + workers + " fault=" + fault
+        return "seed=" + seed + " " + model + " clients=" + clients + (handOvers ? " hand-overs" : "") + " workers="
+                + workers + " fault=" + fault
                 + (fault == Fault.NONE ? "" : " on client" + faultClient + " after " + faultYields + " turns");
     }
 }

@@ -10,7 +10,8 @@ import java.util.List;
  * loss, store-reported loss or suspension at a point the scheduler picks, over the stub store, and prints every
  * failing seed with its program, violations and the scheduler's choices. Arguments: {@code --seed N} replays one
  * seed; {@code --from N --seconds S} runs seeds from N for S seconds (default from 1 for 60 s); {@code --pending
- * skip} leaves out the runs that show only a defect whose fix is pending ({@link InterleavingRun.Outcome#pendingDefect}).
+ * skip} leaves out the runs that show only a defect whose fix is pending
+ * ({@link InterleavingRun.Outcome#pendingDefect}).
  * Exits 1 if a run failed.
  */
 public final class InterleavingExplorer {
@@ -38,8 +39,8 @@ public final class InterleavingExplorer {
                 : explore(from, Long.MAX_VALUE, Duration.ofSeconds(seconds));
         boolean skip = skipPending;
         List<InterleavingRun.Outcome> shown = failed.stream().filter(o -> !skip || o.pendingDefect() == null).toList();
-        shown.forEach(o -> System.out.println("FAILED" + (o.pendingDefect() == null ? "" : " (pending " + o.pendingDefect()
-                + ")") + " " + o.report()));
+        shown.forEach(o -> System.out.println("FAILED"
+                + (o.pendingDefect() == null ? "" : " (pending " + o.pendingDefect() + ")") + " " + o.report()));
         System.out.println("interleaving explorer: " + shown.size() + " failed runs shown");
         System.exit(shown.isEmpty() ? 0 : 1);
     }

@@ -49,7 +49,7 @@ final class InterleavingRun {
     static final Duration MIN_HELD = Duration.ofMillis(50);
     /** The minimum hold of RENEWED_RELEASE_AFTER: longer than its lease, so a renewal landing last would cut it. */
     static final Duration LONG_MIN_HELD = Duration.ofMillis(2000);
-    /** How late past minHeld a releaseAfter may free the lock, or another holder enter before it, on a loaded machine. */
+    /** How late past minHeld a releaseAfter may free the lock, or how early another holder may enter, under load. */
     static final Duration MIN_HELD_MARGIN = Duration.ofMillis(500);
     /** What a wait may take beyond what was asked on a loaded machine (scheduler turns included). */
     static final Duration WAIT_SLACK = Duration.ofSeconds(2);
@@ -480,8 +480,8 @@ final class InterleavingRun {
             Granted holder = token == null ? null : grants.get(token);
             if (holder != null && holder.grant().fencingToken() == r.fence()) {
                 violations.add("releaseAfter did not free at minHeld: '" + r.name() + "' (fence " + r.fence()
-                        + ") is still held " + MIN_HELD_MARGIN.toMillis() + " ms past " + r.worker() + "'s releaseAfter("
-                        + r.minHeld() + "), for " + space.holderRemaining(r.name()) + " more");
+                        + ") is still held " + MIN_HELD_MARGIN.toMillis() + " ms past " + r.worker()
+                        + "'s releaseAfter(" + r.minHeld() + "), for " + space.holderRemaining(r.name()) + " more");
             }
         }
     }

@@ -56,7 +56,8 @@ public final class StubBackend implements LockBackend, LockAdmin {
     /**
      * Where an explorer watches this client's store calls: called on the calling thread at {@code "acquire"} (before
      * each atomic attempt), {@code "granted"} (after the store granted or handed over, before the grant reaches the
-     * core), {@code "handOver"}, {@code "release"}, {@code "renew"} (before the store applies them) and {@code "renewed"} (after). A probe may
+     * core), {@code "handOver"}, {@code "release"}, {@code "renew"} (before the store applies them) and
+     * {@code "renewed"} (after). A probe may
      * block there (a scheduler's yield point) or throw (a store call failing).
      */
     @FunctionalInterface
