@@ -107,6 +107,7 @@ final class InterleavingRun {
         final long fence;
         final long enterNanos = System.nanoTime();
         final AtomicLong exitNanos = new AtomicLong(Long.MAX_VALUE);
+        volatile boolean releasedAfter;
 
         Held(String worker, int client, Lease lease) {
             this.worker = worker;
@@ -310,6 +311,7 @@ final class InterleavingRun {
         leave(held);
         if (op == Op.RELEASE_AFTER || op == Op.RENEWED_RELEASE_AFTER) {
             Duration minHeld = op == Op.RELEASE_AFTER ? MIN_HELD : LONG_MIN_HELD;
+            held.releasedAfter = true;
             lease.releaseAfter(minHeld);
             delayed.add(new DelayedRelease(label, client, held.name, held.fence, held.enterNanos, minHeld));
         } else {
@@ -320,7 +322,9 @@ final class InterleavingRun {
     private Held hold(String label, int client, Lease lease) {
         Held held = new Held(label, client, lease);
         lease.onLost(e -> {
-            if (!struck.contains(client)) {
+            // after releaseAfter the store keeps the lock by its expiry (minHeld + 1 s) until the delayed release;
+            // on a loaded machine, with the scheduler holding that release back, it can come after the expiry
+            if (!struck.contains(client) && !held.releasedAfter) {
                 violations.add("a lease lost although nothing took it: " + label + "'s lease on '" + held.name
                         + "' (fence " + held.fence + "): " + e.getMessage());
             }
