@@ -49,6 +49,75 @@ public final class StubBackend implements LockBackend, LockAdmin {
     private volatile LeaseModel model = LeaseModel.TIME;
     private volatile LeaseEvents events = LeaseEvents.NONE;
     private volatile Supplier<? extends RuntimeException> renewFailure;
+    private volatile Probe probe = Probe.NONE;
+    private volatile boolean closed;
+    private volatile boolean handOvers;
+
+    /**
+     * Where an explorer watches this client's store calls: called on the calling thread at {@code "acquire"} (before
+     * each atomic attempt), {@code "granted"} (after the store granted or handed over, before the grant reaches the
+     * core), {@code "handOver"}, {@code "release"}, {@code "renew"} (before the store applies them) and
+     * {@code "renewed"} (after). A probe may
+     * block there (a scheduler's yield point) or throw (a store call failing).
+     */
+    @FunctionalInterface
+    public interface Probe {
+        /** A probe that does nothing. */
+        Probe NONE = (client, point, name, grant) -> { };
+
+        /**
+         * @param grant the grant the call carries ({@code "granted"}, {@code "release"}), or null
+         */
+        void at(StubBackend client, String point, String name, Grant grant);
+    }
+
+    /** Sets the probe of this client's store calls ({@link Probe#NONE} for none). */
+    public void probe(Probe p) {
+        this.probe = p;
+    }
+
+    /**
+     * Makes this client pass a released lock straight to its next local waiter in one store step
+     * ({@link LockBackend#handOver}), as Redis, SQL and mem: do; off by default.
+     */
+    public void handOvers(boolean on) {
+        this.handOvers = on;
+    }
+
+    @Override
+    public boolean handsOver() {
+        return handOvers;
+    }
+
+    /**
+     * If {@code from} still holds its lock, gives it a new owner token, {@code leaseTime} and the next fence in one
+     * step; a fence the counter refuses ({@link StubSpace#withClockFloor()} at {@link Long#MAX_VALUE}) changes
+     * nothing and throws.
+     */
+    @Override
+    public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
+        probe.at(this, "handOver", from.name(), from);
+        space.operation("hand-over");
+        String token = OwnerTokens.newToken();
+        long now = System.nanoTime();
+        Grant[] handed = {null};
+        space.entries.computeIfPresent(from.name(), (k, current) -> {
+            if (!current.ownerToken().equals(from.ownerToken()) || current.expiredAt(now)) {
+                return current;
+            }
+            handed[0] = new Grant(k, token, space.nextFence(k), null, now);
+            return new StubSpace.Entry(token, handed[0].fencingToken(), now + leaseTime.toNanos());
+        });
+        if (handed[0] != null) {
+            probe.at(this, "granted", from.name(), handed[0]);
+        }
+        return handed[0];
+    }
+
+    /** Whether the core closed this client (its probe may then fail the calls that still come, as a closed pool). */
+    public boolean isClosed() {
+        return closed;
+    }
 
     /** A client of {@code space}. */
     public StubBackend(StubSpace space) {
@@ -146,6 +215,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
             waitsInProgress.decrementAndGet();
         }
         if (grant != null) {
+            probe.at(this, "granted", name, grant);
             pass(Point.AFTER_GRANT, name, grant);
         }
         return grant;
@@ -153,6 +223,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
 
     @Override
     public boolean release(Grant grant) {
+        probe.at(this, "release", grant.name(), grant);
         space.operation("release");
         long now = System.nanoTime();
         boolean[] removed = {false};
@@ -174,6 +245,8 @@ public final class StubBackend implements LockBackend, LockAdmin {
         if (failure != null) {
             throw failure.get();
         }
+        String first = renewals.isEmpty() ? "" : renewals.get(0).grant().name();
+        probe.at(this, "renew", first, null);
         space.operation("renew");
         passRenew(Point.RENEW_BEFORE_STORE, renewals);
         Set<Grant> lost = new HashSet<>();
@@ -194,6 +267,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
             }
         }
         passRenew(Point.RENEW_AFTER_STORE, renewals);
+        probe.at(this, "renewed", first, null);
         return lost;
     }
 
@@ -248,6 +322,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
 
     @Override
     public void close() {
+        closed = true;
     }
 
     @Override
@@ -274,6 +349,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
 
         @Override
         protected Attempt attempt(String name, Duration leaseTime) {
+            probe.at(StubBackend.this, "acquire", name, null);
             space.operation("acquire");
             String token = OwnerTokens.newToken();
             long now = System.nanoTime();

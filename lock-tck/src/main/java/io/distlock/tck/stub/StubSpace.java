@@ -174,6 +174,38 @@ public final class StubSpace {
     /** The owner a spoiled entry names: no grant's token (those come from {@code OwnerTokens}). */
     private static final String SPOILED_OWNER = "spoiled by an operator";
 
+    /**
+     * Ends one holder's hold as a store does behind its client's back (a session that ended, a node deleted): removes
+     * {@code name}'s entry if {@code ownerToken} holds it, and wakes its waiters. True if it was held by that token.
+     */
+    public boolean dropHolder(String name, String ownerToken) {
+        boolean[] dropped = {false};
+        entries.computeIfPresent(name, (k, current) -> {
+            if (current.ownerToken().equals(ownerToken)) {
+                dropped[0] = true;
+                return null;
+            }
+            return current;
+        });
+        if (dropped[0]) {
+            signals.signal(name);
+        }
+        return dropped[0];
+    }
+
+    /** The owner token of {@code name}'s current (unexpired) holder, or null if it is free. */
+    public String holderToken(String name) {
+        Entry e = entries.get(name);
+        return e == null || e.expiredAt(System.nanoTime()) ? null : e.ownerToken();
+    }
+
+    /** How long {@code name}'s current holder still holds it by the store's clock, or null if it is free. */
+    public Duration holderRemaining(String name) {
+        Entry e = entries.get(name);
+        long now = System.nanoTime();
+        return e == null || e.expiredAt(now) ? null : Duration.ofNanos(e.expiresAtNanos() - now);
+    }
+
     /** When the store expires {@code name}'s current holder ({@link System#nanoTime()}), or empty if it is free. */
     public java.util.OptionalLong expiresAtNanos(String name) {
         Entry e = entries.get(name);

@@ -1,0 +1,107 @@
+package io.distlock.tck.explore;
+
+import io.distlock.LeaseModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * One exploration's workload, drawn from its seed: the lease model, one or two clients (stores over one stub space),
+ * one or two lock names, two or three workers each running one or two operations, and at most one fault (a close, a
+ * session loss, a lease loss reported by the store, a suspension) raised at a point the scheduler chooses.
+ *
+ * @param seed the seed it was drawn from (it also seeds the scheduler's choices)
+ * @param model how the stub reports leases to end
+ * @param clients how many stores share the space
+ * @param handOvers whether the stub hands a released lock straight to the next local waiter
+ * @param workers the workers, each on one client
+ * @param fault the fault raised, or {@link Fault#NONE}
+ * @param faultClient the client the fault hits
+ * @param faultYields how many turns the fault thread lets pass before it strikes
+ */
+record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOvers, List<Worker> workers, Fault fault,
+        int faultClient, int faultYields) {
+
+    /** What a worker does with the lock it is given. */
+    enum Op {
+        /** acquire(), release. */
+        ACQUIRE,
+        /** tryAcquire(), release if it got it. */
+        TRY_NOW,
+        /** tryAcquire(wait), release if it got it. */
+        TRY_WAIT,
+        /** acquire(), extend, release. */
+        EXTEND,
+        /** acquire(), releaseAfter(a short minimum hold). */
+        RELEASE_AFTER,
+        /** acquire(), a nested acquire() and its release, release. */
+        NESTED,
+        /** acquire() with a short lease held long enough for the background renewal, release. */
+        RENEWED,
+        /** acquire() with a short lease, held into its renewal, then releaseAfter(a minimum hold past the lease). */
+        RENEWED_RELEASE_AFTER
+    }
+
+    /** What goes wrong once during the run. */
+    enum Fault {
+        NONE,
+        /** The client's store is closed. */
+        CLOSE,
+        /** The client's session ends in the store (its holds vanish) and the backend reports sessionLost. */
+        SESSION_LOST,
+        /** One held lock of the client vanishes from the store and the backend reports it lost. */
+        LOST,
+        /** The client's connection is suspended, then reconnected. */
+        SUSPEND,
+        /** An operator sets the fencing counter of 'x' to Long.MAX_VALUE: no larger token can be granted. */
+        FENCE_EXHAUSTED
+    }
+
+    /** One operation of a worker on one name. */
+    record Step(Op op, String name) {
+        @Override
+        public String toString() {
+            return op + "(" + name + ")";
+        }
+    }
+
+    /** A worker thread: the client it uses and its operations in order. */
+    record Worker(int client, List<Step> steps) {
+        @Override
+        public String toString() {
+            return "client" + client + " " + steps;
+        }
+    }
+
+    /** The program of {@code seed}. */
+    static ExplorerProgram of(long seed) {
+        Random r = new Random(seed * 0x9E3779B97F4A7C15L + 17);
+        LeaseModel model = r.nextBoolean() ? LeaseModel.TIME : LeaseModel.SESSION;
+        int clients = 1 + r.nextInt(2);
+        boolean handOvers = r.nextBoolean();
+        List<String> names = r.nextInt(3) == 0 ? List.of("x", "y") : List.of("x");
+        int workerCount = 2 + r.nextInt(2);
+        List<Worker> workers = new ArrayList<>();
+        Op[] ops = Op.values();
+        for (int w = 0; w < workerCount; w++) {
+            List<Step> steps = new ArrayList<>();
+            int stepCount = 1 + r.nextInt(2);
+            for (int s = 0; s < stepCount; s++) {
+                steps.add(new Step(ops[r.nextInt(ops.length)], names.get(r.nextInt(names.size()))));
+            }
+            workers.add(new Worker(r.nextInt(clients), List.copyOf(steps)));
+        }
+        Fault[] faults = model == LeaseModel.SESSION ? Fault.values()
+                : new Fault[] {Fault.NONE, Fault.CLOSE, Fault.FENCE_EXHAUSTED};
+        Fault fault = faults[r.nextInt(faults.length)];
+        return new ExplorerProgram(seed, model, clients, handOvers, List.copyOf(workers), fault, r.nextInt(clients),
+                r.nextInt(6));
+    }
+
+    @Override
+    public String toString() {
+        return "seed=" + seed + " " + model + " clients=" + clients + (handOvers ? " hand-overs" : "") + " workers="
+                + workers + " fault=" + fault
+                + (fault == Fault.NONE ? "" : " on client" + faultClient + " after " + faultYields + " turns");
+    }
+}

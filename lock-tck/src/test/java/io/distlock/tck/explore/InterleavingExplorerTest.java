@@ -1,0 +1,44 @@
+package io.distlock.tck.explore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The interleaving explorer's fixed budget in the build: the first {@value #SEEDS} seeds, or as many as
+ * {@link #BUDGET} allows (60-100 on the loaded 2-core build machine), each a program of acquire, tryAcquire,
+ * release, extend, releaseAfter, nested acquisition, hand-overs and background renewal on the stub store, with a
+ * close, session loss, store-reported loss, suspension or exhausted fence counter at a scheduler-chosen point. A
+ * failure prints the seed that replays it ({@code InterleavingExplorer --seed N}, see
+ * lock-tck's README). The longer run is the command {@link InterleavingExplorer}.
+ */
+class InterleavingExplorerTest {
+
+    static final int SEEDS = 100;
+    /** The build's time for it: on a loaded machine fewer seeds run (the count is printed). */
+    static final Duration BUDGET = Duration.ofSeconds(75);
+
+    /**
+     * Defects the explorer finds whose fixes are on another branch (lock-tck/DEFECTS.md): a run whose fault struck a
+     * grant in flight, broken only in the way these defects break it, is reported, not failed. Empty this once the
+     * s3-core fixes are merged: "S3-7" (close() during an acquire in flight leaves the lock held: "held by nobody
+     * alive") and "S3-8" (LeaseEvents.sessionLost misses grants in flight: "a valid lease the store does not hold").
+     */
+    static final Set<String> PENDING = Set.of("S3-7", "S3-8");
+
+    @Test
+    void noSeedOfTheBudgetBreaksAnInvariant() throws InterruptedException {
+        List<InterleavingRun.Outcome> failed = InterleavingExplorer.explore(1, SEEDS, BUDGET);
+        failed.stream().filter(InterleavingExplorerTest::pending)
+                .forEach(o -> System.out.println("pending fix " + o.pendingDefect() + ": " + o.report()));
+        assertThat(failed.stream().filter(o -> !pending(o)).map(InterleavingRun.Outcome::report))
+                .as("runs that broke an invariant (replay each with its seed)").isEmpty();
+    }
+
+    private static boolean pending(InterleavingRun.Outcome o) {
+        return o.pendingDefect() != null && PENDING.contains(o.pendingDefect());
+    }
+}
