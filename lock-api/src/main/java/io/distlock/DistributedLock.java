@@ -59,7 +59,8 @@ public interface DistributedLock {
      * {@linkplain Lease#onLost lost-listeners} at once, as usual. A thread that already holds this lock runs the
      * task under a nested lease.
      *
-     * @return the task's result; empty if the task was not run, or if it returned null
+     * @return the task's result; empty if the task was not run, or if it returned null (use
+     *         {@link #runIfFree(Duration, LeaseAction)} to tell the two apart)
      * @throws LockLostException if the task completed but the lease had been lost while it ran: the work may have
      *         overlapped with another holder's, so its result is not returned
      * @throws StoreUnavailableException if the store cannot be reached (never reported as "not run because held"):
@@ -101,6 +102,24 @@ public interface DistributedLock {
         }
         lease.releaseAfter(minHeld);
         return Optional.ofNullable(result);
+    }
+
+    /**
+     * As {@link #tryRun(Duration, LeaseTask)} for work that returns nothing, telling "skipped" from "ran": true if
+     * {@code action} ran under the lock, false if the lock was held elsewhere and it did not run.
+     *
+     * @throws IllegalArgumentException if {@code minHeld} is negative
+     * @throws NullPointerException if {@code minHeld} or {@code action} is null
+     * @throws LockLostException if the action completed but the lease had been lost while it ran
+     * @throws StoreUnavailableException if the store cannot be reached (never reported as "skipped")
+     * @throws Exception whatever the action threw, after the lease was released
+     */
+    default boolean runIfFree(Duration minHeld, LeaseAction action) throws Exception {
+        Objects.requireNonNull(action, "action must not be null");
+        return tryRun(minHeld, lease -> {
+            action.run(lease);
+            return Boolean.TRUE;
+        }).isPresent();
     }
 
     /**

@@ -7,8 +7,13 @@ import java.util.Objects;
  * How leases of a lock are taken: immutable, each {@code with...} method returns a copy.
  *
  * <p>Defaults: a lease time of 30 seconds, renewed automatically in the background (every third of the lease time)
- * for as long as the lease is held. Turn auto-renew off to get a lease that simply expires, for example for
- * a scheduled task that must not run twice within a period.
+ * for as long as the lease is held. Turn auto-renew off to get a lease that simply expires. For a scheduled task
+ * that must run once per period, use {@link DistributedLock#runIfFree(Duration, LeaseAction)} or
+ * {@link DistributedLock#tryRun(Duration, LeaseTask)} with a {@code minHeld} instead: the lease is renewed while the
+ * task runs (a long run is never overlapped) and the lock stays taken until {@code minHeld}, so late timers skip.
+ *
+ * <p>On session-bound stores ({@link LeaseModel#SESSION}: ZooKeeper) both options are ignored: a lease lasts as long
+ * as the store's session, which the client keeps alive, and ends with it (see {@link LockStore#leaseModel()}).
  */
 public final class LockOptions {
 

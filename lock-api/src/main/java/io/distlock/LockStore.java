@@ -24,7 +24,8 @@ public interface LockStore extends AutoCloseable {
 
     /**
      * Opens the store named by {@code uri}, for example {@code redis://localhost:6379}, {@code zookeeper://zk1:2181},
-     * {@code jdbc:postgresql://db/app} or {@code mem:}.
+     * {@code jdbc:postgresql://db/app} or {@code mem:}. Every scheme, with its options and defaults, is in one
+     * table: {@code docs/stores.md} in the distlock repository.
      *
      * @throws NullPointerException if {@code uri} is null
      * @throws IllegalArgumentException if the URI is malformed or no store on the class path claims its scheme

@@ -114,6 +114,9 @@ public final class StoreUri {
      */
     public static Duration parseDuration(String text) {
         String s = text.strip();
+        if (s.startsWith("-")) {
+            throw new IllegalArgumentException("'" + text + "' must not be negative");
+        }
         Matcher m = SIMPLE_DURATION.matcher(s.toLowerCase(Locale.ROOT));
         try {
             if (m.matches()) {
@@ -301,6 +304,13 @@ public final class StoreUri {
         try {
             d = parseDuration(v);
         } catch (IllegalArgumentException e) {
+            if (v.strip().startsWith("-")) {
+                throw bad("has option " + shown(name, v) + ", which must not be negative");
+            }
+            if (name.endsWith("Millis")) {
+                throw bad("has option " + shown(name, v) + ", which is not a number of milliseconds; write for"
+                        + " example 500");
+            }
             throw bad("has option " + shown(name, v) + ", which is not a duration; " + DURATION_EXAMPLES);
         }
         if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {

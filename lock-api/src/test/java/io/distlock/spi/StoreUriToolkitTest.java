@@ -65,7 +65,7 @@ class StoreUriToolkitTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "abc", "2x", "-1s", "1.5", "s", "PT", "99999999999999999999h"})
+    @ValueSource(strings = {"", "abc", "2x", "1.5", "s", "PT", "99999999999999999999h"})
     void badDurationsAreRefused(String text) {
         assertThatThrownBy(() -> StoreUri.parseDuration(text)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("500ms");

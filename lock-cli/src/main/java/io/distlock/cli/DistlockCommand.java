@@ -4,6 +4,7 @@ import io.distlock.cli.chaos.ChaosCommand;
 import io.distlock.cli.demo.DemoCommand;
 import io.distlock.cli.explore.ExploreCommand;
 import io.distlock.cli.tck.TckCommand;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -13,8 +14,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "distlock", mixinStandardHelpOptions = true, version = "distlock 0.1.0-SNAPSHOT",
         description = "One distributed-lock API over Redis, ZooKeeper and SQL stores: demo, compatibility kit, "
                 + "fault suite, lock inspection.",
-        subcommands = {DemoCommand.class, TckCommand.class, ChaosCommand.class, ExploreCommand.class,
-            InspectCommand.class, ReleaseCommand.class},
+        subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, TckCommand.class, ChaosCommand.class,
+            ExploreCommand.class, InspectCommand.class, ReleaseCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok", "  1  a check failed (TCK rule, demo result, fault-suite bar, lock not held)",
             "  2  usage error", "  3  store unavailable"})

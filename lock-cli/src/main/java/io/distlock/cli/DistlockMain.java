@@ -10,6 +10,9 @@ import picocli.CommandLine;
  */
 public final class DistlockMain {
 
+    /** Columns of the help text (picocli's default, 80, splits the example URIs). */
+    static final int HELP_WIDTH = 120;
+
     private DistlockMain() {
     }
 
@@ -39,6 +42,7 @@ public final class DistlockMain {
         CommandLine cli = new CommandLine(new DistlockCommand(), new CommandFactory(in));
         cli.setExecutionExceptionHandler(new ErrorHandler());
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setUsageHelpWidth(HELP_WIDTH); // wide enough that no example URI is split across lines
         return cli;
     }
 }

@@ -16,8 +16,8 @@ public final class StoreUriOption {
     CommandSpec mixee;
 
     @Option(names = "--store", required = true, paramLabel = "URI",
-            description = "Store URI, e.g. redis://127.0.0.1:6379, zookeeper://127.0.0.1:2181, "
-                    + "jdbc:mariadb://127.0.0.1:3306/test?user=root, mem:NAME")
+            description = {"Store URI, e.g. redis://127.0.0.1:6379, zookeeper://127.0.0.1:2181, mem:NAME,",
+                "jdbc:mariadb://127.0.0.1:3306/test?user=root"})
     String uri;
 
     /** The URI as given. */

@@ -58,7 +58,19 @@ final class ConnectionPools {
                     .getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new LockException("the JDBC driver " + dialect.driverClass() + " for " + dialect.name()
-                    + " is not on the class path", e);
+                    + " is not on the class path: add the dependency " + driverArtifact(dialect.driverClass())
+                    + " (lock-jdbc leaves the driver to the application)", e);
         }
+    }
+
+    /** The Maven coordinates of the artifact that holds {@code driverClass}. */
+    static String driverArtifact(String driverClass) {
+        return switch (driverClass) {
+            case "org.postgresql.Driver" -> "org.postgresql:postgresql";
+            case "com.mysql.cj.jdbc.Driver" -> "com.mysql:mysql-connector-j";
+            case "org.mariadb.jdbc.Driver" -> "org.mariadb.jdbc:mariadb-java-client";
+            case "org.h2.Driver" -> "com.h2database:h2";
+            default -> "that holds " + driverClass;
+        };
     }
 }

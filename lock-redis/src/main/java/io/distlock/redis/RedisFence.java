@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -83,6 +84,16 @@ public final class RedisFence {
     /** Fenced writes through {@code jedis} (not closed by this class). */
     public static RedisFence on(UnifiedJedis jedis) {
         return new RedisFence(Objects.requireNonNull(jedis, "jedis client must not be null"));
+    }
+
+    /**
+     * Fenced writes through a classic {@link Jedis} connection (not closed by this class); like the connection, the
+     * fence is then for one thread at a time.
+     */
+    public static RedisFence on(Jedis jedis) {
+        Objects.requireNonNull(jedis, "jedis client must not be null");
+        return new RedisFence(new UnifiedJedis(jedis.getConnection()) {
+        });
     }
 
     /**

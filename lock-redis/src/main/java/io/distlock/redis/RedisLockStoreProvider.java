@@ -22,6 +22,7 @@ public final class RedisLockStoreProvider implements LockStoreProvider {
 
     @Override
     public LockBackend open(StoreUri storeUri) {
+        JedisVersionCheck.requireJedis8();
         RedisUri uri = RedisUri.parse(storeUri);
         RedisOptions options = uri.options();
         switch (uri.scheme()) {

@@ -208,7 +208,7 @@ class RedisFenceTest {
     @Test
     void badInputIsRefusedWithAClearMessage() {
         String key = PREFIX + "bad";
-        assertThatThrownBy(() -> RedisFence.on(null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> RedisFence.on((UnifiedJedis) null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("jedis client must not be null");
         assertThatThrownBy(() -> fence.hset(null, "f", "v", 1)).isInstanceOf(NullPointerException.class)
                 .hasMessage("key must not be null");

@@ -2,6 +2,7 @@ package io.distlock.spring;
 
 import io.distlock.LockStore;
 import io.distlock.spring.integration.DistlockLockRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -19,10 +20,12 @@ import org.springframework.integration.support.locks.LockRegistry;
 @ConditionalOnBean(LockStore.class)
 public class DistlockIntegrationAutoConfiguration {
 
-    /** The registry; its locks take the store's default options. */
+    /** The registry; its locks take the store's default options, its keys {@code distlock.integration.key-prefix}. */
     @Bean
     @ConditionalOnMissingBean(LockRegistry.class)
-    public DistlockLockRegistry distlockLockRegistry(LockStore store) {
-        return new DistlockLockRegistry(store);
+    public DistlockLockRegistry distlockLockRegistry(LockStore store, ObjectProvider<DistlockProperties> properties) {
+        DistlockProperties configured = properties.getIfAvailable(DistlockProperties::new);
+        String prefix = configured.getIntegration().getKeyPrefix();
+        return new DistlockLockRegistry(store, prefix == null ? "" : prefix);
     }
 }

@@ -20,6 +20,9 @@ public class DistlockProperties {
     /** Whether leases are renewed in the background while held. */
     private boolean autoRenew = true;
 
+    /** The Spring Integration lock registry's settings. */
+    private final Integration integration = new Integration();
+
     public String getUri() {
         return uri;
     }
@@ -42,6 +45,28 @@ public class DistlockProperties {
 
     public void setAutoRenew(boolean autoRenew) {
         this.autoRenew = autoRenew;
+    }
+
+    public Integration getIntegration() {
+        return integration;
+    }
+
+    /** {@code distlock.integration.*}: the auto-configured Spring Integration {@code LockRegistry}. */
+    public static class Integration {
+
+        /**
+         * Put before every registry key to make the store's lock name, so the registry's locks (the leader
+         * initiator's role, aggregator groups) never share a name with store.lock(...) or ShedLock's locks.
+         */
+        private String keyPrefix = "";
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
     }
 
     /** The options these properties describe; a bad lease time is refused with a message naming the property. */

@@ -44,8 +44,8 @@ public final class TckCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--store", paramLabel = "URI",
-            description = {"Store to check, e.g. redis://127.0.0.1:6379, zookeeper://127.0.0.1:2181?sessionTimeout=4s, "
-                    + "jdbc:mariadb://127.0.0.1:3306/test?user=root, mem:NAME.",
+            description = {"Store to check, e.g. redis://127.0.0.1:6379, mem:NAME,",
+                "zookeeper://127.0.0.1:2181?sessionTimeout=4s,", "jdbc:mariadb://127.0.0.1:3306/test?user=root.",
                 "Default: an embedded ZooKeeper server started for the run (session timeout 4 s), which also lets "
                     + "the outage rule stop and restart it."})
     String storeUri;
