@@ -2,6 +2,7 @@ package io.distlock.spring;
 
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.spi.StoreUri;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -27,12 +28,22 @@ public class DistlockAutoConfiguration {
     @ConditionalOnProperty(prefix = "distlock", name = "uri")
     public LockStore distlockStore(DistlockProperties properties, ObjectProvider<LockStoreCustomizer> customizers) {
         LockOptions defaults = properties.toOptions();
-        LockStore store = LockStore.open(properties.getUri());
+        if (properties.isLazyStart()) {
+            LazyLockStore lazy = new LazyLockStore(() -> openCustomized(properties.getUri(), customizers),
+                    StoreUri.parse(properties.getUri()).redacted());
+            lazy.tryOpen();
+            return new DefaultOptionsLockStore(lazy, defaults);
+        }
+        return new DefaultOptionsLockStore(openCustomized(properties.getUri(), customizers), defaults);
+    }
+
+    private static LockStore openCustomized(String uri, ObjectProvider<LockStoreCustomizer> customizers) {
+        LockStore store = LockStore.open(uri);
         try {
             for (LockStoreCustomizer customizer : customizers.orderedStream().toList()) {
                 store = customizer.customize(store);
             }
-            return new DefaultOptionsLockStore(store, defaults);
+            return store;
         } catch (RuntimeException e) {
             store.close();
             throw e;

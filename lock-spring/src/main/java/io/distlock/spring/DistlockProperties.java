@@ -20,6 +20,13 @@ public class DistlockProperties {
     /** Whether leases are renewed in the background while held. */
     private boolean autoRenew = true;
 
+    /**
+     * Open the store on first use instead of at start-up: an application whose store is down when it starts still
+     * starts (health DOWN, calls throw StoreUnavailableException until the store is reachable). Off by default:
+     * a store that is down fails the start.
+     */
+    private boolean lazyStart;
+
     /** The Spring Integration lock registry's settings. */
     private final Integration integration = new Integration();
 
@@ -45,6 +52,14 @@ public class DistlockProperties {
 
     public void setAutoRenew(boolean autoRenew) {
         this.autoRenew = autoRenew;
+    }
+
+    public boolean isLazyStart() {
+        return lazyStart;
+    }
+
+    public void setLazyStart(boolean lazyStart) {
+        this.lazyStart = lazyStart;
     }
 
     public Integration getIntegration() {
