@@ -44,8 +44,8 @@ class FailureReportingTest {
                         "user=distlock_no_such_role") + "&password=" + SECRET + quick, "distlock_no_such_role"),
                 Arguments.of("postgresql, a database that does not exist", Databases.postgres().replace("/test?",
                         "/distlock_no_such_db?") + "&password=" + SECRET + quick, "distlock_no_such_db"),
-                Arguments.of("mariadb, a wrong password with @ in it", Databases.mysql() + "&password=" + SECRET + quick,
-                        "user=root"),
+                Arguments.of("mariadb, a wrong password with @ in it",
+                        Databases.mysql() + "&password=" + SECRET + quick, "user=root"),
                 Arguments.of("mariadb, a database that does not exist", Databases.mysql().replace("/test?",
                         "/distlock_no_such_db?") + quick, "distlock_no_such_db"),
                 Arguments.of("mariadb client, a wrong password with @ in it", Databases.mariadb() + "&password="

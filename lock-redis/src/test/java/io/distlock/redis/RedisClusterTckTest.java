@@ -2,9 +2,11 @@ package io.distlock.redis;
 
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.fixture.FreePorts;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import redis.clients.jedis.HostAndPort;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,5 +58,11 @@ class RedisClusterTckTest extends LockStoreTck {
     @Override
     protected String unreachableStoreUri() {
         return "redis-cluster://127.0.0.1:" + FreePorts.next() + ",127.0.0.1:" + FreePorts.next() + "?timeout=1s";
+    }
+
+    /** {@code restartGuard}, which a Cluster cannot have, in every spelling the store takes (§22). */
+    @Override
+    public List<RefusedSetting> refusedSettings() {
+        return RedisRefusedSettingsTest.restartGuardOnCluster(cluster.uri("timeout=2s"));
     }
 }
