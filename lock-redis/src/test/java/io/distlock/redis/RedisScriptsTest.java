@@ -146,4 +146,37 @@ class RedisScriptsTest {
             }
         }
     }
+
+    @Test
+    void aLockKeyOfAnotherTypeIsLeftOutOfTheAdminViewInsteadOfFailingIt() {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s"))) {
+            Lease spoiled = store.lock("typed-list-b").tryAcquire().orElseThrow();
+            try (Lease held = store.lock("typed-list-a").tryAcquire().orElseThrow()) {
+                probe.raw().del("distlock:{typed-list-b}");
+                probe.raw().hset("distlock:{typed-list-b}", "spoiled by", "an operator"); // a lock key of another type
+                probe.raw().pexpire("distlock:{typed-list-b}", 60_000);
+                assertThat(store.admin().list("typed-list-", 5)).as("listing beside a lock key of another type")
+                        .extracting(io.distlock.LockInfo::name).containsExactly("typed-list-a");
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(spoiled::release).as("releasing the spoiled lease")
+                    .isInstanceOf(io.distlock.LockException.class)
+                    .isNotInstanceOf(io.distlock.StoreUnavailableException.class);
+        }
+    }
+
+    @Test
+    void aGuardMarkerOfAnotherTypeOpensAWindowInsteadOfFailingEveryAcquire() {
+        String prefix = "typed-guard-" + System.nanoTime() + ":";
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore store = LockStore.open(server.uri("timeout=1s&restartGuard=true&maxLeaseTime=1s&keyPrefix="
+                        + prefix))) {
+            probe.raw().hset(prefix + "guard", "spoiled by", "an operator");
+            probe.raw().pexpire(prefix + "guard", 60_000);
+            assertThat(store.lock("g", io.distlock.LockOptions.defaults().withLeaseTime(java.time.Duration.ofSeconds(1)))
+                    .tryAcquire()).as("the first acquire over a guard marker of another type: a window opens")
+                    .isEmpty();
+            assertThat(probe.raw().type(prefix + "guard")).isEqualTo("string");
+        }
+    }
 }
