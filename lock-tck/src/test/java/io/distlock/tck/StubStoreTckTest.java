@@ -9,9 +9,10 @@ import java.time.Duration;
 /**
  * The rule groups that need a controllable store, against the kit's stub backend: its outage switch runs the
  * availability rules (§14), its pause points the races of §15 that no real store can be forced into, and its fencing
- * counters (with a clock floor) the tampering rules of §19.
+ * counters (with a clock floor) the tampering rules of §19; the close rules (§10, §23) run on it as on every store.
  */
-class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAndBoundsRules, FenceTamperingRules {
+class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAndBoundsRules, FenceTamperingRules,
+        CloseRules {
 
     private final StubSpace space = StubSpace.withClockFloor();
 
