@@ -172,11 +172,18 @@ class CoreRacesTest {
         Pause granted = pause(store, Point.AFTER_GRANT);
         CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "in flight"));
         assertThat(granted.awaitReached(LONG)).as("the store granted it; the answer is on its way").isTrue();
-        CompletableFuture<Void> closed = CompletableFuture.runAsync(store::close);
+        CountDownLatch closeReturned = new CountDownLatch(1);
+        Thread closing = new Thread(() -> {
+            store.close();
+            closeReturned.countDown();
+        }, "closing");
+        closing.start();
+        Awaitility.await("the close has begun: new acquisitions are refused").atMost(LONG)
+                .until(() -> refusedAsClosed(store));
         Awaitility.await("close waits for the acquisition in flight").during(Duration.ofMillis(300))
-                .atMost(Duration.ofSeconds(2)).until(() -> !closed.isDone());
+                .atMost(Duration.ofSeconds(2)).until(() -> closeReturned.getCount() == 1);
         granted.resume();
-        closed.get(10, TimeUnit.SECONDS);
+        assertThat(closeReturned.await(10, TimeUnit.SECONDS)).as("close returns once the acquisition ended").isTrue();
         assertThat(acquired).failsWithin(Duration.ofSeconds(10)).withThrowableThat()
                 .havingRootCause().isInstanceOf(IllegalStateException.class)
                 .withMessageContaining("was closed while acquiring 'in flight'");
@@ -295,6 +302,16 @@ class CoreRacesTest {
         assertThat(stub(store).forceRelease("checked")).isTrue();
         assertThat(lease.extend(Duration.ofSeconds(5))).as("the store no longer has it").isFalse();
         assertThat(lease.state()).isEqualTo(LeaseState.LOST);
+    }
+
+    /** Whether {@code store} refuses a new acquisition as closed. */
+    private static boolean refusedAsClosed(BackendLockStore store) {
+        try {
+            store.lock("probe after close").tryAcquire().ifPresent(Lease::release);
+            return false;
+        } catch (IllegalStateException closed) {
+            return true;
+        }
     }
 
     private static Lease acquire(BackendLockStore store, String name) {

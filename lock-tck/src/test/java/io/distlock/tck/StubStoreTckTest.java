@@ -9,10 +9,11 @@ import java.time.Duration;
 /**
  * The rule groups that need a controllable store, against the kit's stub backend: its outage switch runs the
  * availability rules (§14), its pause points the races of §15 that no real store can be forced into, and its fencing
- * counters (with a clock floor) the tampering rules of §19, and its holder records the spoiled-name rules of §20.
+ * counters (with a clock floor) the tampering rules of §19, its holder records the spoiled-name rules of §20; the close
+ * rules (§10, §23) run on it as on every store.
  */
 class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAndBoundsRules, FenceTamperingRules,
-        SpoiledNameRules {
+        SpoiledNameRules, CloseRules {
 
     private final StubSpace space = StubSpace.withClockFloor();
 
