@@ -2,6 +2,7 @@ package io.distlock.chaos.explore;
 
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
 import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.TempDirs;
 import java.io.IOException;
@@ -145,14 +146,26 @@ public final class Explorer implements AutoCloseable {
     private void checkFree(Scenario scenario, RunContext ctx) {
         Duration within = store.lease().multipliedBy(2).plus(ctx.opBound());
         ctx.doing("free check");
-        boolean free;
-        try (LockStore direct = LockStore.open(store.uri(server.port()))) {
-            free = scenario.free(direct, ctx.name, LockOptions.defaults().withLeaseTime(store.lease()), within);
-        } catch (RuntimeException e) {
-            ctx.violation("the free check could not run: " + e);
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        boolean free = false;
+        long deadline = System.nanoTime() + within.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() - deadline < 0) { // a server just back may refuse the first connection
+            try (LockStore direct = LockStore.open(store.uri(server.port()))) {
+                free = scenario.free(direct, ctx.name, LockOptions.defaults().withLeaseTime(store.lease()), within);
+                last = null;
+                break;
+            } catch (StoreUnavailableException e) {
+                last = e;
+            } catch (RuntimeException e) {
+                last = e;
+                break;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (last != null) {
+            ctx.violation("the free check could not run: " + last);
             return;
         }
         if (!free) {

@@ -188,7 +188,7 @@ final class WireProxy implements AutoCloseable {
                         case LATE_REPLY -> replyNotBefore = System.nanoTime() + late.toNanos();
                         case LATE_REQUEST -> requestNotBefore = System.nanoTime() + late.toNanos();
                         case CUT_AFTER -> cutOnReply = true;
-                        case SERVER_PAUSE, SERVER_RESTART -> serverFault.accept(fault);
+                        case SERVER_PAUSE, SERVER_RESTART, SERVER_RESTORE -> serverFault.accept(fault);
                         default -> {
                         }
                     }
