@@ -22,12 +22,10 @@ class InterleavingExplorerTest {
     static final Duration BUDGET = Duration.ofSeconds(75);
 
     /**
-     * Defects the explorer finds whose fixes are on another branch (lock-tck/DEFECTS.md): a run whose fault struck a
-     * grant in flight, broken only in the way these defects break it, is reported, not failed. Empty this once the
-     * s3-core fixes are merged: "S3-7" (close() during an acquire in flight leaves the lock held: "held by nobody
-     * alive") and "S3-8" (LeaseEvents.sessionLost misses grants in flight: "a valid lease the store does not hold").
+     * Defects the explorer finds whose fixes are not merged yet (ids of lock-tck/DEFECTS.md): a run broken only in the
+     * way one of these breaks is reported, not failed. Empty: S3-7 and S3-8, which it found, are fixed.
      */
-    static final Set<String> PENDING = Set.of("S3-7", "S3-8");
+    static final Set<String> PENDING = Set.of();
 
     @Test
     void noSeedOfTheBudgetBreaksAnInvariant() throws InterruptedException {
