@@ -718,9 +718,24 @@ public final class BackendLockStore implements LockStore {
         }
         closing.stop(); // acquisitions waiting in the backend stop at their next look at the wait
         closingBackend();
-        for (Hold hold : allHolds()) {
+        // every lease is told first; then the releases, which stop being sent after CLOSE_WAIT_SECONDS: on a store
+        // that answers nothing each one waits the client's timeout, and one timeout per lease is no bound
+        List<Hold> held = allHolds();
+        for (Hold hold : held) {
             lose(hold, "its store was closed", Level.DEBUG);
-            releaseQuietly(hold);
+        }
+        long releasesUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
+        int notReleased = 0;
+        for (Hold hold : held) {
+            if (System.nanoTime() - releasesUntil > 0) {
+                notReleased++;
+            } else {
+                releaseQuietly(hold);
+            }
+        }
+        if (notReleased > 0) {
+            LOG.log(Level.WARNING, "{0} lease(s) of store {1} not released at close: releasing took over {2} s;"
+                    + " they free at their lease time or session end", notReleased, description, CLOSE_WAIT_SECONDS);
         }
         // an acquisition whose store call runs now registers its grant, finds the store closed and releases it: the
         // backend stays open until they have (closing it under them would lose a grant with its answer)
