@@ -37,8 +37,8 @@ public interface LockAdmin {
     /**
      * Deletes the lock named {@code name} only if it is still held under {@code fencingToken}: the holder an operator
      * saw in {@link #list} and confirmed. The comparison and the delete are one atomic step in the store (a Lua
-     * compare-and-delete, {@code UPDATE ... WHERE name = ? AND fence = ?}, a ZooKeeper delete of the node with that
-     * czxid), so a lock that changed hands after it was listed is left to its new holder. The holder that is broken
+     * compare-and-delete, {@code UPDATE ... WHERE name = ? AND fence = ?}, a ZooKeeper delete of the holder's node
+     * in one transaction with a check that the token stamped into its parent is unchanged), so a lock that changed hands after it was listed is left to its new holder. The holder that is broken
      * finds out as with {@link #forceRelease(String)}.
      *
      * @return true if the lock was held under {@code fencingToken} and is released; false if it is free, or held now

@@ -38,7 +38,15 @@ final class AcquisitionsInFlight {
         }
     }
 
-    /** An acquisition counted by {@link #enter} is over (registered, released or failed). */
+    /**
+     * One more release in flight, counted even while closing (a release must still reach the store, and the close
+     * must not close the backend under it). Pair with {@link #exit}.
+     */
+    void enterRelease() {
+        state.incrementAndGet();
+    }
+
+    /** An acquisition counted by {@link #enter} (or a release by {@link #enterRelease}) is over (registered, released or failed). */
     void exit() {
         if (state.decrementAndGet() == CLOSING) {
             lock.lock();

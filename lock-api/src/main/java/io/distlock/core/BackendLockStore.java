@@ -56,8 +56,9 @@ public final class BackendLockStore implements LockStore {
     /** The semaphore side, or null if the backend has no permit operations. */
     private final CorePermits permits;
     /**
-     * Acquisitions between their store call and the end of their registration: {@link #close()} waits for them (at
-     * most {@link #CLOSE_WAIT_SECONDS}) before it closes the backend, so a grant made while it closes is released.
+     * Acquisitions between their store call and the end of their registration, and releases under way: {@link #close()}
+     * waits for them (at most {@link #CLOSE_WAIT_SECONDS}) before it closes the backend, so a grant made while it
+     * closes is released, and a release is not cut off.
      */
     private final AcquisitionsInFlight acquisitionsInFlight = new AcquisitionsInFlight();
     /** Ends the waits of acquisitions inside the backend when the store closes, so the close need not wait them out. */
@@ -360,8 +361,21 @@ public final class BackendLockStore implements LockStore {
         }
     }
 
-    /** Releases the store lock of an outermost lease. */
+    /**
+     * Releases the store lock of an outermost lease. Counted in flight from before the hold leaves {@link #holds}, so
+     * a concurrent {@link #close()} either finds the hold (and frees it) or waits for this release before it closes
+     * the backend: closed under the store call, the release would fail and leave the lock held by nobody alive.
+     */
     void releaseHold(Hold hold) {
+        acquisitionsInFlight.enterRelease();
+        try {
+            releaseHoldCounted(hold);
+        } finally {
+            acquisitionsInFlight.exit();
+        }
+    }
+
+    private void releaseHoldCounted(Hold hold) {
         holds.remove(hold.grant.name(), hold);
         renewals.untrack(hold);
         if (!hold.markReleased()) {
@@ -491,6 +505,15 @@ public final class BackendLockStore implements LockStore {
      * backend's shortening (Redis scripts, SQL, permits) to publish. No time left: a plain {@link #releaseHold}.
      */
     void releaseHoldAfter(Hold hold, Duration minHeld) {
+        acquisitionsInFlight.enterRelease(); // as releaseHold: a close waits for its store call
+        try {
+            releaseHoldAfterCounted(hold, minHeld);
+        } finally {
+            acquisitionsInFlight.exit();
+        }
+    }
+
+    private void releaseHoldAfterCounted(Hold hold, Duration minHeld) {
         long deadline = hold.acquiredAtNanos + saturatedNanos(minHeld);
         long leftNanos = deadline - System.nanoTime();
         if (leftNanos < TimeUnit.MILLISECONDS.toNanos(1) || hold.state() == io.distlock.LeaseState.LOST) {
@@ -695,9 +718,24 @@ public final class BackendLockStore implements LockStore {
         }
         closing.stop(); // acquisitions waiting in the backend stop at their next look at the wait
         closingBackend();
-        for (Hold hold : allHolds()) {
+        // every lease is told first; then the releases, which stop being sent after CLOSE_WAIT_SECONDS: on a store
+        // that answers nothing each one waits the client's timeout, and one timeout per lease is no bound
+        List<Hold> held = allHolds();
+        for (Hold hold : held) {
             lose(hold, "its store was closed", Level.DEBUG);
-            releaseQuietly(hold);
+        }
+        long releasesUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
+        int notReleased = 0;
+        for (Hold hold : held) {
+            if (System.nanoTime() - releasesUntil > 0) {
+                notReleased++;
+            } else {
+                releaseQuietly(hold);
+            }
+        }
+        if (notReleased > 0) {
+            LOG.log(Level.WARNING, "{0} lease(s) of store {1} not released at close: releasing took over {2} s;"
+                    + " they free at their lease time or session end", notReleased, description, CLOSE_WAIT_SECONDS);
         }
         // an acquisition whose store call runs now registers its grant, finds the store closed and releases it: the
         // backend stays open until they have (closing it under them would lose a grant with its answer)

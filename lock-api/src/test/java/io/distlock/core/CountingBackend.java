@@ -10,6 +10,7 @@ import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -40,6 +41,12 @@ final class CountingBackend extends CountingBackendBase {
     /** When set, longer lease times are refused before any store call, as Redis with its restart guard does. */
     volatile Duration maxLeaseTime;
 
+    /** When set, each release counts down {@code releaseEntered} and waits for this latch before its store call. */
+    volatile CountDownLatch releaseGate;
+    final CountDownLatch releaseEntered = new CountDownLatch(1);
+    /** Set by close: a release then fails as a closed client's (Jedis, HikariCP) does; the mem backend frees anyway. */
+    private volatile boolean closed;
+
     CountingBackend(LockBackend delegate) {
         super(delegate);
     }
@@ -66,6 +73,14 @@ final class CountingBackend extends CountingBackendBase {
     @Override
     public boolean release(Grant grant) {
         releaseCalls.incrementAndGet();
+        CountDownLatch gate = releaseGate;
+        if (gate != null) {
+            releaseEntered.countDown();
+            awaitUninterruptibly(gate);
+        }
+        if (closed) {
+            throw new IllegalStateException("connection pool closed");
+        }
         return delegate.release(grant);
     }
 
@@ -82,6 +97,27 @@ final class CountingBackend extends CountingBackendBase {
         OthersWaiting others = othersWaitingOverride;
         return grant == null || others == null ? grant : new Grant(grant.name(), grant.ownerToken(),
                 grant.fencingToken(), grant.handle(), grant.issuedAtNanos(), others);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        super.close();
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void checkLease(Duration leaseTime) {

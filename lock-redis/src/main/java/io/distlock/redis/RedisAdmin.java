@@ -120,6 +120,31 @@ final class RedisAdmin implements LockAdmin {
                 OwnerValue.owner(value));
     }
 
+    /**
+     * The lock's value (null if free or not a string) and its fence counter as a token (0 when none) on this node, for
+     * Redlock's conditional force-release to tell which grant holds which token. The value holds the holder's secret
+     * owner token: it is compared, never shown.
+     */
+    HolderOnNode holderOnNode(String name) {
+        return RedisErrors.call(store, "reading lock '" + name + "'", () -> {
+            String value;
+            try {
+                value = client.get(keys.lock(name));
+            } catch (JedisDataException notAString) {
+                value = null;
+            }
+            return new HolderOnNode(value, fencingToken(counter(name)));
+        });
+    }
+
+    /** A lock's value and fence counter on one node ({@link #holderOnNode}); toString never shows the value. */
+    record HolderOnNode(String value, long counter) {
+        @Override
+        public String toString() {
+            return "HolderOnNode[counter=" + counter + "]";
+        }
+    }
+
     /** The fence counter's text, or null when there is none or an operator left a key of another type there. */
     private String counter(String name) {
         try {

@@ -13,8 +13,8 @@ import java.util.TreeMap;
 /**
  * The operator view of a Redlock store: a lock counts as held when a majority of the nodes that answered hold it;
  * its fencing token is the largest node counter and its time left the shortest node TTL. Force-release deletes the
- * lock on every node; the conditional force-release deletes it on the nodes whose fence counter holds the given
- * token, then on the other nodes only where the lock holds the very value deleted there (the same holder).
+ * lock on every node; the conditional force-release deletes it only where it holds the value of the grant that a
+ * majority of the nodes hold under the given token.
  */
 final class RedlockAdmin implements LockAdmin {
 
@@ -84,24 +84,24 @@ final class RedlockAdmin implements LockAdmin {
     }
 
     /**
-     * Deletes the lock on every node whose fence counter holds {@code fencingToken} (the listed token is the largest
-     * node counter, which the holder's nodes carry after its write-back), then, with the holder's value deleted there,
-     * on the nodes whose counter a write-back missed but whose lock holds that same value. Each node's step is atomic;
-     * a node that holds another holder's value is left alone.
+     * Deletes the lock only if the grant holding it on a majority of the nodes holds {@code fencingToken}: each node's
+     * value and counter are read, the grant is the value a majority of the nodes that answered hold, and its token
+     * the largest counter among the nodes holding it (the nodes its write-back reached carry the token; one it missed
+     * carries a smaller counter, which may equal an earlier holder's token and must not stand for this grant). That
+     * value, which no other grant has, is then deleted on every node where the lock still holds it.
      */
     @Override
     public boolean forceRelease(String name, long fencingToken) {
-        String deleted = null;
         int failed = 0;
         StoreUnavailableException last = null;
-        List<RedisAdmin> rest = new ArrayList<>();
+        Map<String, Integer> nodesByValue = new HashMap<>();
+        Map<String, Long> tokenByValue = new HashMap<>();
         for (RedisAdmin node : nodes) {
             try {
-                String value = node.forceReleaseIf(name, fencingToken, null);
-                if (value != null) {
-                    deleted = value;
-                } else {
-                    rest.add(node);
+                RedisAdmin.HolderOnNode holder = node.holderOnNode(name);
+                if (holder.value() != null) {
+                    nodesByValue.merge(holder.value(), 1, Integer::sum);
+                    tokenByValue.merge(holder.value(), holder.counter(), Math::max);
                 }
             } catch (StoreUnavailableException e) {
                 failed++;
@@ -111,15 +111,23 @@ final class RedlockAdmin implements LockAdmin {
         if (!quorum.reachable(failed)) {
             throw last;
         }
-        if (deleted != null) {
-            for (RedisAdmin node : rest) {
-                try {
-                    node.forceReleaseIf(name, fencingToken, deleted);
-                } catch (StoreUnavailableException e) {
-                    // that node's copy expires with its lease; the majority is already gone
-                }
+        String holder = null;
+        for (Map.Entry<String, Integer> e : nodesByValue.entrySet()) {
+            if (e.getValue() >= quorum.quorum() && tokenByValue.get(e.getKey()) == fencingToken) {
+                holder = e.getKey();
             }
         }
-        return deleted != null;
+        if (holder == null) {
+            return false;
+        }
+        boolean deleted = false;
+        for (RedisAdmin node : nodes) {
+            try {
+                deleted |= node.forceReleaseIf(name, fencingToken, holder) != null;
+            } catch (StoreUnavailableException e) {
+                // that node's copy expires with its lease; the others are deleted
+            }
+        }
+        return deleted;
     }
 }

@@ -104,9 +104,11 @@ final class ZooKeeperAdmin implements LockAdmin {
     }
 
     /**
-     * Deletes the holder's node only if it is the one the operator saw: its czxid (the fencing token) is read with the
-     * node's version, and the delete carries that version, so the node deleted is the one whose czxid was compared.
-     * A node created later in its place (after its container parent was removed and made again) has another czxid.
+     * Deletes the holder's node only if its fencing token is the one the operator saw. The token is the one the
+     * holder stamped into the parent ({@link FenceFloor}, as {@link #list} shows it), not a node's czxid: the parent is
+     * read after the holder's node, a stamp older than the holder's node (a previous holder's, the holder not having
+     * stamped its own yet) is refused, and the delete is one transaction with a check of the parent's version, so a
+     * grant stamping in between makes it fail rather than break the new holder.
      */
     @Override
     public boolean forceRelease(String name, long fencingToken) {
@@ -119,12 +121,16 @@ final class ZooKeeperAdmin implements LockAdmin {
             }
             String path = ZKPaths.makePath(parent, holder);
             try {
-                Stat stat = new Stat();
-                client.getData().storingStatIn(stat).forPath(path);
-                if (stat.getCzxid() != fencingToken) {
+                Stat node = new Stat();
+                client.getData().storingStatIn(node).forPath(path);
+                Stat fence = new Stat();
+                byte[] stamped = client.getData().storingStatIn(fence).forPath(parent);
+                if (fence.getMzxid() < node.getCzxid() || FenceFloor.last(stamped, fence.getMtime()) != fencingToken) {
                     return false;
                 }
-                client.delete().withVersion(stat.getVersion()).forPath(path);
+                client.transaction().forOperations(
+                        client.transactionOp().check().withVersion(fence.getVersion()).forPath(parent),
+                        client.transactionOp().delete().withVersion(node.getVersion()).forPath(path));
                 return true;
             } catch (KeeperException.NoNodeException | KeeperException.BadVersionException changed) {
                 return false;
