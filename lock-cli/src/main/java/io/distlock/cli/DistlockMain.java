@@ -18,9 +18,14 @@ public final class DistlockMain {
 
     /** Runs {@code distlock} with {@code args} and exits the JVM with its exit code. */
     public static void main(String[] args) {
+        System.exit(runMain(args));
+    }
+
+    /** What {@link #main} does before it exits: sets up logging, runs on the standard streams, returns the code. */
+    static int runMain(String[] args) {
         Logging.quiet("error");
-        int code = run(System.in, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
-        System.exit(code);
+        Logging.oneLineRecords();
+        return run(System.in, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.distlock.cli.Durations;
 import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
 import io.distlock.cli.StoreUris;
+import io.distlock.redis.RedisNameCleanup;
 import io.distlock.spi.StoreUri;
 import io.distlock.tck.fixture.ZooKeeperServer;
 import java.io.IOException;
@@ -81,6 +82,7 @@ public final class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
         ZooKeeperServer embedded = null;
+        DemoContext created = null;
         Path dir = createTempDir();
         ServiceGroup services = new ServiceGroup();
         Thread cleanup = new Thread(() -> {
@@ -91,27 +93,51 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             String uri = storeUri;
             if (uri == null) {
-                out.print("No --store given: starting an embedded ZooKeeper server ... ");
+                out.print("No --store given: starting ZooKeeper ... ");
                 out.flush();
                 embedded = ZooKeeperServer.start();
                 uri = embedded.storeUri(EMBEDDED_SESSION_TIMEOUT, EMBEDDED_SESSION_TIMEOUT);
                 out.println("embedded ZooKeeper on 127.0.0.1:" + embedded.port()
-                        + " (a JVM of its own; every service connects to it over TCP).");
+                        + " (its own JVM, reached over TCP).");
             }
             DemoContext ctx = context(uri, dir, out, services);
-            out.println("Store: " + ctx.shownUri() + "  (" + describe(ctx) + ")");
-            out.println("Each service is a separate JVM; they share only the lock store and the data (a file for "
-                    + "the counters, an SQL table for the fencing records).");
+            created = ctx;
+            Prose.println(out, "", "Store: " + ctx.shownUri() + " (" + describe(ctx) + ")");
+            Prose.println(out, "", "Each service is a separate JVM; they share only the lock store and the data (a file "
+                    + "for the counters, an SQL table for the fencing records).");
             Map<Scenario, Boolean> results = runScenarios(ctx);
             return summarize(out, results, System.nanoTime() - start);
         } finally {
             services.close();
+            if (created != null) {
+                deleteKeys(created);
+            }
             removeHook(cleanup);
             if (embedded != null) {
                 embedded.close();
             }
             deleteQuietly(dir);
         }
+    }
+
+    /**
+     * On a Redis store, deletes the keys of the run's names (locks, fencing counters, semaphores: every name is
+     * {@link DemoContext#namePrefix()}, unique to the run), so the demo leaves nothing in a shared server. The
+     * SQL records are dropped by the fencing scenario itself.
+     */
+    private static void deleteKeys(DemoContext ctx) {
+        String scheme = StoreUri.parse(ctx.storeUri()).scheme();
+        if (!scheme.startsWith("redis") && !scheme.equals("redlock")) {
+            return;
+        }
+        try {
+            long deleted = RedisNameCleanup.deleteNames(ctx.storeUri(), ctx.namePrefix());
+            ctx.out().println("Deleted the run's " + deleted + " keys (names " + ctx.namePrefix() + "*) from Redis.");
+        } catch (RuntimeException e) {
+            ctx.out().println("Could not delete the run's keys (names " + ctx.namePrefix() + "*) from Redis: "
+                    + e.getClass().getSimpleName());
+        }
+        ctx.out().flush();
     }
 
     private static void removeHook(Thread hook) {
@@ -176,7 +202,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private static int summarize(PrintWriter out, Map<Scenario, Boolean> results, long nanos) {
         boolean allCorrect = results.values().stream().allMatch(Boolean::booleanValue);
-        out.println("Summary (" + Durations.showNanos(nanos) + "): " + (allCorrect
+        Prose.println(out, "", "Summary (" + Durations.showNanos(nanos) + "): " + (allCorrect
                 ? "with distlock every run was correct: "
                         + String.join(", ", results.keySet().stream().map(Scenario::promise).toList()) + "."
                 : "a run WITH the lock was wrong: " + results.entrySet().stream().filter(e -> !e.getValue())

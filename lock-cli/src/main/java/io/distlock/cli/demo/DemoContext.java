@@ -32,7 +32,12 @@ public record DemoContext(String storeUri, Path dir, PrintWriter out, String run
 
     /** A lock name unique to this run. */
     public String lockName(String scenario) {
-        return "distlock-demo:" + runId + ":" + scenario;
+        return namePrefix() + scenario;
+    }
+
+    /** What every lock name of this run starts with. */
+    public String namePrefix() {
+        return "distlock-demo:" + runId + ":";
     }
 
     /** The number of services for a scenario whose own default is {@code fallback}. */

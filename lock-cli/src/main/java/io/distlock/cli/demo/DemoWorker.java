@@ -54,6 +54,7 @@ public final class DemoWorker {
     /** Runs a worker named {@code args[0]} until {@code QUIT} or end of input. */
     public static void main(String[] args) throws IOException {
         Logging.quietByDefault();
+        Logging.oneLineRecords();
         String label = args.length > 0 ? args[0] : "service";
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);

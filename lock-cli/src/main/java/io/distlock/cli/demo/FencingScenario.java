@@ -53,10 +53,10 @@ public final class FencingScenario implements Scenario {
     @Override
     public boolean run(DemoContext ctx) {
         boolean session = ctx.leaseModel() == LeaseModel.SESSION;
-        ctx.out().println("  Service A takes the lock, then freezes (SIGSTOP: think of a long GC pause) "
+        Prose.println(ctx.out(), "  ", "Service A takes the lock, then freezes (SIGSTOP: think of a long GC pause) "
                 + (session ? "past its ZooKeeper session timeout (" + Durations.show(ctx.sessionTimeout()) + ")."
                         : "past its lease (" + Durations.show(LEASE) + ", auto-renew off)."));
-        ctx.out().println("  Service B takes the lock and writes. A wakes up and writes with its old token to a plain"
+        Prose.println(ctx.out(), "  ", "Service B takes the lock and writes. A wakes up and writes with its old token to a plain"
                 + " record and to a fenced one.");
         Outcome outcome = play(ctx);
         ctx.out().println("  plain record now holds:  \"" + outcome.plainValue() + "\""
@@ -81,7 +81,8 @@ public final class FencingScenario implements Scenario {
         String lock = ctx.lockName(key());
         boolean session = ctx.leaseModel() == LeaseModel.SESSION;
         Duration expiry = session ? ctx.sessionTimeout() : LEASE;
-        TextTable timeline = new TextTable("time", "who", "token", "what happened", "plain record", "fenced record");
+        TextTable timeline = new TextTable("time", "who", "fencing token", "what happened", "plain record",
+                "fenced record");
         List<WorkerProcess> services = ctx.services().first(ctx, 2);
         WorkerProcess a = services.get(0);
         WorkerProcess b = services.get(1);
@@ -111,14 +112,22 @@ public final class FencingScenario implements Scenario {
         timeline.row(at(t0), a.label(), "", "resumed with SIGCONT, unaware it was frozen");
         a.send("WRITE", db.url(), table, "written by service A");
         String[] late = a.await("WROTE", ServiceGroup.START_TIMEOUT);
-        timeline.row(at(t0), a.label(), tokenA, "wrote with its old token", late[0], late[1]);
+        timeline.row(at(t0), a.label(), tokenA, "wrote with its old token", late[0], headWord(late[1]));
         String released = a.await("DONE", ServiceGroup.START_TIMEOUT)[0];
-        timeline.row(at(t0), a.label(), "", "release() -> " + released);
+        timeline.row(at(t0), a.label(), "", "release() -> " + headWord(released));
         ctx.out().println();
         timeline.print(ctx.out(), "  ");
         ctx.out().println();
+        Prose.println(ctx.out(), "  ", "A's late write to the fenced record: " + late[1] + ".");
+        Prose.println(ctx.out(), "  ", "A's release(): " + released + ".");
         return new Outcome(tokenA, Long.parseLong(took[0]), late[0], late[1], db.records().value(SqlRecords.PLAIN),
                 db.records().value(SqlRecords.FENCED), released);
+    }
+
+    /** The first word of a worker's answer, for a narrow table cell; the whole answer is printed below it. */
+    private static String headWord(String answer) {
+        int space = answer.indexOf(' ');
+        return space < 0 ? answer : answer.substring(0, space);
     }
 
     private static String at(long t0) {

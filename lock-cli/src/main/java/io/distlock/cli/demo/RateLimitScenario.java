@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The rate-limited API story: a partner API allows {@value #LIMIT} calls at once, and several services call it at
@@ -45,9 +46,9 @@ public final class RateLimitScenario implements Scenario {
 
     @Override
     public boolean run(DemoContext ctx) {
-        ctx.out().println("  A partner API allows " + LIMIT + " calls at once. At the same instant each of "
+        Prose.println(ctx.out(), "  ", "A partner API allows " + LIMIT + " calls at once. At the same instant each of "
                 + services(ctx) + " services makes " + CALLS + " calls in a row; a call takes " + CALL_MS + " ms.");
-        ctx.out().println("  The API counts the calls it has in progress; a call that arrives while " + LIMIT
+        Prose.println(ctx.out(), "  ", "The API counts the calls it has in progress; a call that arrives while " + LIMIT
                 + " are in progress is over the limit (a real API answers 429).");
         List<ApiCallRun> runs = runs(ctx);
         print(ctx, runs);
@@ -93,23 +94,28 @@ public final class RateLimitScenario implements Scenario {
     }
 
     private static void print(DemoContext ctx, List<ApiCallRun> runs) {
-        List<String> headings = new ArrayList<>(List.of("run"));
-        runs.get(0).services().forEach(s -> headings.add(s.service()));
-        headings.addAll(List.of("most at once", "over limit", "time", "result"));
+        // one column per run, one row per service: narrow however many services call
+        List<String> headings = new ArrayList<>(List.of("service"));
+        runs.forEach(run -> headings.add(run.withSemaphore() ? "semaphore(" + LIMIT + ")" : "without semaphore"));
         TextTable table = new TextTable(headings.toArray(String[]::new));
-        for (ApiCallRun run : runs) {
-            List<Object> row = new ArrayList<>();
-            row.add(run.withSemaphore() ? "semaphore(" + LIMIT + ")" : "without semaphore");
-            run.services().forEach(s -> row.add(cell(run, s)));
-            row.add(run.mostAtOnce());
-            row.add(run.api().overLimit() + " of " + run.api().calls());
-            row.add(Durations.showNanos(run.nanos()));
-            row.add(verdict(run));
-            table.row(row.toArray());
+        for (int i = 0; i < runs.get(0).services().size(); i++) {
+            int service = i;
+            table.row(totals(runs.get(0).services().get(i).service(), runs,
+                    run -> cell(run, run.services().get(service))));
         }
+        table.row(totals("most at once", runs, ApiCallRun::mostAtOnce));
+        table.row(totals("over limit", runs, run -> run.api().overLimit() + " of " + run.api().calls()));
+        table.row(totals("time", runs, run -> Durations.showNanos(run.nanos())));
+        table.row(totals("result", runs, RateLimitScenario::verdict));
         ctx.out().println();
         table.print(ctx.out(), "  ");
         ctx.out().println();
+    }
+
+    private static Object[] totals(String heading, List<ApiCallRun> runs, Function<ApiCallRun, ?> cell) {
+        List<Object> row = new ArrayList<>(List.of(heading));
+        runs.forEach(run -> row.add(cell.apply(run)));
+        return row.toArray();
     }
 
     private static String cell(ApiCallRun run, ApiCallRun.Caller s) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -54,10 +55,10 @@ public final class ScheduledJobScenario implements Scenario {
     @Override
     public boolean run(DemoContext ctx) {
         int count = services(ctx);
-        ctx.out().println("  " + count + " services run the same job every " + PERIOD_MS + " ms, " + TICKS
+        Prose.println(ctx.out(), "  ", count + " services run the same job every " + PERIOD_MS + " ms, " + TICKS
                 + " ticks per run; their timers fire up to " + SPREAD_MS + " ms apart (0-" + SPREAD_MS
                 + " ms after each tick), the job takes " + JOB_MS + " ms.");
-        ctx.out().println("  minHeld = " + MIN_HELD_MS + " ms (half the period): the lock stays taken that long after "
+        Prose.println(ctx.out(), "  ", "minHeld = " + MIN_HELD_MS + " ms (half the period): the lock stays taken that long after "
                 + "it was acquired, then frees by itself.");
         List<ScheduledJobRun> runs = runs(ctx);
         print(ctx, runs);
@@ -94,28 +95,24 @@ public final class ScheduledJobScenario implements Scenario {
     }
 
     private static void print(DemoContext ctx, List<ScheduledJobRun> runs) {
-        List<String> headings = new ArrayList<>(List.of("run"));
-        for (int t = 1; t <= TICKS; t++) {
-            headings.add("tick " + t);
-        }
-        headings.addAll(List.of("job runs", "result"));
-        TextTable table = new TextTable(headings.toArray(String[]::new));
+        // one row per tick, then the run's total and verdict: narrow however many services run the job
+        TextTable table = new TextTable("run", "tick", "job runs", "by (service#fencing token)");
         for (ScheduledJobRun run : runs) {
-            List<Object> row = new ArrayList<>(List.of(run.mode().shown()));
-            run.byTick().values().forEach(tick -> row.add(cell(tick)));
-            row.add(run.runs().size() + " for " + TICKS + " ticks");
-            row.add(verdict(run));
-            table.row(row.toArray());
+            String shown = run.mode().shown();
+            for (Map.Entry<Integer, List<ScheduledJobRun.JobRun>> tick : run.byTick().entrySet()) {
+                table.row(shown, tick.getKey(), tick.getValue().size() + "x", who(tick.getValue()));
+                shown = "";
+            }
+            table.row("", "all", run.runs().size() + " for " + TICKS, verdict(run));
         }
         ctx.out().println();
         table.print(ctx.out(), "  ");
         ctx.out().println();
     }
 
-    private static String cell(List<ScheduledJobRun.JobRun> tick) {
-        String who = tick.stream().map(r -> r.service().replace("service ", "")
+    private static String who(List<ScheduledJobRun.JobRun> tick) {
+        return tick.stream().map(r -> r.service().replace("service ", "")
                 + (r.fencingToken() > 0 ? "#" + r.fencingToken() : "")).collect(Collectors.joining(" "));
-        return tick.size() + "x (" + who + ")";
     }
 
     private static String verdict(ScheduledJobRun run) {
@@ -125,7 +122,7 @@ public final class ScheduledJobScenario implements Scenario {
         int most = run.byTick().values().stream().mapToInt(List::size).max().orElse(0);
         String why = switch (run.mode()) {
             case NO_LOCK -> "every service ran it";
-            case TRY_RUN -> "a timer that fired after the job finished ran it again";
+            case TRY_RUN -> "a timer that fired late ran it again";
             case TRY_RUN_MIN_HELD -> "minHeld did not cover the timers' spread";
         };
         return "WRONG: up to " + most + " runs per tick (" + why + ")";
