@@ -24,14 +24,16 @@ class DeclaredCapabilitiesTest {
     }
 
     @Test
-    void zooKeeperIsSessionBoundWithTheUrisTimeout() {
+    void zooKeeperIsSessionBoundWithTheTimeoutTheServerAgreed() {
         try (ZooKeeperServer zk = ZooKeeperServer.start()) {
             String base = "zookeeper://127.0.0.1:" + zk.port();
             StoreCapabilities c = of(base + "?sessionTimeout=4s", null);
             assertThat(c.leaseModel()).isEqualTo(LeaseModel.SESSION);
             assertThat(c.sessionTimeout()).isEqualTo(Duration.ofSeconds(4));
             String zk2 = "zk://127.0.0.1:" + zk.port();
-            assertThat(of(zk2, null).sessionTimeout()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(of(zk2, null).sessionTimeout())
+                    .as("the default 30 s, clamped by this server (500 ms tick: at most 20 ticks)")
+                    .isEqualTo(Duration.ofSeconds(10));
             assertThat(of(zk2, Duration.ofSeconds(6)).sessionTimeout()).isEqualTo(Duration.ofSeconds(6));
         }
     }
