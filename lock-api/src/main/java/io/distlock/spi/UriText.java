@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.Predicate;
 
 /**
  * The character-level work behind {@link StoreUri}: finding where user info ends when a password holds raw
@@ -40,7 +41,7 @@ final class UriText {
             return -1;
         }
         for (int at = s.lastIndexOf('@'); at >= start; at = s.lastIndexOf('@', at - 1)) {
-            if (hostLike(s, at + 1) && !(strict && holdsParameter(s, start, at))) {
+            if (hostLike(s, at + 1) && !(strict && holdsParameter(s, start, at, name -> true))) {
                 return at;
             }
         }
@@ -60,7 +61,8 @@ final class UriText {
         return true;
     }
 
-    private static boolean holdsParameter(String s, int from, int to) {
+    /** Whether {@code s[from, to)} assigns ({@code ?name=}, {@code &name=}, {@code ;name=}) a name {@code counts} takes. */
+    private static boolean holdsParameter(String s, int from, int to, Predicate<String> counts) {
         for (int i = from; i < to; i++) {
             char c = s.charAt(i);
             if (c == '?' || c == '&' || c == ';') {
@@ -68,7 +70,7 @@ final class UriText {
                 while (j < to && isNameChar(s.charAt(j))) {
                     j++;
                 }
-                if (j > i + 1 && j < to && s.charAt(j) == '=') {
+                if (j > i + 1 && j < to && s.charAt(j) == '=' && counts.test(s.substring(i + 1, j))) {
                     return true;
                 }
             }
@@ -170,27 +172,11 @@ final class UriText {
             return -1;
         }
         for (int at = s.lastIndexOf('@'); at >= start; at = s.lastIndexOf('@', at - 1)) {
-            if (hostLike(s, at + 1) && !holdsSecretParameter(s, start, at)) {
+            if (hostLike(s, at + 1) && !holdsParameter(s, start, at, UriText::isSecretName)) {
                 return at;
             }
         }
         return -1;
-    }
-
-    private static boolean holdsSecretParameter(String s, int from, int to) {
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c == '?' || c == '&' || c == ';') {
-                int j = i + 1;
-                while (j < to && isNameChar(s.charAt(j))) {
-                    j++;
-                }
-                if (j > i + 1 && j < to && s.charAt(j) == '=' && isSecretName(s.substring(i + 1, j))) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     private static void maskSecretParameters(String uri, boolean[] masked) {

@@ -10,7 +10,7 @@ import io.distlock.tck.process.LockClientMain;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,8 +29,10 @@ class RedisTlsTest {
     static Path directory;
     private static TestCertificates certificates;
     private static TestCertificates otherCa;
+    @AutoClose
     private static RedisServer server;
     private static int tlsPort;
+    @AutoClose
     private static RedisServer wrongHost;
     private static int wrongHostTlsPort;
 
@@ -42,16 +44,6 @@ class RedisTlsTest {
         server = RedisServer.start(tlsArgs(tlsPort, certificates.server("redis")));
         wrongHostTlsPort = FreePorts.next();
         wrongHost = RedisServer.start(tlsArgs(wrongHostTlsPort, certificates.wrongHost("redis-wrong-host")));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (wrongHost != null) {
-            wrongHost.close();
-        }
     }
 
     private static String[] tlsArgs(int port, ServerCertificate certificate) {

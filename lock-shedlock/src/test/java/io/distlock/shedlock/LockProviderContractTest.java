@@ -104,6 +104,16 @@ class LockProviderContractTest {
     }
 
     /** A lock from {@code provider}, or empty if it refused with IllegalStateException because it is closed. */
+    /** Waits (15 s at most) until node B gets the lock and releases it again. */
+    private void awaitNodeBGetsAndReleasesTheLock() {
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                .until(() -> nodes.b().lock(config(Duration.ofSeconds(30), Duration.ZERO))
+                        .map(l -> {
+                            l.unlock();
+                            return true;
+                        }).orElse(false));
+    }
+
     private static Optional<SimpleLock> lockUnlessRefused(LockProvider provider, LockConfiguration config) {
         try {
             return provider.lock(config);
@@ -119,12 +129,7 @@ class LockProviderContractTest {
         nodes = provider.open();
         assertThat(nodes.a().lock(config(Duration.ofMillis(800), Duration.ZERO))).isPresent();
         assertThat(nodes.b().lock(config(Duration.ofSeconds(30), Duration.ZERO))).isEmpty();
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
-                .until(() -> nodes.b().lock(config(Duration.ofSeconds(30), Duration.ZERO))
-                        .map(l -> {
-                            l.unlock();
-                            return true;
-                        }).orElse(false));
+        awaitNodeBGetsAndReleasesTheLock();
     }
 
     @ParameterizedTest
@@ -134,12 +139,7 @@ class LockProviderContractTest {
         nodes.a().lock(config(Duration.ofSeconds(30), Duration.ofSeconds(1))).orElseThrow().unlock();
         assertThat(nodes.b().lock(config(Duration.ofSeconds(30), Duration.ZERO))).as("within lockAtLeastFor")
                 .isEmpty();
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
-                .until(() -> nodes.b().lock(config(Duration.ofSeconds(30), Duration.ZERO))
-                        .map(l -> {
-                            l.unlock();
-                            return true;
-                        }).orElse(false));
+        awaitNodeBGetsAndReleasesTheLock();
     }
 
     @ParameterizedTest

@@ -2,6 +2,7 @@ package io.distlock.zookeeper;
 
 import io.distlock.LockStore;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.fixture.TempDirs;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,7 +68,7 @@ final class RestorableServer implements FenceStateTampering.RestorableStore {
     @Override
     public void backUp() {
         deleteTree(backup);
-        copyTree(data, backup);
+        TempDirs.copy(data, backup);
     }
 
     /** Stops the server, replaces its data with the copy {@link #backUp()} made, and starts it again. */
@@ -75,7 +76,7 @@ final class RestorableServer implements FenceStateTampering.RestorableStore {
     public void restoreOlderCopy() throws Exception {
         server.stop();
         deleteTree(data);
-        copyTree(backup, data);
+        TempDirs.copy(backup, data);
         server.restart();
     }
 
@@ -84,21 +85,6 @@ final class RestorableServer implements FenceStateTampering.RestorableStore {
         server.close();
         if (ownsDirectory) {
             deleteTree(directory);
-        }
-    }
-
-    private static void copyTree(Path from, Path to) {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not copy " + from + " to " + to, e);
         }
     }
 

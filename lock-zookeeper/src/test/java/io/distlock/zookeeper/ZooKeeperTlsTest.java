@@ -10,7 +10,7 @@ import io.distlock.tck.fixture.TestCertificates;
 import io.distlock.tck.fixture.TestCertificates.ServerCertificate;
 import io.distlock.tck.fixture.ZooKeeperServer;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +28,9 @@ class ZooKeeperTlsTest {
     private static TestCertificates certificates;
     private static TestCertificates otherCa;
     private static ServerCertificate clientCertificate;
+    @AutoClose
     private static ZooKeeperServer server;
+    @AutoClose
     private static ZooKeeperServer wrongHost;
 
     @BeforeAll
@@ -40,16 +42,6 @@ class ZooKeeperTlsTest {
                 certificates.password(), true);
         wrongHost = ZooKeeperServer.startWithTls(certificates.wrongHost("zk-wrong-host").keyStore(),
                 certificates.trustStore(), certificates.password(), false);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (wrongHost != null) {
-            wrongHost.close();
-        }
     }
 
     private static String uri(int port, TestCertificates trust, ServerCertificate client) {

@@ -184,9 +184,7 @@ class LockRegistryContractTest {
             }
             return null;
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> waiter.get() != null
-                && (waiter.get().getState() == Thread.State.WAITING
-                        || waiter.get().getState() == Thread.State.TIMED_WAITING));
+        awaitParked(waiter);
         letAMillisecondPass();
         nodes.a().expirable().expireUnusedOlderThan(0);
         assertThat(nodes.a().obtain("waited")).as("the lock a local thread waits for is kept").isSameAs(awaited);
@@ -225,9 +223,7 @@ class LockRegistryContractTest {
                 return true;
             }
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> waiter.get() != null
-                && (waiter.get().getState() == Thread.State.WAITING
-                        || waiter.get().getState() == Thread.State.TIMED_WAITING));
+        awaitParked(waiter);
         waiter.get().interrupt();
         assertThat(waits.get(10, TimeUnit.SECONDS)).as("the waiter got InterruptedException").isTrue();
         theirs.unlock();
@@ -264,6 +260,13 @@ class LockRegistryContractTest {
             }
             return got;
         }).get(20, TimeUnit.SECONDS);
+    }
+
+    /** Waits (10 s at most) until the thread {@code waiter} names is started and parked, waiting for a lock. */
+    private static void awaitParked(AtomicReference<Thread> waiter) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiter.get() != null
+                && (waiter.get().getState() == Thread.State.WAITING
+                        || waiter.get().getState() == Thread.State.TIMED_WAITING));
     }
 
     /** Registries age locks in milliseconds: let one pass so that "older than 0" is true of the idle ones. */
