@@ -66,12 +66,16 @@ final class RedisFailBackTarget extends RedisNodesTarget {
         pointFrontAt(promoted());
     }
 
-    /** B dies (SIGKILL), A is promoted again with the data it kept, clients to A; B starts empty as A's replica. */
+    /**
+     * A is promoted again with the data it kept and clients are sent to it, then B dies (SIGKILL); B starts again empty
+     * as A's replica. A is promoted before B is killed so the clients move at once (B, cut off from every client, is
+     * as good as dead): a holder granted on B just before is still inside its hold when the others reach A.
+     */
     @Override
     public void failBackToOldMaster() throws IOException, InterruptedException {
-        promoted().kill();
         RedisCli.run(oldMaster().port(), "REPLICAOF", "NO", "ONE");
         pointFrontAt(oldMaster());
+        promoted().kill();
         promoted().restart();
         replicate(oldMaster(), promoted());
         failBacks++;

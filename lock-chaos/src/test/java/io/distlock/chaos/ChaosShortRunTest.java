@@ -95,6 +95,9 @@ class ChaosShortRunTest {
     void redisFailBackToAnOldMasterThatNeverResyncedLetsNoSecondHolderInWithRestartGuard() {
         ChaosResult r = run("redis-failback-guard", Scenario.FAIL_BACK);
         assertSafe(r);
+        // with a guard that keys on run_id only, the workers reached the old master while the holder granted on the
+        // promoted replica was still inside its hold: overlaps told at release (8 in 10 faults)
+        assertThat(r.detectedOverlaps()).as("overlaps told at release in " + r).isZero();
         assertThat(r.meetsBars()).as("bars of " + r).isTrue();
     }
 
