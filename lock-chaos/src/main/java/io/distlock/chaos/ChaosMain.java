@@ -56,6 +56,8 @@ public final class ChaosMain {
         stores.put("redis-sentinel", new ChaosSuite.StoreKind("redis (Sentinel: master + async replica)",
                 RedisSentinelTarget::new, List.of(Scenario.FAILOVER),
                 Set.of(Scenario.FAILOVER, Scenario.CLIENT_PAUSE)));
+        stores.put("redis-failback-guard", new ChaosSuite.StoreKind("redis (master + replica, fail-back, restartGuard)",
+                RedisFailBackTarget::new, List.of(), Set.of(Scenario.FAIL_BACK)));
         stores.put("redis-cluster", new ChaosSuite.StoreKind("redis (Cluster: 3 masters + async replicas)",
                 RedisClusterTarget::new, List.of(Scenario.FAILOVER),
                 Set.of(Scenario.FAILOVER, Scenario.CLIENT_PAUSE)));

@@ -64,6 +64,13 @@ final class Definitions {
             from the copy, which lacks every grant made since (an operator restoring a backup). Clients that saw a \
             later transaction are refused until they start a new session. Tokens must still grow.
 
+            **Fail-back to an old master** (Redis master and replica without Sentinel, restart guard on, clients \
+            through a front port re-pointed at each promotion): the master is demoted towards a master it never \
+            reaches (it keeps its data), its replica is promoted and serves for a lease and a half; as soon as a \
+            worker is granted the lock there, the old master is promoted again with the older history it kept, the \
+            clients are sent to it and the replica is killed; it starts again empty as the old master's replica. The old master's run_id is the one its guard marker names; its master_replid is \
+            new. No second holder may get the lock there while the last holder on the replica may still run.
+
             **Lock row deleted between holders**: "an operator" deletes the lock's row while nobody holds it \
             (released or expired by the database clock); the next holder inserts it again.
             """;

@@ -75,6 +75,23 @@ enum Scenario {
         return true;
     }),
 
+    /**
+     * Fail-back to an old master that never resynced: the master is demoted (it keeps its data), its replica is
+     * promoted and serves for a lease and a half (past its guard window); as soon as a worker is granted the lock there
+     * the old master is promoted again with the older history it kept and the promoted replica dies. Its run_id is the one its guard marker was written
+     * with; the locks granted meanwhile are not in its data. No second holder may get in while one may still run.
+     */
+    FAIL_BACK("fail-back: old master promoted again without resync", false, false, run -> {
+        StoreTarget target = run.target();
+        target.failOverToReplica();
+        run.runFor(target.holdBound().multipliedBy(3).dividedBy(2));
+        run.drain();
+        run.awaitAcquisition(); // X holds the lock on the promoted replica, past its guard window
+        run.faultHitAt(System.nanoTime());
+        target.failBackToOldMaster();
+        return true;
+    }),
+
     /** Flush Redis's script cache, so the next script call meets NOSCRIPT and must reload. */
     SCRIPT_FLUSH("script cache flushed", false, true, run -> {
         RedisCli.run(run.target().port(), "SCRIPT", "FLUSH");
@@ -172,7 +189,8 @@ enum Scenario {
     /** Why this scenario does not apply to {@code target}, or null if it does. */
     String notApplicable(StoreTarget target) {
         boolean multiServer = target instanceof ZooKeeperEnsembleTarget || target instanceof RedlockTarget
-                || target instanceof FailoverTarget || target instanceof ZooKeeperPartitionTarget;
+                || target instanceof FailoverTarget || target instanceof ZooKeeperPartitionTarget
+                || target instanceof RedisFailBackTarget;
         if (needsProxy && multiServer) {
             return "a proxy fronts one server; network faults run on the single-server targets";
         }
@@ -181,6 +199,9 @@ enum Scenario {
         }
         if (this == RESTORE_OLDER_COPY && !target.restorable()) {
             return "a single server whose data directory the run copies and puts back (ZooKeeper)";
+        }
+        if (this == FAIL_BACK && !target.failsBack()) {
+            return "a master and replica whose old master can be promoted again (redis-failback-guard)";
         }
         if (this == SCRIPT_FLUSH && !(target instanceof RedisTarget)) {
             return "Redis only";

@@ -57,6 +57,21 @@ interface StoreTarget extends AutoCloseable {
         throw new UnsupportedOperationException(store() + " cannot be restored from an older copy");
     }
 
+    /** Whether the target is a master and replica whose old master can be promoted again (the fail-back scenario). */
+    default boolean failsBack() {
+        return false;
+    }
+
+    /** Demotes the master without letting it resync (it keeps its data) and promotes its replica. */
+    default void failOverToReplica() throws java.io.IOException, InterruptedException {
+        throw new UnsupportedOperationException(store() + " cannot fail back");
+    }
+
+    /** Kills the promoted replica and promotes the old master again, with the older history it kept. */
+    default void failBackToOldMaster() throws java.io.IOException, InterruptedException {
+        throw new UnsupportedOperationException(store() + " cannot fail back");
+    }
+
     /** What the faults did to this target, for the report's note (which node was hit); empty if nothing to say. */
     default String note() {
         return "";
