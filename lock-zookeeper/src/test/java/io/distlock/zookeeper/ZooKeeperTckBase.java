@@ -3,6 +3,7 @@ package io.distlock.zookeeper;
 import io.distlock.LockStore;
 import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.WaitResources;
 import java.time.Duration;
@@ -44,6 +45,15 @@ abstract class ZooKeeperTckBase extends LockStoreTck {
     @Override
     protected FenceStateTampering fenceTampering() {
         return new ZooKeeperFenceTampering(tck().client());
+    }
+
+    /**
+     * The holder's nodes deleted and made again at the same path by a client of the kit's (another session), as an
+     * operator's hand would.
+     */
+    @Override
+    protected SpoiledNameState spoiledNameState() {
+        return new ZooKeeperSpoiledNames(tck().client());
     }
 
     /** The URI of the servers the subclass owns. */
