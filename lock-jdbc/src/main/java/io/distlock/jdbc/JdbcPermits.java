@@ -40,6 +40,9 @@ final class JdbcPermits {
     /** Prefixes the signal name of a semaphore, so its wake-ups never mix with a lock's of the same name. */
     private static final String SIGNAL = "\u0000sem:";
 
+    /** What the store appends to its lock table's name to name its permit table. */
+    static final String TABLE_SUFFIX = "_permits";
+
     private final JdbcBackend backend;
     private final DataSource pool;
     private final SqlDialect dialect;
@@ -58,7 +61,7 @@ final class JdbcPermits {
         this.dialect = dialect;
         this.signals = signals;
         this.store = store;
-        this.table = dialect.table + "_permits";
+        this.table = dialect.table + TABLE_SUFFIX;
         this.nowMicros = dialect.fenceSeed();
     }
 

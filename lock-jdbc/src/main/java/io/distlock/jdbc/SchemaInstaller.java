@@ -34,6 +34,10 @@ final class SchemaInstaller {
     /** Probes the table and creates it if missing and {@code create} is true. */
     void ensureTable(boolean create) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
+            if (isDerivedName()) {
+                refuseUnlessLockTable(c);
+                return;
+            }
             if (exists(c)) {
                 return;
             }
@@ -52,6 +56,43 @@ final class SchemaInstaller {
                     throw e;
                 }
             }
+        }
+    }
+
+    /** Whether the lock table's name is one a store derives from its own lock table (another store's permit table). */
+    private boolean isDerivedName() {
+        return table.toLowerCase(java.util.Locale.ROOT).endsWith(JdbcPermits.TABLE_SUFFIX);
+    }
+
+    /**
+     * A lock table named like another store's permit table ({@code <table>_permits}) would share that table with the
+     * store of {@code <table>}: refused, unless the database already holds a lock table of that name (made by a
+     * version that allowed it; it is kept working, and the store of {@code <table>} cannot use semaphores then).
+     */
+    private void refuseUnlessLockTable(Connection c) throws SQLException {
+        try {
+            if (exists(c)) {
+                return;
+            }
+        } catch (SQLException notALockTable) {
+            if (!hasPermitColumns(c)) { // not another store's permit table: an outage or a privilege, reported as such
+                throw notALockTable;
+            }
+        }
+        throw new IllegalArgumentException(JdbcSettings.TABLE + " '" + table + "' in " + store + " ends in '"
+                + JdbcPermits.TABLE_SUFFIX + "', the name the store of '"
+                + table.substring(0, table.length() - JdbcPermits.TABLE_SUFFIX.length())
+                + "' gives its permit table, and is no existing lock table: choose a name that does not end in '"
+                + JdbcPermits.TABLE_SUFFIX + "'");
+    }
+
+    private boolean hasPermitColumns(Connection c) {
+        try (Statement st = c.createStatement()) {
+            st.executeQuery("SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table
+                    + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException e) {
+            return false;
         }
     }
 

@@ -4,6 +4,7 @@ import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.RecordLocking;
+import io.distlock.tck.PrefixedStores;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
@@ -91,6 +92,12 @@ class H2TckTest extends LockStoreTck {
     @Override
     protected SpoiledNameState spoiledNameState() {
         return new SqlSpoiledNames(uri);
+    }
+
+    /** Stores under lock tables of this run's own, for §21. */
+    @Override
+    protected PrefixedStores prefixedStores() {
+        return new SqlPrefixedStores(table -> server.url() + "?distlock.table=" + table + "&" + TIMEOUTS);
     }
 
     @Override

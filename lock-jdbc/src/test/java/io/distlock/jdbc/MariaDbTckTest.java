@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.RecordLocking;
 import io.distlock.tck.RefusedSetting;
+import io.distlock.tck.PrefixedStores;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
@@ -31,6 +32,12 @@ class MariaDbTckTest extends StoreUriTck {
     @Override
     protected SpoiledNameState spoiledNameState() {
         return new SqlSpoiledNames(URI);
+    }
+
+    /** Stores under lock tables of this run's own, for §21. */
+    @Override
+    protected PrefixedStores prefixedStores() {
+        return new SqlPrefixedStores(table -> Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
     }
 
     @Override

@@ -165,7 +165,7 @@ final class HeldNodes implements Watcher {
                 } else {
                     for (LockNode node : due) {
                         node.sweeps = COVERED;
-                        check(zk, node.path());
+                        check(zk, node);
                     }
                 }
             }
@@ -187,32 +187,36 @@ final class HeldNodes implements Watcher {
     private void watchEach(List<LockNode> nodes, ZooKeeper zk) {
         for (LockNode node : nodes) {
             node.sweeps = WATCHED;
-            watch(zk, node.path());
+            watch(zk, node);
         }
     }
 
     /** Watches a held node on its own; a node already gone is reported lost. */
-    private void watch(ZooKeeper zk, String path) {
+    private void watch(ZooKeeper zk, LockNode node) {
+        String path = node.path();
         try {
             // getData, not exists: on a node that is already gone it sets no watch that would wait for a creation
-            zk.getData(fullPath(path), this, this::goneIfNoNode, null);
+            zk.getData(fullPath(path), this, this::goneIfNotOurs, node);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "could not watch " + path + "; a loss is then found at release", e);
         }
     }
 
     /** Checks, without a watch, that a node the root watch covers still exists; one already gone is reported lost. */
-    private void check(ZooKeeper zk, String path) {
+    private void check(ZooKeeper zk, LockNode node) {
+        String path = node.path();
         try {
-            zk.getData(fullPath(path), null, this::goneIfNoNode, null);
+            zk.getData(fullPath(path), null, this::goneIfNotOurs, node);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "could not check " + path + "; a loss is then found at release", e);
         }
     }
 
-    private void goneIfNoNode(int rc, String path, Object ctx, byte[] data, Stat stat) {
+    private void goneIfNotOurs(int rc, String path, Object ctx, byte[] data, Stat stat) {
         if (rc == KeeperException.Code.NONODE.intValue()) {
             gone(relative(path), "its node was deleted behind its back");
+        } else if (rc == KeeperException.Code.OK.intValue() && !ZooKeeperBackend.isOurs(stat, (LockNode) ctx)) {
+            gone(relative(path), "its node was deleted and made again by another session behind its back");
         }
     }
 
@@ -273,7 +277,7 @@ final class HeldNodes implements Watcher {
                 gone(path, "its node was gone when the connection came back");
                 continue;
             }
-            if (stat.getEphemeralOwner() != sessionId || node.sessionId() != sessionId) {
+            if (stat.getEphemeralOwner() != sessionId || !ZooKeeperBackend.isOurs(stat, node)) {
                 gone(path, "its node belongs to another session after reconnecting");
             }
         }

@@ -503,11 +503,23 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         LockNode node = (LockNode) grant.handle();
         held.remove(node.path());
         String what = "releasing " + grant.name();
+        WaitBudget budget = WaitBudget.forCall(operationNanos);
         try {
-            CuratorEvent event = call(WaitBudget.forCall(operationNanos), what + " (the delete goes on in the "
-                    + "background)", new BoundedCall(),
-                    callback -> client.delete().guaranteed().inBackground(callback).forPath(node.path()));
-            if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+            Stat stat;
+            try {
+                stat = exists(node.path(), budget, what + " (checking its node is still ours)");
+            } catch (RuntimeException e) {
+                deleteInBackground(node.path()); // a node left behind would hold the name while our session lives
+                throw e;
+            }
+            if (stat == null || !isOurs(stat, node)) {
+                return false; // gone, or made again at its path by another session (an operator's hand): not ours
+            }
+            CuratorEvent event = call(budget, what + " (the delete goes on in the background)", new BoundedCall(),
+                    callback -> client.delete().guaranteed().withVersion(stat.getVersion()).inBackground(callback)
+                            .forPath(node.path()));
+            int code = event.getResultCode();
+            if (code == KeeperException.Code.NONODE.intValue() || code == KeeperException.Code.BADVERSION.intValue()) {
                 return false;
             }
             check(event, what);
@@ -562,11 +574,19 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 continue;
             }
             check(event, what);
-            if (event.getStat().getEphemeralOwner() != node.sessionId()) {
+            if (!isOurs(event.getStat(), node)) {
                 lost.add(grant);
             }
         }
         return lost;
+    }
+
+    /**
+     * Whether the node ZooKeeper describes with {@code stat} is the one our grant created: our session's, made by the
+     * same transaction. A node deleted and made again at its path by another client (an operator's hand) is not.
+     */
+    static boolean isOurs(Stat stat, LockNode node) {
+        return stat.getEphemeralOwner() == node.sessionId() && stat.getCzxid() == node.czxid();
     }
 
     /** Starts one background operation and waits for its event within the budget. */

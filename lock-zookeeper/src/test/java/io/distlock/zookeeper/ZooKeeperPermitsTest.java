@@ -97,10 +97,10 @@ class ZooKeeperPermitsTest {
             semaphore.tryAcquire().orElseThrow().release();
         }
         long single = TestServers.requestsReceived(server) - before;
-        // a few more than 5 per pair for the session's pings
-        assertThat(waiting).as("requests for %d acquire()/release() pairs", pairs).isLessThanOrEqualTo(5L * pairs + 5);
+        // a few more than 6 per pair for the session's pings (the release reads its node's owner before the delete)
+        assertThat(waiting).as("requests for %d acquire()/release() pairs", pairs).isLessThanOrEqualTo(6L * pairs + 5);
         assertThat(single).as("requests for %d tryAcquire()/release() pairs", pairs)
-                .isLessThanOrEqualTo(5L * pairs + 5);
+                .isLessThanOrEqualTo(6L * pairs + 5);
     }
 
     @Test
