@@ -8,13 +8,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
 
 /**
  * A redis-server of the run's own on a free port and directory, in one of the {@link RedisPersistence} modes,
@@ -93,32 +91,17 @@ final class RedisTarget implements StoreTarget {
         if (persistence.rollsBackUnsyncedWrites()) {
             Path synced = dir.resolve("synced");
             TempDirs.delete(synced);
-            copyTree(data, synced);
+            TempDirs.copy(data, synced);
             // the server goes on writing for up to a second: the writes an OS crash may lose under everysec
             Thread.sleep(ThreadLocalRandom.current().nextLong(1001));
             server.kill();
             TempDirs.delete(data);
-            copyTree(synced, data);
+            TempDirs.copy(synced, data);
         } else {
             server.kill();
         }
         Thread.sleep(down.toMillis()); // the outage itself
         server.restart();
-    }
-
-    private static void copyTree(Path from, Path to) {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not copy " + from + " to " + to, e);
-        }
     }
 
     @Override

@@ -199,29 +199,14 @@ public final class Explorer implements AutoCloseable {
                 "the explorer cannot restore " + store.label() + " from a copy"));
         Path backup = dir.resolve("backup");
         TempDirs.delete(backup);
-        copyTree(data, backup);
+        TempDirs.copy(data, backup);
     }
 
     /** Replaces the (stopped) server's data directory by the backup. */
     private void restoreBackup() {
         Path data = store.dataDirectory(server).orElseThrow();
         TempDirs.delete(data);
-        copyTree(dir.resolve("backup"), data);
-    }
-
-    private static void copyTree(Path from, Path to) {
-        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(from)) {
-            for (Path p : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (java.nio.file.Files.isDirectory(p)) {
-                    java.nio.file.Files.createDirectories(target);
-                } else {
-                    java.nio.file.Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("could not copy " + from + " to " + to, e);
-        }
+        TempDirs.copy(dir.resolve("backup"), data);
     }
 
     private static void later(Duration after, Runnable action, CompletableFuture<Void> done) {
