@@ -2,6 +2,8 @@ package io.distlock.spring;
 
 import io.distlock.LockOptions;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /** The {@code distlock.*} properties: which store to open and the options its locks get unless code says others. */
@@ -29,6 +31,15 @@ public class DistlockProperties {
 
     /** The Spring Integration lock registry's settings. */
     private final Integration integration = new Integration();
+
+    /** Leader election from one property: distlock.leadership.name. */
+    private final Leadership leadership = new Leadership();
+
+    /**
+     * Semaphore beans: each entry NAME=PERMITS gives a Semaphore bean named NAME allowing PERMITS holders at once
+     * across every client of the store.
+     */
+    private final Map<String, Integer> semaphores = new LinkedHashMap<>();
 
     public String getUri() {
         return uri;
@@ -64,6 +75,32 @@ public class DistlockProperties {
 
     public Integration getIntegration() {
         return integration;
+    }
+
+    public Leadership getLeadership() {
+        return leadership;
+    }
+
+    public Map<String, Integer> getSemaphores() {
+        return semaphores;
+    }
+
+    /** {@code distlock.leadership.*}: the auto-configured leader election. */
+    public static class Leadership {
+
+        /**
+         * The name to campaign for. Setting it starts a campaign when the application has started: LeadershipListener
+         * beans are told and LeadershipEvents published on election and revocation.
+         */
+        private String name;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
     }
 
     /** {@code distlock.integration.*}: the auto-configured Spring Integration {@code LockRegistry}. */
