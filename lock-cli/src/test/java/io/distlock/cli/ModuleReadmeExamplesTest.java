@@ -1,0 +1,95 @@
+package io.distlock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every {@code ```java} block of every module's README (each {@code README.md} one or two folders below the
+ * project's, examples included) compiles as written, by {@link JavaSnippets} as the top README's blocks do. They are
+ * compiled, not run: they name servers such as {@code zk1:2181}. A block whose first line is an annotation is a
+ * member of the class ({@code @Bean} methods); any other is the body of a method, in which the names the READMEs
+ * use without declaring them ({@link #GIVEN}) are declared when a block uses them and does not declare them itself.
+ */
+class ModuleReadmeExamplesTest {
+
+    private static final Path PROJECT = Path.of("..");
+
+    private static final List<String> IMPORTS = List.of("io.distlock.*", "io.distlock.jdbc.*", "io.distlock.redis.*",
+            "io.distlock.shedlock.*", "io.distlock.micrometer.*", "io.micrometer.core.instrument.MeterRegistry",
+            "net.javacrumbs.shedlock.core.LockProvider", "org.springframework.context.annotation.Bean",
+            "java.sql.Connection", "java.time.Duration", "java.util.Optional", "redis.clients.jedis.UnifiedJedis");
+
+    /** What a module README's block may use as given: a name and its declaration. */
+    private static final Map<String, String> GIVEN = new LinkedHashMap<>();
+
+    static {
+        GIVEN.put("uri", "String uri = \"mem:\";");
+        GIVEN.put("store", "LockStore store = null;");
+        GIVEN.put("lease", "Lease lease = null;");
+        GIVEN.put("meterRegistry", "MeterRegistry meterRegistry = null;");
+        GIVEN.put("connection", "Connection connection = null;");
+        GIVEN.put("jedis", "UnifiedJedis jedis = null;");
+    }
+
+    @TempDir
+    Path work;
+
+    @TestFactory
+    Stream<DynamicTest> everyJavaBlockOfTheModuleReadmesCompiles() throws Exception {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Path readme : moduleReadmes()) {
+            List<String> blocks = JavaSnippets.javaBlocks(Files.readString(readme));
+            String module = PROJECT.relativize(readme.getParent()).toString();
+            for (int i = 0; i < blocks.size(); i++) {
+                String block = blocks.get(i);
+                String className = "Readme_" + module.replaceAll("\\W", "_") + "_" + (i + 1);
+                tests.add(DynamicTest.dynamicTest(module + " README java block " + (i + 1) + ": "
+                        + JavaSnippets.firstLine(block), () -> compile(className, block)));
+            }
+        }
+        assertThat(tests).as("java blocks in the module READMEs").hasSizeGreaterThanOrEqualTo(4);
+        return tests.stream();
+    }
+
+    private void compile(String className, String block) throws Exception {
+        boolean member = block.strip().startsWith("@");
+        String source = member ? JavaSnippets.classSource(className, IMPORTS, block, "")
+                : JavaSnippets.classSource(className, IMPORTS, "", given(block) + block);
+        JavaSnippets.compile(work, className, source);
+    }
+
+    /** The declarations of the given names that {@code block} uses and does not declare. */
+    private static String given(String block) {
+        StringBuilder declarations = new StringBuilder();
+        GIVEN.forEach((name, declaration) -> {
+            boolean uses = Pattern.compile("\\b" + name + "\\b").matcher(block).find();
+            boolean declares = Pattern.compile("[\\w>]\\s+" + name + "\\s*=").matcher(block).find();
+            if (uses && !declares) {
+                declarations.append("        ").append(declaration).append('\n');
+            }
+        });
+        return declarations.toString();
+    }
+
+    /** README.md one or two folders below the project's (lock-redis/README.md, examples/spring-boot-app/README.md). */
+    private static List<Path> moduleReadmes() throws Exception {
+        try (Stream<Path> files = Files.walk(PROJECT, 3)) {
+            return files.filter(p -> p.getFileName().toString().equals("README.md"))
+                    .filter(p -> !p.normalize().equals(PROJECT.resolve("README.md").normalize()))
+                    .filter(p -> p.getNameCount() <= 4)
+                    .filter(p -> !p.toString().contains("target") && !p.toString().contains("/."))
+                    .sorted().toList();
+        }
+    }
+}
