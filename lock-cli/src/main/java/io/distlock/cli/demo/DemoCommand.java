@@ -6,7 +6,6 @@ import io.distlock.cli.Durations;
 import io.distlock.cli.ExitCodes;
 import io.distlock.cli.Logging;
 import io.distlock.cli.StoreUris;
-import io.distlock.redis.RedisNameCleanup;
 import io.distlock.spi.StoreUri;
 import io.distlock.tck.fixture.ZooKeeperServer;
 import java.io.IOException;
@@ -22,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -53,6 +54,9 @@ public final class DemoCommand implements Callable<Integer> {
      */
     static final Duration EMBEDDED_SESSION_TIMEOUT = Duration.ofSeconds(4);
 
+    /** How long the shutdown hook (Ctrl-C) waits for the run's names to be deleted from the store. */
+    static final Duration CLEANUP_BOUND = Duration.ofSeconds(10);
+
     @Spec
     CommandSpec spec;
 
@@ -82,11 +86,13 @@ public final class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
         ZooKeeperServer embedded = null;
-        DemoContext created = null;
+        AtomicReference<DemoContext> created = new AtomicReference<>();
+        AtomicBoolean namesDeleted = new AtomicBoolean();
         Path dir = createTempDir();
         ServiceGroup services = new ServiceGroup();
         Thread cleanup = new Thread(() -> {
             services.kill(); // on Ctrl-C or kill: leave no service behind, not even a frozen one
+            deleteNamesWithin(created.get(), namesDeleted, CLEANUP_BOUND);
             deleteQuietly(dir);
         }, "distlock-demo-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
@@ -101,7 +107,9 @@ public final class DemoCommand implements Callable<Integer> {
                         + " (its own JVM, reached over TCP).");
             }
             DemoContext ctx = context(uri, dir, out, services);
-            created = ctx;
+            if (embedded == null) {
+                created.set(ctx); // an embedded server's data goes with it: nothing to delete there
+            }
             Prose.println(out, "", "Store: " + ctx.shownUri() + " (" + describe(ctx) + ")");
             Prose.println(out, "", "Each service is a separate JVM; they share only the lock store and the data (a file "
                     + "for the counters, an SQL table for the fencing records).");
@@ -109,9 +117,7 @@ public final class DemoCommand implements Callable<Integer> {
             return summarize(out, results, System.nanoTime() - start);
         } finally {
             services.close();
-            if (created != null) {
-                deleteKeys(created);
-            }
+            deleteNames(created.get(), namesDeleted);
             removeHook(cleanup);
             if (embedded != null) {
                 embedded.close();
@@ -121,23 +127,36 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * On a Redis store, deletes the keys of the run's names (locks, fencing counters, semaphores: every name is
-     * {@link DemoContext#namePrefix()}, unique to the run), so the demo leaves nothing in a shared server. The
-     * SQL records are dropped by the fencing scenario itself.
+     * Deletes what the store keeps for the run's names (locks, fencing counters, semaphores: every name starts with
+     * {@link DemoContext#namePrefix()}, unique to the run) with {@link DemoNameCleanup}, once, so the demo leaves
+     * nothing in a shared Redis, ZooKeeper or SQL server. The fencing scenario drops its own SQL tables.
      */
-    private static void deleteKeys(DemoContext ctx) {
-        String scheme = StoreUri.parse(ctx.storeUri()).scheme();
-        if (!scheme.startsWith("redis") && !scheme.equals("redlock")) {
+    private static void deleteNames(DemoContext ctx, AtomicBoolean done) {
+        if (ctx == null || !done.compareAndSet(false, true)) {
             return;
         }
         try {
-            long deleted = RedisNameCleanup.deleteNames(ctx.storeUri(), ctx.namePrefix());
-            ctx.out().println("Deleted the run's " + deleted + " keys (names " + ctx.namePrefix() + "*) from Redis.");
+            ctx.out().println(DemoNameCleanup.deleteNames(ctx.storeUri(), ctx.namePrefix()));
         } catch (RuntimeException e) {
-            ctx.out().println("Could not delete the run's keys (names " + ctx.namePrefix() + "*) from Redis: "
-                    + e.getClass().getSimpleName());
+            ctx.out().println("Could not delete the run's names (" + ctx.namePrefix() + "*) from the store: "
+                    + e.getMessage());
         }
         ctx.out().flush();
+    }
+
+    /**
+     * {@link #deleteNames} from the shutdown hook (Ctrl-C, kill), waiting at most {@code bound} so an unreachable
+     * store cannot hold the JVM's exit.
+     */
+    static void deleteNamesWithin(DemoContext ctx, AtomicBoolean done, Duration bound) {
+        Thread deleting = new Thread(() -> deleteNames(ctx, done), "distlock-demo-delete-names");
+        deleting.setDaemon(true);
+        deleting.start();
+        try {
+            deleting.join(bound.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void removeHook(Thread hook) {
