@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.spring.SpringLeadership;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -42,9 +43,16 @@ abstract class SampleApplicationTestBase {
     @Autowired
     ReportJob reportJob;
 
+    @Autowired
+    QueuePoller queuePoller;
+
+    @Autowired
+    SpringLeadership leadership;
+
     static void names(DynamicPropertyRegistry registry) {
         registry.add("sample.leader-role", () -> "sample-leader-" + RUN);
         registry.add("sample.report-lock", () -> "sample-report-" + RUN);
+        registry.add("distlock.leadership.name", () -> "sample-queue-poller-" + RUN);
     }
 
     @Test
@@ -65,6 +73,13 @@ abstract class SampleApplicationTestBase {
     @Test
     void theLeaderInitiatorIsElectedThroughTheStore() {
         await().atMost(Duration.ofSeconds(20)).until(() -> leaderInitiator.getContext().isLeader());
+    }
+
+    @Test
+    void onePropertyElectsTheQueuePollerThroughTheStore() {
+        await().atMost(Duration.ofSeconds(20)).until(() -> queuePoller.term() > 0);
+        assertThat(leadership.isLeader()).isTrue();
+        assertThat(leadership.lease().orElseThrow().fencingToken()).isEqualTo(queuePoller.term());
     }
 
     @Test
