@@ -2,6 +2,7 @@ package io.distlock.spring;
 
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
+import io.distlock.StoreUnavailableException;
 import java.util.Map;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -30,6 +31,18 @@ public class DistlockSemaphoresAutoConfiguration {
     /** The property whose entries become semaphore beans. */
     static final String PROPERTY = "distlock.semaphores";
 
+    /**
+     * The store's semaphore; a {@link LazySemaphore} when the store cannot be reached yet (only a lazily started
+     * store lets the application get this far while it is down).
+     */
+    static Semaphore semaphore(LockStore store, String name, int permits) {
+        try {
+            return store.semaphore(name, permits);
+        } catch (StoreUnavailableException e) {
+            return new LazySemaphore(name, permits, () -> store.semaphore(name, permits));
+        }
+    }
+
     /** Registers the beans from the property's entries; a bad entry fails the start naming it. */
     static class Registrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
 
@@ -56,7 +69,7 @@ public class DistlockSemaphoresAutoConfiguration {
                             + "') must be at least 1, got " + permits);
                 }
                 RootBeanDefinition definition = new RootBeanDefinition(Semaphore.class,
-                        () -> beanFactory.getBean(LockStore.class).semaphore(name, permits));
+                        () -> semaphore(beanFactory.getBean(LockStore.class), name, permits));
                 definition.setDescription("distlock semaphore '" + name + "' with " + permits + " permits ("
                         + PROPERTY + ")");
                 registry.registerBeanDefinition(name, definition);

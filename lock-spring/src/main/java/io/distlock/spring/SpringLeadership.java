@@ -4,6 +4,8 @@ import io.distlock.Leadership;
 import io.distlock.LeadershipListener;
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -21,7 +23,13 @@ public final class SpringLeadership implements Leadership, SmartLifecycle {
     private final String name;
     private final List<LeadershipListener> listeners;
     private final ApplicationEventPublisher events;
+    /** The first and the longest wait between tries to campaign on a store that cannot be reached yet. */
+    static final Duration RETRY_MIN = Duration.ofMillis(200);
+    static final Duration RETRY_MAX = Duration.ofSeconds(5);
+
     private volatile Leadership campaign;
+    private volatile boolean running;
+    private Thread starter;
 
     SpringLeadership(LockStore store, String name, List<LeadershipListener> listeners,
             ApplicationEventPublisher events) {
@@ -49,17 +57,33 @@ public final class SpringLeadership implements Leadership, SmartLifecycle {
         return current == null ? Optional.empty() : current.lease();
     }
 
-    /** Starts campaigning (called by the context after refresh). */
+    /**
+     * Starts campaigning (called by the context after refresh). A store that cannot be reached yet (a lazily started
+     * store that is down) is tried again in the background, every {@link #RETRY_MAX} at most, until it is reachable
+     * or the leadership is stopped.
+     */
     @Override
     public synchronized void start() {
-        if (campaign == null) {
-            campaign = store.leadership(name, new Relay());
+        if (running) {
+            return;
+        }
+        running = true;
+        if (!tryCampaign()) {
+            starter = new Thread(this::campaignWhenReachable, "distlock-leadership-start-" + name);
+            starter.setDaemon(true);
+            starter.start();
         }
     }
 
     /** Steps down if leader and stops campaigning (called by the context when it stops or closes). */
     @Override
     public synchronized void stop() {
+        running = false;
+        Thread waiting = starter;
+        starter = null;
+        if (waiting != null) {
+            waiting.interrupt();
+        }
         Leadership current = campaign;
         campaign = null;
         if (current != null) {
@@ -67,9 +91,35 @@ public final class SpringLeadership implements Leadership, SmartLifecycle {
         }
     }
 
+    /** True from {@link #start()} to {@link #stop()}, also while waiting for the store to be reachable. */
     @Override
     public boolean isRunning() {
-        return campaign != null;
+        return running;
+    }
+
+    /** Campaigns now; false if the store cannot be reached yet. True also when stopped: nothing is left to do. */
+    private synchronized boolean tryCampaign() {
+        if (!running) {
+            return true;
+        }
+        try {
+            campaign = store.leadership(name, new Relay());
+            return true;
+        } catch (StoreUnavailableException e) {
+            return false;
+        }
+    }
+
+    private void campaignWhenReachable() {
+        Duration wait = RETRY_MIN;
+        while (!tryCampaign()) {
+            try {
+                Thread.sleep(wait.toMillis()); // a retry interval, not synchronisation: stop() interrupts it
+            } catch (InterruptedException e) {
+                return;
+            }
+            wait = wait.multipliedBy(2).compareTo(RETRY_MAX) > 0 ? RETRY_MAX : wait.multipliedBy(2);
+        }
     }
 
     /** Same as {@link #stop()}: the bean's destroy method, for a context that is closed without being stopped. */

@@ -1,14 +1,18 @@
 package io.distlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.Semaphore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerProcess;
 import io.distlock.tck.fixture.TempDirs;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -39,6 +43,33 @@ class LazyStartTest {
                         Optional<Lease> lease = context.getBean(LockStore.class).lock("lazy-start").tryAcquire();
                         assertThat(lease).isPresent();
                         lease.get().release();
+                    }
+                });
+    }
+
+    @Test
+    void leadershipAndSemaphoreBeansWaitForAStoreDownAtStart() {
+        int port = FreePorts.next();
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class,
+                DistlockLeadershipAutoConfiguration.class, DistlockSemaphoresAutoConfiguration.class))
+                .withPropertyValues("distlock.uri=redis://127.0.0.1:" + port + "?timeout=500ms",
+                        "distlock.lazy-start=true", "distlock.leadership.name=lazy-leader",
+                        "distlock.semaphores.lazy-api=2")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SpringLeadership leadership = context.getBean(SpringLeadership.class);
+                    Semaphore semaphore = context.getBean("lazy-api", Semaphore.class);
+                    assertThat(leadership.isRunning()).as("campaigning, though the store is down").isTrue();
+                    assertThat(leadership.isLeader()).isFalse();
+                    assertThatThrownBy(semaphore::tryAcquire).isInstanceOf(StoreUnavailableException.class);
+
+                    try (ServerProcess redis = redisOn(port).start()) {
+                        await().atMost(Duration.ofSeconds(20)).until(leadership::isLeader);
+                        try (Lease permit = semaphore.tryAcquire().orElseThrow()) {
+                            assertThat(permit.fencingToken()).isPositive();
+                            assertThat(semaphore.permits()).isEqualTo(2);
+                        }
+                        leadership.stop();
                     }
                 });
     }
