@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,26 +46,29 @@ class ModuleReadmeExamplesTest {
 
     @TestFactory
     Stream<DynamicTest> everyJavaBlockOfTheModuleReadmesCompiles() throws Exception {
-        List<DynamicTest> tests = new ArrayList<>();
+        Map<String, String> sources = new LinkedHashMap<>();
+        Map<String, String> labels = new LinkedHashMap<>();
         for (Path readme : moduleReadmes()) {
             List<String> blocks = JavaSnippets.javaBlocks(Files.readString(readme));
             String module = PROJECT.relativize(readme.getParent()).toString();
             for (int i = 0; i < blocks.size(); i++) {
                 String block = blocks.get(i);
                 String className = "Readme_" + module.replaceAll("\\W", "_") + "_" + (i + 1);
-                tests.add(DynamicTest.dynamicTest(module + " README java block " + (i + 1) + ": "
-                        + JavaSnippets.firstLine(block), () -> compile(className, block)));
+                sources.put(className, source(className, block));
+                labels.put(className, module + " README java block " + (i + 1) + ": " + JavaSnippets.firstLine(block));
             }
         }
-        assertThat(tests).as("java blocks in the module READMEs").hasSizeGreaterThanOrEqualTo(4);
-        return tests.stream();
+        assertThat(sources).as("java blocks in the module READMEs").hasSizeGreaterThanOrEqualTo(4);
+        Map<String, String> errors = JavaSnippets.compileAll(work, sources);
+        return sources.keySet().stream().map(className -> DynamicTest.dynamicTest(labels.get(className),
+                () -> assertThat(errors.get(className)).as("compiles as written:%n%s", sources.get(className))
+                        .isEmpty()));
     }
 
-    private void compile(String className, String block) throws Exception {
+    private static String source(String className, String block) {
         boolean member = block.strip().startsWith("@");
-        String source = member ? JavaSnippets.classSource(className, IMPORTS, block, "")
+        return member ? JavaSnippets.classSource(className, IMPORTS, block, "")
                 : JavaSnippets.classSource(className, IMPORTS, "", given(block) + block);
-        JavaSnippets.compile(work, className, source);
     }
 
     /** The declarations of the given names that {@code block} uses and does not declare. */
