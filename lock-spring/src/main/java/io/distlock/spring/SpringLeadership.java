@@ -59,7 +59,7 @@ public final class SpringLeadership implements Leadership, SmartLifecycle {
 
     /**
      * Starts campaigning (called by the context after refresh). A store that cannot be reached yet (a lazily started
-     * store that is down) is tried again in the background, every {@link #RETRY_MAX} at most, until it is reachable
+     * store that is down) is tried again in the background (every 200 ms, doubling up to 5 s) until it is reachable
      * or the leadership is stopped.
      */
     @Override
