@@ -288,16 +288,24 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 return FenceFloor.granted(next, results.get(1).getResultStat().getMtime());
             }
             int ourError = opError(written, 0);
-            if (ourError == KeeperException.Code.NONODE.intValue()
-                    || ourError == KeeperException.Code.BADVERSION.intValue()) {
-                return 0; // our node was removed (or changed by another hand) before it was stamped: not granted
+            if (ourError == KeeperException.Code.NONODE.intValue()) {
+                return 0; // our node was removed before it was stamped (force-released, session ended): not granted
             }
-            int fenceError = opError(written, 1);
-            if (fenceError == KeeperException.Code.NONODE.intValue()) {
-                return 0;
-            }
-            if (fenceError != KeeperException.Code.BADVERSION.intValue()) {
-                check(written, writing);
+            if (ourError == KeeperException.Code.BADVERSION.intValue()) {
+                // another hand wrote into our node: stamp it at its new version if it is still ours, else queue again
+                Stat stat = exists(ours.path(), budget, "reading our node " + ours.path());
+                if (stat == null || !isOurs(stat, ours)) {
+                    return 0;
+                }
+                ours.version(stat.getVersion());
+            } else {
+                int fenceError = opError(written, 1);
+                if (fenceError == KeeperException.Code.NONODE.intValue()) {
+                    return 0;
+                }
+                if (fenceError != KeeperException.Code.BADVERSION.intValue()) {
+                    check(written, writing);
+                }
             }
             if (System.nanoTime() - giveUp > 0) {
                 throw new StoreUnavailableException("ZooKeeper store " + errors.store() + ": the fence of " + what

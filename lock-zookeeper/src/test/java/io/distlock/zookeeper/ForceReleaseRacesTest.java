@@ -142,6 +142,33 @@ class ForceReleaseRacesTest {
     }
 
     /**
+     * A contender whose node an operator wrote into after it came first and before its stamp (its version moved on,
+     * the node still its own) is still granted with that node, and leaves no node behind that would block the name.
+     */
+    @Test
+    void aContenderWhoseNodeWasWrittenIntoBeforeItsStampIsGrantedAndLeavesNothing() throws Exception {
+        String name = "written-before-stamp";
+        try (LockStore contender = open(); LockStore other = open();
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), CHROOT)) {
+            CountDownLatch reached = new CountDownLatch(1);
+            CountDownLatch proceed = new CountDownLatch(1);
+            TestServers.backend(contender).beforeStampHook = holdFirst(reached, proceed);
+            Future<Lease> acquiring = pool.submit(() -> contender.lock(name).acquire());
+            assertThat(reached.await(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("contender came first").isTrue();
+            String parent = ZooKeeperBackend.parentPath(name);
+            raw.setData().forPath(parent + "/" + raw.getChildren().forPath(parent).get(0), "an operator's".getBytes());
+            proceed.countDown();
+
+            Lease lease = acquiring.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(other.lock(name).tryAcquire()).as("another client while the contender holds").isEmpty();
+            lease.release();
+            assertThat(contenders(raw, name)).as("nodes left under the lock").isZero();
+            other.lock(name).tryAcquire().orElseThrow(() -> new AssertionError("the released lock is free"))
+                    .release();
+        }
+    }
+
+    /**
      * A release whose node was deleted and made again at its path by another session (an operator's hand) between
      * the release's look at the node and its delete must not delete the other session's node, and reports the loss.
      */
