@@ -33,6 +33,10 @@ final class RedisSentinelTarget implements FailoverTarget {
     private int secondFailovers;
     private long slowestPromotion;
     private long slowestResync;
+    /** Whether this target runs the fail-back (restart guard on); the node paused by {@link #failOverToReplica}. */
+    private final boolean failBack;
+    private Node paused;
+    private int failBacks;
 
     /** One redis-server of the pair, restartable as a replica. */
     private final class Node {
@@ -51,6 +55,15 @@ final class RedisSentinelTarget implements FailoverTarget {
     }
 
     RedisSentinelTarget() {
+        this(false);
+    }
+
+    /**
+     * @param failBack true: clients use the restart guard, and the target runs the fail-back scenario (an old master
+     *     promoted again by the Sentinels with the older history it kept) instead of the failover
+     */
+    RedisSentinelTarget(boolean failBack) {
+        this.failBack = failBack;
         try {
             Node master = new Node();
             Node replica = new Node();
@@ -235,6 +248,49 @@ final class RedisSentinelTarget implements FailoverTarget {
         return lastFailover;
     }
 
+    @Override
+    public boolean failsBack() {
+        return failBack;
+    }
+
+    /**
+     * The master is paused (SIGSTOP: it keeps its data and never resyncs) until every Sentinel names the promoted
+     * replica and reaches it.
+     */
+    @Override
+    public void failOverToReplica() throws IOException, InterruptedException {
+        Integer oldMaster = agreedMaster();
+        if (oldMaster == null) {
+            throw new IllegalStateException("the Sentinels disagree on the master: " + sentinelViews());
+        }
+        paused = nodes.stream().filter(n -> n.port == oldMaster).findFirst().orElseThrow();
+        paused.process.pause();
+        awaitPromotion(oldMaster);
+    }
+
+    /**
+     * The promoted replica dies (SIGKILL) and the paused old master resumes: the Sentinels make it a replica of the
+     * dead master, which it never reaches, and then promote it with the older history it kept. The killed node starts
+     * again empty as its replica.
+     */
+    @Override
+    public void failBackToOldMaster() throws IOException, InterruptedException {
+        Integer promoted = agreedMaster();
+        Node victim = nodes.stream().filter(n -> promoted != null && n.port == promoted).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no promoted master: " + sentinelViews()));
+        victim.process.kill();
+        paused.process.resume();
+        long killed = System.nanoTime();
+        int back = awaitPromotion(victim.port);
+        if (back != paused.port) {
+            throw new IllegalStateException("the Sentinels promoted " + back + ", not the old master " + paused.port);
+        }
+        slowestPromotion = Math.max(slowestPromotion, System.nanoTime() - killed);
+        victim.start(back);
+        awaitHealthyPair();
+        failBacks++;
+    }
+
     /** Polls {@code check} every 100 ms until it holds; a node that does not answer yet is asked again. */
     private static void await(String what, java.util.concurrent.Callable<Boolean> check) {
         Awaitility.await(what).atMost(READY).pollInterval(Duration.ofMillis(100))
@@ -243,6 +299,10 @@ final class RedisSentinelTarget implements FailoverTarget {
 
     @Override
     public String note() {
+        if (failBack) {
+            return failBacks == 0 ? "" : failBacks + " fail-backs to the old master promoted again by the Sentinels "
+                    + "without resync (slowest promotion " + Duration.ofNanos(slowestPromotion).toMillis() + " ms)";
+        }
         return failovers == 0 ? "" : failovers + " failovers (last: " + lastFailover + "; " + secondFailovers
                 + " followed by a second failover the Sentinels started themselves; slowest promotion "
                 + Duration.ofNanos(slowestPromotion).toMillis() + " ms, slowest resync of the old master "
@@ -251,13 +311,15 @@ final class RedisSentinelTarget implements FailoverTarget {
 
     @Override
     public String store() {
-        return "redis (Sentinel: master + async replica)";
+        return failBack ? "redis (Sentinel: master + async replica, fail-back, restartGuard)"
+                : "redis (Sentinel: master + async replica)";
     }
 
     @Override
     public String uri(int ignoredPort) {
         return "redis-sentinel://" + sentinels.stream().map(s -> "127.0.0.1:" + s.port())
-                .collect(Collectors.joining(",")) + "/" + MASTER + "?timeout=1s";
+                .collect(Collectors.joining(",")) + "/" + MASTER + "?timeout=1s" + (failBack
+                        ? "&restartGuard=true&maxLeaseTime=" + RedisTarget.LEASE.toMillis() + "ms" : "");
     }
 
     @Override

@@ -7,6 +7,19 @@ import io.distlock.Lease;
 import io.distlock.LockInfo;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -70,4 +83,80 @@ public interface ForceReleaseRules extends TckSupport {
         assertThat(taken.isValid()).as("node B's lease is untouched").isTrue();
         taken.release();
     }
+
+    @Test
+    @DisplayName("§25.4 force-releases under listed tokens while the lock changes hands break exactly the holders they name")
+    default void rule_25_4_forceReleasesRacingHandOversBreakOnlyTheNamedHolders() throws Exception {
+        Tck.assumeForceRelease(tck());
+        String name = tck().name("racing hand-overs");
+        int contenders = 3;
+        long start = System.nanoTime();
+        Map<Long, Boolean> lostAtRelease = new ConcurrentHashMap<>(); // every granted token: did its release throw?
+        // at least RACING_FOR and MIN_GRANTS hand-overs (a loaded machine makes few), at most until HANG
+        BooleanSupplier racing = () -> Tck.elapsedSince(start).compareTo(RACING_FOR) < 0
+                || lostAtRelease.size() < MIN_GRANTS && Tck.elapsedSince(start).compareTo(Tck.HANG) < 0;
+        LockStore operator = tck().client();
+        Set<Long> forced = ConcurrentHashMap.newKeySet(); // tokens a force-release answered true for
+        ExecutorService pool = Executors.newFixedThreadPool(contenders + 1);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int i = 0; i < contenders; i++) {
+                LockStore client = tck().client();
+                running.add(pool.submit(() -> {
+                    while (racing.getAsBoolean()) {
+                        Optional<Lease> granted = client.lock(name).tryAcquire(Tck.PROMPTLY);
+                        if (granted.isEmpty()) {
+                            continue; // the queue moves on at the next hand-over or force-release
+                        }
+                        Lease lease = granted.get();
+                        boolean lost = false;
+                        try {
+                            lease.release();
+                        } catch (LockLostException e) {
+                            lost = true;
+                        }
+                        assertThat(lostAtRelease.put(lease.fencingToken(), lost)).as("token %d granted twice",
+                                lease.fencingToken()).isNull();
+                    }
+                    return null;
+                }));
+            }
+            running.add(pool.submit(() -> {
+                while (racing.getAsBoolean()) {
+                    for (LockInfo info : operator.admin().list(name, 10)) {
+                        if (info.name().equals(name) && operator.admin().forceRelease(name, info.fencingToken())) {
+                            forced.add(info.fencingToken());
+                        }
+                    }
+                }
+                return null;
+            }));
+            for (Future<?> future : running) {
+                future.get(Tck.HANG.plus(Tck.HANG).toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(lostAtRelease).as("grants while racing for %s", Tck.elapsedSince(start))
+                .hasSizeGreaterThanOrEqualTo(MIN_GRANTS);
+        Set<Long> brokenUnnamed = new TreeSet<>();
+        Set<Long> namedNotBroken = new TreeSet<>(forced);
+        lostAtRelease.forEach((token, lost) -> {
+            if (lost && !forced.contains(token)) {
+                brokenUnnamed.add(token);
+            }
+            if (lost) {
+                namedNotBroken.remove(token);
+            }
+        });
+        assertThat(namedNotBroken).as("tokens a force-release answered true for whose holder released cleanly or "
+                + "never held (%d grants, %d force-released)", lostAtRelease.size(), forced.size()).isEmpty();
+        assertThat(brokenUnnamed).as("holders that lost the lock though no force-release named their token (%d "
+                + "grants, %d force-released)", lostAtRelease.size(), forced.size()).isEmpty();
+    }
+
+    /** How long §25.4 races force-releases against hand-overs, at least. */
+    Duration RACING_FOR = Duration.ofSeconds(2);
+    /** How many grants §25.4 waits for, at least (within {@link Tck#HANG}). */
+    int MIN_GRANTS = 30;
 }

@@ -3,7 +3,9 @@ package io.distlock.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import io.distlock.LockAdmin;
 import io.distlock.LockException;
+import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
@@ -657,6 +659,172 @@ class KitCatchesBrokenStoresTest {
     void aStoreThatReadsOnlyTheUriTextForARefusedSettingIsCaught() {
         assertThat(failedRules(TextOnlyRefusalTck.class, "rule_22_1_everySpellingOfARefusedSettingIsRefused"))
                 .containsExactly("rule_22_1_everySpellingOfARefusedSettingIsRefused");
+    }
+
+    /** A store whose conditional force-release ignores the token: it breaks whoever holds the lock now. */
+    static class TokenBlindForceReleaseTck extends BrokenTck {
+        TokenBlindForceReleaseTck() {
+            super(backend -> new ForwardingBackend(backend) {
+                @Override
+                public LockAdmin admin() {
+                    LockAdmin real = delegate.admin();
+                    return new LockAdmin() {
+                        @Override
+                        public List<LockInfo> list(String prefix, int limit) {
+                            return real.list(prefix, limit);
+                        }
+
+                        @Override
+                        public boolean forceRelease(String name) {
+                            return real.forceRelease(name);
+                        }
+
+                        @Override
+                        public boolean forceRelease(String name, long fencingToken) {
+                            return real.forceRelease(name);
+                        }
+                    };
+                }
+            });
+        }
+    }
+
+    private static final String[] WATCHED_FORCE_RELEASE = {
+        "rule_25_1_forceReleaseOfTheListedHolderReleasesIt",
+        "rule_25_2_forceReleaseOfAnEarlierHolderIsRefused",
+        "rule_25_4_forceReleasesRacingHandOversBreakOnlyTheNamedHolders",
+    };
+
+    @Test
+    void aCorrectStorePassesTheForceReleaseRules() {
+        assertThat(failedRules(ControlTck.class, WATCHED_FORCE_RELEASE)).isEmpty();
+    }
+
+    @Test
+    void aForceReleaseThatIgnoresTheTokenIsCaught() {
+        assertThat(failedRules(TokenBlindForceReleaseTck.class, WATCHED_FORCE_RELEASE)).contains(
+                "rule_25_2_forceReleaseOfAnEarlierHolderIsRefused");
+    }
+
+    /** §21 over {@link NamespacedPermitStore}; the subclass says whether a namespace ending in its suffix opens. */
+    abstract static class NamespacedTck extends TckHarness implements PrefixRules {
+        private final String space = "mem:namespaced-" + UUID.randomUUID();
+
+        abstract boolean refuseDerived();
+
+        @Override
+        protected LockStore newClient() {
+            return NamespacedPermitStore.open(space, "app", refuseDerived());
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+
+        @Override
+        protected PrefixedStores prefixedStores() {
+            return new PrefixedStores() {
+                @Override
+                public String base() {
+                    return "kit" + UUID.randomUUID().toString().substring(0, 8);
+                }
+
+                @Override
+                public List<String> appendedSuffixes() {
+                    return List.of(NamespacedPermitStore.SUFFIX);
+                }
+
+                @Override
+                public LockStore open(String namespace) {
+                    return NamespacedPermitStore.open(space, namespace, refuseDerived());
+                }
+            };
+        }
+    }
+
+    /** Locks of namespace {@code B_permits} at the keys of namespace {@code B}'s semaphores (DEFECTS S3-4b). */
+    static class DerivedNamespaceCollisionTck extends NamespacedTck {
+        @Override
+        boolean refuseDerived() {
+            return false;
+        }
+    }
+
+    /** The same store refusing a namespace that ends in what it appends for semaphores, as the SQL store does. */
+    static class DerivedNamespaceRefusedTck extends NamespacedTck {
+        @Override
+        boolean refuseDerived() {
+            return true;
+        }
+    }
+
+    private static final String NAMESPACE_RULE = "rule_21_1_storesWithAnyTwoNamespacesNeverTouchEachOthersKeys";
+
+    @Test
+    void aStoreWhoseNamespacesCollideThroughADerivedNameIsCaught() {
+        assertThat(failedRules(DerivedNamespaceCollisionTck.class, NAMESPACE_RULE)).containsExactly(NAMESPACE_RULE);
+    }
+
+    @Test
+    void aStoreThatRefusesTheDerivedNamespacePassesTheNamespaceRule() {
+        assertThat(failedRules(DerivedNamespaceRefusedTck.class, NAMESPACE_RULE)).isEmpty();
+    }
+
+    /** §24.1 on the stub whose acquires are statements waiting for record locks ({@link RecordLockingStub}). */
+    abstract static class RecordLockingTck extends TckHarness implements AbandonedAttemptRules {
+        private final StubSpace space = new StubSpace();
+        private final RecordLockingStub records;
+
+        RecordLockingTck(Duration serverBound) {
+            this.records = new RecordLockingStub(space.operationTimeout(), serverBound);
+        }
+
+        @Override
+        protected LockStore newClient() {
+            return new BackendLockStore(records.statements(new StubBackend(space)), "record-locking stub");
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+
+        @Override
+        protected Duration operationTimeout() {
+            return space.operationTimeout();
+        }
+
+        @Override
+        public RecordLocking recordLocking() {
+            return records.recordLocking();
+        }
+    }
+
+    /** Its abandoned statement waits on the record as long as it takes, then takes the lock for nobody. */
+    static class UnboundedStatementTck extends RecordLockingTck {
+        UnboundedStatementTck() {
+            super(null);
+        }
+    }
+
+    /** Its statements give up on a locked record at half the client's timeout: nothing is taken later. */
+    static class ServerBoundedStatementTck extends RecordLockingTck {
+        ServerBoundedStatementTck() {
+            super(Duration.ofMillis(100));
+        }
+    }
+
+    private static final String ABANDONED_RULE = "rule_24_1_acquireAbandonedOnALockedRecordLeavesTheLockFree";
+
+    @Test
+    void anAcquireAbandonedOnALockedRecordThatTakesTheLockLaterIsCaught() {
+        assertThat(failedRules(UnboundedStatementTck.class, ABANDONED_RULE)).containsExactly(ABANDONED_RULE);
+    }
+
+    @Test
+    void anAcquireBoundedInTheStorePassesTheAbandonedAttemptRule() {
+        assertThat(failedRules(ServerBoundedStatementTck.class, ABANDONED_RULE)).isEmpty();
     }
 
     private static Set<String> failedRules(Class<?> tck, String... rules) {

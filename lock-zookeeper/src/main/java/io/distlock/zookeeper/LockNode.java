@@ -13,6 +13,13 @@ final class LockNode {
     private final long czxid;
     private final long sessionId;
     /**
+     * The node's data version as our last write left it: 0 as created, one more once the stamp transaction
+     * ({@link ZooKeeperBackend#nextToken}) wrote it. A release deletes only this version, so a node made again at our
+     * path by another client (version 0) is never deleted in our name. Written by the acquiring thread before the
+     * grant is published.
+     */
+    private int version;
+    /**
      * How far the sweep got with this node: {@link HeldNodes#NEW}, {@code SEEN}, {@code WATCHED} (on its own) or
      * {@code COVERED} (by its root's watch); written by the sweep thread only.
      */
@@ -42,6 +49,16 @@ final class LockNode {
     /** The ZooKeeper session the ephemeral node belongs to. */
     long sessionId() {
         return sessionId;
+    }
+
+    /** The node's data version as our last write left it. */
+    int version() {
+        return version;
+    }
+
+    /** Records the version our write (the stamp) left the node at. */
+    void version(int version) {
+        this.version = version;
     }
 
     @Override

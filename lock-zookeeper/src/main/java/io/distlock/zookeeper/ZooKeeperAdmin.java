@@ -105,10 +105,13 @@ final class ZooKeeperAdmin implements LockAdmin {
 
     /**
      * Deletes the holder's node only if its fencing token is the one the operator saw. The token is the one the
-     * holder stamped into the parent ({@link FenceFloor}, as {@link #list} shows it), not a node's czxid: the parent is
-     * read after the holder's node, a stamp older than the holder's node (a previous holder's, the holder not having
-     * stamped its own yet) is refused, and the delete is one transaction with a check of the parent's version, so a
-     * grant stamping in between makes it fail rather than break the new holder.
+     * holder stamped into the parent ({@link FenceFloor}, as {@link #list} shows it), not a node's czxid. A grant
+     * stamps the parent and writes its own node in one transaction ({@link ZooKeeperBackend#nextToken}), so the stamp
+     * is the holder's own only if the parent and the holder's node were last written by the same transaction (equal
+     * {@code mzxid}); any other stamp (an earlier holder's, the holder having come first but not stamped yet, also when
+     * that earlier holder stamped after the holder queued) is refused. The delete is one transaction with a check of
+     * the parent's version and the node's, so a grant stamping in between makes it fail rather than break the new
+     * holder.
      */
     @Override
     public boolean forceRelease(String name, long fencingToken) {
@@ -125,7 +128,7 @@ final class ZooKeeperAdmin implements LockAdmin {
                 client.getData().storingStatIn(node).forPath(path);
                 Stat fence = new Stat();
                 byte[] stamped = client.getData().storingStatIn(fence).forPath(parent);
-                if (fence.getMzxid() < node.getCzxid() || FenceFloor.last(stamped, fence.getMtime()) != fencingToken) {
+                if (fence.getMzxid() != node.getMzxid() || FenceFloor.last(stamped, fence.getMtime()) != fencingToken) {
                     return false;
                 }
                 client.transaction().forOperations(

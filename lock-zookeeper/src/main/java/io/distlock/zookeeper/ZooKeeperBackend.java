@@ -24,6 +24,7 @@ import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CreateBuilder;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -71,6 +72,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     volatile Consumer<CreateBuilder> createHook = builder -> { };
     /** Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves). */
     volatile boolean listBehindCreate = true;
+    /** Tests only: runs when our node has come first in the queue, before its fencing token is stamped. */
+    volatile Runnable beforeStampHook = () -> { };
+    /** Tests only: runs in a release just before our node's delete is sent. */
+    volatile Runnable beforeDeleteHook = () -> { };
     /** Tests only: runs when our node has come first in the queue, just before the grant is made. */
     volatile Runnable beforeGrantHook = () -> { };
 
@@ -182,9 +187,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 boolean current = ours.sessionId() == currentSession();
                 long token = 0;
                 if (position == 0 && current) {
-                    token = nextToken("lock", name, parent, budget);
+                    token = nextToken("lock", name, parent, ours, ownerData, budget);
                     if (token == 0) {
-                        position = -1; // the parent went, and our node with it
+                        position = -1; // our node went before it was stamped (or the parent, and our node with it)
                     }
                 }
                 if (position == 0 && current) {
@@ -239,15 +244,26 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /**
-     * The fencing token of a grant of {@code name}, whose node under {@code parent} has come first: the next one
-     * {@link FenceFloor} gives after the token the parent's state stands for, written into the parent with a
-     * versioned {@code setData} (read again and retried if another grant wrote it first, for up to one operation
-     * timeout); 0 if the parent is gone, and our node with it.
+     * The fencing token of a grant of {@code name}, whose node {@code ours} under {@code parent} has come first: the
+     * next one {@link FenceFloor} gives after the token the parent's state stands for. One transaction writes it into
+     * the parent (versioned: read again and retried if another grant wrote it first, for up to one operation timeout)
+     * and writes {@code ourData} into our own node at the version we know, so that
+     * <ul>
+     * <li>a node removed before the stamp (force-released, its session ended) is never granted: the transaction
+     * fails and 0 is returned, and the caller queues again;</li>
+     * <li>the stamp and our node carry the same {@code mzxid}, by which the admin's force-release tells a stamp of
+     * the holder's own from an earlier holder's ({@link ZooKeeperAdmin#forceRelease(String, long)});</li>
+     * <li>our node's version moves on from 0, and a release deletes only that version ({@link #release}).</li>
+     * </ul>
+     * 0 also if the parent is gone, and our node with it.
      *
      * @param what "lock" or "semaphore", for messages
+     * @param ourData what our node holds once it has been stamped (for a permit, the mark that wakes its successor)
      * @throws io.distlock.LockException naming the name if its fence is exhausted (an operator's value)
      */
-    long nextToken(String what, String name, String parent, WaitBudget budget) throws InterruptedException {
+    long nextToken(String what, String name, String parent, LockNode ours, byte[] ourData, WaitBudget budget)
+            throws InterruptedException {
+        beforeStampHook.run();
         long giveUp = budget.operationDeadline();
         String reading = "reading the fence of " + parent;
         String writing = "writing the fence of " + parent;
@@ -260,17 +276,36 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             check(read, reading);
             long next = FenceFloor.next(what, name, FenceFloor.last(read.getData(), read.getStat().getMtime()));
             int version = read.getStat().getVersion();
-            CuratorEvent written = call(budget, writing, new BoundedCall(), callback -> client.setData()
-                    .withVersion(version).inBackground(callback).forPath(parent, FenceFloor.encode(next)));
-            int code = written.getResultCode();
-            if (code == KeeperException.Code.NONODE.intValue()) {
-                return 0;
+            int ourVersion = ours.version();
+            CuratorEvent written = call(budget, writing, new BoundedCall(), callback -> client.transaction()
+                    .inBackground(callback).forOperations(
+                            client.transactionOp().setData().withVersion(ourVersion).forPath(ours.path(), ourData),
+                            client.transactionOp().setData().withVersion(version)
+                                    .forPath(parent, FenceFloor.encode(next))));
+            if (written.getResultCode() == KeeperException.Code.OK.intValue()) {
+                List<CuratorTransactionResult> results = written.getOpResults();
+                ours.version(results.get(0).getResultStat().getVersion());
+                return FenceFloor.granted(next, results.get(1).getResultStat().getMtime());
             }
-            if (code == KeeperException.Code.OK.intValue()) {
-                return FenceFloor.granted(next, written.getStat().getMtime());
+            int ourError = opError(written, 0);
+            if (ourError == KeeperException.Code.NONODE.intValue()) {
+                return 0; // our node was removed before it was stamped (force-released, session ended): not granted
             }
-            if (code != KeeperException.Code.BADVERSION.intValue()) {
-                check(written, writing);
+            if (ourError == KeeperException.Code.BADVERSION.intValue()) {
+                // another hand wrote into our node: stamp it at its new version if it is still ours, else queue again
+                Stat stat = exists(ours.path(), budget, "reading our node " + ours.path());
+                if (stat == null || !isOurs(stat, ours)) {
+                    return 0;
+                }
+                ours.version(stat.getVersion());
+            } else {
+                int fenceError = opError(written, 1);
+                if (fenceError == KeeperException.Code.NONODE.intValue()) {
+                    return 0;
+                }
+                if (fenceError != KeeperException.Code.BADVERSION.intValue()) {
+                    check(written, writing);
+                }
             }
             if (System.nanoTime() - giveUp > 0) {
                 throw new StoreUnavailableException("ZooKeeper store " + errors.store() + ": the fence of " + what
@@ -278,6 +313,15 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                         + Duration.ofNanos(operationNanos));
             }
         }
+    }
+
+    /** The result code of operation {@code index} of a failed transaction, or the transaction's if it has none. */
+    private static int opError(CuratorEvent event, int index) {
+        List<CuratorTransactionResult> results = event.getOpResults();
+        if (results == null || results.size() <= index) {
+            return event.getResultCode();
+        }
+        return results.get(index).getError();
     }
 
     /**
@@ -498,6 +542,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         }
     }
 
+    /**
+     * Deletes the grant's node at the version its stamp left it (one request): a node made again at our path by
+     * another client has another version and is not deleted in our name. A node whose version moved on (an
+     * operator wrote into it) is deleted only if it is still ours ({@link #isOurs}: our session, our create).
+     */
     @Override
     public boolean release(Grant grant) {
         LockNode node = (LockNode) grant.handle();
@@ -505,28 +554,33 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         String what = "releasing " + grant.name();
         WaitBudget budget = WaitBudget.forCall(operationNanos);
         try {
-            Stat stat;
-            try {
-                stat = exists(node.path(), budget, what + " (checking its node is still ours)");
-            } catch (RuntimeException e) {
-                deleteInBackground(node.path()); // a node left behind would hold the name while our session lives
-                throw e;
+            beforeDeleteHook.run();
+            int code = delete(node.path(), node.version(), budget, what);
+            if (code == KeeperException.Code.BADVERSION.intValue()) {
+                Stat stat = exists(node.path(), budget, what + " (checking its changed node is still ours)");
+                if (stat == null || !isOurs(stat, node)) {
+                    return false; // made again at its path by another session (an operator's hand): not ours
+                }
+                code = delete(node.path(), stat.getVersion(), budget, what);
             }
-            if (stat == null || !isOurs(stat, node)) {
-                return false; // gone, or made again at its path by another session (an operator's hand): not ours
-            }
-            CuratorEvent event = call(budget, what + " (the delete goes on in the background)", new BoundedCall(),
-                    callback -> client.delete().guaranteed().withVersion(stat.getVersion()).inBackground(callback)
-                            .forPath(node.path()));
-            int code = event.getResultCode();
-            if (code == KeeperException.Code.NONODE.intValue() || code == KeeperException.Code.BADVERSION.intValue()) {
-                return false;
-            }
-            check(event, what);
-            return true;
+            return code == KeeperException.Code.OK.intValue();
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
         }
+    }
+
+    /**
+     * Deletes {@code path} at {@code version} (Curator retries a guaranteed delete in the background past the
+     * budget): OK, NONODE or BADVERSION; any other result is thrown.
+     */
+    private int delete(String path, int version, WaitBudget budget, String what) throws InterruptedException {
+        CuratorEvent event = call(budget, what + " (the delete goes on in the background)", new BoundedCall(),
+                callback -> client.delete().guaranteed().withVersion(version).inBackground(callback).forPath(path));
+        int code = event.getResultCode();
+        if (code != KeeperException.Code.NONODE.intValue() && code != KeeperException.Code.BADVERSION.intValue()) {
+            check(event, what);
+        }
+        return code;
     }
 
     /**

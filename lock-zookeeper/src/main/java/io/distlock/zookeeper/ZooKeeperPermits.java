@@ -22,13 +22,11 @@ import org.apache.zookeeper.KeeperException;
  *
  * <p>No herd: a node's standing changes only when a node ahead of it goes, and only the first waiter (position
  * {@code permits}) can then become a holder, so the first waiter watches the holders' nodes (all watches sent at
- * once) and every other waiter only its predecessor. A waiter that becomes a holder writes a mark into its own node,
+ * once) and every other waiter only its predecessor. A node that comes to hold writes a mark into its own node in
+ * the transaction that stamps its fencing token into the parent ({@link ZooKeeperBackend#nextToken}, as for locks),
  * which wakes its successor, now the first waiter; a successor that finds the mark already there when setting its
- * watch re-checks at once. A node that holds from the listing sent behind its create, with no node after it in that
- * listing, writes no mark: no one can have seen it waiting (a node after it whose listing still showed a node ahead
- * of it that has gone since was created before that node went, so it is in our listing), so a free permit costs
- * its create, that listing, the fence's read and write and its delete. Fencing token: stamped into the parent's data
- * as for locks ({@link ZooKeeperBackend#nextToken}).
+ * watch re-checks at once. So a free permit costs its create, the listing behind it, the fence's read, the stamp
+ * and its delete.
  */
 final class ZooKeeperPermits {
 
@@ -105,15 +103,12 @@ final class ZooKeeperPermits {
                 boolean current = ours.sessionId() == backend.currentSession();
                 long token = 0;
                 if (position >= 0 && position < permits && current) {
-                    token = backend.nextToken("semaphore", name, parent, budget);
+                    token = backend.nextToken("semaphore", name, parent, ours, HOLDING, budget);
                     if (token == 0) {
                         position = -1; // the parent went, and our node with it
                     }
                 }
                 if (position >= 0 && position < permits && current) {
-                    if (created == null || position < queue.size() - 1) {
-                        mark(ours, budget); // before it is watched as held: wakes the waiter behind us
-                    }
                     Grant grant = new Grant(name, ZooKeeperBackend.ownerToken(ours), token, ours);
                     if (backend.held.add(ours, grant, epoch, backend.currentSession())) {
                         ours = null; // handed over to the grant
@@ -215,18 +210,6 @@ final class ZooKeeperPermits {
                 backend.abandon(calls[i]); // its watch, if set, is removed when its reply comes
             }
         }
-    }
-
-    /** Writes the holding mark into our node, which wakes the waiter watching it. */
-    private void mark(LockNode node, WaitBudget budget) throws InterruptedException {
-        String what = "marking " + node.path() + " as holding";
-        CuratorEvent event = backend.call(budget, what, new BoundedCall(),
-                callback -> backend.client.setData().inBackground(callback).forPath(node.path(), HOLDING));
-        if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-            throw new StoreUnavailableException("our node " + node.path() + " vanished as it came to hold a permit"
-                    + " (its session ended)");
-        }
-        backend.check(event, what);
     }
 
     /** How many nodes hold now (after catching up with the leader): the lowest ones, up to the limit they state. */
