@@ -64,6 +64,7 @@ final class RedlockPermitScripts {
                 return false
               end
               redis.call('SET', KEYS[3], string.format('%.0f', fence))
+            """ + CounterRetention.keep(3, "fence", "clock", "ARGV[2]").indent(2) + """
               return fence
             end
             local fence = false
@@ -86,8 +87,9 @@ final class RedlockPermitScripts {
             """);
 
     /**
-     * Renew one slot. KEYS: slot, limit. ARGV: value, lease ms, permits. Returns 1 if the slot still held the value
-     * (its TTL and, if shorter, the limit key's are set to the lease), else 0, also for a slot of another type (an
+     * Renew one slot. KEYS: slot, limit, fence counter. ARGV: value, lease ms, permits. Returns 1 if the slot still
+     * held the value (its TTL and, if shorter, the limit key's are set to the lease, the counter kept for its
+     * {@link CounterRetention}), else 0, also for a slot of another type (an
      * operator's hash: read with {@code redis.pcall}, its WRONGTYPE error is this permit lost on this node, never an
      * error that fails the node's renewals of every other permit).
      */
@@ -99,6 +101,7 @@ final class RedlockPermitScripts {
             if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then
               redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
             end
+            """ + CounterRetention.keepStored(3, "ARGV[2]") + """
             return 1
             """);
 
