@@ -4,7 +4,8 @@ package io.distlock.redis;
  * The Lua scripts of Redlock semaphores, run on each master alone. A semaphore {@code NAME} of limit {@code N} is
  * {@code N} slot locks {@code P{NAME}:semslot:i} (value: owner value, the lease as TTL), a limit key
  * {@code P{NAME}:semlimit} that lives as long as the longest-lived slot, and the fencing counter
- * {@code P{NAME}:semfence} (no TTL). A permit is one slot won on a majority of masters, exactly as a Redlock lock.
+ * {@code P{NAME}:semfence} (kept for the {@link CounterRetention} of its latest lease). A permit is one slot won on
+ * a majority of masters, exactly as a Redlock lock.
  */
 final class RedlockPermitScripts {
 
