@@ -83,7 +83,7 @@ public interface UsedOnceRules extends TckSupport {
         client.lock(name, options).tryAcquire().orElseThrow().release();
         // ahead by more than lease + grace + a margin: a store that reclaims after lease + grace regardless of the
         // counter would start the next name's tokens at its clock, below the token granted from the counter
-        Duration ahead = LEASE.plus(leftovers.grace()).plus(Duration.ofSeconds(3));
+        Duration ahead = LEASE.plus(leftovers.grace()).plus(Duration.ofSeconds(2));
         long pushed = leftovers.pushLockCounterAhead(name, ahead);
         long aheadToken;
         try (Lease lease = client.lock(name, options).tryAcquire().orElseThrow()) {
