@@ -54,6 +54,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     private final AbandonedAcquisitions abandoned;
     private final long socketTimeoutSeconds;
     private final JdbcPermits permits;
+    private final RowSweeper sweeper;
 
     JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, RemoteWakeups remote,
             long pollMinMillis, long pollMaxMillis, long socketTimeoutMillis, String redactedUri) {
@@ -69,6 +70,17 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
         this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri, abandoned);
+        this.sweeper = new RowSweeper(this, dialect, redactedUri);
+    }
+
+    /** Sweeps the rows of unused names now, as the background tick does; answers how many names' rows went. */
+    int sweepNow() {
+        return sweeper.sweepOnce();
+    }
+
+    /** A lock or permit of {@code leaseTime} was granted {@code fence}: names used once get swept after it. */
+    void granted(Duration leaseTime, long fence) {
+        sweeper.granted(leaseTime, fence);
     }
 
     @Override
@@ -112,6 +124,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
             throw e;
         }
         if (fence > 0) {
+            sweeper.granted(leaseTime, fence);
             return Attempt.granted(new Grant(name, token, fence, null));
         }
         if (signals.hasWaiters(name)) {
@@ -184,7 +197,11 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
                         sent[0] = true;
                         return dialect.handOver(c, name, from.ownerToken(), token, owner, micros(leaseTime));
                     });
-                    return fence > 0 ? new Grant(name, token, fence, null) : null;
+                    if (fence == 0) {
+                        return null;
+                    }
+                    sweeper.granted(leaseTime, fence);
+                    return new Grant(name, token, fence, null);
                 } catch (ContentionException e) {
                     if (SqlFailures.isLockWaitTimeout(e.sql)) {
                         throw new StoreUnavailableException("handing over '" + name + "' in store " + store
@@ -414,6 +431,7 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             abandoned.close();
+            sweeper.close();
             remote.close();
             pool.close();
         }

@@ -108,7 +108,11 @@ final class JdbcPermits {
         if (outcome.recordedLimit > 0) {
             throw new IllegalStateException(PermitBackend.limitMismatch(name, outcome.recordedLimit, permits));
         }
-        return outcome.fence > 0 ? new Grant(name, token, outcome.fence, null) : null;
+        if (outcome.fence == 0) {
+            return null;
+        }
+        backend.granted(Duration.ofNanos(leaseMicros * 1000), outcome.fence);
+        return new Grant(name, token, outcome.fence, null);
     }
 
     /** What one acquire transaction found. */

@@ -1,6 +1,6 @@
 -- distlock semaphore table for H2 2.x. Replace ${table} with the table name (the lock table's name followed by
 -- _permits, default distlock_locks_permits). Apart from the lock table: a semaphore and a lock of one name never
--- meet. Per semaphore name, slot 0 keeps the fencing counter (never deleted by distlock) and slots 1..n are
+-- meet. Per semaphore name, slot 0 keeps the fencing counter (swept only once the clock passed it) and slots 1..n are
 -- permits, each held by owner_token until expires_at, with the limit its holder stated in permits.
 -- Times are only ever compared with the database's CURRENT_TIMESTAMP.
 CREATE TABLE IF NOT EXISTS ${table} (

@@ -1,7 +1,7 @@
 -- distlock semaphore table for MariaDB 10.3+. Replace ${table} with the table name (the lock table's name
 -- followed by _permits, default distlock_locks_permits). Apart from the lock table: a semaphore and a lock of one
--- name never meet. Per semaphore name, slot 0 keeps the fencing counter (never deleted by distlock) and slots 1..n
--- are permits, each held by owner_token until expires_at, with the limit its holder stated in permits.
+-- name never meet. Per semaphore name, slot 0 keeps the fencing counter (swept only once the clock passed it)
+-- and slots 1..n are permits, each held by owner_token until expires_at, with the limit its holder stated in permits.
 -- Times are DATETIME(3) in UTC and are only ever compared with the database's NOW(3).
 CREATE TABLE IF NOT EXISTS ${table} (
   name        VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,

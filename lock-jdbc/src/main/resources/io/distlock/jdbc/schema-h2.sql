@@ -1,5 +1,5 @@
 -- distlock lock table for H2 2.x. Replace ${table} with the table name (default distlock_locks).
--- One row per lock name. The row is kept after release so that fence (the fencing token) never goes backwards.
+-- One row per lock name in use. A free row stays until the clock passed its fence, so fence never goes back.
 -- Times are only ever compared with the database's CURRENT_TIMESTAMP.
 CREATE TABLE IF NOT EXISTS ${table} (
   name        VARCHAR(255) NOT NULL PRIMARY KEY,

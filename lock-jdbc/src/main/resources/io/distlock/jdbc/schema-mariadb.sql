@@ -1,5 +1,5 @@
 -- distlock lock table for MariaDB 10.3+. Replace ${table} with the table name (default distlock_locks).
--- One row per lock name. The row is kept after release so that fence (the fencing token) never goes backwards.
+-- One row per lock name in use. A free row stays until the clock passed its fence, so fence never goes back.
 -- name uses a binary, no-pad collation: lock names are compared exactly (case and trailing spaces count).
 -- Times are DATETIME(3) in UTC (distlock pins its sessions to time_zone '+00:00') and are only ever compared
 -- with the database's NOW(3).

@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.RecordLocking;
 import io.distlock.tck.PrefixedStores;
 import io.distlock.tck.SpoiledNameState;
@@ -80,6 +81,12 @@ class H2TckTest extends LockStoreTck {
                 server.start();
             }
         };
+    }
+
+    /** The store's lock and permit rows of names used once, counted as an operator would, for §26. */
+    @Override
+    protected NameLeftovers nameLeftovers() {
+        return new SqlNameLeftovers(uri);
     }
 
     /** The store's lock and permit rows, deleted and updated as an operator would. */

@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.RecordLocking;
 import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.PrefixedStores;
@@ -20,6 +21,12 @@ class MariaDbTckTest extends StoreUriTck {
 
     MariaDbTckTest() {
         super(URI, StoreCapabilities.timeBound());
+    }
+
+    /** The store's lock and permit rows of names used once, counted as an operator would, for §26. */
+    @Override
+    protected NameLeftovers nameLeftovers() {
+        return new SqlNameLeftovers(URI);
     }
 
     /** The store's lock and permit rows, deleted and updated as an operator would. */

@@ -16,14 +16,14 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * Renews many leases in few round trips: leases are cut into batches of up to {@value #BATCH} keys, each batch is
+ * Renews many leases in few round trips: leases are cut into batches of up to {@value #BATCH} leases (two keys each: the lock and its counter), each batch is
  * one {@link RedisScripts#RENEW} call, and all batches go out in one pipeline. On a Cluster a script may only touch
  * one slot, so batches are formed per slot and the pipeline routes each to its node. Batches that meet
  * {@code NOSCRIPT} are sent again with the script's source.
  */
 final class BatchRenewer {
 
-    /** The most keys one renew script touches. */
+    /** The most leases one renew script renews. */
     static final int BATCH = 1000;
 
     private final UnifiedJedis client;

@@ -179,17 +179,18 @@ final class LockCalls {
     }
 
     /** Redlock: raise the counter at {@code counterKey} (a lock's or a semaphore's fence) on a node to at least {@code fence}. */
-    Call raiseCounter(String counterKey, long fence) {
-        return new Call(List.of(counterKey), List.of(Long.toString(fence)));
+    Call raiseCounter(String counterKey, long fence, Duration leaseTime) {
+        return new Call(List.of(counterKey), List.of(Long.toString(fence), Long.toString(leaseTime.toMillis())));
     }
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Adds one lease to a renew batch: its lock key to {@code batchKeys}, lease ms and value to {@code batchArgs}. */
+    /** Adds one lease to a renew batch: its lock key and counter to {@code batchKeys}, lease ms and value to {@code batchArgs}. */
     void addRenewal(List<String> batchKeys, List<String> batchArgs, String name, String value, Duration leaseTime) {
         batchKeys.add(keys.lock(name));
+        batchKeys.add(keys.fence(name));
         batchArgs.add(Long.toString(leaseTime.toMillis()));
         batchArgs.add(value);
     }

@@ -3,7 +3,8 @@ package io.distlock.redis;
 /**
  * Where a store keeps what. Every key of a name is the prefix {@code P}, then the name's hash tag, then a kind:
  * {@code P{NAME}} the lock key (value: owner token and owner description, with the lease as its TTL),
- * {@code P{NAME}:fence} its fencing counter (no TTL: it must outlive every lease), {@code P{NAME}:waiting} the
+ * {@code P{NAME}:fence} its fencing counter (kept past every lease, and until the server clock has passed it: see
+ * {@link CounterRetention}), {@code P{NAME}:waiting} the
  * waiting marker a refused acquire leaves (the next release publishes), on a Cluster the short-lived release
  * tombstone {@code P{NAME}:released:TOKEN}, and the semaphores' keys {@code P{NAME}:sem},
  * {@code P{NAME}:semlimit}, ... (see {@link Kind}); besides, the restart-guard marker {@code Pguard} and the release

@@ -4,11 +4,11 @@ package io.distlock.redis;
  * The Lua scripts of Redis semaphores. A semaphore {@code NAME} keeps, under one hash tag (so its scripts run on
  * Redis Cluster), a sorted set of its holders ({@code P{NAME}:sem}: member = owner value, score = expiry in server
  * milliseconds), each holder's fencing token ({@code P{NAME}:semfences}, a hash by owner value), the limit its
- * holders stated ({@code P{NAME}:semlimit}), its fencing counter ({@code P{NAME}:semfence}, no TTL) and the waiting
+ * holders stated ({@code P{NAME}:semlimit}), its fencing counter ({@code P{NAME}:semfence}, kept for the {@link CounterRetention} of its latest lease) and the waiting
  * marker a refused waiter leaves ({@code P{NAME}:semwaiting}); on a Cluster a release leaves a short-lived tombstone
  * {@code P{NAME}:semreleased:TOKEN}. Every expiry is read from the server's {@code TIME}, never the client's clock;
- * the set, the hash and the limit key expire with their last holder, so an abandoned semaphore leaves only its
- * counter. Every script gives the same answer when run twice with the same arguments.
+ * the set, the hash and the limit key expire with their last holder, and the counter a grace after them (ahead of the
+ * clock, longer: see {@link CounterRetention}), so an abandoned semaphore leaves nothing. Every script gives the same answer when run twice with the same arguments.
  */
 final class RedisPermitScripts {
 
@@ -94,7 +94,7 @@ final class RedisPermitScripts {
             """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t", """
                 redis.call('ZREM', KEYS[1], ARGV[1]) -- this call's own holder
                 redis.call('HDEL', KEYS[4], ARGV[1])
-                """).indent(2) + """
+                """, "lease").indent(2) + """
               redis.call('HSET', KEYS[4], ARGV[1], string.format('%.0f', fence))
               token = fence
             end
@@ -149,11 +149,12 @@ final class RedisPermitScripts {
             """);
 
     /**
-     * Renew one permit. KEYS: holders, limit, fences. ARGV: value, lease ms. Sets the holder's expiry to now plus the
+     * Renew one permit. KEYS: holders, limit, fences, fence counter. ARGV: value, lease ms. Sets the holder's expiry to now plus the
      * lease if it is still held (ZADD XX); returns 1 if renewed, 0 if the permit was gone or expired (an expired
      * member is removed). Running it twice is harmless. A holders key of another type than a sorted set (an
      * operator's) holds no permit: its WRONGTYPE error, read with {@code redis.pcall}, answers 0, and a fences key of
      * another type is left alone, so one spoiled semaphore fails only its own renewal, never the pipeline's others.
+     * A renewed permit's counter is kept for its {@link CounterRetention}.
      */
     static final LuaScript RENEW = new LuaScript("permitRenew", """
             local t = redis.call('TIME')
@@ -172,6 +173,7 @@ final class RedisPermitScripts {
             redis.call('PEXPIREAT', KEYS[1], last[2])
             redis.call('PEXPIREAT', KEYS[2], last[2])
             redis.call('PEXPIREAT', KEYS[3], last[2])
+            """ + CounterRetention.keepStored(4, "ARGV[2]") + """
             return 1
             """);
 

@@ -178,7 +178,7 @@ final class RedisPermits {
         try (AbstractPipeline pipeline = client.pipelined()) {
             for (Renewal r : renewals) {
                 String name = r.grant().name();
-                List<String> k = List.of(holders(name), limit(name), fences(name));
+                List<String> k = List.of(holders(name), limit(name), fences(name), fence(name));
                 List<String> a = List.of((String) r.grant().handle(), Long.toString(r.leaseTime().toMillis()));
                 replies.add(withSource ? RedisPermitScripts.RENEW.queueSource(pipeline, k, a)
                         : RedisPermitScripts.RENEW.queue(pipeline, k, a));

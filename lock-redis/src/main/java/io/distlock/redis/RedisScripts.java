@@ -120,9 +120,10 @@ final class RedisScripts {
      * expression of the {@code TIME} reply counted from: a script that read the clock already passes its own. A
      * fence from 2^53 on (only after an operator's counter just below it) would be read back as none and the next one
      * would start at the clock, below it: instead the lines {@code undo} take back the script's own writes and the
-     * script answers {@link #counterExhausted(int)}. No line of them raises an error.
+     * script answers {@link #counterExhausted(int)}. The counter is then kept for the {@link CounterRetention} of a lease
+     * of {@code leaseMs} (a Lua expression). No line of them raises an error.
      */
-    static String nextFence(int key, String time, String undo) {
+    static String nextFence(int key, String time, String undo, String leaseMs) {
         return """
             local time = %2$s
             local clock = time[1] * 1000000 + time[2]
@@ -131,7 +132,8 @@ final class RedisScripts {
             %3$s  return %4$s
             end
             redis.call('SET', KEYS[%1$d], string.format('%%.0f', fence))
-            """.formatted(key, time, undo.isEmpty() ? "" : undo.indent(2), counterExhausted(key));
+            """.formatted(key, time, undo.isEmpty() ? "" : undo.indent(2), counterExhausted(key))
+                + CounterRetention.keep(key, "fence", "clock", leaseMs);
     }
 
     /**
@@ -185,7 +187,7 @@ final class RedisScripts {
             if not granted and last >= 1 then
               return last
             end
-            """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- this call's own holder") + """
+            """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- this call's own holder", "ARGV[2]") + """
             return fence
             """);
 
@@ -238,16 +240,23 @@ final class RedisScripts {
             """);
 
     /**
-     * Renew a batch. KEYS: lock keys. ARGV: lease ms and value for each key in turn. Returns the 1-based positions
-     * of the keys that were no longer held. A key of another type (an operator's hash) holds no lease: it is read
+     * Renew a batch. KEYS: lock key and fence counter of each lease in turn. ARGV: lease ms and value for each
+     * lease in turn. Returns the 1-based positions of the leases that were no longer held. A renewed lease's counter
+     * is kept for its {@link CounterRetention} (it must outlive the lease: the admin view reads the holder's token
+     * there). A key of another type (an operator's hash) holds no lease: it is read
      * with {@code redis.pcall}, so its WRONGTYPE error is that one lease lost, never an error that aborts the script
      * and costs every other lease of the batch its renewal.
      */
     static final LuaScript RENEW = new LuaScript("renew", """
             local lost = {}
-            for i = 1, #KEYS do
-              if redis.pcall('GET', KEYS[i]) == ARGV[2 * i] then
-                redis.call('PEXPIRE', KEYS[i], ARGV[2 * i - 1])
+            local t = redis.call('TIME')
+            local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            for i = 1, #KEYS / 2 do
+              if redis.pcall('GET', KEYS[2 * i - 1]) == ARGV[2 * i] then
+                redis.call('PEXPIRE', KEYS[2 * i - 1], ARGV[2 * i - 1])
+            """ + RedisScripts.readFencingToken("last", "redis.pcall('GET', KEYS[2 * i])").indent(4)
+                    + CounterRetention.keep(0, "last", "clock", "ARGV[2 * i - 1]").replace("KEYS[0]", "KEYS[2 * i]")
+                            .indent(4) + """
               else
                 lost[#lost + 1] = i
               end
@@ -289,15 +298,17 @@ final class RedisScripts {
             """);
 
     /**
-     * Redlock fence write-back. KEYS: fence. ARGV: fence. Raises the node's counter to at least the fence handed
+     * Redlock fence write-back. KEYS: fence. ARGV: fence, lease ms. Raises the node's counter to at least the fence handed
      * out, so the next majority, which shares a node with this one, counts past it. A counter that holds no fencing
      * token ({@link #readCounter(int)}) counts as none and is raised too: left as it is, the node's next grant would
-     * start at its clock, below a fence handed out from another node's counter ahead of the clock.
+     * start at its clock, below a fence handed out from another node's counter ahead of the clock. The counter is
+     * kept for its {@link CounterRetention} by this node's clock.
      */
     static final LuaScript RAISE_FENCE = new LuaScript("raiseFence", readCounter(1) + """
             if last < tonumber(ARGV[1]) then
               redis.call('SET', KEYS[1], ARGV[1])
             end
+            """ + CounterRetention.keepStored(1, "ARGV[2]") + """
             return 1
             """);
 
@@ -324,7 +335,7 @@ final class RedisScripts {
             if current == ARGV[2] and last >= 1 then
               return {last, waiting}
             end
-            """ + nextFence(2, "redis.call('TIME')", "") + """
+            """ + nextFence(2, "redis.call('TIME')", "", "ARGV[3]") + """
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
             return {fence, waiting}
             """);

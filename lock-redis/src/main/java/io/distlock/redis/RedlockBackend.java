@@ -169,7 +169,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
                 }
             }
         }
-        if (quorum.won(granted.size(), leaseTime, elapsed) && raiseFences(name, fence, granted, nodeFences)
+        if (quorum.won(granted.size(), leaseTime, elapsed) && raiseFences(name, fence, granted, nodeFences, leaseTime)
                 && quorum.won(granted.size(), leaseTime, clock.getAsLong() - start)) {
             return Attempt.granted(new Grant(name, token, fence, value));
         }
@@ -184,15 +184,17 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
      * Raises the fencing counter of every granting node that is below {@code fence} (none, once the nodes' counters
      * move in step); drops the nodes where that failed. Returns whether a majority is left.
      */
-    private boolean raiseFences(String name, long fence, List<Integer> granted, Map<Integer, Long> nodeFences) {
-        return raiseCounter(keys.fence(name), fence, granted, nodeFences);
+    private boolean raiseFences(String name, long fence, List<Integer> granted, Map<Integer, Long> nodeFences,
+            Duration leaseTime) {
+        return raiseCounter(keys.fence(name), fence, granted, nodeFences, leaseTime);
     }
 
-    /** As {@link #raiseFences(String, long, List, Map)}, on the counter at {@code fenceKeyName}. */
-    boolean raiseCounter(String fenceKeyName, long fence, List<Integer> granted, Map<Integer, Long> nodeFences) {
+    /** As {@link #raiseFences(String, long, List, Map, Duration)}, on the counter at {@code fenceKeyName}. */
+    boolean raiseCounter(String fenceKeyName, long fence, List<Integer> granted, Map<Integer, Long> nodeFences,
+            Duration leaseTime) {
         List<Integer> behind = granted.stream().filter(i -> nodeFences.get(i) < fence).toList();
         if (!behind.isEmpty()) {
-            LockCalls.Call raise = calls.raiseCounter(fenceKeyName, fence);
+            LockCalls.Call raise = calls.raiseCounter(fenceKeyName, fence, leaseTime);
             List<Outcome<Object>> raised = onNodes(behind, node -> RedisScripts.RAISE_FENCE.run(node, raise));
             for (int k = 0; k < behind.size(); k++) {
                 if (raised.get(k).failed()) {

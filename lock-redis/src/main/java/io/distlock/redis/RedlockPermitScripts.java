@@ -4,7 +4,8 @@ package io.distlock.redis;
  * The Lua scripts of Redlock semaphores, run on each master alone. A semaphore {@code NAME} of limit {@code N} is
  * {@code N} slot locks {@code P{NAME}:semslot:i} (value: owner value, the lease as TTL), a limit key
  * {@code P{NAME}:semlimit} that lives as long as the longest-lived slot, and the fencing counter
- * {@code P{NAME}:semfence} (no TTL). A permit is one slot won on a majority of masters, exactly as a Redlock lock.
+ * {@code P{NAME}:semfence} (kept for the {@link CounterRetention} of its latest lease). A permit is one slot won on
+ * a majority of masters, exactly as a Redlock lock.
  */
 final class RedlockPermitScripts {
 
@@ -64,6 +65,7 @@ final class RedlockPermitScripts {
                 return false
               end
               redis.call('SET', KEYS[3], string.format('%.0f', fence))
+            """ + CounterRetention.keep(3, "fence", "clock", "ARGV[2]").indent(2) + """
               return fence
             end
             local fence = false
@@ -86,8 +88,9 @@ final class RedlockPermitScripts {
             """);
 
     /**
-     * Renew one slot. KEYS: slot, limit. ARGV: value, lease ms, permits. Returns 1 if the slot still held the value
-     * (its TTL and, if shorter, the limit key's are set to the lease), else 0, also for a slot of another type (an
+     * Renew one slot. KEYS: slot, limit, fence counter. ARGV: value, lease ms, permits. Returns 1 if the slot still
+     * held the value (its TTL and, if shorter, the limit key's are set to the lease, the counter kept for its
+     * {@link CounterRetention}), else 0, also for a slot of another type (an
      * operator's hash: read with {@code redis.pcall}, its WRONGTYPE error is this permit lost on this node, never an
      * error that fails the node's renewals of every other permit).
      */
@@ -99,6 +102,7 @@ final class RedlockPermitScripts {
             if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then
               redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
             end
+            """ + CounterRetention.keepStored(3, "ARGV[2]") + """
             return 1
             """);
 

@@ -188,7 +188,7 @@ final class RedlockPermits {
         }
         Slot slot = new Slot(index, permits, value);
         if (recorded == 0 && noLimit == null && quorum.won(granted.size(), leaseTime, elapsed)
-                && nodes.raiseCounter(fence(name), counter, granted, nodeFences)
+                && nodes.raiseCounter(fence(name), counter, granted, nodeFences, leaseTime)
                 && quorum.won(granted.size(), leaseTime, clock.getAsLong() - start)) {
             return new Grant(name, token, counter + (index - 1), slot, sentAt);
         }
@@ -248,7 +248,8 @@ final class RedlockPermits {
             for (Renewal r : renewals) {
                 Slot slot = (Slot) r.grant().handle();
                 String name = r.grant().name();
-                Object reply = RedlockPermitScripts.RENEW.run(node, List.of(slot(name, slot.index()), limit(name)),
+                Object reply = RedlockPermitScripts.RENEW.run(node,
+                        List.of(slot(name, slot.index()), limit(name), fence(name)),
                         List.of(slot.value(), Long.toString(r.leaseTime().toMillis()),
                                 Integer.toString(slot.permits())));
                 renewed.add((Long) reply == 1L);

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.RefusedSetting;
+import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.fixture.FreePorts;
@@ -46,6 +47,16 @@ class RedisClusterTckTest extends LockStoreTck {
     @Override
     protected String storeUri() {
         return cluster.uri("");
+    }
+
+    /**
+     * Keys of names used once, counted with SCAN on every master; a release leaves its tombstone for 4 × the 2 s
+     * timeout, the longest-lived key of a name.
+     */
+    @Override
+    protected NameLeftovers nameLeftovers() {
+        return new RedisNameLeftovers(cluster.nodes().stream().map(n -> new HostAndPort("127.0.0.1", n.port()))
+                .toList(), RedisOptions.defaults().keyPrefix(), java.time.Duration.ofSeconds(8));
     }
 
     /** Lock keys and semaphore holder sets, turned into hashes on the master of their slot as an operator would. */

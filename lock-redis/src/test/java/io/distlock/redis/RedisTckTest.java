@@ -2,6 +2,7 @@ package io.distlock.redis;
 
 import io.distlock.LockStore;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.PrefixedStores;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
@@ -38,6 +39,12 @@ class RedisTckTest extends StoreUriTck {
     @Override
     protected SpoiledNameState spoiledNameState() {
         return new RedisSpoiledNames(URI, RedisOptions.defaults().keyPrefix());
+    }
+
+    /** Keys of names used once under the default key prefix, counted with SCAN. */
+    @Override
+    protected NameLeftovers nameLeftovers() {
+        return new RedisNameLeftovers(URI, RedisOptions.defaults().keyPrefix());
     }
 
     /**

@@ -10,6 +10,7 @@ import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.Wait;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreCapabilities;
@@ -75,6 +76,13 @@ class RedlockTckTest extends LockStoreTck {
     @Override
     protected FenceStateTampering fenceTampering() {
         return new RedisFenceTampering(SERVERS.stream().map(s -> new HostAndPort("127.0.0.1", s.port())).toList(),
+                RedisOptions.defaults().keyPrefix());
+    }
+
+    /** Keys of names used once on all five nodes, counted with SCAN on each. */
+    @Override
+    protected NameLeftovers nameLeftovers() {
+        return new RedisNameLeftovers(SERVERS.stream().map(s -> new HostAndPort("127.0.0.1", s.port())).toList(),
                 RedisOptions.defaults().keyPrefix());
     }
 

@@ -30,6 +30,9 @@ public interface TckContext {
     /** Clients of the store under namespaces the kit chooses, for the namespace rules, or null. */
     PrefixedStores prefixedStores();
 
+    /** A count of the state a store keeps for names used once, for the §26 rules, or null. */
+    NameLeftovers nameLeftovers();
+
     /** A URI with no server behind it, or null. */
     String unreachableStoreUri();
 

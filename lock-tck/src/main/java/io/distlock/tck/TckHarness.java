@@ -57,6 +57,14 @@ public abstract class TckHarness implements TckSupport {
     }
 
     /**
+     * A count of the state the store keeps for names nobody uses any more, for the rules of §26 (a name used once
+     * leaves nothing after lease + grace); null (the default) skips them.
+     */
+    protected NameLeftovers nameLeftovers() {
+        return null;
+    }
+
+    /**
      * A URI of this store's kind on which no server answers (for example a closed port), or null to skip that rule.
      * Opening it, or acquiring through it, must raise {@link io.distlock.StoreUnavailableException}.
      */
@@ -128,6 +136,11 @@ public abstract class TckHarness implements TckSupport {
         @Override
         public PrefixedStores prefixedStores() {
             return TckHarness.this.prefixedStores();
+        }
+
+        @Override
+        public NameLeftovers nameLeftovers() {
+            return TckHarness.this.nameLeftovers();
         }
 
         @Override

@@ -454,6 +454,69 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
+    /** A stub store with a clock floor, reclaiming counters as the subclass says, under the rules of §26. */
+    abstract static class UsedOnceStubTck extends TckHarness implements UsedOnceRules {
+        private final StubSpace space;
+
+        UsedOnceStubTck(StubSpace.Reclaim how) {
+            this.space = StubSpace.withClockFloor().reclaiming(how);
+        }
+
+        @Override
+        protected LockStore newClient() {
+            return space.openStore();
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+
+        @Override
+        protected NameLeftovers nameLeftovers() {
+            return space.nameLeftovers();
+        }
+    }
+
+    /** A store that keeps every name's counter forever (Redis and SQL before issue #33). */
+    static class NeverReclaimsTck extends UsedOnceStubTck {
+        NeverReclaimsTck() {
+            super(StubSpace.Reclaim.NEVER);
+        }
+    }
+
+    /** A store that deletes a counter a grace after the lease even when it is ahead of the clock. */
+    static class ReclaimsAheadCounterTck extends UsedOnceStubTck {
+        ReclaimsAheadCounterTck() {
+            super(StubSpace.Reclaim.AFTER_LEASE);
+        }
+    }
+
+    /** A store that deletes a counter a grace after the lease and once the clock has passed it: the control. */
+    static class ReclaimsSafelyTck extends UsedOnceStubTck {
+        ReclaimsSafelyTck() {
+            super(StubSpace.Reclaim.SAFE);
+        }
+    }
+
+    private static final String USED_ONCE = "rule_26_1_namesUsedOnceLeaveNothing";
+    private static final String AHEAD = "rule_26_2_aCounterAheadOfTheClockIsKeptUntilTheClockPassedIt";
+
+    @Test
+    void aStoreThatKeepsEveryNamesCounterIsCaught() {
+        assertThat(failedRules(NeverReclaimsTck.class, USED_ONCE)).containsExactly(USED_ONCE);
+    }
+
+    @Test
+    void aStoreThatDeletesACounterAheadOfTheClockIsCaught() {
+        assertThat(failedRules(ReclaimsAheadCounterTck.class, AHEAD)).containsExactly(AHEAD);
+    }
+
+    @Test
+    void aStoreThatReclaimsOnlyPastTheClockPassesTheUsedOnceRules() {
+        assertThat(failedRules(ReclaimsSafelyTck.class, USED_ONCE, AHEAD)).isEmpty();
+    }
+
     /** A stub store, its fault chosen by the subclass, under the spoiled-name rules of §20. */
     abstract static class SpoiledStubTck extends TckHarness implements SpoiledNameRules {
         private final StubSpace space = StubSpace.withClockFloor();

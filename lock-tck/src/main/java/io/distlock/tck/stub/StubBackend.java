@@ -105,7 +105,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
             if (!current.ownerToken().equals(from.ownerToken()) || current.expiredAt(now)) {
                 return current;
             }
-            handed[0] = new Grant(k, token, space.nextFence(k), null, now);
+            handed[0] = new Grant(k, token, space.nextFence(k, leaseTime), null, now);
             return new StubSpace.Entry(token, handed[0].fencingToken(), now + leaseTime.toNanos());
         });
         if (handed[0] != null) {
@@ -357,7 +357,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
                 if (current != null && !current.expiredAt(now)) {
                     return current;
                 }
-                return new StubSpace.Entry(token, space.nextFence(name), now + leaseTime.toNanos());
+                return new StubSpace.Entry(token, space.nextFence(name, leaseTime), now + leaseTime.toNanos());
             });
             if (after.ownerToken().equals(token)) {
                 return Attempt.granted(new Grant(name, token, after.fence(), null, now));

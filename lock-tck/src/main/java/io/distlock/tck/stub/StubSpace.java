@@ -5,6 +5,7 @@ import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreOutage;
 import java.time.Duration;
@@ -117,19 +118,87 @@ public final class StubSpace {
         }
     }
 
-    long nextFence(String name) {
+    long nextFence(String name, Duration leaseTime) {
         AtomicLong counter = fences.computeIfAbsent(name, k -> new AtomicLong());
         if (!clockFloor) {
             return counter.incrementAndGet();
         }
-        return counter.updateAndGet(last -> {
+        long fence = counter.updateAndGet(last -> {
             if (last == Long.MAX_VALUE) {
                 throw new LockException("the fencing counter of lock '" + name + "' holds " + last
                         + ", the largest token: no larger one can be granted");
             }
-            Instant now = Instant.now();
-            return Math.max(last + 1, now.getEpochSecond() * 1_000_000 + now.getNano() / 1000);
+            return Math.max(last + 1, clockMicros());
         });
+        long keep = leaseTime.plus(RECLAIM_GRACE).toNanos() / 1000;
+        long from = reclaim == Reclaim.AFTER_LEASE ? clockMicros() : Math.max(clockMicros(), fence);
+        retainUntil.merge(name, from + keep, Math::max);
+        return fence;
+    }
+
+    private static long clockMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+    }
+
+    /** How a space reclaims the fencing counter of a name nobody uses any more (§26). */
+    public enum Reclaim {
+        /** Never: every name ever used keeps its counter. */
+        NEVER,
+        /** A grace after its last lease, also when the counter is ahead of the clock: the next token can go back. */
+        AFTER_LEASE,
+        /** A grace after its last lease and not before the clock has passed the counter. */
+        SAFE
+    }
+
+    /** The grace past the lease after which a reclaiming space deletes a counter. */
+    public static final Duration RECLAIM_GRACE = Duration.ofMillis(500);
+
+    private final ConcurrentHashMap<String, Long> retainUntil = new ConcurrentHashMap<>();
+    private volatile Reclaim reclaim = Reclaim.NEVER;
+
+    /** This space reclaiming counters as {@code how} says (a space with a clock floor; the default is never). */
+    public StubSpace reclaiming(Reclaim how) {
+        this.reclaim = how;
+        return this;
+    }
+
+    /**
+     * The kit's count of what this space keeps of names used once (§26): a name's holder entry while unexpired and
+     * its counter until reclaimed; counting first reclaims what is due, as a store's own expiry or sweep would.
+     */
+    public NameLeftovers nameLeftovers() {
+        return new NameLeftovers() {
+            @Override
+            public Duration grace() {
+                return RECLAIM_GRACE;
+            }
+
+            @Override
+            public long count(String namePrefix) {
+                long nowMicros = clockMicros();
+                long nanos = System.nanoTime();
+                if (reclaim != Reclaim.NEVER) {
+                    retainUntil.forEach((name, until) -> {
+                        Entry held = entries.get(name);
+                        if (until <= nowMicros && (held == null || held.expiredAt(nanos))) {
+                            fences.remove(name);
+                            retainUntil.remove(name, until);
+                        }
+                    });
+                }
+                long unexpired = entries.entrySet().stream()
+                        .filter(e -> e.getKey().startsWith(namePrefix) && !e.getValue().expiredAt(nanos)).count();
+                return unexpired + fences.keySet().stream().filter(n -> n.startsWith(namePrefix)).count();
+            }
+
+            @Override
+            public long pushLockCounterAhead(String name, Duration ahead) {
+                long value = clockMicros() + ahead.toNanos() / 1000;
+                fences.computeIfAbsent(name, k -> new AtomicLong()).set(value);
+                return value;
+            }
+        };
     }
 
     /**
