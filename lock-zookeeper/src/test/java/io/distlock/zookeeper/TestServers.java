@@ -60,6 +60,25 @@ final class TestServers {
         return new TestingServer(spec(), true);
     }
 
+    /**
+     * A started single server that deletes emptied CONTAINER nodes every {@code containerCheck} instead of every
+     * minute (the server reads {@code znode.container.checkIntervalMs} when it starts).
+     */
+    static TestingServer server(Duration containerCheck) throws Exception {
+        String key = "znode.container.checkIntervalMs";
+        String before = System.getProperty(key);
+        System.setProperty(key, Long.toString(containerCheck.toMillis()));
+        try {
+            return server();
+        } finally {
+            if (before == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, before);
+            }
+        }
+    }
+
     /** A 3-node ensemble, not yet started. */
     static TestingCluster cluster(int size) {
         List<InstanceSpec> specs = new ArrayList<>();

@@ -1,8 +1,11 @@
 package io.distlock.zookeeper;
 
+import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
+import java.time.Duration;
 import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,21 +17,34 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class ZooKeeperTckTest extends ZooKeeperTckBase {
 
+    /** How often this server deletes emptied CONTAINER nodes (a default server: every minute). */
+    private static final Duration CONTAINER_CHECK = Duration.ofMillis(250);
+    private static final String CHROOT = "tck";
+
     private static TestingServer server;
+    private static CuratorFramework raw;
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = TestServers.server();
+        server = TestServers.server(CONTAINER_CHECK);
+        raw = TestServers.rawClient(server.getConnectString(), CHROOT);
     }
 
     @AfterAll
     static void stopServer() throws Exception {
+        raw.close();
         server.close();
+    }
+
+    /** Nodes of names used once under this kit's chroot (§26). */
+    @Override
+    protected NameLeftovers nameLeftovers() {
+        return new ZooKeeperNameLeftovers(raw, CONTAINER_CHECK);
     }
 
     @Override
     protected String storeUri() {
-        return TestServers.uri(server.getConnectString(), "tck", SESSION, CONNECTION);
+        return TestServers.uri(server.getConnectString(), CHROOT, SESSION, CONNECTION);
     }
 
     @Override
