@@ -29,7 +29,8 @@ import java.util.concurrent.TimeoutException;
 final class RunContext implements AutoCloseable {
 
     final ExploreStore store;
-    final String uri;
+    private final java.util.function.Function<String, String> uriFor;
+    private final java.util.Map<String, LockStore> byClient = new java.util.concurrent.ConcurrentHashMap<>();
     final String name;
     final FencedRegister register;
     private final List<Event> events = Collections.synchronizedList(new ArrayList<>());
@@ -42,9 +43,11 @@ final class RunContext implements AutoCloseable {
     });
     private volatile String doing = "setup";
 
-    RunContext(ExploreStore store, String uri, String name, Path registerFile) {
+    /** {@code uriFor} gives each client (A, B, C) its URI: through the proxy, on the client's own port. */
+    RunContext(ExploreStore store, java.util.function.Function<String, String> uriFor, String name,
+            Path registerFile) {
         this.store = store;
-        this.uri = uri;
+        this.uriFor = uriFor;
         this.name = name;
         this.register = new FencedRegister(registerFile);
     }
@@ -90,9 +93,16 @@ final class RunContext implements AutoCloseable {
     /** Opens a client of the store through the proxy; empty if it cannot (the store unreachable at that step). */
     Optional<LockStore> open(String client) {
         doing(client + " open");
+        String uri = uriFor.apply(client);
         Optional<LockStore> store = bounded(client + " open", opBound().multipliedBy(2), () -> LockStore.open(uri));
         store.ifPresent(opened::add);
+        store.ifPresent(s -> byClient.put(client, s));
         return store;
+    }
+
+    /** The store client {@code client} opened, if it did. */
+    Optional<LockStore> client(String client) {
+        return Optional.ofNullable(byClient.get(client));
     }
 
     /**
