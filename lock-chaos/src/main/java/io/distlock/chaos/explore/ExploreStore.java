@@ -140,7 +140,8 @@ public enum ExploreStore {
 
         @Override
         String uri(int port) {
-            return "jdbc:h2:tcp://127.0.0.1:" + port + "/explore;NETWORK_TIMEOUT=1500?" + SQL_TIMEOUTS;
+            // no NETWORK_TIMEOUT of the URL's own: the store sets it from distlock.socketTimeoutMillis
+            return "jdbc:h2:tcp://127.0.0.1:" + port + "/explore?" + SQL_TIMEOUTS;
         }
 
         @Override
