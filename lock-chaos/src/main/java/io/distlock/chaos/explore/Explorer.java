@@ -221,7 +221,9 @@ public final class Explorer implements AutoCloseable {
                 }
             } else if (fault == Fault.SERVER_PAUSE) {
                 server.pause();
-                later(store.lease().plusSeconds(1), server::resume, undo);
+                // past the lease and past every call's bound: a call that waits for the server, not its own
+                // timeout, shows as a call that did not return in time
+                later(ctx.opBound().plusSeconds(1), server::resume, undo);
             } else if (fault == Fault.SERVER_RESTART) {
                 server.kill();
                 later(Duration.ofMillis(300), server::restart, undo);

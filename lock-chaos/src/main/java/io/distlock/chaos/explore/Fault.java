@@ -33,7 +33,10 @@ public enum Fault {
     /** The request reaches the server, then the connection is cut before the reply reaches the client. */
     CUT_AFTER("cut-after", false),
 
-    /** The server is frozen (SIGSTOP) as the request reaches it, for the lease plus a second, then resumed. */
+    /**
+     * The server is frozen (SIGSTOP) as the request reaches it, for one call bound (lease + 3 s) plus a second, then
+     * resumed: past every lease, and a client call that waits for the server instead of its own timeout overruns.
+     */
     SERVER_PAUSE("server-pause", true),
 
     /** The server is killed (SIGKILL) as the request arrives, which it never gets, and restarted from its files. */
