@@ -39,7 +39,7 @@ final class StoreOperator {
         return switch (fault) {
             case OPERATOR_DELETE -> store.sql() ? sql("DELETE FROM %s WHERE name = ?", false) : redisDelete();
             case OPERATOR_EXHAUST -> store.sql() ? sql("UPDATE %s SET fence = " + Long.MAX_VALUE + " WHERE name = ?",
-                    true) : redisFence(Long.toString(Long.MAX_VALUE), false);
+                    true) : redisFence(Long.toString((1L << 53) - 1), false);
             case OPERATOR_GARBLE -> store.sql() ? sql("UPDATE %s SET fence = -5 WHERE name = ?", true)
                     : redisFence("nan", false);
             case OPERATOR_RETYPE -> redisFence(null, true);
