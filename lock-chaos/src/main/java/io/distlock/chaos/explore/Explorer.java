@@ -242,8 +242,17 @@ public final class Explorer implements AutoCloseable {
         Path data = store.dataDirectory(server).orElseThrow(() -> new IllegalArgumentException(
                 "the explorer cannot restore " + store.label() + " from a copy"));
         Path backup = dir.resolve("backup");
-        TempDirs.delete(backup);
-        TempDirs.copy(data, backup);
+        for (int attempt = 1; ; attempt++) {
+            TempDirs.delete(backup);
+            try {
+                TempDirs.copy(data, backup);
+                return;
+            } catch (java.io.UncheckedIOException e) {
+                if (attempt == 3) { // a running server removes old files (ZooKeeper's purged snapshots) as we copy
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Replaces the (stopped) server's data directory by the backup. */
