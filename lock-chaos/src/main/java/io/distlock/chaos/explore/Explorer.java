@@ -135,8 +135,8 @@ public final class Explorer implements AutoCloseable {
         observer.close();
         proxy.awaitIdle(Duration.ofSeconds(2));
         boolean excused = fault.serverFault() || (injectedAt != null && injectedAt.endsWith(" close"));
-        boolean overlapExcused = fault == Fault.OPERATOR_DELETE && injectedAt != null;
-        List<String> violations = ExploreChecker.check(scenario, ctx, observer.samples(), excused, overlapExcused);
+        List<String> violations = ExploreChecker.check(scenario, ctx, observer.samples(), excused,
+                injectedAt == null ? Fault.NONE : fault);
         int holds = (int) ctx.events().stream().filter(e -> e.type().equals("ACQ_OK")).count();
         return new ExploreResult(name, injectedAt, steps, holds, violations,
                 Duration.ofNanos(System.nanoTime() - start), history(start, ctx, observer));
