@@ -60,6 +60,7 @@ final class ExploreChecker {
         boolean overlapExcused = fault == Fault.OPERATOR_DELETE;
         List<Event> sorted = new ArrayList<>(ctx.events());
         sorted.sort(Comparator.comparingLong(Event::nanos));
+        sorted = invalidAsTold(sorted);
         List<CriticalSection> holds = ChaosChecker.holds(sorted);
         if (fault.spoilsFence()) {
             Set<Long> granted = new HashSet<>();
@@ -74,6 +75,12 @@ final class ExploreChecker {
         if (sweep.aboveLimit() > 0 && !overlapExcused) {
             violations.add(sweep.max() + " holders at once never told of a loss (limit " + scenario.limit() + "): "
                     + describe(silent));
+        }
+        List<CriticalSection> untold = untilTold(holds, sorted);
+        SemaphoreChecker.Sweep early = SemaphoreChecker.sweep(untold, scenario.limit());
+        if (early.aboveLimit() > 0 && sweep.aboveLimit() == 0 && !overlapExcused) {
+            violations.add(early.max() + " holders at once before any of them was told of a loss (limit "
+                    + scenario.limit() + "): " + describe(holds));
         }
         HistoryReport history = HistoryChecker.check(holds);
         if (history.reissuedTokens() > 0) {
@@ -187,6 +194,53 @@ final class ExploreChecker {
             }
         }
         return violations;
+    }
+
+    /**
+     * A lease that answered {@code isValid() == false} while its worker still held it told its holder (as a lost-lease
+     * signal does); the same answer after the hold ended (every released lease is invalid) is dropped.
+     */
+    static List<Event> invalidAsTold(List<Event> sorted) {
+        Map<String, Long> open = new HashMap<>();
+        List<Event> out = new ArrayList<>();
+        for (Event e : sorted) {
+            switch (e.type()) {
+                case "ACQ_OK" -> open.put(e.worker(), e.token());
+                case "REL_OK", "REL_LOST", "REL_UNKNOWN" -> open.remove(e.worker());
+                default -> {
+                }
+            }
+            if (!e.type().equals("INVALID")) {
+                out.add(e);
+            } else if (Long.valueOf(e.token()).equals(open.get(e.worker()))) {
+                out.add(new Event(e.worker(), e.nanos(), "LOST_SIGNAL", e.token()));
+            }
+        }
+        return out;
+    }
+
+    /** How much later than the core's decision a lost lease's event may be recorded (the listener's thread). */
+    static final Duration TOLD_LAG = Duration.ofMillis(100);
+
+    /**
+     * Each hold up to the moment its holder was told it might have lost it (a lost-lease signal, a renewal or release
+     * answered "lost" or not at all), less {@link #TOLD_LAG}: two holders at once within these spans both acted on the
+     * name before either heard a word, which a lease must prevent whether or not one of them hears later.
+     */
+    static List<CriticalSection> untilTold(List<CriticalSection> holds, List<Event> sorted) {
+        Set<String> telling = Set.of("LOST_SIGNAL", "EXT_LOST", "EXT_UNKNOWN", "REL_LOST", "REL_UNKNOWN");
+        List<CriticalSection> spans = new ArrayList<>();
+        for (CriticalSection h : holds) {
+            long end = h.exitNanos();
+            if (h.told()) {
+                end = sorted.stream().filter(e -> e.worker().equals(h.client()) && e.token() == h.token()
+                        && telling.contains(e.type()) && e.nanos() >= h.enterNanos())
+                        .mapToLong(Event::nanos).min().orElse(end);
+                end = Math.max(h.enterNanos(), Math.min(h.exitNanos(), end) - TOLD_LAG.toNanos());
+            }
+            spans.add(new CriticalSection(h.lock(), h.client(), h.enterNanos(), end, h.token(), false));
+        }
+        return spans;
     }
 
     private static String describe(List<CriticalSection> holds) {

@@ -169,8 +169,30 @@ final class RunContext implements AutoCloseable {
         long token = lease.fencingToken();
         event(worker, "ACQ_OK", token);
         lease.onLost(e -> event(worker, "LOST_SIGNAL", token));
+        watchValidity(worker, lease);
         return Optional.of(lease);
     }
+
+    /**
+     * Records INVALID the first time {@code lease.isValid()} answers false (polled every 50 ms): a holder that checks
+     * its lease before acting knows from then on, whether or not a loss is signalled.
+     */
+    void watchValidity(String worker, Lease lease) {
+        long token = lease.fencingToken();
+        Thread t = new Thread(() -> {
+            while (!closed) {
+                if (!lease.isValid()) {
+                    event(worker, "INVALID", token);
+                    return;
+                }
+                work(java.time.Duration.ofMillis(50));
+            }
+        }, "explore-validity");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private volatile boolean closed;
 
     /** A fenced read and write of the register with the lease's token, as the fault suite's workers do. */
     void write(String worker, Lease lease) {
@@ -272,5 +294,6 @@ final class RunContext implements AutoCloseable {
             });
         }
         calls.shutdownNow();
+        closed = true;
     }
 }
