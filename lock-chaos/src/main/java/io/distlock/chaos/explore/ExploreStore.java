@@ -1,6 +1,8 @@
 package io.distlock.chaos.explore;
 
 import io.distlock.tck.fixture.FreePorts;
+import io.distlock.tck.fixture.MariaDbServer;
+import io.distlock.tck.process.JvmClassPath;
 import io.distlock.tck.fixture.PostgresServer;
 import io.distlock.tck.fixture.ServerControl;
 import io.distlock.tck.fixture.ServerProcess;
@@ -70,8 +72,81 @@ public enum ExploreStore {
 
         @Override
         String uri(int port) {
-            return "jdbc:postgresql://127.0.0.1:" + port + "/test?user=postgres"
-                    + "&distlock.connectTimeoutMillis=1500&distlock.socketTimeoutMillis=1500";
+            return "jdbc:postgresql://127.0.0.1:" + port + "/test?user=postgres&" + SQL_TIMEOUTS;
+        }
+
+        @Override
+        String operatorJdbcUrl(int port) {
+            return "jdbc:postgresql://127.0.0.1:" + port + "/test?user=postgres";
+        }
+    },
+
+    /** A MariaDB server of the run's own (the kit's MariaDbServer), clients on the MariaDB driver. */
+    MARIADB("mariadb", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+        @Override
+        ServerControl start() throws Exception {
+            return MariaDbServer.start();
+        }
+
+        @Override
+        String uri(int port) {
+            return "jdbc:mariadb://127.0.0.1:" + port + "/test?user=root&" + SQL_TIMEOUTS;
+        }
+
+        @Override
+        String operatorJdbcUrl(int port) {
+            return "jdbc:mysql://127.0.0.1:" + port + "/test?user=root";
+        }
+    },
+
+    /** The same MariaDB server, clients on MySQL Connector/J. */
+    MARIADB_CJ("mariadb-cj", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+        @Override
+        ServerControl start() throws Exception {
+            return MariaDbServer.start();
+        }
+
+        @Override
+        String uri(int port) {
+            return "jdbc:mysql://127.0.0.1:" + port + "/test?user=root&" + SQL_TIMEOUTS;
+        }
+
+        @Override
+        String operatorJdbcUrl(int port) {
+            return "jdbc:mysql://127.0.0.1:" + port + "/test?user=root";
+        }
+    },
+
+    /** H2 in server mode: an H2 TCP server in a JVM of its own serving a file database (restarts from its files). */
+    H2("h2", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+        @Override
+        ServerControl start() throws Exception {
+            Path dir = TempDirs.create("explore-h2");
+            int port = FreePorts.next();
+            ServerProcess server = new ServerProcess("h2", List.of(JvmClassPath.javaBinary(),
+                    "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp", JvmClassPath.current(), "org.h2.tools.Server",
+                    "-tcp", "-tcpPort", Integer.toString(port), "-baseDir", dir.resolve("db").toString(),
+                    "-ifNotExists"), dir, port);
+            server.start(Duration.ofSeconds(60));
+            DirOwningServer owned = new DirOwningServer(server, dir);
+            try {
+                java.sql.DriverManager.getConnection(operatorJdbcUrl(port)).close(); // creates the database files
+            } catch (java.sql.SQLException e) {
+                owned.close();
+                throw e;
+            }
+            return owned;
+        }
+
+        @Override
+        String uri(int port) {
+            // no NETWORK_TIMEOUT of the URL's own: the store sets it from distlock.socketTimeoutMillis
+            return "jdbc:h2:tcp://127.0.0.1:" + port + "/explore?" + SQL_TIMEOUTS;
+        }
+
+        @Override
+        String operatorJdbcUrl(int port) {
+            return "jdbc:h2:tcp://127.0.0.1:" + port + "/explore";
         }
     },
 
@@ -94,6 +169,8 @@ public enum ExploreStore {
             return Optional.of(((ZooKeeperServer) server).logFile().getParent().resolve("data"));
         }
     };
+
+    private static final String SQL_TIMEOUTS = "distlock.connectTimeoutMillis=1500&distlock.socketTimeoutMillis=1500";
 
     private final String label;
     private final Duration lease;
@@ -130,9 +207,30 @@ public enum ExploreStore {
         return Optional.empty();
     }
 
+    /** A plain JDBC URL straight to the server on {@code port}, for an operator's statements; null if not SQL. */
+    String operatorJdbcUrl(int port) {
+        return null;
+    }
+
+    /** Whether the store keeps its state in SQL tables. */
+    boolean sql() {
+        return operatorJdbcUrl(1) != null;
+    }
+
+    private boolean redis() {
+        return this == REDIS || this == REDIS_AOF;
+    }
+
     /** Whether the explorer can inject {@code fault} on this store. */
     public boolean supports(Fault fault) {
-        return fault != Fault.SERVER_RESTORE || this != POSTGRESQL;
+        return switch (fault) {
+            case SERVER_RESTORE -> !sql();
+            case SERVER_RESTORE_MID -> this == REDIS_AOF || this == ZOOKEEPER;
+            case ROW_LOCKED -> sql();
+            case OPERATOR_DELETE, OPERATOR_EXHAUST, OPERATOR_GARBLE -> sql() || redis();
+            case OPERATOR_RETYPE -> redis();
+            default -> true;
+        };
     }
 
     /** The store's name in run names and reports. */

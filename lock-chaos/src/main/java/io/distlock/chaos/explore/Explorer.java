@@ -35,9 +35,26 @@ public final class Explorer implements AutoCloseable {
         this.server = store.start();
         try {
             this.proxy = new WireProxy(server.port());
-        } catch (IOException e) {
+            warmUp();
+        } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
+        }
+    }
+
+    /**
+     * One acquisition straight to the new server before any run: it creates the SQL tables and waits out what a
+     * fresh server owes its first client (Redis's restart guard: no grant for one maxLeaseTime after it first sees
+     * the server), so a run's probe is refused only by holders.
+     */
+    private void warmUp() {
+        try (LockStore direct = LockStore.open(store.uri(server.port()))) {
+            var lease = direct.lock("explore-warm-up", LockOptions.defaults().withLeaseTime(store.lease()))
+                    .tryAcquire(store.lease().multipliedBy(3));
+            lease.orElseThrow(() -> new IllegalStateException("the new " + store.label() + " server granted"
+                    + " no lock within three leases")).release();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -72,15 +89,20 @@ public final class Explorer implements AutoCloseable {
         if (!fault.serverFault()) {
             undo.complete(null);
         }
-        RunContext ctx = new RunContext(store, store.uri(proxy.port()), lockName,
+        RunContext ctx = new RunContext(store, client -> store.uri(proxy.portFor(client)), lockName,
                 dir.resolve(lockName + ".register"));
         if (fault == Fault.SERVER_RESTORE) {
             backUp();
         }
-        proxy.arm(step, fault, store.late(), ctx::doing, serverFault(undo));
+        StoreOperator operator = new StoreOperator(store, server.port(), lockName, scenario == Scenario.SEMAPHORE);
+        proxy.freezeFor(store.lease().plusSeconds(1));
+        proxy.arm(step, fault, store.late(), ctx::doing, onStep(undo, ctx, operator));
+        if (fault == Fault.SERVER_RESTORE_MID) {
+            proxy.armCopy(Math.max(1, step / 2), this::backUp);
+        }
         HolderObserver observer;
         try {
-            observer = new HolderObserver(store.uri(server.port()), lockName, scenario == Scenario.SEMAPHORE);
+            observer = new HolderObserver(store.uri(server.port()), lockName, scenario, store.lease());
         } catch (RuntimeException e) {
             throw new IllegalStateException("could not open the observing client of " + store.label(), e);
         }
@@ -107,11 +129,14 @@ public final class Explorer implements AutoCloseable {
         } catch (Exception e) {
             ctx.violation("the server fault could not be undone: " + e);
         }
-        checkFree(scenario, ctx);
+        if (!(fault.spoilsFence() && injectedAt != null)) {
+            checkFree(scenario, ctx);
+        }
         observer.close();
         proxy.awaitIdle(Duration.ofSeconds(2));
         boolean excused = fault.serverFault() || (injectedAt != null && injectedAt.endsWith(" close"));
-        List<String> violations = ExploreChecker.check(scenario, ctx, observer.samples(), excused);
+        List<String> violations = ExploreChecker.check(scenario, ctx, observer.samples(), excused,
+                injectedAt == null ? Fault.NONE : fault);
         int holds = (int) ctx.events().stream().filter(e -> e.type().equals("ACQ_OK")).count();
         return new ExploreResult(name, injectedAt, steps, holds, violations,
                 Duration.ofNanos(System.nanoTime() - start), history(start, ctx, observer));
@@ -174,16 +199,35 @@ public final class Explorer implements AutoCloseable {
         }
     }
 
-    /** What a server fault does at its step: pause or kill the server; {@code undo} completes when it is back. */
-    private Consumer<Fault> serverFault(CompletableFuture<Void> undo) {
-        return fault -> {
-            if (fault == Fault.SERVER_PAUSE) {
+    /**
+     * What a fault the proxy does not do itself does at its step: pause or kill the server ({@code undo} completes when
+     * it is back), close the requesting client's store, or an operator's action on the store's data.
+     */
+    private java.util.function.BiConsumer<Fault, String> onStep(CompletableFuture<Void> undo, RunContext ctx,
+            StoreOperator operator) {
+        return (fault, client) -> {
+            if (fault == Fault.STORE_CLOSE) {
+                ctx.client(client).ifPresent(s -> {
+                    ctx.event(client, "STORE_CLOSED", 0);
+                    Thread t = new Thread(s::close, "explore-store-close");
+                    t.setDaemon(true);
+                    t.start();
+                });
+            } else if (fault.operatorFault()) {
+                try {
+                    ctx.event("operator", operator.act(fault, store.late()), 0);
+                } catch (Exception e) {
+                    ctx.event("operator", "failed: " + e, 0);
+                }
+            } else if (fault == Fault.SERVER_PAUSE) {
                 server.pause();
-                later(store.lease().plusSeconds(1), server::resume, undo);
+                // past the lease and past every call's bound: a call that waits for the server, not its own
+                // timeout, shows as a call that did not return in time
+                later(ctx.opBound().plusSeconds(1), server::resume, undo);
             } else if (fault == Fault.SERVER_RESTART) {
                 server.kill();
                 later(Duration.ofMillis(300), server::restart, undo);
-            } else if (fault == Fault.SERVER_RESTORE) {
+            } else if (fault == Fault.SERVER_RESTORE || fault == Fault.SERVER_RESTORE_MID) {
                 server.kill();
                 later(Duration.ofMillis(300), () -> {
                     restoreBackup();
@@ -198,8 +242,17 @@ public final class Explorer implements AutoCloseable {
         Path data = store.dataDirectory(server).orElseThrow(() -> new IllegalArgumentException(
                 "the explorer cannot restore " + store.label() + " from a copy"));
         Path backup = dir.resolve("backup");
-        TempDirs.delete(backup);
-        TempDirs.copy(data, backup);
+        for (int attempt = 1; ; attempt++) {
+            TempDirs.delete(backup);
+            try {
+                TempDirs.copy(data, backup);
+                return;
+            } catch (java.io.UncheckedIOException e) {
+                if (attempt == 3) { // a running server removes old files (ZooKeeper's purged snapshots) as we copy
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Replaces the (stopped) server's data directory by the backup. */

@@ -33,7 +33,10 @@ public enum Fault {
     /** The request reaches the server, then the connection is cut before the reply reaches the client. */
     CUT_AFTER("cut-after", false),
 
-    /** The server is frozen (SIGSTOP) as the request reaches it, for the lease plus a second, then resumed. */
+    /**
+     * The server is frozen (SIGSTOP) as the request reaches it, for one call bound (lease + 3 s) plus a second, then
+     * resumed: past every lease, and a client call that waits for the server instead of its own timeout overruns.
+     */
     SERVER_PAUSE("server-pause", true),
 
     /** The server is killed (SIGKILL) as the request arrives, which it never gets, and restarted from its files. */
@@ -44,7 +47,51 @@ public enum Fault {
      * as a restore from an older backup: what it granted since is forgotten. Only on stores whose fixture owns its
      * data directory and whose files can be copied while it runs (Redis, ZooKeeper).
      */
-    SERVER_RESTORE("server-restore", true);
+    SERVER_RESTORE("server-restore", true),
+
+    /**
+     * The server is killed as the request arrives and restarted from a copy of its files taken mid-run, at step
+     * {@code max(1, k / 2)}, after the run's first tokens were issued: what it granted between the copy and the
+     * crash is forgotten, tokens issued since the copy among them (Redis with AOF, ZooKeeper).
+     */
+    SERVER_RESTORE_MID("server-restore-mid", true),
+
+    /**
+     * The requesting client is frozen as if its process were stopped (SIGSTOP) from outside: every connection of
+     * that client through the proxy, and any it opens meanwhile, passes nothing either way for the lease plus a
+     * second, then flows again where it stopped (no connection is cut). The client's own timers run on, as a paused
+     * process's do after SIGCONT.
+     */
+    CLIENT_FREEZE("client-freeze", false),
+
+    /** The requesting client's store ({@code LockStore.close()}) is closed while the request is on its way. */
+    STORE_CLOSE("store-close", false),
+
+    /**
+     * An operator's transaction locks the name's row(s) ({@code SELECT ... FOR UPDATE}) just before the request
+     * reaches the server and keeps them past the client's timeout, then rolls back: the client's statement waits
+     * for the row, the client gives up, the statement goes on (SQL stores).
+     */
+    ROW_LOCKED("row-locked", false),
+
+    /** An operator deletes everything the store keeps for the name (its keys or rows) as the request arrives. */
+    OPERATOR_DELETE("operator-delete", false),
+
+    /**
+     * An operator sets the name's fencing counter to the largest value the store keeps (SQL: Long.MAX_VALUE; Redis:
+     * 2^53 - 1, above which its Lua arithmetic stops being exact): every later grant must be refused clearly, none handed out
+     * twice or backwards, nothing left held.
+     */
+    OPERATOR_EXHAUST("operator-exhaust", false),
+
+    /**
+     * An operator writes a fencing value the store never writes (Redis: {@code nan}; SQL: {@code -5}), or on Redis
+     * replaces the counter by a key of another type: the store must refuse clearly, not grant and lose the hold.
+     */
+    OPERATOR_GARBLE("operator-garble", false),
+
+    /** Redis: an operator replaces the fencing counter by a hash (another type) as the request arrives. */
+    OPERATOR_RETYPE("operator-retype", false);
 
     private final String label;
     private final boolean serverFault;
@@ -52,6 +99,19 @@ public enum Fault {
     Fault(String label, boolean serverFault) {
         this.label = label;
         this.serverFault = serverFault;
+    }
+
+    /** Whether an operator's hand on the store's data (not a failure of the wire or server) is the fault. */
+    public boolean operatorFault() {
+        return name().startsWith("OPERATOR_") || this == ROW_LOCKED;
+    }
+
+    /**
+     * Whether the fault leaves the name's fencing state unusable on purpose (a fresh client may rightly be refused
+     * at the end: the free check does not apply).
+     */
+    boolean spoilsFence() {
+        return this == OPERATOR_EXHAUST || this == OPERATOR_GARBLE || this == OPERATOR_RETYPE;
     }
 
     /** The fault's name in run names and reports. */

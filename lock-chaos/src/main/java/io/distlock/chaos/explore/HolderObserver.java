@@ -13,7 +13,9 @@ import java.util.stream.Collectors;
 /**
  * Asks the store itself, straight and not through the proxy, every 100 ms which fencing tokens hold the run's name
  * (the operator's admin listing), so the checker can tell a name held by a live holder from one held by nobody alive
- * (an acquisition whose client gave up, a hold a closed client left behind).
+ * (an acquisition whose client gave up, a hold a closed client left behind). When the listing shows room, a
+ * {@code tryAcquire} probe with no wait asks again the way a client would: if the store refuses it, something the
+ * listing does not show keeps the name, and the sample holds {@link #UNLISTED} for it.
  */
 final class HolderObserver implements AutoCloseable {
 
@@ -21,18 +23,25 @@ final class HolderObserver implements AutoCloseable {
     record Sample(long nanos, Set<Long> tokens) {
     }
 
+    /** The token of a sample's holder the listing does not show (a probe was refused with room in the listing). */
+    static final long UNLISTED = -1;
+
     private final LockStore direct;
     private final String name;
     private final boolean permits;
+    private final int limit;
+    private final io.distlock.LockOptions probeOptions;
     private final List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
     private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     private final Thread thread;
     private volatile boolean running = true;
 
-    HolderObserver(String uri, String name, boolean permits) {
+    HolderObserver(String uri, String name, Scenario scenario, java.time.Duration lease) {
         this.direct = LockStore.open(uri);
         this.name = name;
-        this.permits = permits;
+        this.permits = scenario == Scenario.SEMAPHORE;
+        this.limit = scenario.limit();
+        this.probeOptions = io.distlock.LockOptions.defaults().withLeaseTime(lease);
         this.thread = new Thread(this::observe, "explore-observer");
         thread.setDaemon(true);
         thread.start();
@@ -43,13 +52,32 @@ final class HolderObserver implements AutoCloseable {
             try {
                 List<LockInfo> held = permits ? direct.admin().listPermits(name, 16) : direct.admin().list(name, 16);
                 long now = System.nanoTime();
-                samples.add(new Sample(now, held.stream().filter(i -> i.name().equals(name))
-                        .map(LockInfo::fencingToken).collect(Collectors.toSet())));
+                Set<Long> tokens = held.stream().filter(i -> i.name().equals(name))
+                        .map(LockInfo::fencingToken).collect(Collectors.toSet());
+                if (tokens.size() < limit && !probe()) {
+                    tokens = new java.util.HashSet<>(tokens);
+                    tokens.add(UNLISTED);
+                }
+                samples.add(new Sample(now, Set.copyOf(tokens)));
             } catch (RuntimeException e) {
                 failures.add(System.nanoTime() + " " + e); // the store is away (paused, restarting): no sample
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // the sampling period
         }
+    }
+
+    /** Whether a zero-wait acquisition of the name (one permit) succeeds; it is released at once. */
+    private boolean probe() {
+        java.util.Optional<io.distlock.Lease> got;
+        try {
+            got = permits ? direct.semaphore(name, limit, probeOptions).tryAcquire(java.time.Duration.ZERO)
+                    : direct.lock(name, probeOptions).tryAcquire(java.time.Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+        got.ifPresent(io.distlock.Lease::release);
+        return got.isPresent();
     }
 
     /** The samples so far, in time order. */

@@ -29,7 +29,8 @@ import java.util.concurrent.TimeoutException;
 final class RunContext implements AutoCloseable {
 
     final ExploreStore store;
-    final String uri;
+    private final java.util.function.Function<String, String> uriFor;
+    private final java.util.Map<String, LockStore> byClient = new java.util.concurrent.ConcurrentHashMap<>();
     final String name;
     final FencedRegister register;
     private final List<Event> events = Collections.synchronizedList(new ArrayList<>());
@@ -42,9 +43,11 @@ final class RunContext implements AutoCloseable {
     });
     private volatile String doing = "setup";
 
-    RunContext(ExploreStore store, String uri, String name, Path registerFile) {
+    /** {@code uriFor} gives each client (A, B, C) its URI: through the proxy, on the client's own port. */
+    RunContext(ExploreStore store, java.util.function.Function<String, String> uriFor, String name,
+            Path registerFile) {
         this.store = store;
-        this.uri = uri;
+        this.uriFor = uriFor;
         this.name = name;
         this.register = new FencedRegister(registerFile);
     }
@@ -90,9 +93,16 @@ final class RunContext implements AutoCloseable {
     /** Opens a client of the store through the proxy; empty if it cannot (the store unreachable at that step). */
     Optional<LockStore> open(String client) {
         doing(client + " open");
+        String uri = uriFor.apply(client);
         Optional<LockStore> store = bounded(client + " open", opBound().multipliedBy(2), () -> LockStore.open(uri));
         store.ifPresent(opened::add);
+        store.ifPresent(s -> byClient.put(client, s));
         return store;
+    }
+
+    /** The store client {@code client} opened, if it did. */
+    Optional<LockStore> client(String client) {
+        return Optional.ofNullable(byClient.get(client));
     }
 
     /**
@@ -159,8 +169,30 @@ final class RunContext implements AutoCloseable {
         long token = lease.fencingToken();
         event(worker, "ACQ_OK", token);
         lease.onLost(e -> event(worker, "LOST_SIGNAL", token));
+        watchValidity(worker, lease);
         return Optional.of(lease);
     }
+
+    /**
+     * Records INVALID the first time {@code lease.isValid()} answers false (polled every 50 ms): a holder that checks
+     * its lease before acting knows from then on, whether or not a loss is signalled.
+     */
+    void watchValidity(String worker, Lease lease) {
+        long token = lease.fencingToken();
+        Thread t = new Thread(() -> {
+            while (!closed) {
+                if (!lease.isValid()) {
+                    event(worker, "INVALID", token);
+                    return;
+                }
+                work(java.time.Duration.ofMillis(50));
+            }
+        }, "explore-validity");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private volatile boolean closed;
 
     /** A fenced read and write of the register with the lease's token, as the fault suite's workers do. */
     void write(String worker, Lease lease) {
@@ -262,5 +294,6 @@ final class RunContext implements AutoCloseable {
             });
         }
         calls.shutdownNow();
+        closed = true;
     }
 }

@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
+import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -25,13 +26,15 @@ import java.util.function.Supplier;
  * bytes from a client after the server last spoke on that connection (or the first on it) is one request, the step.
  * Step k is the k-th request seen on any connection. When the run is armed with a step and a wire fault, that
  * request's connection gets the fault (lost, answered late, cut); a server fault is handed to a callback at that
- * moment, before the request is passed on.
+ * moment, before the request is passed on. Each client of a run connects on a port of its own ({@link #portFor}), so
+ * a fault can act on every connection of the client that made the request (a frozen client).
  */
 final class WireProxy implements AutoCloseable {
 
     private final int serverPort;
-    private final int port = FreePorts.next();
-    private final ServerSocket listener;
+    private final int port;
+    private final Map<String, Integer> ports = new ConcurrentHashMap<>();
+    private final List<ServerSocket> listeners = Collections.synchronizedList(new ArrayList<>());
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger steps = new AtomicInteger();
     private final List<String> labels = Collections.synchronizedList(new ArrayList<>());
@@ -39,36 +42,73 @@ final class WireProxy implements AutoCloseable {
     private volatile int armedStep = -1;
     private volatile Fault armedFault = Fault.NONE;
     private volatile Duration late = Duration.ZERO;
-    private volatile Consumer<Fault> serverFault = f -> { };
+    private volatile Duration freezeFor = Duration.ZERO;
+    private volatile BiConsumer<Fault, String> onStep = (f, client) -> { };
+    private volatile int copyStep = -1;
+    private volatile Runnable copy = () -> { };
     private volatile String injectedAt = null;
+    private volatile String frozen = null;
+    private volatile long frozenUntil;
 
     WireProxy(int serverPort) throws IOException {
         this.serverPort = serverPort;
-        this.listener = new ServerSocket();
-        listener.setReuseAddress(true);
-        listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-        Thread accept = new Thread(this::acceptLoop, "explore-proxy-" + port);
-        accept.setDaemon(true);
-        accept.start();
+        this.port = listen("");
     }
 
-    /** The port clients connect to. */
+    private int listen(String client) throws IOException {
+        int p = FreePorts.next();
+        ServerSocket listener = new ServerSocket();
+        listener.setReuseAddress(true);
+        listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), p));
+        listeners.add(listener);
+        Thread accept = new Thread(() -> acceptLoop(listener, client), "explore-proxy-" + p);
+        accept.setDaemon(true);
+        accept.start();
+        return p;
+    }
+
+    /** The port clients connect to when the run does not tell them apart. */
     int port() {
         return port;
+    }
+
+    /** The port client {@code client} connects to: its connections carry its name, for the faults on a client. */
+    int portFor(String client) {
+        return ports.computeIfAbsent(client, c -> {
+            try {
+                return listen(c);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** How long a frozen client stays frozen (set before {@link #arm}). */
+    void freezeFor(Duration d) {
+        this.freezeFor = d;
+    }
+
+    /** Also runs {@code copy} when step {@code step} arrives, before it passes (a backup taken mid-run). */
+    void armCopy(int step, Runnable copy) {
+        this.copy = copy;
+        this.copyStep = step;
     }
 
     /**
      * Starts a run: the step count from 0, steps labelled by {@code label} as they are seen, the fault at
      * {@code step} ({@link Fault#NONE}: none), a late reply held for {@code late}, server faults to
-     * {@code serverFault}.
+     * {@code onStep} (with the name of the client that made the request) for every fault the proxy does not do
+     * itself.
      */
-    void arm(int step, Fault fault, Duration late, Supplier<String> label, Consumer<Fault> serverFault) {
+    void arm(int step, Fault fault, Duration late, Supplier<String> label, BiConsumer<Fault, String> onStep) {
         steps.set(0);
         labels.clear();
         injectedAt = null;
+        frozen = null;
+        copyStep = -1;
         this.label = label;
         this.late = late;
-        this.serverFault = serverFault;
+        this.onStep = onStep;
         this.armedFault = fault;
         this.armedStep = step;
     }
@@ -95,7 +135,7 @@ final class WireProxy implements AutoCloseable {
         connections.forEach(Connection::cut);
     }
 
-    private void acceptLoop() {
+    private void acceptLoop(ServerSocket listener, String tag) {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
@@ -109,7 +149,7 @@ final class WireProxy implements AutoCloseable {
                 }
                 client.setTcpNoDelay(true);
                 server.setTcpNoDelay(true);
-                Connection c = new Connection(client, server);
+                Connection c = new Connection(client, server, tag);
                 connections.add(c);
                 c.start();
             } catch (IOException e) {
@@ -125,6 +165,9 @@ final class WireProxy implements AutoCloseable {
         int step = steps.incrementAndGet();
         String what = label.get();
         labels.add(what);
+        if (step == copyStep) {
+            copy.run();
+        }
         if (step == armedStep && armedFault != Fault.NONE) {
             injectedAt = what;
             return armedFault;
@@ -136,15 +179,25 @@ final class WireProxy implements AutoCloseable {
     private final class Connection {
         private final Socket client;
         private final Socket server;
+        private final String tag;
         private volatile boolean clientSpokeLast;
         private volatile boolean blackhole;
         private volatile boolean cutOnReply;
         private volatile long replyNotBefore;
         private volatile long requestNotBefore;
 
-        Connection(Socket client, Socket server) {
+        Connection(Socket client, Socket server, String tag) {
             this.client = client;
             this.server = server;
+            this.tag = tag;
+        }
+
+        /** Holds this connection's traffic while its client is frozen (the fault itself). */
+        private void awaitThaw() {
+            long wait;
+            while (tag.equals(frozen) && (wait = frozenUntil - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
         }
 
         void start() {
@@ -188,10 +241,15 @@ final class WireProxy implements AutoCloseable {
                         case LATE_REPLY -> replyNotBefore = System.nanoTime() + late.toNanos();
                         case LATE_REQUEST -> requestNotBefore = System.nanoTime() + late.toNanos();
                         case CUT_AFTER -> cutOnReply = true;
-                        case SERVER_PAUSE, SERVER_RESTART, SERVER_RESTORE -> serverFault.accept(fault);
-                        default -> {
+                        case CLIENT_FREEZE -> {
+                            frozenUntil = System.nanoTime() + freezeFor.toNanos();
+                            frozen = tag;
                         }
+                        case NONE -> {
+                        }
+                        default -> onStep.accept(fault, tag);
                     }
+                    awaitThaw();
                     long wait = requestNotBefore - System.nanoTime();
                     if (wait > 0) {
                         LockSupport.parkNanos(wait); // the late request is the fault itself
@@ -224,6 +282,7 @@ final class WireProxy implements AutoCloseable {
                     if (wait > 0) {
                         LockSupport.parkNanos(wait); // the late reply is the fault itself
                     }
+                    awaitThaw();
                     out.write(buf, 0, n);
                     out.flush();
                 }
@@ -265,10 +324,14 @@ final class WireProxy implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            listener.close();
-        } catch (IOException e) {
-            // closing anyway
+        synchronized (listeners) {
+            for (ServerSocket listener : listeners) {
+                try {
+                    listener.close();
+                } catch (IOException e) {
+                    // closing anyway
+                }
+            }
         }
         cutAll();
     }

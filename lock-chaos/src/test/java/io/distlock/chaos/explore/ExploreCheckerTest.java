@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.chaos.ChaosChecker;
 import io.distlock.chaos.Event;
+import io.distlock.chaos.SemaphoreChecker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -64,6 +65,28 @@ class ExploreCheckerTest {
         assertThat(ExploreChecker.missedWakeUps(events, free, 1)).singleElement().asString()
                 .contains("B waited", "ACQ_FAIL");
         assertThat(ExploreChecker.missedWakeUps(events, held(3, 0, 30_000), 1)).isEmpty();
+    }
+
+    @Test
+    void aHolderToldOnlyAfterTheNextGrantOverlapsIt() {
+        List<Event> late = ExploreChecker.invalidAsTold(List.of(new Event("A", 0, "ACQ_OK", 7),
+                new Event("B", 2000 * MS, "ACQ_OK", 8), new Event("A", 3000 * MS, "LOST_SIGNAL", 7),
+                new Event("A", 3100 * MS, "REL_LOST", 7), new Event("B", 4000 * MS, "REL_OK", 8)));
+        assertThat(SemaphoreChecker.sweep(ExploreChecker.untilTold(ChaosChecker.holds(late), late), 1).aboveLimit())
+                .isPositive();
+        List<Event> early = ExploreChecker.invalidAsTold(List.of(new Event("A", 0, "ACQ_OK", 7),
+                new Event("A", 1500 * MS, "INVALID", 7), new Event("B", 2000 * MS, "ACQ_OK", 8),
+                new Event("A", 3100 * MS, "REL_LOST", 7), new Event("B", 4000 * MS, "REL_OK", 8)));
+        assertThat(SemaphoreChecker.sweep(ExploreChecker.untilTold(ChaosChecker.holds(early), early), 1).aboveLimit())
+                .isZero();
+    }
+
+    @Test
+    void anInvalidLeaseAfterItsReleaseTellsNothing() {
+        List<Event> events = ExploreChecker.invalidAsTold(List.of(new Event("A", 0, "ACQ_OK", 7),
+                new Event("A", 1000 * MS, "REL_OK", 7), new Event("A", 1010 * MS, "INVALID", 7)));
+        assertThat(events).extracting(Event::type).containsExactly("ACQ_OK", "REL_OK");
+        assertThat(ChaosChecker.holds(events)).singleElement().matches(h -> !h.told());
     }
 
     @Test

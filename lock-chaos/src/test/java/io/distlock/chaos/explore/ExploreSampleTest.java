@@ -14,20 +14,24 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A fixed sample of the explorer's runs on each store's own server (the full enumeration is {@code distlock
  * explore}): lost and late replies and requests at the lock's acquire and renewal round trips, a cut connection, a
- * paused and a restarted server. Each must meet every bar. {@code postgresql/lock/22/reply-lost} is the run that
- * finds an acquire whose answer was lost left at the store when the take-back is missing. The stores run two at a
- * time (146 s one after another at load 27).
+ * paused and a restarted server, a fencing counter exhausted by an operator, a row held by another transaction, a
+ * restore from a copy taken mid-run. Each must meet every bar. {@code postgresql/lock/22/reply-lost} finds an acquire
+ * whose answer was lost left at the store when the take-back is missing, {@code postgresql/lock/21/row-locked} an
+ * acquire committed after its client gave up (no server-side bound), {@code zookeeper/lock/4/server-restore-mid}
+ * tokens repeated after a restore (czxid tokens), {@code redis/lock/12/operator-exhaust} tokens going backwards past
+ * 2^53. The stores run two at a time.
  */
 @Execution(ExecutionMode.CONCURRENT) // each store's runs own their server, proxy and names
 class ExploreSampleTest {
 
     static Stream<List<String>> samples() {
         return Stream.of(
-                List.of("redis/lock/13/reply-lost", "redis/lock/19/request-lost", "redis/lock/13/server-restart"),
+                List.of("redis/lock/13/reply-lost", "redis/lock/19/request-lost", "redis/lock/13/server-restart",
+                        "redis/lock/12/operator-exhaust"),
                 List.of("postgresql/lock/22/reply-lost", "postgresql/lock/21/late-reply",
-                        "postgresql/lock/7/cut-after"),
+                        "postgresql/lock/7/cut-after", "postgresql/lock/21/row-locked"),
                 List.of("zookeeper/lock/7/reply-lost", "zookeeper/lock/7/server-pause",
-                        "zookeeper/lock/13/late-request"));
+                        "zookeeper/lock/13/late-request", "zookeeper/lock/4/server-restore-mid"));
     }
 
     @ParameterizedTest(name = "{0}")
