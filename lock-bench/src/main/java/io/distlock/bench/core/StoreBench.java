@@ -29,6 +29,19 @@ public interface StoreBench extends AutoCloseable {
         return OptionalDouble.empty();
     }
 
+    /** The store's wire protocol, so the counting proxy can count the requests the server executes. */
+    default WireProtocol protocol() {
+        return WireProtocol.NONE;
+    }
+
+    /**
+     * How many entries the store holds whose key, row or node path contains {@code marker} (Redis keys, rows of the
+     * lock tables, ZooKeeper nodes), to see what locks on names used once leave behind; empty if not countable.
+     */
+    default java.util.OptionalLong leftover(String marker) throws Exception {
+        return java.util.OptionalLong.empty();
+    }
+
     /** Stops whatever the harness started for this store (an in-process server); never a shared server. */
     @Override
     void close() throws Exception;
