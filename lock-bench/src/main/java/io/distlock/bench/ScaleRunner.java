@@ -180,6 +180,16 @@ final class ScaleRunner {
                         if (failed) {
                             break;
                         }
+                        if (clients > store.maxWaiters()) {
+                            String note = String.format(Locale.ROOT, "waiters curve stops at %d clients on %s "
+                                    + "(each waiter is its own client with its own connections, and the shared "
+                                    + "server's connection slots are needed by its other users)", store.maxWaiters(),
+                                    store.name());
+                            if (!result.notes().contains(note)) {
+                                result.notes().add(note);
+                            }
+                            break;
+                        }
                         try {
                             probe.waiters(c, clients, name, scale.waitersDuration().dividedBy(4), scale.waitersHold());
                             OpCost cost = probe.waiters(c, clients, name, scale.waitersDuration(), scale.waitersHold());

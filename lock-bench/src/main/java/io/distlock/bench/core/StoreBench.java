@@ -42,6 +42,14 @@ public interface StoreBench extends AutoCloseable {
         return java.util.OptionalLong.empty();
     }
 
+    /**
+     * The most clients the waiters curve may open at once on this store, each with its own connections: a shared
+     * SQL server has a limited number of connection slots that other users of the server need too.
+     */
+    default int maxWaiters() {
+        return Integer.MAX_VALUE;
+    }
+
     /** Stops whatever the harness started for this store (an in-process server); never a shared server. */
     @Override
     void close() throws Exception;

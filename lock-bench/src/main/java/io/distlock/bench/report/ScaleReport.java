@@ -83,7 +83,8 @@ public final class ScaleReport {
                 }
                 for (int i = 0; i < OpCost.FIGURES.length; i++) {
                     int figure = i;
-                    md.append(' ').append(spread(c, o -> o.value(figure))).append(" |");
+                    String pattern = figure <= 2 ? "%.2f" : figure == 5 || figure == 6 ? "%,.1f" : "%,.0f";
+                    md.append(' ').append(spread(c, o -> o.value(figure), pattern)).append(" |");
                 }
                 md.append('\n');
             }
@@ -92,14 +93,13 @@ public final class ScaleReport {
     }
 
     /** Median and min-max of a figure, or n/a. */
-    static String spread(CostResult c, ToDoubleFunction<OpCost> figure) {
+    static String spread(CostResult c, ToDoubleFunction<OpCost> figure, String pattern) {
         double median = c.median(figure);
         if (Double.isNaN(median)) {
             return "n/a";
         }
         double min = c.min(figure);
         double max = c.max(figure);
-        String pattern = median >= 100 ? "%,.0f" : "%.2f";
         String m = String.format(Locale.ROOT, pattern, median);
         String lo = String.format(Locale.ROOT, pattern, min);
         String hi = String.format(Locale.ROOT, pattern, max);
@@ -175,6 +175,8 @@ public final class ScaleReport {
                         c.bytesUp() + c.bytesDown(), Double.isNaN(alone) ? "" : String.format(Locale.ROOT, "%.2f",
                                 Math.max(0, c.roundTrips() - alone)), c.clientCpuMicros(), c.opsPerSecond()));
             }
+            store.notes().stream().filter(n -> n.startsWith("waiters curve")).forEach(n -> md.append("\n- ")
+                    .append(n).append('\n'));
             md.append('\n');
         }
     }

@@ -158,9 +158,9 @@ public final class ScaleTargets {
     private static Optional<TargetCheck> namesLeaveNothing(StoreResult store) {
         return store.namesOnce().stream().filter(n -> n.role() == Role.DISTLOCK && n.failure() == null
                 && n.afterGrace() >= 0).findFirst().map(n -> new TargetCheck(store.store(), String.format(Locale.ROOT,
-                        "names used once: nothing left %s after release (lease + grace)", n.waited()),
-                String.format(Locale.ROOT, "%,d of %,d names: %,d entries right after release, %,d after %ds",
-                        n.names(), n.names(), n.afterRelease(), n.afterGrace(), n.waited().toSeconds()),
+                        "names used once: nothing left %d s after release (lease + grace)", n.waited().toSeconds()),
+                String.format(Locale.ROOT, "%,d names: %,d entries right after release, %,d after %d s",
+                        n.names(), n.afterRelease(), n.afterGrace(), n.waited().toSeconds()),
                 n.afterGrace() == 0 ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
                 n.afterGrace() == 0 ? "" : String.format(Locale.ROOT, "%.2f entries per name left", n.afterGrace()
                         / (double) n.names()), null, null, n.afterGrace()));

@@ -115,6 +115,15 @@ public final class SqlBench implements StoreBench {
         return OptionalLong.of(total);
     }
 
+    /**
+     * 16: every waiter is its own client with its own pool (and on PostgreSQL a listening connection), and the shared
+     * servers allow 100 (PostgreSQL) and 151 (MariaDB) connections for everyone; 64 waiters would take most of them.
+     */
+    @Override
+    public int maxWaiters() {
+        return 16;
+    }
+
     @Override
     public HostPort server() {
         return server;
