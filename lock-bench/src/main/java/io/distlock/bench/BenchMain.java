@@ -7,6 +7,7 @@ import io.distlock.bench.report.BenchReport;
 import io.distlock.bench.report.History;
 import io.distlock.bench.report.Machine;
 import io.distlock.bench.report.MarkdownReport;
+import io.distlock.bench.report.ScaleReport;
 import io.distlock.bench.report.SvgChart;
 import io.distlock.bench.report.TargetCheck;
 import io.distlock.bench.result.StoreResult;
@@ -96,6 +97,41 @@ public final class BenchMain implements Callable<Integer> {
             + "(default: lock-bench if it exists here, else the current directory).")
     private Path out;
 
+    @Option(names = "--cost-runs", defaultValue = "5",
+            description = "Metered runs per contender for the counted costs per operation; 0 skips them (default: 5).")
+    private int costRuns;
+
+    @Option(names = "--cost-duration", defaultValue = "1s", description = "Duration of each metered run (default: 1s).")
+    private String costDuration;
+
+    @Option(names = "--delay", split = ",", defaultValue = "0.25ms",
+            description = "Delay each way of the proxy for the at-round-trip-time runs, comma list, e.g. 0.25ms,1ms; "
+                    + "none skips them (default: 0.25ms, a 0.5 ms round trip).")
+    private List<String> delays = new ArrayList<>();
+
+    @Option(names = "--waiters", split = ",", defaultValue = "1,4,16,64",
+            description = "Clients on one name for the waiters curve; none skips it (default: 1,4,16,64).")
+    private List<String> waiters = new ArrayList<>();
+
+    @Option(names = "--waiters-duration", defaultValue = "2s", description = "Duration of each waiters point (default: 2s).")
+    private String waitersDuration;
+
+    @Option(names = "--waiters-hold", defaultValue = "2ms",
+            description = "How long each waiter holds the lock (default: 2ms).")
+    private String waitersHold;
+
+    @Option(names = "--names-once", defaultValue = "100000",
+            description = "Distinct names locked once each to count what they leave behind; 0 skips it (default: 100000).")
+    private int namesOnce;
+
+    @Option(names = "--names-grace", defaultValue = "5s",
+            description = "Grace after the 30 s lease before counting again what names used once left (default: 5s).")
+    private String namesGrace;
+
+    @Option(names = "--held-curve", split = ",", defaultValue = "1000,10000,100000",
+            description = "Held-lease counts of the held-leases curve; none skips it (default: 1000,10000,100000).")
+    private List<String> heldCurve = new ArrayList<>();
+
     @Option(names = "--no-profile", description = "Do not take JFR profiles of distlock where it misses a target.")
     private boolean noProfile;
 
@@ -131,7 +167,7 @@ public final class BenchMain implements Callable<Integer> {
         Instant started = Instant.now();
         double loadBefore = Machine.loadAverage();
         log.println("distlock bench: " + String.join(", ", config.stores()) + "; " + settings(config));
-        BenchRunner runner = new BenchRunner(config, log);
+        BenchRunner runner = new BenchRunner(config, scaleConfig(), log);
         String commit = Machine.commit();
         History history = History.read(config.outputDirectory());
         BenchReport report = null;
@@ -179,6 +215,14 @@ public final class BenchMain implements Callable<Integer> {
                 StandardCharsets.UTF_8);
         Files.writeString(config.outputDirectory().resolve("bench-chart.svg"), SvgChart.render(report),
                 StandardCharsets.UTF_8);
+        if (ScaleReport.any(report)) {
+            Files.writeString(config.outputDirectory().resolve(ScaleReport.WAITERS_SVG), ScaleReport.waitersChart(report),
+                    StandardCharsets.UTF_8);
+            Files.writeString(config.outputDirectory().resolve(ScaleReport.NAMES_SVG), ScaleReport.namesChart(report),
+                    StandardCharsets.UTF_8);
+            Files.writeString(config.outputDirectory().resolve(ScaleReport.HELD_SVG), ScaleReport.heldChart(report),
+                    StandardCharsets.UTF_8);
+        }
     }
 
     private BenchConfig config() {
@@ -218,6 +262,44 @@ public final class BenchMain implements Callable<Integer> {
         return new BenchConfig(chosen, StoreUri.parseDuration(warmup), positive("--duration", StoreUri.parseDuration(duration)), runs,
                 threads, clients, StoreUri.parseDuration(settle), held, positive("--held-lease-time", StoreUri.parseDuration(heldLeaseTime)),
                 roundTripPairs, servers, uris, output, !noProfile, command);
+    }
+
+    private ScaleConfig scaleConfig() {
+        List<Duration> delayList = new ArrayList<>();
+        for (String d : delays) {
+            if (!d.isBlank() && !d.strip().equals("none")) {
+                Duration parsed = Durations.parseFine(d.strip());
+                if (parsed.isNegative() || parsed.isZero()) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--delay must be positive, got " + d);
+                }
+                delayList.add(parsed);
+            }
+        }
+        requireAtLeast("--cost-runs", costRuns, 0);
+        requireAtLeast("--names-once", namesOnce, 0);
+        return new ScaleConfig(costRuns, positive("--cost-duration", StoreUri.parseDuration(costDuration)), delayList,
+                counts("--waiters", waiters, 1), positive("--waiters-duration", StoreUri.parseDuration(waitersDuration)),
+                StoreUri.parseDuration(waitersHold), namesOnce, StoreUri.parseDuration(namesGrace),
+                counts("--held-curve", heldCurve, 8));
+    }
+
+    private List<Integer> counts(String option, List<String> values, int min) {
+        List<Integer> out = new ArrayList<>();
+        for (String v : values) {
+            if (v.isBlank() || v.strip().equals("none")) {
+                continue;
+            }
+            int n;
+            try {
+                n = Integer.parseInt(v.strip().replace("_", ""));
+            } catch (NumberFormatException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), option + " takes whole numbers, got '"
+                        + v + "'");
+            }
+            requireAtLeast(option, n, min);
+            out.add(n);
+        }
+        return out;
     }
 
     private void requireAtLeast(String option, int value, int min) {

@@ -41,11 +41,26 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class BenchRunner {
 
     private final BenchConfig config;
+    private final ScaleConfig scale;
     private final PrintStream log;
 
     public BenchRunner(BenchConfig config, PrintStream log) {
+        this(config, ScaleConfig.off(), log);
+    }
+
+    public BenchRunner(BenchConfig config, ScaleConfig scale, PrintStream log) {
         this.config = config;
+        this.scale = scale;
         this.log = log;
+    }
+
+    /** The scenarios re-run at a real round-trip time: the side-by-side ones that decide the at-RTT targets. */
+    public List<Scenario> roundTripTimeScenarios() {
+        return List.of(
+                new Uncontended(1),
+                new Contended(config.threads(), config.clients()),
+                new Handoff(config.settle()),
+                SemaphoreScenario.contended(config.threads(), config.clients()));
     }
 
     /** The scenarios of the run, in report order. */
@@ -78,13 +93,20 @@ public final class BenchRunner {
         if (hasServer && (config.pairsForRoundTrips() > 0 || config.heldLeases() > 0)) {
             measureThroughProxy(store, runId, result);
         }
+        if (hasServer) {
+            new ScaleRunner(scale, config.heldLeaseTime(), log).run(store, runId, result, roundTripTimeScenarios(), this::measureScenarios);
+        }
         result.load(loadAtStart, Machine.loadAverage());
         return result;
     }
 
     private void measureScenarios(StoreBench store, List<Contender> contenders, String runId, StoreResult result) {
+        measureScenarios(store.name(), scenarios(), contenders, runId, result);
+    }
+
+    private void measureScenarios(String label, List<Scenario> scenarios, List<Contender> contenders, String runId,
+                                  StoreResult result) {
         Map<String, ScenarioResult> byKey = new LinkedHashMap<>();
-        List<Scenario> scenarios = scenarios();
         for (Scenario scenario : scenarios) {
             for (Contender contender : contenders) {
                 if (scenario.appliesTo(contender)) {
@@ -113,11 +135,11 @@ public final class BenchRunner {
                                 sample.crossClientHandoffs());
                         r.addAllocation(sample.operations(), sample.callingThreadBytes(), sample.otherThreadBytes());
                         log.printf(Locale.ROOT, "  %-10s run %d/%d  %-16s %-38s %,10.0f ops/s  p99 %8.3f ms%n",
-                                store.name(), round, config.runs(), scenario.id(), contender.name(),
+                                label, round, config.runs(), scenario.id(), contender.name(),
                                 sample.opsPerSecond(), sample.latencyNanos().getValueAtPercentile(99) / 1e6);
                     } catch (Exception e) {
                         r.fail(describe(e));
-                        log.printf("  %-10s %-16s %-38s FAILED: %s%n", store.name(), scenario.id(), contender.name(),
+                        log.printf("  %-10s %-16s %-38s FAILED: %s%n", label, scenario.id(), contender.name(),
                                 describe(e));
                     }
                 }

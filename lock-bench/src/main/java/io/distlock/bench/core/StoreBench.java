@@ -29,6 +29,27 @@ public interface StoreBench extends AutoCloseable {
         return OptionalDouble.empty();
     }
 
+    /** The store's wire protocol, so the counting proxy can count the requests the server executes. */
+    default WireProtocol protocol() {
+        return WireProtocol.NONE;
+    }
+
+    /**
+     * How many entries the store holds whose key, row or node path contains {@code marker} (Redis keys, rows of the
+     * lock tables, ZooKeeper nodes), to see what locks on names used once leave behind; empty if not countable.
+     */
+    default java.util.OptionalLong leftover(String marker) throws Exception {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
+     * The most clients the waiters curve may open at once on this store, each with its own connections: a shared
+     * SQL server has a limited number of connection slots that other users of the server need too.
+     */
+    default int maxWaiters() {
+        return Integer.MAX_VALUE;
+    }
+
     /** Stops whatever the harness started for this store (an in-process server); never a shared server. */
     @Override
     void close() throws Exception;

@@ -7,7 +7,11 @@ import io.distlock.bench.core.SemaphoreContender;
 import io.distlock.bench.distlock.DistlockContender;
 import io.distlock.bench.distlock.DistlockSemaphoreContender;
 import java.util.List;
+import io.distlock.bench.core.WireProtocol;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -51,6 +55,27 @@ public final class RedisBench implements StoreBench {
                 }
             }
             return OptionalDouble.of(total);
+        }
+    }
+
+    @Override
+    public WireProtocol protocol() {
+        return WireProtocol.REDIS;
+    }
+
+    /** Keys whose name contains {@code marker}, by SCAN (every layout of every library keeps the lock name in the key). */
+    @Override
+    public OptionalLong leftover(String marker) {
+        try (RedisClient jedis = RedisClient.create(server.host(), server.port())) {
+            long count = 0;
+            String cursor = ScanParams.SCAN_POINTER_START;
+            ScanParams params = new ScanParams().match("*" + marker + "*").count(10_000);
+            do {
+                ScanResult<String> page = jedis.scan(cursor, params);
+                count += page.getResult().size();
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            return OptionalLong.of(count);
         }
     }
 

@@ -41,6 +41,14 @@ public final class MarkdownReport {
         for (String missing : report.missingStores()) {
             md.append("- **Not run:** ").append(missing).append('\n');
         }
+        if (ScaleReport.any(report)) {
+            md.append("\nThe report leads with what is counted (round trips, server requests, bytes, CPU and allocation "
+                    + "per operation), which does not drift with the machine's load, then throughput at a real "
+                    + "round-trip time, then how cost grows; the no-delay timed figures with their run-to-run spread "
+                    + "and the history come last.\n\n");
+            ScaleReport.render(md, report);
+            md.append("# No-delay figures (loopback, timed)\n");
+        }
         md.append("\nRatios from one run are what to compare: every contender ran on the same servers, interleaved "
                 + "round by round, with the same warm-up and duration. ops/s is the median over the runs; latency "
                 + "percentiles are over all samples of all runs.\n\n");
@@ -103,6 +111,12 @@ public final class MarkdownReport {
                     + "ended", store.loadAtStart(), store.loadAtEnd()));
         }
         md.append("\n\n");
+        scenarioTable(md, store);
+        renderStoreExtras(md, store);
+    }
+
+    /** The scenario table of one store (or of one store at one round-trip time), with its legend. */
+    static void scenarioTable(StringBuilder md, StoreResult store) {
         md.append("| contender | scenario | ops/s (median) | runs min-max | x raw | x best other library | "
                 + "p50 ms | p99 ms | p99.9 ms | alloc B/op | notes |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
@@ -140,7 +154,9 @@ public final class MarkdownReport {
                 + "benchmark threads inside their loops + bytes allocated meanwhile by every other thread of this JVM "
                 + "(driver I/O threads, renewal, pools; for ZooKeeper also the in-process server). The store server's "
                 + "own allocations are not seen.\n\n");
+    }
 
+    private static void renderStoreExtras(StringBuilder md, StoreResult store) {
         if (!store.roundTripsPerPair().isEmpty()) {
             md.append("Wire cost of one uncontended acquire/release pair (one thread, counted through a loopback "
                     + "proxy; pushed = messages the store sent unasked, e.g. pub/sub deliveries; server CPU from the "

@@ -16,6 +16,11 @@ public final class StoreResult {
     private final Map<String, WireCost> roundTripsPerPair = new LinkedHashMap<>();
     private final List<HeldLeasesResult> heldLeases = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<CostResult> costs = new ArrayList<>();
+    private final Map<String, StoreResult> atRoundTripTime = new LinkedHashMap<>();
+    private final List<WaitersPoint> waiters = new ArrayList<>();
+    private final List<NamesOnceResult> namesOnce = new ArrayList<>();
+    private final List<HeldLeasesResult> heldCurve = new ArrayList<>();
     private final List<String> profiles = new ArrayList<>();
     private double loadAtStart = -1;
     private double loadAtEnd = -1;
@@ -60,6 +65,31 @@ public final class StoreResult {
 
     public List<HeldLeasesResult> heldLeases() {
         return heldLeases;
+    }
+
+    /** Counted cost per operation by contender and loop (pair, hand-off, semaphore pair). */
+    public List<CostResult> costs() {
+        return costs;
+    }
+
+    /** The scenarios re-run through a delaying proxy, by round-trip time label (e.g. {@code 0.5 ms}). */
+    public Map<String, StoreResult> atRoundTripTime() {
+        return atRoundTripTime;
+    }
+
+    /** The waiters curve: cost per acquisition as clients on one name grow. */
+    public List<WaitersPoint> waiters() {
+        return waiters;
+    }
+
+    /** What names used once leave in the store. */
+    public List<NamesOnceResult> namesOnce() {
+        return namesOnce;
+    }
+
+    /** The held-leases curve: renewal round trips and heap per lease as held leases grow. */
+    public List<HeldLeasesResult> heldCurve() {
+        return heldCurve;
     }
 
     /** Free-text observations (failures, skipped parts), shown under the store's tables. */

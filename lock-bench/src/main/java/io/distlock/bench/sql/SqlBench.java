@@ -13,7 +13,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import io.distlock.bench.core.WireProtocol;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Locale;
 
 /**
@@ -77,6 +79,51 @@ public final class SqlBench implements StoreBench {
             String version = r.getString(1);
             return (database == CompetitorSql.MARIADB ? "MariaDB " : "") + version.split(",")[0] + " at " + server;
         }
+    }
+
+    @Override
+    public WireProtocol protocol() {
+        return database == CompetitorSql.MARIADB ? WireProtocol.MYSQL : WireProtocol.POSTGRESQL;
+    }
+
+    /**
+     * Rows whose lock name contains {@code marker} in distlock's lock and fence tables, ShedLock's table and the raw
+     * baseline's (Spring Integration keys its rows by a UUID of the name, so they cannot be told apart).
+     */
+    @Override
+    public OptionalLong leftover(String marker) throws SQLException {
+        String[][] tables = {{"distlock_locks", "name"}, {"distlock_fences", "resource"}, {"shedlock", "name"},
+            {"bench_raw_locks", "name"}};
+        long total = 0;
+        try (Connection c = DriverManager.getConnection(database.jdbcUrl(server))) {
+            for (String[] t : tables) {
+                try (java.sql.PreparedStatement ps = c.prepareStatement(
+                        "SELECT COUNT(*) FROM " + t[0] + " WHERE " + t[1] + " LIKE ?")) {
+                    ps.setString(1, "%" + marker + "%");
+                    try (ResultSet r = ps.executeQuery()) {
+                        r.next();
+                        total += r.getLong(1);
+                    }
+                } catch (SQLException e) {
+                    if (!c.getAutoCommit()) {
+                        c.rollback();
+                    }
+                    // a table that does not exist holds nothing
+                }
+            }
+        }
+        return OptionalLong.of(total);
+    }
+
+    /**
+     * 16 on MariaDB, 8 on PostgreSQL: every waiter is its own client with its own pool (and on PostgreSQL a listening
+     * connection), and the shared servers allow 151 (MariaDB) and 100 (PostgreSQL) connections for everyone; at 16
+     * on PostgreSQL Spring Integration's pools found no free slot (PoolInitializationException), which other users of
+     * the server would meet too.
+     */
+    @Override
+    public int maxWaiters() {
+        return database == CompetitorSql.MARIADB ? 16 : 8;
     }
 
     @Override

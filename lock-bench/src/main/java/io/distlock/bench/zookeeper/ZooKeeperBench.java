@@ -6,7 +6,14 @@ import io.distlock.bench.core.StoreBench;
 import io.distlock.bench.core.SemaphoreContender;
 import io.distlock.bench.distlock.DistlockContender;
 import io.distlock.bench.distlock.DistlockSemaphoreContender;
+import io.distlock.bench.core.ThreadCosts;
+import io.distlock.bench.core.WireProtocol;
 import java.util.List;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Version;
 
@@ -22,7 +29,9 @@ public final class ZooKeeperBench implements StoreBench {
 
     /** Starts an in-process ZooKeeper; {@code distlockUri} is the distlock URI template with {host} and {port}. */
     public ZooKeeperBench(String distlockUri) throws Exception {
-        this.server = new TestingServer(true);
+        // no limit on connections per client address (ZooKeeper's default is 60): the waiters curve opens 64
+        // clients, each with its own session, all from 127.0.0.1 through the counting proxy
+        this.server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, -1, 0), true);
         this.distlockUri = distlockUri;
     }
 
@@ -35,6 +44,48 @@ public final class ZooKeeperBench implements StoreBench {
     public String describeServer() {
         return "ZooKeeper " + Version.getFullVersion().split("[ ,-]")[0] + " in-process (curator-test TestingServer) at "
                 + server();
+    }
+
+    @Override
+    public WireProtocol protocol() {
+        return WireProtocol.ZOOKEEPER;
+    }
+
+    /** CPU of the in-process server's threads. */
+    @Override
+    public OptionalDouble serverCpuSeconds() {
+        return OptionalDouble.of(ThreadCosts.serverCpuSeconds());
+    }
+
+    /**
+     * Nodes whose path contains {@code marker}, each counted with its descendants; unmarked nodes are searched two
+     * levels deep (roots such as {@code /distlock} and their containers), never {@code /zookeeper}.
+     */
+    @Override
+    public OptionalLong leftover(String marker) throws Exception {
+        try (CuratorFramework curator = Zk.connect(server())) {
+            return OptionalLong.of(count(curator, "", marker, false, 0));
+        }
+    }
+
+    private static long count(CuratorFramework curator, String path, String marker, boolean marked, int depth)
+            throws Exception {
+        List<String> children;
+        try {
+            children = curator.getChildren().forPath(path.isEmpty() ? "/" : path);
+        } catch (KeeperException.NoNodeException e) {
+            return 0;
+        }
+        long n = 0;
+        for (String child : children) {
+            String childPath = path + "/" + child;
+            if (marked || child.contains(marker)) {
+                n += 1 + count(curator, childPath, marker, true, depth + 1);
+            } else if (depth < 2 && !childPath.equals("/zookeeper")) {
+                n += count(curator, childPath, marker, false, depth + 1);
+            }
+        }
+        return n;
     }
 
     @Override

@@ -1,0 +1,193 @@
+package io.distlock.bench.report;
+
+import io.distlock.bench.core.Role;
+import io.distlock.bench.result.CostResult;
+import io.distlock.bench.result.HeldLeasesResult;
+import io.distlock.bench.result.NamesOnceResult;
+import io.distlock.bench.result.OpCost;
+import io.distlock.bench.result.ScenarioResult;
+import io.distlock.bench.result.StoreResult;
+import io.distlock.bench.result.WaitersPoint;
+import io.distlock.bench.scenario.CostProbe;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The targets of issue #33, checked against counted costs, the runs at a 0.5 ms round trip and the growth curves:
+ * a pair at the fewest round trips the protocol allows (one to acquire, one to release); client CPU and allocation
+ * per pair below the other libraries'; at 0.5 ms uncontended-1 at least 0.95x raw on Redis and SQL, ZooKeeper at
+ * least 1.1x Curator, Redis contended at least 3x Redisson, hand-off p99 within two round trips plus 1 ms; round
+ * trips per acquisition constant as waiters grow; nothing left of names used once after the lease plus a grace;
+ * heap per held lease below Curator's. Contenders are found by role.
+ */
+public final class ScaleTargets {
+
+    /** The round-trip time the throughput targets are stated at. */
+    public static final String TARGET_RTT = "0.5 ms";
+    private static final double TARGET_RTT_MS = 0.5;
+    private static final Set<Role> LIBRARIES = Set.of(Role.REDISSON, Role.REDISSON_FENCED, Role.CURATOR,
+            Role.SPRING_INTEGRATION);
+
+    private ScaleTargets() {
+    }
+
+    /** Every issue #33 target that applies to {@code store} and was measured in some part. */
+    public static List<TargetCheck> check(StoreResult store) {
+        List<TargetCheck> out = new ArrayList<>();
+        String s = store.store();
+        costTargets(store, out);
+        StoreResult at = store.atRoundTripTime().get(TARGET_RTT);
+        if (at != null) {
+            switch (s) {
+                case "redis" -> {
+                    out.add(rttRatio(at, "uncontended-1", Role.RAW, 0.95));
+                    out.add(rttRatio(at, "contended-8x2", Role.REDISSON, 3.0));
+                }
+                case "zookeeper" -> out.add(rttRatio(at, "uncontended-1", Role.CURATOR, 1.1));
+                case "mariadb", "postgresql" -> out.add(rttRatio(at, "uncontended-1", Role.RAW, 0.95));
+                default -> {
+                }
+            }
+            out.add(handoffWithinTwoRoundTrips(at));
+        }
+        waitersConstant(store).ifPresent(out::add);
+        namesLeaveNothing(store).ifPresent(out::add);
+        heapBelowCurator(store).ifPresent(out::add);
+        return out;
+    }
+
+    private static void costTargets(StoreResult store, List<TargetCheck> out) {
+        Optional<CostResult> pair = cost(store, Role.DISTLOCK, CostProbe.PAIR);
+        if (pair.isEmpty()) {
+            return;
+        }
+        double rt = pair.get().median(OpCost::roundTrips);
+        out.add(new TargetCheck(store.store(), "pair: distlock at the fewest round trips the protocol allows (2: "
+                + "one to acquire, one to release)", String.format(Locale.ROOT, "%.2f round trips, %.2f server "
+                + "requests per pair", rt, pair.get().median(OpCost::requests)),
+                rt <= 2.05 ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                rt <= 2.05 ? "" : String.format(Locale.ROOT, "%.2f round trips over", rt - 2), null, null, rt));
+        for (String figure : List.of("client CPU", "client allocation")) {
+            List<String> worse = new ArrayList<>();
+            List<String> measured = new ArrayList<>();
+            boolean cpu = figure.equals("client CPU");
+            double ours = cpu ? pair.get().median(OpCost::clientCpuMicros) : pair.get().median(OpCost::clientBytes);
+            for (CostResult other : store.costs()) {
+                if (!LIBRARIES.contains(other.role()) || !other.scenario().equals(CostProbe.PAIR) || !other.usable()) {
+                    continue;
+                }
+                double theirs = cpu ? other.median(OpCost::clientCpuMicros) : other.median(OpCost::clientBytes);
+                measured.add(String.format(Locale.ROOT, cpu ? "%s %.1f µs" : "%s %,.0f B", other.contender(), theirs));
+                if (!(ours < theirs)) {
+                    worse.add(other.contender());
+                }
+            }
+            if (measured.isEmpty()) {
+                continue;
+            }
+            out.add(new TargetCheck(store.store(), "pair: distlock " + figure + " per pair below every other library's",
+                    String.format(Locale.ROOT, cpu ? "distlock %.1f µs vs %s" : "distlock %,.0f B vs %s", ours,
+                            String.join(", ", measured)),
+                    worse.isEmpty() ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                    worse.isEmpty() ? "" : "not below " + String.join(", ", worse), null, null, ours));
+        }
+        cost(store, Role.DISTLOCK, CostProbe.HANDOFF).ifPresent(h -> out.add(new TargetCheck(store.store(),
+                "hand-off: counted cost stated", String.format(Locale.ROOT, "%.2f round trips, %.2f pushed messages, "
+                        + "%.2f server requests per hand-off", h.median(OpCost::roundTrips), h.median(OpCost::pushes),
+                h.median(OpCost::requests)), TargetCheck.Verdict.MET, "", null, null, h.median(OpCost::roundTrips))));
+    }
+
+    private static Optional<CostResult> cost(StoreResult store, Role role, String loop) {
+        return store.costs().stream().filter(c -> c.role() == role && c.scenario().equals(loop) && c.usable())
+                .findFirst();
+    }
+
+    private static TargetCheck rttRatio(StoreResult at, String scenario, Role base, double aim) {
+        String target = String.format(Locale.ROOT, "at %s RTT, %s: distlock >= %.2fx %s", TARGET_RTT, scenario, aim,
+                base == Role.RAW ? "raw" : base.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+        Optional<ScenarioResult> ours = at.firstOf(Role.DISTLOCK, scenario);
+        Optional<ScenarioResult> theirs = at.firstOf(base, scenario);
+        if (ours.isEmpty() || theirs.isEmpty() || theirs.get().medianOpsPerSecond() == 0) {
+            return TargetCheck.notMeasured(at.store(), target, "not measured in this run");
+        }
+        double ratio = ours.get().medianOpsPerSecond() / theirs.get().medianOpsPerSecond();
+        boolean met = ratio >= aim;
+        return new TargetCheck(at.store(), target, String.format(Locale.ROOT, "%.2fx (%,.0f vs %,.0f ops/s)", ratio,
+                ours.get().medianOpsPerSecond(), theirs.get().medianOpsPerSecond()),
+                met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                met ? "" : String.format(Locale.ROOT, "%.0f%% short", (1 - ratio / aim) * 100), null, null, ratio);
+    }
+
+    private static TargetCheck handoffWithinTwoRoundTrips(StoreResult at) {
+        double bound = 2 * TARGET_RTT_MS + 1;
+        String target = String.format(Locale.ROOT, "at %s RTT, handoff: distlock p99 <= 2 round trips + 1 ms "
+                + "(%.1f ms)", TARGET_RTT, bound);
+        Optional<ScenarioResult> ours = at.firstOf(Role.DISTLOCK, "handoff");
+        if (ours.isEmpty()) {
+            return TargetCheck.notMeasured(at.store(), target, "not measured in this run");
+        }
+        double p99 = ours.get().latencyMillis(99);
+        boolean met = p99 <= bound;
+        return new TargetCheck(at.store(), target, String.format(Locale.ROOT, "%.3f ms over %,d hand-offs", p99,
+                ours.get().samples()), met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                met ? "" : String.format(Locale.ROOT, "%.2f ms over", p99 - bound), null, null, p99);
+    }
+
+    private static Optional<TargetCheck> waitersConstant(StoreResult store) {
+        List<WaitersPoint> ours = store.waiters().stream()
+                .filter(w -> w.role() == Role.DISTLOCK && w.cost() != null && w.clients() > 1).toList();
+        if (ours.size() < 2) {
+            return Optional.empty();
+        }
+        WaitersPoint first = ours.get(0);
+        WaitersPoint last = ours.get(ours.size() - 1);
+        double growth = last.cost().roundTrips() / first.cost().roundTrips();
+        boolean met = growth <= 1.25;
+        return Optional.of(new TargetCheck(store.store(), String.format(Locale.ROOT, "waiters: distlock round trips "
+                        + "per acquisition constant from %d to %d clients (at most 1.25x)", first.clients(),
+                last.clients()), String.format(Locale.ROOT, "%.2f -> %.2f round trips, %.2f -> %.2f server requests, "
+                        + "%.2f -> %.2f pushed per acquisition (%.2fx)", first.cost().roundTrips(),
+                last.cost().roundTrips(), first.cost().requests(), last.cost().requests(), first.cost().pushes(),
+                last.cost().pushes(), growth), met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                met ? "" : String.format(Locale.ROOT, "grows %.2fx", growth), null, null, growth));
+    }
+
+    private static Optional<TargetCheck> namesLeaveNothing(StoreResult store) {
+        return store.namesOnce().stream().filter(n -> n.role() == Role.DISTLOCK && n.failure() == null
+                && n.afterGrace() >= 0).findFirst().map(n -> new TargetCheck(store.store(), String.format(Locale.ROOT,
+                        "names used once: nothing left %d s after release (lease + grace)", n.waited().toSeconds()),
+                String.format(Locale.ROOT, "%,d names: %,d entries right after release, %,d after %d s",
+                        n.names(), n.afterRelease(), n.afterGrace(), n.waited().toSeconds()),
+                n.afterGrace() == 0 ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                n.afterGrace() == 0 ? "" : String.format(Locale.ROOT, "%.2f entries per name left", n.afterGrace()
+                        / (double) n.names()), null, null, n.afterGrace()));
+    }
+
+    private static Optional<TargetCheck> heapBelowCurator(StoreResult store) {
+        List<String> measured = new ArrayList<>();
+        List<String> worse = new ArrayList<>();
+        for (HeldLeasesResult ours : store.heldCurve()) {
+            if (!ours.contender().equals("distlock") || ours.failure() != null) {
+                continue;
+            }
+            store.heldCurve().stream().filter(h -> h.leases() == ours.leases() && h.failure() == null
+                    && (h.contender().startsWith("Curator") || h.contender().startsWith("Redisson"))).forEach(h -> {
+                        measured.add(String.format(Locale.ROOT, "%,d leases: %,d vs %s %,d B", ours.leases(),
+                                ours.heapBytesPerLease(), h.contender(), h.heapBytesPerLease()));
+                        if (ours.heapBytesPerLease() >= h.heapBytesPerLease()) {
+                            worse.add(String.format(Locale.ROOT, "%s at %,d", h.contender(), ours.leases()));
+                        }
+                    });
+        }
+        if (measured.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new TargetCheck(store.store(), "held leases: distlock heap per lease below Curator's "
+                + "(and Redisson's)", String.join("; ", measured),
+                worse.isEmpty() ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                worse.isEmpty() ? "" : "not below " + String.join(", ", worse), null, null, Double.NaN));
+    }
+}

@@ -1,0 +1,77 @@
+package io.distlock.bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.bench.core.Role;
+import io.distlock.bench.result.CostResult;
+import io.distlock.bench.result.HeldLeasesResult;
+import io.distlock.bench.result.NamesOnceResult;
+import io.distlock.bench.result.OpCost;
+import io.distlock.bench.result.StoreResult;
+import io.distlock.bench.result.WaitersPoint;
+import io.distlock.bench.scenario.CostProbe;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The counted part leads the report (before the no-delay figures), shows median and spread, checks the issue #33
+ * targets from counts, and each growth curve has its chart with lower-is-better panels said apart.
+ */
+class ScaleReportTest {
+
+    private static OpCost cost(double roundTrips, double cpu, double bytes) {
+        return new OpCost(100, roundTrips, 0, 500, 30, roundTrips, Double.NaN, cpu, bytes, 1000);
+    }
+
+    private static BenchReport report() {
+        StoreResult redis = new StoreResult("redis", "test");
+        CostResult ours = new CostResult("distlock", Role.DISTLOCK, CostProbe.PAIR);
+        ours.add(cost(2.0, 50, 2000));
+        ours.add(cost(2.0, 70, 2400));
+        ours.add(cost(2.0, 60, 2200));
+        CostResult redisson = new CostResult("Redisson RLock", Role.REDISSON, CostProbe.PAIR);
+        redisson.add(cost(3.0, 800, 20000));
+        redis.costs().add(ours);
+        redis.costs().add(redisson);
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 1, cost(2.0, 50, 2000), null));
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 4, cost(5.0, 90, 3000), null));
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 16, cost(16.9, 200, 9000), null));
+        redis.namesOnce().add(new NamesOnceResult("distlock", Role.DISTLOCK, 1000, 1.0, 1000, 1000,
+                Duration.ofSeconds(35), null));
+        redis.heldCurve().add(new HeldLeasesResult("distlock", 1000, Duration.ofSeconds(6), 1, 3, 9, 900, 0, null));
+        return new BenchReport(Instant.parse("2026-12-01T12:00:00Z"), 0.1, "cmd", "machine", 0, 0, "settings",
+                Map.of(), List.of(redis), List.of(), List.of(), "abc1234", List.of(), List.of());
+    }
+
+    @Test
+    void countedCostsLeadWithSpreadAndTargetsFromCounts() {
+        String md = MarkdownReport.render(report());
+
+        assertThat(md.indexOf("## Counted cost per operation")).isPositive()
+                .isLessThan(md.indexOf("# No-delay figures"));
+        assertThat(md).contains("| distlock | pair | 3 | 2.00 | 0.00 | 2.00 | 500 | 30 | n/a | 60.0 (50.0-70.0) | "
+                + "2,200 (2,000-2,400) |");
+        assertThat(md).contains("pair: distlock at the fewest round trips the protocol allows")
+                .containsPattern("client CPU per pair below every other library's \\| distlock 60.0 µs vs "
+                        + "Redisson RLock 800.0 µs \\| met")
+                .containsPattern("waiters: distlock round trips per acquisition constant from 4 to 16 clients.*"
+                        + "\\*\\*missed\\*\\*, grows 3.38x")
+                .containsPattern("names used once: nothing left.*1,000 entries right after release, 1,000 after 35 s"
+                        + " \\| \\*\\*missed\\*\\*, 1.00 entries per name left");
+    }
+
+    @Test
+    void everyGrowthCurveHasAChartWithLowerIsBetterPanels() {
+        BenchReport report = report();
+
+        String waiters = ScaleReport.waitersChart(report);
+        assertThat(waiters).startsWith("<?xml").contains("redis: round trips per acquisition", "lower is better",
+                "redis: acquisitions per second (timed)", "higher is better", "16").endsWith("</svg>\n");
+        assertThat(ScaleReport.namesChart(report)).contains("redis: entries left per name", "after lease + grace");
+        assertThat(ScaleReport.heldChart(report)).contains("redis: renewal round trips per interval",
+                "redis: client heap B per held lease");
+    }
+}
