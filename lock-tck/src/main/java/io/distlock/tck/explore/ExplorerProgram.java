@@ -18,9 +18,12 @@ import java.util.Random;
  * @param fault the fault raised, or {@link Fault#NONE}
  * @param faultClient the client the fault hits
  * @param faultYields how many turns the fault thread lets pass before it strikes
+ * @param whileHeld whether the fault waits (a bounded number of turns) until a lock of its client is held while
+ *        another worker of that client waits for it, and strikes then
+ * @param faultWorker the worker an {@link Fault#INTERRUPT} interrupts
  */
 record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOvers, List<Worker> workers, Fault fault,
-        int faultClient, int faultYields) {
+        int faultClient, int faultYields, boolean whileHeld, int faultWorker) {
 
     /** What a worker does with the lock it is given. */
     enum Op {
@@ -39,7 +42,15 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         /** acquire() with a short lease held long enough for the background renewal, release. */
         RENEWED,
         /** acquire() with a short lease, held into its renewal, then releaseAfter(a minimum hold past the lease). */
-        RENEWED_RELEASE_AFTER
+        RENEWED_RELEASE_AFTER,
+        /** acquire() asking for a lease time over the stub's limit: refused (as a waiter, refused at hand-over). */
+        OVER_LIMIT,
+        /** acquire(), releaseAfter(a minimum hold over the stub's lease-time limit): refused, the lock freed now. */
+        RELEASE_AFTER_OVER_LIMIT,
+        /** A leadership campaign on the name: wait to be elected (bounded), act for a turn, step down (close). */
+        LEAD,
+        /** A ScheduledOnce on the name "once" for about a period, closed; no period may begin after close. */
+        ONCE
     }
 
     /** What goes wrong once during the run. */
@@ -54,7 +65,22 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         /** The client's connection is suspended, then reconnected. */
         SUSPEND,
         /** An operator sets the fencing counter of 'x' to Long.MAX_VALUE: no larger token can be granted. */
-        FENCE_EXHAUSTED
+        FENCE_EXHAUSTED,
+        /**
+         * One worker thread is interrupted; the stub's calls on an interrupted thread then fail (as Jedis and JDBC
+         * drivers give up on one).
+         */
+        INTERRUPT,
+        /**
+         * The client's next renewal answer is held, after the store applied it, until the renewed lease's local
+         * deadline has passed (time-bound leases only): the answer lands between the local deadline and the store's
+         * expiry.
+         */
+        RENEW_LATE,
+        /** An operator sets the expiry of 'x''s holder to the farthest one (Long.MAX_VALUE ns): waiters must not spin. */
+        FAR_EXPIRY,
+        /** An operator force-releases the client's hold on a name behind its back (the core is not told). */
+        TAKEOVER
     }
 
     /** One operation of a worker on one name. */
@@ -91,17 +117,23 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
             }
             workers.add(new Worker(r.nextInt(clients), List.copyOf(steps)));
         }
-        Fault[] faults = model == LeaseModel.SESSION ? Fault.values()
-                : new Fault[] {Fault.NONE, Fault.CLOSE, Fault.FENCE_EXHAUSTED};
+        Fault[] faults = model == LeaseModel.SESSION
+                ? new Fault[] {Fault.NONE, Fault.CLOSE, Fault.SESSION_LOST, Fault.LOST, Fault.SUSPEND,
+                    Fault.FENCE_EXHAUSTED, Fault.INTERRUPT, Fault.FAR_EXPIRY, Fault.TAKEOVER}
+                : new Fault[] {Fault.NONE, Fault.CLOSE, Fault.FENCE_EXHAUSTED, Fault.INTERRUPT, Fault.RENEW_LATE,
+                    Fault.FAR_EXPIRY, Fault.TAKEOVER};
         Fault fault = faults[r.nextInt(faults.length)];
         return new ExplorerProgram(seed, model, clients, handOvers, List.copyOf(workers), fault, r.nextInt(clients),
-                r.nextInt(6));
+                r.nextInt(6), r.nextBoolean(), r.nextInt(workerCount));
     }
 
     @Override
     public String toString() {
         return "seed=" + seed + " " + model + " clients=" + clients + (handOvers ? " hand-overs" : "") + " workers="
                 + workers + " fault=" + fault
-                + (fault == Fault.NONE ? "" : " on client" + faultClient + " after " + faultYields + " turns");
+                + (fault == Fault.NONE ? "" : fault == Fault.INTERRUPT ? " of w" + faultWorker
+                        : " on client" + faultClient)
+                + (fault == Fault.NONE ? "" : whileHeld ? " while held with a waiter" : " after " + faultYields
+                        + " turns");
     }
 }

@@ -212,4 +212,22 @@ public final class StubSpace {
         return e == null || e.expiredAt(System.nanoTime()) ? java.util.OptionalLong.empty()
                 : java.util.OptionalLong.of(e.expiresAtNanos());
     }
+
+    /**
+     * An operator's expiry on {@code name}'s current holder (as a PEXPIRE by hand): it then expires {@code ttl} from
+     * now, up to {@link Long#MAX_VALUE} nanoseconds (far off: waiters must not turn it into a busy loop). True if the
+     * name was held.
+     */
+    public boolean operatorExpiry(String name, Duration ttl) {
+        long nanos;
+        try {
+            nanos = ttl.toNanos();
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE;
+        }
+        long now = System.nanoTime();
+        long ttlNanos = nanos;
+        return entries.computeIfPresent(name, (k, current) -> current.expiredAt(now) ? current
+                : new Entry(current.ownerToken(), current.fence(), now + ttlNanos)) != null;
+    }
 }
