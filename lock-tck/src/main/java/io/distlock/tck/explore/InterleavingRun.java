@@ -9,6 +9,7 @@ import io.distlock.LeaseState;
 import io.distlock.LockException;
 import io.distlock.LockOptions;
 import io.distlock.ScheduledOnce;
+import io.distlock.Semaphore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
@@ -77,6 +78,12 @@ final class InterleavingRun {
     static final int ATTEMPTS_BOUND = 200;
     /** How long a fault waits for a lock of its client held with a local waiter before it strikes anyway. */
     static final Duration WHILE_HELD_WAIT = Duration.ofMillis(1500);
+    /** The semaphore of PERMIT and PERMIT_RELEASE_AFTER, and its limit. */
+    static final String SEMAPHORE = "s";
+    static final int PERMITS = 2;
+    /** The minimum hold of PERMIT_RELEASE_AFTER, and how long before its end the permit must surely still be taken. */
+    static final Duration PERMIT_MIN_HELD = Duration.ofMillis(1000);
+    static final Duration PERMIT_MIN_HELD_MARGIN = Duration.ofMillis(300);
     /** The names the programs use ("once" is ONCE's). */
     static final List<String> NAMES = List.of("x", "y", "once");
 
@@ -190,6 +197,12 @@ final class InterleavingRun {
     private final Set<Held> lateRenewed = ConcurrentHashMap.newKeySet();
     /** TAKEOVER: "name/fence" of the holds an operator force-released behind their client's back. */
     private final Set<String> broken = ConcurrentHashMap.newKeySet();
+    /** Permit leases held now, by worker label; permit grants by owner token. */
+    private final Map<String, Lease> permitsHeld = new ConcurrentHashMap<>();
+    private final Map<String, Granted> permitGrants = new ConcurrentHashMap<>();
+    /** PERMIT_RELEASE_AFTER: owner token to when its minimum hold ends (nanoTime), for clients no fault struck. */
+    private final Map<String, Long> permitKeptUntil = new ConcurrentHashMap<>();
+    private volatile long semaphoreFullSeen = System.nanoTime();
     /** Leaders told elected and not yet revoked: campaign label to name. */
     private final Map<String, String> acting = new ConcurrentHashMap<>();
 
@@ -209,6 +222,7 @@ final class InterleavingRun {
             backend.leaseModel(program.model());
             backend.handOvers(program.handOvers());
             backend.maxLeaseTime(MAX_LEASE);
+            backend.permits(true);
             int client = c;
             backend.probe((b, point, name, grant) -> at(client, b, point, name, grant));
             backends.add(backend);
@@ -254,14 +268,16 @@ final class InterleavingRun {
      * a closed connection pool), and is the scheduler's yield point.
      */
     private void at(int client, StubBackend backend, String point, String name, Grant grant) {
-        if (point.equals("granted")) {
+        if (point.equals("permitGranted")) {
+            permitGrants.put(grant.ownerToken(), new Granted(client, grant));
+        } else if (point.equals("granted")) {
             grants.put(grant.ownerToken(), new Granted(client, grant));
             inFlight.put(grant.ownerToken(), new Granted(client, grant));
         } else {
             failIfClosed(backend);
             failIfInterrupted(point, name);
         }
-        if (point.equals("acquire")) {
+        if (point.equals("acquire") || point.equals("permitAcquire")) {
             attempts.computeIfAbsent(Thread.currentThread(), k -> new AtomicInteger()).incrementAndGet();
             lastAttemptAt.put(Thread.currentThread(), System.nanoTime());
         }
@@ -341,6 +357,10 @@ final class InterleavingRun {
             }
             case ONCE -> {
                 once(label, client, store);
+                return;
+            }
+            case PERMIT, PERMIT_RELEASE_AFTER -> {
+                permit(label, client, store, op);
                 return;
             }
             default -> {
@@ -446,6 +466,99 @@ final class InterleavingRun {
         } else {
             lease.release();
         }
+    }
+
+    /**
+     * PERMIT, PERMIT_RELEASE_AFTER: a permit of the two-permit semaphore within the wait, held for a turn, released
+     * (or released after a minimum hold, which keeps it taken in the store until then). A wait that got nothing while
+     * the semaphore stood below its limit for a second is a lost wake-up.
+     */
+    private void permit(String label, int client, BackendLockStore store, Op op) throws InterruptedException {
+        Semaphore semaphore = store.semaphore(SEMAPHORE, PERMITS, LockOptions.defaults().withLeaseTime(LEASE));
+        long start = System.nanoTime();
+        Optional<Lease> got;
+        try {
+            got = semaphore.tryAcquire(WAIT);
+        } catch (StoreUnavailableException e) {
+            if (interruptTarget(label) && Thread.currentThread().isInterrupted()) {
+                return;
+            }
+            throw e;
+        }
+        long took = System.nanoTime() - start;
+        if (took > WAIT.plus(WAIT_SLACK).toNanos()) {
+            violations.add("unbounded wait: " + label + " " + op + " took " + Duration.ofNanos(took));
+        }
+        if (got.isEmpty()) {
+            long freeFor = System.nanoTime() - semaphoreFullSeen;
+            if (took >= WAIT.toNanos() && closedClients.isEmpty() && freeFor > Duration.ofSeconds(1).toNanos()
+                    && space.permitHolders(SEMAPHORE).size() < PERMITS) {
+                violations.add("lost wake-up: " + label + " " + op + " waited " + Duration.ofNanos(took)
+                        + " for a permit of '" + SEMAPHORE + "' while it stood below its limit for "
+                        + Duration.ofNanos(freeFor));
+            }
+            return;
+        }
+        Lease lease = got.get();
+        long acquiredAt = System.nanoTime();
+        lease.onLost(e -> {
+            if (!struck.contains(client) && !permitKeptUntil.containsKey(tokenOfPermit(lease))) {
+                violations.add("a permit lost although nothing took it: " + label + "'s permit of '" + SEMAPHORE
+                        + "' (fence " + lease.fencingToken() + "): " + e.getMessage());
+            }
+        });
+        permitsHeld.put(label, lease);
+        scheduler.yieldPoint("holding-permit");
+        permitsHeld.remove(label);
+        if (op == Op.PERMIT_RELEASE_AFTER) {
+            String token = tokenOfPermit(lease);
+            if (token != null && !struck.contains(client)) {
+                permitKeptUntil.put(token, acquiredAt + PERMIT_MIN_HELD.toNanos());
+            }
+            lease.releaseAfter(PERMIT_MIN_HELD);
+        } else {
+            lease.release();
+        }
+    }
+
+    private String tokenOfPermit(Lease lease) {
+        for (Map.Entry<String, Granted> g : permitGrants.entrySet()) {
+            if (g.getValue().grant().fencingToken() == lease.fencingToken()) {
+                return g.getKey();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * At a choice: no more valid permits, or permits in the store, than the limit; a permit released after a minimum
+     * hold still taken in the store until shortly before that hold ends.
+     */
+    private void checkPermits() {
+        Set<String> inStore = space.permitHolders(SEMAPHORE);
+        long now = System.nanoTime();
+        if (inStore.size() >= PERMITS) {
+            semaphoreFullSeen = now;
+        }
+        if (inStore.size() > PERMITS) {
+            violations.add("permits over the limit: the store holds " + inStore.size() + " permits of '" + SEMAPHORE
+                    + "' (limit " + PERMITS + ")");
+        }
+        List<Lease> valid = permitsHeld.values().stream().filter(Lease::isValid).toList();
+        if (valid.size() > PERMITS) {
+            violations.add("permits over the limit: " + valid.size() + " valid permits of '" + SEMAPHORE
+                    + "' held at once (limit " + PERMITS + ")");
+        }
+        permitKeptUntil.forEach((token, until) -> {
+            Granted g = permitGrants.get(token);
+            if (g != null && !struck.contains(g.client()) && until - now > PERMIT_MIN_HELD_MARGIN.toNanos()
+                    && !inStore.contains(token)) {
+                violations.add("minHeld not kept: the permit of '" + SEMAPHORE + "' (fence "
+                        + g.grant().fencingToken() + ") was freed " + Duration.ofNanos(until - now)
+                        + " before its minimum hold of " + PERMIT_MIN_HELD + " ended");
+                permitKeptUntil.remove(token);
+            }
+        });
     }
 
     /** Whether {@code label} is the worker an INTERRUPT fault interrupted (or will). */
@@ -699,6 +812,7 @@ final class InterleavingRun {
             }
         }
         checkLateRenewals();
+        checkPermits();
         for (Held held : current.values()) {
             if (!held.lease.isValid()) {
                 held.exitAt(System.nanoTime());

@@ -53,6 +53,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
     private volatile boolean closed;
     private volatile boolean handOvers;
     private volatile Duration maxLeaseTime;
+    private volatile StubPermits permits;
 
     /**
      * Where an explorer watches this client's store calls: called on the calling thread at {@code "acquire"} (before
@@ -131,6 +132,24 @@ public final class StubBackend implements LockBackend, LockAdmin {
             throw new IllegalArgumentException("lease time " + leaseTime + " is longer than maxLeaseTime " + limit
                     + " of the stub store");
         }
+    }
+
+    /**
+     * Gives this client the space's semaphores ({@link #permits()}), off by default; set before the client's store is
+     * built (the core looks once).
+     */
+    public void permits(boolean on) {
+        this.permits = on ? new StubPermits(this, space.permits) : null;
+    }
+
+    @Override
+    public io.distlock.spi.PermitBackend permits() {
+        return permits;
+    }
+
+    /** The probe at {@code point}, for the space's semaphores. */
+    void probeAt(String point, String name, Grant grant) {
+        probe.at(this, point, name, grant);
     }
 
     /** Whether the core closed this client (its probe may then fail the calls that still come, as a closed pool). */
@@ -307,7 +326,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
                 .sorted(Map.Entry.comparingByKey(Comparator.naturalOrder()))
                 .limit(limit)
                 .map(e -> new LockInfo(e.getKey(), e.getValue().fence(),
-                        Duration.ofNanos(e.getValue().expiresAtNanos() - now), "stub"))
+                        Duration.ofNanos(e.getValue().remainingAt(now)), "stub"))
                 .toList();
     }
 
@@ -383,7 +402,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
             if (after.ownerToken().equals(token)) {
                 return Attempt.granted(new Grant(name, token, after.fence(), null, now));
             }
-            return Attempt.held(Math.max(0, after.expiresAtNanos() - now));
+            return Attempt.held(Math.max(0, after.remainingAt(now)));
         }
 
         @Override
