@@ -7,8 +7,11 @@ import java.util.Random;
 
 /**
  * One exploration's workload, drawn from its seed: the lease model, one or two clients (stores over one stub space),
- * one or two lock names, two or three workers each running one or two operations, and at most one fault (a close, a
- * session loss, a lease loss reported by the store, a suspension) raised at a point the scheduler chooses.
+ * one or two lock names, two or three workers each running one or two operations (locks, permits of a semaphore, a
+ * leadership campaign, a ScheduledOnce), and at most one fault (a close, a session loss, a lease loss reported by the
+ * store, a suspension, an exhausted fence counter, an interrupt, a late renewal answer, an operator's far-off expiry
+ * or force-release) raised at a point the scheduler chooses, or once a lock is held with a local waiter. Half of the
+ * seeds are {@link #focused} on one surface the random draw rarely lines up.
  *
  * @param seed the seed it was drawn from (it also seeds the scheduler's choices)
  * @param model how the stub reports leases to end

@@ -42,7 +42,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Runs one {@link ExplorerProgram} on stub stores under a {@link YieldScheduler} and checks it. At every choice of
  * the scheduler: at most one valid lease per name, a valid lease is the store's holder, and no lease of a suspended
- * connection is valid; a lease lost with no fault on its client is a violation too. At the end: no fencing
+ * connection is valid; a lease lost with no fault on its client is a violation too; no more permits than the limit,
+ * a permit released after a minimum hold still taken; a lease whose renewal was answered after its local deadline
+ * not left in the store. As it happens: no two acting leaders, no ScheduledOnce period begun after close, no acquire
+ * spinning (store attempts per call), a releaseAfter the store's limit refused leaves its lock free, a nested
+ * acquisition never shares a hold an operator force-released, a store call that fails on an interrupted thread
+ * never fails a release. At the end: no fencing
  * token granted twice or out of order (the kit's {@link HistoryChecker} over the holders' sections), every wait
  * within its bound, no waiter that waited out its whole wait while the lock stood free (a lost wake-up), every
  * thread ended (none stuck), and once every worker is done and every client closed, no lock held in the store by
