@@ -130,8 +130,11 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
                 : new Fault[] {Fault.NONE, Fault.CLOSE, Fault.FENCE_EXHAUSTED, Fault.INTERRUPT, Fault.RENEW_LATE,
                     Fault.FAR_EXPIRY, Fault.TAKEOVER};
         Fault fault = faults[r.nextInt(faults.length)];
+        int faultClient = r.nextInt(clients);
+        int faultYields = r.nextInt(6);
+        boolean whileHeld = r.nextBoolean() && fault != Fault.RENEW_LATE; // a late answer needs the first renewal
         ExplorerProgram drawn = new ExplorerProgram(seed, model, clients, handOvers, List.copyOf(workers), fault,
-                r.nextInt(clients), r.nextInt(6), r.nextBoolean(), r.nextInt(workerCount));
+                faultClient, faultYields, whileHeld, r.nextInt(workerCount));
         return r.nextBoolean() ? drawn.focused(r.nextInt(FOCI)) : drawn;
     }
 
@@ -158,6 +161,7 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
             case 0 -> {
                 m = LeaseModel.TIME;
                 f = Fault.RENEW_LATE;
+                held = false;
                 ws.set(0, first(ws.get(0), c, Op.RENEWED, "x"));
             }
             case 1 -> {

@@ -233,6 +233,10 @@ final class InterleavingRun {
             backends.add(backend);
             stores.add(new BackendLockStore(backend, "stub-client" + c));
         }
+        if (program.fault() == Fault.RENEW_LATE) {
+            struck.add(program.faultClient()); // its leases are held to their deadline: a renewal the scheduler
+            // kept back past it loses them, as the late answer does
+        }
         Set<Thread> actors = new LinkedHashSet<>();
         for (int w = 0; w < program.workers().size(); w++) {
             Worker worker = program.workers().get(w);
@@ -310,7 +314,9 @@ final class InterleavingRun {
                 .toList();
         long until = System.nanoTime() + 4 * SHORT_LEASE.toNanos();
         try {
-            while (renewed.stream().anyMatch(h -> h.lease.isValid()) && System.nanoTime() - until < 0) {
+            // until the lease clock declared them lost (past their validity they are not valid, but still HELD)
+            while (renewed.stream().anyMatch(h -> h.lease.state() == LeaseState.HELD)
+                    && System.nanoTime() - until < 0) {
                 never.await(5, TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
@@ -442,7 +448,13 @@ final class InterleavingRun {
                 scheduler.yieldPoint("extended");
             }
             case NESTED -> nested(label, lock, held);
-            case RENEWED, RENEWED_RELEASE_AFTER -> pause(RENEWED_HOLD);
+            case RENEWED, RENEWED_RELEASE_AFTER -> {
+                if (program.fault() == Fault.RENEW_LATE && client == program.faultClient()) {
+                    holdWhileValid(lease); // into the late answer: released, it would not be lost at its deadline
+                } else {
+                    pause(RENEWED_HOLD);
+                }
+            }
             default -> {
             }
         }
@@ -564,6 +576,14 @@ final class InterleavingRun {
                 permitKeptUntil.remove(token);
             }
         });
+    }
+
+    /** Holds {@code lease} until it is declared lost here (its renewal answered late), at most four short leases. */
+    private void holdWhileValid(Lease lease) {
+        long until = System.nanoTime() + 4 * SHORT_LEASE.toNanos();
+        while (lease.state() == LeaseState.HELD && System.nanoTime() - until < 0) {
+            pause(Duration.ofMillis(20));
+        }
     }
 
     /** Whether {@code label} is the worker an INTERRUPT fault interrupted (or will). */
@@ -819,6 +839,11 @@ final class InterleavingRun {
         checkLateRenewals();
         checkPermits();
         for (Held held : current.values()) {
+            // the store first: a lease valid after the store was read as free was valid while the store had it free
+            // (its local deadline comes before the store's expiry); read the other way, a check descheduled between
+            // the two reads on a loaded machine could see a lease valid just before its deadline and the store's
+            // expiry just after
+            String token = space.holderToken(held.name);
             if (!held.lease.isValid()) {
                 held.exitAt(System.nanoTime());
                 continue;
@@ -831,7 +856,6 @@ final class InterleavingRun {
                 violations.add("a valid lease while its connection is suspended: " + held.worker + "'s lease on '"
                         + held.name + "' (fence " + held.fence + ") is valid, not uncertain");
             }
-            String token = space.holderToken(held.name);
             Granted holder = token == null ? null : grants.get(token);
             if (holder == null || holder.grant().fencingToken() != held.fence) {
                 violations.add("a valid lease the store does not hold: " + held.worker + "'s lease on '" + held.name
@@ -849,7 +873,7 @@ final class InterleavingRun {
 
     /**
      * RENEW_LATE: a lease lost here whose renewal answer came after its local deadline must not stay held in the
-     * store (freed at once, unless its releasing thread is on its way to the store now).
+     * store (freed at once: unless the answer is still at its yield point, or the release on its way to the store).
      */
     private void checkLateRenewals() {
         Set<String> at = scheduler.readyLabels();
@@ -857,7 +881,8 @@ final class InterleavingRun {
             String token = space.holderToken(h.name);
             Granted holder = token == null ? null : grants.get(token);
             if (holder != null && holder.grant().fencingToken() == h.fence && !h.lease.isValid()
-                    && at.stream().noneMatch(l -> l.equals("c" + h.client + ".release(" + h.name + ")"))) {
+                    && !at.contains("c" + h.client + ".release(" + h.name + ")")
+                    && !at.contains("c" + h.client + ".renewed(" + h.name + ")")) { // the answer not yet in the core
                 violations.add("held by nobody alive: " + h.worker + "'s lease on '" + h.name + "' (fence " + h.fence
                         + ") is " + h.lease.state() + " here, its renewal answered late, and the store still holds"
                         + " it for " + space.holderRemaining(h.name));
