@@ -56,8 +56,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class InterleavingRun {
 
     static final Duration LEASE = Duration.ofSeconds(10);
-    static final Duration SHORT_LEASE = Duration.ofMillis(600);
-    static final Duration RENEWED_HOLD = Duration.ofMillis(300);
+    /** RENEWED's lease: renewed every third, so a renewal the scheduler keeps back ~650 ms still lands in time. */
+    static final Duration SHORT_LEASE = Duration.ofMillis(1000);
+    static final Duration RENEWED_HOLD = Duration.ofMillis(500);
     static final Duration WAIT = Duration.ofSeconds(2);
     static final Duration MIN_HELD = Duration.ofMillis(50);
     /** The minimum hold of RENEWED_RELEASE_AFTER: longer than its lease, so a renewal landing last would cut it. */
@@ -481,7 +482,24 @@ final class InterleavingRun {
             lease.releaseAfter(minHeld);
             delayed.add(new DelayedRelease(label, client, held.name, held.fence, held.enterNanos, minHeld));
         } else {
-            lease.release();
+            try {
+                lease.release();
+            } finally {
+                checkReleased(label, client, held);
+            }
+        }
+    }
+
+    /**
+     * After a release returned or threw on a client that is not closed: the store no longer holds the lock under the
+     * released lease's token (a refused hand-over must not leave it held by the releaser).
+     */
+    private void checkReleased(String label, int client, Held held) {
+        String token = space.holderToken(held.name);
+        Granted holder = token == null ? null : grants.get(token);
+        if (holder != null && holder.grant().fencingToken() == held.fence && !closedClients.contains(client)) {
+            violations.add("held by nobody alive: " + label + " released '" + held.name + "' (fence " + held.fence
+                    + ") and the store still holds it for " + space.holderRemaining(held.name));
         }
     }
 
