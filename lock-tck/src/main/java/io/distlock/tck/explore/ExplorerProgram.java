@@ -146,7 +146,7 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
      * renewal answered late, 1 a force-release behind a holder before its nested acquire, 2 two leadership campaigns
      * on one name, 3 a local waiter whose lease time the store refuses at hand-over, 4 an exhausted fence counter
      * while a lock is held with a local waiter (hand-overs on), 5 an interrupted holder, 6 an operator's far-off
-     * expiry with a waiter, 7 three permits of the two-permit semaphore, 8 a ScheduledOnce. Half of the seeds are
+     * expiry with a waiter on the other client, 7 three permits of the two-permit semaphore, 8 a ScheduledOnce. Half of the seeds are
      * focused so (the choice is drawn from the seed).
      */
     ExplorerProgram focused(int focus) {
@@ -157,6 +157,7 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         Fault f = fault;
         boolean held = whileHeld;
         int target = faultWorker;
+        int n = clients;
         switch (focus) {
             case 0 -> {
                 m = LeaseModel.TIME;
@@ -190,11 +191,14 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
                 Op[] held0 = {Op.ACQUIRE, Op.RELEASE_AFTER, Op.TRY_NOW, Op.EXTEND};
                 ws.set(0, first(ws.get(0), ws.get(0).client(), held0[(int) Math.floorMod(seed, held0.length)], "x"));
             }
-            case 6 -> {
+            case 6 -> { // the waiter on the other client: a local waiter queues at the gate, not in the store
                 f = Fault.FAR_EXPIRY;
-                held = true;
-                ws.set(0, first(ws.get(0), c, Op.ACQUIRE, "x"));
-                ws.set(1, first(ws.get(1), c, Op.TRY_WAIT, "x"));
+                held = false;
+                n = 2;
+                c = Math.min(c, 1);
+                m = LeaseModel.SESSION; // no renewal resets the operator's expiry during the half-second hold
+                ws.set(0, first(ws.get(0), c, Op.RENEWED, "x"));
+                ws.set(1, first(ws.get(1), 1 - c, Op.TRY_WAIT, "x"));
             }
             case 7 -> {
                 ws.set(0, first(ws.get(0), ws.get(0).client(), Op.PERMIT_RELEASE_AFTER, "s"));
@@ -205,7 +209,7 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         if (m == LeaseModel.TIME && (f == Fault.SESSION_LOST || f == Fault.LOST || f == Fault.SUSPEND)) {
             f = Fault.CLOSE; // session faults belong to session-bound leases
         }
-        return new ExplorerProgram(seed, m, clients, hand, List.copyOf(ws), f, c, faultYields, held, target);
+        return new ExplorerProgram(seed, m, n, hand, List.copyOf(ws), f, c, faultYields, held, target);
     }
 
     /** {@code w} on {@code client} with its first step replaced by {@code op} on {@code name}. */

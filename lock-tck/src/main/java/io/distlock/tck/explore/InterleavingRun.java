@@ -80,8 +80,11 @@ final class InterleavingRun {
     static final Duration ONCE_PERIOD = Duration.ofMillis(200);
     /** How long after close() a ScheduledOnce period may still begin its attempt (a thread just descheduled). */
     static final Duration ONCE_CLOSE_SLACK = Duration.ofMillis(60);
-    /** The most store attempts one acquire call may make (a 2 s wait with backoff makes about 15). */
-    static final int ATTEMPTS_BOUND = 200;
+    /**
+     * The most store attempts one acquire call may make: a 2 s wait backing off from 2 ms to 250 ms makes about 15,
+     * plus one per release signal.
+     */
+    static final int ATTEMPTS_BOUND = 60;
     /** How long a fault waits for a lock of its client held with a local waiter before it strikes anyway. */
     static final Duration WHILE_HELD_WAIT = Duration.ofMillis(1500);
     /** The semaphore of PERMIT and PERMIT_RELEASE_AFTER, and its limit. */
