@@ -21,8 +21,8 @@ import java.util.Random;
  * @param fault the fault raised, or {@link Fault#NONE}
  * @param faultClient the client the fault hits
  * @param faultYields how many turns the fault thread lets pass before it strikes
- * @param whileHeld whether the fault waits (a bounded number of turns) until a lock of its client is held while
- *        another worker of that client waits for it, and strikes then
+ * @param whileHeld whether the fault waits (at most 1.5 s) until a lock of its client is held while another worker
+ *        of that client waits for it (a LOST fault: until a grant of its client is in flight), and strikes then
  * @param faultWorker the worker an {@link Fault#INTERRUPT} interrupts
  */
 record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOvers, List<Worker> workers, Fault fault,
@@ -139,14 +139,15 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
     }
 
     /** How many foci {@link #focused} knows. */
-    static final int FOCI = 9;
+    static final int FOCI = 10;
 
     /**
      * This program with its first workers and its fault set to one surface the random draw rarely lines up: 0 a
      * renewal answered late, 1 a force-release behind a holder before its nested acquire, 2 two leadership campaigns
      * on one name, 3 a local waiter whose lease time the store refuses at hand-over, 4 an exhausted fence counter
      * while a lock is held with a local waiter (hand-overs on), 5 an interrupted holder, 6 an operator's far-off
-     * expiry with a waiter on the other client, 7 three permits of the two-permit semaphore, 8 a ScheduledOnce. Half of the seeds are
+     * expiry with a waiter on the other client, 7 three permits of the two-permit semaphore, 8 a ScheduledOnce, 9 a
+     * store-reported loss of a grant in flight. Half of the seeds are
      * focused so (the choice is drawn from the seed).
      */
     ExplorerProgram focused(int focus) {
@@ -204,7 +205,13 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
                 ws.set(0, first(ws.get(0), ws.get(0).client(), Op.PERMIT_RELEASE_AFTER, "s"));
                 ws.set(1, first(ws.get(1), ws.get(1).client(), Op.PERMIT, "s"));
             }
-            default -> ws.set(0, first(ws.get(0), ws.get(0).client(), Op.ONCE, "once"));
+            case 8 -> ws.set(0, first(ws.get(0), ws.get(0).client(), Op.ONCE, "once"));
+            default -> { // a store-reported loss of a grant in flight (granted, not yet registered)
+                m = LeaseModel.SESSION;
+                f = Fault.LOST;
+                held = true;
+                ws.set(0, first(ws.get(0), c, Op.ACQUIRE, "x"));
+            }
         }
         if (m == LeaseModel.TIME && (f == Fault.SESSION_LOST || f == Fault.LOST || f == Fault.SUSPEND)) {
             f = Fault.CLOSE; // session faults belong to session-bound leases
@@ -225,7 +232,8 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
                 + workers + " fault=" + fault
                 + (fault == Fault.NONE ? "" : fault == Fault.INTERRUPT ? " of w" + faultWorker
                         : " on client" + faultClient)
-                + (fault == Fault.NONE ? "" : whileHeld ? " while held with a waiter" : " after " + faultYields
+                + (fault == Fault.NONE ? "" : whileHeld ? (fault == Fault.LOST ? " while a grant is in flight"
+                        : " while held with a waiter") : " after " + faultYields
                         + " turns");
     }
 }

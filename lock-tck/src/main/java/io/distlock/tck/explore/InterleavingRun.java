@@ -755,7 +755,7 @@ final class InterleavingRun {
             // polls (read-only) on timed waits the scheduler runs others through, then strikes at its own turn
             scheduler.quiet(Thread.currentThread());
             long until = System.nanoTime() + WHILE_HELD_WAIT.toNanos();
-            while (heldWithWaiter(c) == null && System.nanoTime() - until < 0) {
+            while (!strikeNow(c) && System.nanoTime() - until < 0) {
                 pause(Duration.ofMillis(2));
             }
             scheduler.yieldPoint("fault-strike");
@@ -781,7 +781,9 @@ final class InterleavingRun {
                 backend.events().sessionLost("explorer: the session ended");
             }
             case LOST -> {
-                for (Granted g : new ArrayList<>(grants.values())) {
+                List<Granted> candidates = new ArrayList<>(inFlight.values()); // a grant in flight first
+                candidates.addAll(grants.values());
+                for (Granted g : candidates) {
                     if (g.client() == c && space.dropHolder(g.grant().name(), g.grant().ownerToken())) {
                         backend.events().lost(g.grant(), "explorer: its node was deleted");
                         break;
@@ -811,6 +813,17 @@ final class InterleavingRun {
             default -> {
             }
         }
+    }
+
+    /**
+     * Whether a fault waiting for its moment strikes now: a LOST fault once a grant of client {@code c} is in flight
+     * (granted by the store, not yet registered), any other once a lock of {@code c} is held with a local waiter.
+     */
+    private boolean strikeNow(int c) {
+        if (program.fault() == Fault.LOST) {
+            return inFlight.values().stream().anyMatch(g -> g.client() == c);
+        }
+        return heldWithWaiter(c) != null;
     }
 
     /**
