@@ -663,8 +663,20 @@ public final class BackendLockStore implements LockStore {
     }
 
     /** The store's renew of {@code hold} alone: the permit operations for a permit, the lock's otherwise. */
+    /**
+     * The store's renewal of one hold for extend and releaseAfter, run without the caller's interrupt flag as a release
+     * is (a releaseAfter failing on an interrupted thread left its lock held by nobody until the lease's end); the
+     * flag is set again afterwards.
+     */
     private Set<Grant> renewInStore(Hold hold, List<Renewal> one) {
-        return hold.permit ? permits.backend().renewPermits(one) : backend.renew(one);
+        boolean interrupted = Thread.interrupted();
+        try {
+            return hold.permit ? permits.backend().renewPermits(one) : backend.renew(one);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void releaseQuietly(Hold hold) {

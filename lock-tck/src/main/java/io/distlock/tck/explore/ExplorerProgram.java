@@ -7,8 +7,11 @@ import java.util.Random;
 
 /**
  * One exploration's workload, drawn from its seed: the lease model, one or two clients (stores over one stub space),
- * one or two lock names, two or three workers each running one or two operations, and at most one fault (a close, a
- * session loss, a lease loss reported by the store, a suspension) raised at a point the scheduler chooses.
+ * one or two lock names, two or three workers each running one or two operations (locks, permits of a semaphore, a
+ * leadership campaign, a ScheduledOnce), and at most one fault (a close, a session loss, a lease loss reported by the
+ * store, a suspension, an exhausted fence counter, an interrupt, a late renewal answer, an operator's far-off expiry
+ * or force-release) raised at a point the scheduler chooses, or once a lock is held with a local waiter. Half of the
+ * seeds are {@link #focused} on one surface the random draw rarely lines up.
  *
  * @param seed the seed it was drawn from (it also seeds the scheduler's choices)
  * @param model how the stub reports leases to end
@@ -18,9 +21,12 @@ import java.util.Random;
  * @param fault the fault raised, or {@link Fault#NONE}
  * @param faultClient the client the fault hits
  * @param faultYields how many turns the fault thread lets pass before it strikes
+ * @param whileHeld whether the fault waits (at most 1.5 s) until a lock of its client is held while another worker
+ *        of that client waits for it (a LOST fault: until a grant of its client is in flight), and strikes then
+ * @param faultWorker the worker an {@link Fault#INTERRUPT} interrupts
  */
 record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOvers, List<Worker> workers, Fault fault,
-        int faultClient, int faultYields) {
+        int faultClient, int faultYields, boolean whileHeld, int faultWorker) {
 
     /** What a worker does with the lock it is given. */
     enum Op {
@@ -39,7 +45,19 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         /** acquire() with a short lease held long enough for the background renewal, release. */
         RENEWED,
         /** acquire() with a short lease, held into its renewal, then releaseAfter(a minimum hold past the lease). */
-        RENEWED_RELEASE_AFTER
+        RENEWED_RELEASE_AFTER,
+        /** acquire() asking for a lease time over the stub's limit: refused (as a waiter, refused at hand-over). */
+        OVER_LIMIT,
+        /** acquire(), releaseAfter(a minimum hold over the stub's lease-time limit): refused, the lock freed now. */
+        RELEASE_AFTER_OVER_LIMIT,
+        /** A leadership campaign on the name: wait to be elected (bounded), act for a turn, step down (close). */
+        LEAD,
+        /** A ScheduledOnce on the name "once" for about a period, closed; no period may begin after close. */
+        ONCE,
+        /** A permit of the two-permit semaphore "s" (tryAcquire(wait)), held for a turn, released. */
+        PERMIT,
+        /** A permit of "s", then releaseAfter(a minimum hold): it stays taken until then. */
+        PERMIT_RELEASE_AFTER
     }
 
     /** What goes wrong once during the run. */
@@ -54,7 +72,22 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         /** The client's connection is suspended, then reconnected. */
         SUSPEND,
         /** An operator sets the fencing counter of 'x' to Long.MAX_VALUE: no larger token can be granted. */
-        FENCE_EXHAUSTED
+        FENCE_EXHAUSTED,
+        /**
+         * One worker thread is interrupted; the stub's calls on an interrupted thread then fail (as Jedis and JDBC
+         * drivers give up on one).
+         */
+        INTERRUPT,
+        /**
+         * The client's next renewal answer is held, after the store applied it, until the renewed lease's local
+         * deadline has passed (time-bound leases only): the answer lands between the local deadline and the store's
+         * expiry.
+         */
+        RENEW_LATE,
+        /** An operator sets the expiry of 'x''s holder to the farthest one (Long.MAX_VALUE ns): waiters must not spin. */
+        FAR_EXPIRY,
+        /** An operator force-releases the client's hold on a name behind its back (the core is not told). */
+        TAKEOVER
     }
 
     /** One operation of a worker on one name. */
@@ -91,17 +124,116 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
             }
             workers.add(new Worker(r.nextInt(clients), List.copyOf(steps)));
         }
-        Fault[] faults = model == LeaseModel.SESSION ? Fault.values()
-                : new Fault[] {Fault.NONE, Fault.CLOSE, Fault.FENCE_EXHAUSTED};
+        Fault[] faults = model == LeaseModel.SESSION
+                ? new Fault[] {Fault.NONE, Fault.CLOSE, Fault.SESSION_LOST, Fault.LOST, Fault.SUSPEND,
+                    Fault.FENCE_EXHAUSTED, Fault.INTERRUPT, Fault.FAR_EXPIRY, Fault.TAKEOVER}
+                : new Fault[] {Fault.NONE, Fault.CLOSE, Fault.FENCE_EXHAUSTED, Fault.INTERRUPT, Fault.RENEW_LATE,
+                    Fault.FAR_EXPIRY, Fault.TAKEOVER};
         Fault fault = faults[r.nextInt(faults.length)];
-        return new ExplorerProgram(seed, model, clients, handOvers, List.copyOf(workers), fault, r.nextInt(clients),
-                r.nextInt(6));
+        int faultClient = r.nextInt(clients);
+        int faultYields = r.nextInt(6);
+        boolean whileHeld = r.nextBoolean() && fault != Fault.RENEW_LATE; // a late answer needs the first renewal
+        ExplorerProgram drawn = new ExplorerProgram(seed, model, clients, handOvers, List.copyOf(workers), fault,
+                faultClient, faultYields, whileHeld, r.nextInt(workerCount));
+        return r.nextBoolean() ? drawn.focused(r.nextInt(FOCI)) : drawn;
+    }
+
+    /** How many foci {@link #focused} knows. */
+    static final int FOCI = 10;
+
+    /**
+     * This program with its first workers and its fault set to one surface the random draw rarely lines up: 0 a
+     * renewal answered late, 1 a force-release behind a holder before its nested acquire, 2 two leadership campaigns
+     * on one name, 3 a local waiter whose lease time the store refuses at hand-over, 4 an exhausted fence counter
+     * while a lock is held with a local waiter (hand-overs on), 5 an interrupted holder, 6 an operator's far-off
+     * expiry with a waiter on the other client, 7 three permits of the two-permit semaphore, 8 a ScheduledOnce, 9 a
+     * store-reported loss of a grant in flight. Half of the seeds are
+     * focused so (the choice is drawn from the seed).
+     */
+    ExplorerProgram focused(int focus) {
+        List<Worker> ws = new ArrayList<>(workers);
+        int c = faultClient;
+        LeaseModel m = model;
+        boolean hand = handOvers;
+        Fault f = fault;
+        boolean held = whileHeld;
+        int target = faultWorker;
+        int n = clients;
+        switch (focus) {
+            case 0 -> {
+                m = LeaseModel.TIME;
+                f = Fault.RENEW_LATE;
+                held = false;
+                ws.set(0, first(ws.get(0), c, Op.RENEWED, "x"));
+            }
+            case 1 -> {
+                f = Fault.TAKEOVER;
+                ws.set(0, first(ws.get(0), c, Op.NESTED, "x"));
+            }
+            case 2 -> {
+                ws.set(0, first(ws.get(0), ws.get(0).client(), Op.LEAD, "x"));
+                ws.set(1, first(ws.get(1), ws.get(1).client(), Op.LEAD, "x"));
+            }
+            case 3 -> {
+                hand = true;
+                ws.set(0, first(ws.get(0), c, Op.ACQUIRE, "x"));
+                ws.set(1, first(ws.get(1), c, Op.OVER_LIMIT, "x"));
+            }
+            case 4 -> {
+                hand = true;
+                f = Fault.FENCE_EXHAUSTED;
+                held = true;
+                ws.set(0, first(ws.get(0), c, Op.ACQUIRE, "x"));
+                ws.set(1, first(ws.get(1), c, Op.ACQUIRE, "x"));
+            }
+            case 5 -> {
+                f = Fault.INTERRUPT;
+                target = 0;
+                Op[] held0 = {Op.ACQUIRE, Op.RELEASE_AFTER, Op.TRY_NOW, Op.EXTEND};
+                ws.set(0, first(ws.get(0), ws.get(0).client(), held0[(int) Math.floorMod(seed, held0.length)], "x"));
+            }
+            case 6 -> { // the waiter on the other client: a local waiter queues at the gate, not in the store
+                f = Fault.FAR_EXPIRY;
+                held = false;
+                n = 2;
+                c = Math.min(c, 1);
+                m = LeaseModel.SESSION; // no renewal resets the operator's expiry during the half-second hold
+                ws.set(0, first(ws.get(0), c, Op.RENEWED, "x"));
+                ws.set(1, first(ws.get(1), 1 - c, Op.TRY_WAIT, "x"));
+            }
+            case 7 -> {
+                ws.set(0, first(ws.get(0), ws.get(0).client(), Op.PERMIT_RELEASE_AFTER, "s"));
+                ws.set(1, first(ws.get(1), ws.get(1).client(), Op.PERMIT, "s"));
+            }
+            case 8 -> ws.set(0, first(ws.get(0), ws.get(0).client(), Op.ONCE, "once"));
+            default -> { // a store-reported loss of a grant in flight (granted, not yet registered)
+                m = LeaseModel.SESSION;
+                f = Fault.LOST;
+                held = true;
+                ws.set(0, first(ws.get(0), c, Op.ACQUIRE, "x"));
+            }
+        }
+        if (m == LeaseModel.TIME && (f == Fault.SESSION_LOST || f == Fault.LOST || f == Fault.SUSPEND)) {
+            f = Fault.CLOSE; // session faults belong to session-bound leases
+        }
+        return new ExplorerProgram(seed, m, n, hand, List.copyOf(ws), f, c, faultYields, held, target);
+    }
+
+    /** {@code w} on {@code client} with its first step replaced by {@code op} on {@code name}. */
+    private static Worker first(Worker w, int client, Op op, String name) {
+        List<Step> steps = new ArrayList<>(w.steps());
+        steps.set(0, new Step(op, name));
+        return new Worker(client, List.copyOf(steps));
     }
 
     @Override
     public String toString() {
         return "seed=" + seed + " " + model + " clients=" + clients + (handOvers ? " hand-overs" : "") + " workers="
                 + workers + " fault=" + fault
-                + (fault == Fault.NONE ? "" : " on client" + faultClient + " after " + faultYields + " turns");
+                + (fault == Fault.NONE ? "" : fault == Fault.INTERRUPT ? " of w" + faultWorker
+                        : " on client" + faultClient)
+                + (fault == Fault.NONE ? "" : whileHeld ? (fault == Fault.LOST ? " while a grant is in flight"
+                        : " while held with a waiter") : " after " + faultYields
+                        + " turns");
     }
 }

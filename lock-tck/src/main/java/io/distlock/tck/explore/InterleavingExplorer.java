@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * The interleaving explorer's command: runs seeded programs of acquire, tryAcquire, release, extend, releaseAfter,
- * nested acquisition and background renewal on one or two names from two or three threads, with a close, session
- * loss, store-reported loss or suspension at a point the scheduler picks, over the stub store, and prints every
+ * nested acquisition, background renewal, semaphore permits, leadership and ScheduledOnce on one or two names from
+ * two or three threads, with one fault ({@link ExplorerProgram.Fault}) at a point the scheduler picks, over the stub
+ * store (with a lease-time limit), and prints every
  * failing seed with its program, violations and the scheduler's choices. Arguments: {@code --seed N} replays one
  * seed; {@code --from N --seconds S} runs seeds from N for S seconds (default from 1 for 60 s); {@code --pending
  * skip} leaves out the runs that show only a defect whose fix is pending

@@ -1,10 +1,16 @@
 package io.distlock.tck.explore;
 
 import io.distlock.DistributedLock;
+import io.distlock.Leadership;
+import io.distlock.LeadershipListener;
 import io.distlock.Lease;
 import io.distlock.LeaseModel;
+import io.distlock.LeaseState;
 import io.distlock.LockException;
 import io.distlock.LockOptions;
+import io.distlock.ScheduledOnce;
+import io.distlock.Semaphore;
+import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.tck.check.CriticalSection;
@@ -28,13 +34,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs one {@link ExplorerProgram} on stub stores under a {@link YieldScheduler} and checks it. At every choice of
  * the scheduler: at most one valid lease per name, a valid lease is the store's holder, and no lease of a suspended
- * connection is valid; a lease lost with no fault on its client is a violation too. At the end: no fencing
+ * connection is valid; a lease lost with no fault on its client is a violation too; no more permits than the limit,
+ * a permit released after a minimum hold still taken; a lease whose renewal was answered after its local deadline
+ * not left in the store. As it happens: no two acting leaders, no ScheduledOnce period begun after close, no acquire
+ * spinning (store attempts per call), a releaseAfter the store's limit refused leaves its lock free, a nested
+ * acquisition never shares a hold an operator force-released, a store call that fails on an interrupted thread
+ * never fails a release. At the end: no fencing
  * token granted twice or out of order (the kit's {@link HistoryChecker} over the holders' sections), every wait
  * within its bound, no waiter that waited out its whole wait while the lock stood free (a lost wake-up), every
  * thread ended (none stuck), and once every worker is done and every client closed, no lock held in the store by
@@ -43,8 +56,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class InterleavingRun {
 
     static final Duration LEASE = Duration.ofSeconds(10);
-    static final Duration SHORT_LEASE = Duration.ofMillis(600);
-    static final Duration RENEWED_HOLD = Duration.ofMillis(300);
+    /** RENEWED's lease: renewed every third, so a renewal the scheduler keeps back ~650 ms still lands in time. */
+    static final Duration SHORT_LEASE = Duration.ofMillis(1000);
+    static final Duration RENEWED_HOLD = Duration.ofMillis(500);
     static final Duration WAIT = Duration.ofSeconds(2);
     static final Duration MIN_HELD = Duration.ofMillis(50);
     /** The minimum hold of RENEWED_RELEASE_AFTER: longer than its lease, so a renewal landing last would cut it. */
@@ -56,6 +70,31 @@ final class InterleavingRun {
     /** How long the store may keep a lock nobody holds after the end: a releaseAfter's expiry (minHeld + 1 s). */
     static final Duration EXPIRY_ALLOWED = Duration.ofSeconds(2);
     static final Duration RUN_BOUND = Duration.ofSeconds(20);
+    /** The stub's lease-time limit (as Redis's maxLeaseTime with its restart guard): above every lease asked but one. */
+    static final Duration MAX_LEASE = Duration.ofSeconds(11);
+    /** The lease time of OVER_LIMIT: refused by the stub. */
+    static final Duration OVER_LIMIT_LEASE = Duration.ofSeconds(20);
+    /** The minimum hold of RELEASE_AFTER_OVER_LIMIT: its expiry is over the stub's limit. */
+    static final Duration OVER_LIMIT_MIN_HELD = Duration.ofSeconds(12);
+    /** The period of ONCE's ScheduledOnce. */
+    static final Duration ONCE_PERIOD = Duration.ofMillis(200);
+    /** How long after close() a ScheduledOnce period may still begin its attempt (a thread just descheduled). */
+    static final Duration ONCE_CLOSE_SLACK = Duration.ofMillis(60);
+    /**
+     * The most store attempts one acquire call may make: a 2 s wait backing off from 2 ms to 250 ms makes about 15,
+     * plus one per release signal.
+     */
+    static final int ATTEMPTS_BOUND = 60;
+    /** How long a fault waits for a lock of its client held with a local waiter before it strikes anyway. */
+    static final Duration WHILE_HELD_WAIT = Duration.ofMillis(1500);
+    /** The semaphore of PERMIT and PERMIT_RELEASE_AFTER, and its limit. */
+    static final String SEMAPHORE = "s";
+    static final int PERMITS = 2;
+    /** The minimum hold of PERMIT_RELEASE_AFTER, and how long before its end the permit must surely still be taken. */
+    static final Duration PERMIT_MIN_HELD = Duration.ofMillis(1000);
+    static final Duration PERMIT_MIN_HELD_MARGIN = Duration.ofMillis(300);
+    /** The names the programs use ("once" is ONCE's). */
+    static final List<String> NAMES = List.of("x", "y", "once");
 
     /**
      * What one run found.
@@ -155,6 +194,26 @@ final class InterleavingRun {
     private volatile boolean faultHitAcquireInFlight;
     /** Per client, how many workers are inside an acquire call now. */
     private final AtomicIntegerArray acquiring = new AtomicIntegerArray(2);
+    /** Workers inside an acquire call now: label to "client:name". */
+    private final Map<String, String> waitingOn = new ConcurrentHashMap<>();
+    private final Map<String, Thread> workerThreads = new ConcurrentHashMap<>();
+    /** Store attempts per thread since its acquire call began, and when its last attempt began. */
+    private final Map<Thread, AtomicInteger> attempts = new ConcurrentHashMap<>();
+    private final Map<Thread, Long> lastAttemptAt = new ConcurrentHashMap<>();
+    /** RENEW_LATE: armed when the fault strikes, taken by the client's next renewal answer. */
+    private final AtomicBoolean lateArmed = new AtomicBoolean();
+    /** Holds whose renewal answer landed after their local deadline. */
+    private final Set<Held> lateRenewed = ConcurrentHashMap.newKeySet();
+    /** TAKEOVER: "name/fence" of the holds an operator force-released behind their client's back. */
+    private final Set<String> broken = ConcurrentHashMap.newKeySet();
+    /** Permit leases held now, by worker label; permit grants by owner token. */
+    private final Map<String, Lease> permitsHeld = new ConcurrentHashMap<>();
+    private final Map<String, Granted> permitGrants = new ConcurrentHashMap<>();
+    /** PERMIT_RELEASE_AFTER: owner token to when its minimum hold ends (nanoTime), for clients no fault struck. */
+    private final Map<String, Long> permitKeptUntil = new ConcurrentHashMap<>();
+    private volatile long semaphoreFullSeen = System.nanoTime();
+    /** Leaders told elected and not yet revoked: campaign label to name. */
+    private final Map<String, String> acting = new ConcurrentHashMap<>();
 
     private InterleavingRun(ExplorerProgram program) {
         this.program = program;
@@ -171,16 +230,24 @@ final class InterleavingRun {
             StubBackend backend = new StubBackend(space);
             backend.leaseModel(program.model());
             backend.handOvers(program.handOvers());
+            backend.maxLeaseTime(MAX_LEASE);
+            backend.permits(true);
             int client = c;
             backend.probe((b, point, name, grant) -> at(client, b, point, name, grant));
             backends.add(backend);
             stores.add(new BackendLockStore(backend, "stub-client" + c));
         }
+        if (program.fault() == Fault.RENEW_LATE) {
+            struck.add(program.faultClient()); // its leases are held to their deadline: a renewal the scheduler
+            // kept back past it loses them, as the late answer does
+        }
         Set<Thread> actors = new LinkedHashSet<>();
         for (int w = 0; w < program.workers().size(); w++) {
             Worker worker = program.workers().get(w);
             String label = "w" + w;
-            actors.add(new Thread(() -> work(label, worker), label));
+            Thread t = new Thread(() -> work(label, worker), label);
+            workerThreads.put(label, t);
+            actors.add(t);
         }
         if (program.fault() != Fault.NONE) {
             actors.add(new Thread(this::fault, "fault"));
@@ -214,13 +281,52 @@ final class InterleavingRun {
      * a closed connection pool), and is the scheduler's yield point.
      */
     private void at(int client, StubBackend backend, String point, String name, Grant grant) {
-        if (point.equals("granted")) {
+        if (point.equals("permitGranted")) {
+            permitGrants.put(grant.ownerToken(), new Granted(client, grant));
+        } else if (point.equals("granted")) {
             grants.put(grant.ownerToken(), new Granted(client, grant));
             inFlight.put(grant.ownerToken(), new Granted(client, grant));
         } else {
             failIfClosed(backend);
+            failIfInterrupted(point, name);
+        }
+        if (point.equals("acquire") || point.equals("permitAcquire")) {
+            attempts.computeIfAbsent(Thread.currentThread(), k -> new AtomicInteger()).incrementAndGet();
+            lastAttemptAt.put(Thread.currentThread(), System.nanoTime());
+        }
+        if (point.equals("renewed") && client == program.faultClient() && program.fault() == Fault.RENEW_LATE
+                && lateArmed.compareAndSet(true, false)) {
+            answerLate(client, name);
         }
         scheduler.yieldPoint("c" + client + "." + point + "(" + name + ")");
+    }
+
+    /** INTERRUPT: a store call on an interrupted thread fails, as Jedis and JDBC drivers give up on one. */
+    private void failIfInterrupted(String point, String name) {
+        if (program.fault() == Fault.INTERRUPT && Thread.currentThread().isInterrupted()) {
+            throw new StoreUnavailableException("the stub client gave up on " + point + "(" + name
+                    + "): the calling thread is interrupted");
+        }
+    }
+
+    /**
+     * RENEW_LATE: the renewal the store applied is answered only once the renewed leases of {@code name} on the
+     * client are no longer valid here (their local deadline passed), and before the store's expiry.
+     */
+    private void answerLate(int client, String name) {
+        List<Held> renewed = current.values().stream().filter(h -> h.client == client && h.name.equals(name))
+                .toList();
+        long until = System.nanoTime() + 4 * SHORT_LEASE.toNanos();
+        try {
+            // until the lease clock declared them lost (past their validity they are not valid, but still HELD)
+            while (renewed.stream().anyMatch(h -> h.lease.state() == LeaseState.HELD)
+                    && System.nanoTime() - until < 0) {
+                never.await(5, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        renewed.stream().filter(h -> h.lease.state() == LeaseState.LOST).forEach(lateRenewed::add);
     }
 
     private static void failIfClosed(StubBackend backend) {
@@ -245,7 +351,9 @@ final class InterleavingRun {
                     violations.add(label + " " + step + ": unexpected " + e);
                 }
             } catch (InterruptedException e) {
-                violations.add(label + " " + step + ": interrupted");
+                if (!interruptTarget(label)) {
+                    violations.add(label + " " + step + ": interrupted");
+                }
                 return;
             } catch (RuntimeException e) {
                 violations.add(label + " " + step + ": unexpected " + e);
@@ -254,26 +362,71 @@ final class InterleavingRun {
     }
 
     private void step(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
-        Op op = step.op();
+        // a session-bound lease takes no expiry from releaseAfter (the core holds it locally): nothing for the limit
+        Op op = step.op() == Op.RELEASE_AFTER_OVER_LIMIT && program.model() == LeaseModel.SESSION ? Op.RELEASE_AFTER
+                : step.op();
+        switch (op) {
+            case LEAD -> {
+                lead(label, client, store, step);
+                return;
+            }
+            case ONCE -> {
+                once(label, client, store);
+                return;
+            }
+            case PERMIT, PERMIT_RELEASE_AFTER -> {
+                permit(label, client, store, op);
+                return;
+            }
+            default -> {
+            }
+        }
         // a session-bound store keeps a lease as long as the session; the stub ends entries by time only, so
         // session-bound programs use the long lease throughout
         boolean shortLease = (op == Op.RENEWED || op == Op.RENEWED_RELEASE_AFTER)
                 && program.model() == LeaseModel.TIME;
-        LockOptions options = shortLease
-                ? LockOptions.defaults().withLeaseTime(SHORT_LEASE)
-                : LockOptions.defaults().withLeaseTime(LEASE);
+        LockOptions options = LockOptions.defaults()
+                .withLeaseTime(op == Op.OVER_LIMIT ? OVER_LIMIT_LEASE : shortLease ? SHORT_LEASE : LEASE);
         DistributedLock lock = store.lock(step.name(), options);
         Lease lease;
-        if (op == Op.TRY_NOW || op == Op.TRY_WAIT) {
-            long start = System.nanoTime();
-            Duration wait = op == Op.TRY_NOW ? Duration.ZERO : WAIT;
-            Optional<Lease> got;
-            acquiring.incrementAndGet(client);
-            try {
-                got = op == Op.TRY_NOW ? lock.tryAcquire() : lock.tryAcquire(wait);
-            } finally {
-                acquiring.decrementAndGet(client);
+        boolean waits = op != Op.TRY_NOW;
+        acquiring.incrementAndGet(client);
+        waitingOn.put(label, client + ":" + step.name());
+        AtomicInteger tries = attempts.computeIfAbsent(Thread.currentThread(), k -> new AtomicInteger());
+        tries.set(0);
+        long start = System.nanoTime();
+        Optional<Lease> got;
+        try {
+            if (op == Op.TRY_NOW) {
+                got = lock.tryAcquire();
+            } else if (op == Op.TRY_WAIT) {
+                got = lock.tryAcquire(WAIT);
+            } else {
+                got = Optional.of(lock.acquire());
             }
+        } catch (IllegalArgumentException refused) {
+            if (op != Op.OVER_LIMIT) {
+                throw refused;
+            }
+            return; // the store's limit refused the lease time asked
+        } catch (StoreUnavailableException e) {
+            if (waits && interruptTarget(label) && Thread.currentThread().isInterrupted()) {
+                return; // the store client gave up on an interrupted waiter, as Jedis does
+            }
+            throw e;
+        } finally {
+            acquiring.decrementAndGet(client);
+            waitingOn.remove(label);
+            if (tries.get() > ATTEMPTS_BOUND) {
+                violations.add("busy waiting: " + label + " " + step + " made " + tries.get()
+                        + " store attempts in " + Duration.ofNanos(System.nanoTime() - start));
+            }
+        }
+        if (op == Op.OVER_LIMIT && got.isPresent()) {
+            violations.add(label + " " + step + ": granted a lease time over the store's limit");
+        }
+        if (op == Op.TRY_NOW || op == Op.TRY_WAIT) {
+            Duration wait = op == Op.TRY_NOW ? Duration.ZERO : WAIT;
             long took = System.nanoTime() - start;
             if (took > wait.plus(WAIT_SLACK).toNanos()) {
                 violations.add("unbounded wait: " + label + " " + step + " took " + Duration.ofNanos(took)
@@ -283,40 +436,275 @@ final class InterleavingRun {
                 checkWakeUp(label, step, wait, took);
                 return;
             }
-            lease = got.get();
-        } else {
-            acquiring.incrementAndGet(client);
-            try {
-                lease = lock.acquire();
-            } finally {
-                acquiring.decrementAndGet(client);
-            }
         }
+        lease = got.get();
         Held held = hold(label, client, lease);
         scheduler.yieldPoint("holding");
         switch (op) {
             case EXTEND -> {
-                lease.extend(LEASE);
+                try {
+                    lease.extend(LEASE);
+                } catch (StoreUnavailableException e) {
+                    if (!interruptTarget(label)) {
+                        throw e;
+                    }
+                }
                 scheduler.yieldPoint("extended");
             }
-            case NESTED -> {
-                Lease inner = lock.acquire();
-                scheduler.yieldPoint("nested");
-                inner.release();
+            case NESTED -> nested(label, lock, held);
+            case RENEWED, RENEWED_RELEASE_AFTER -> {
+                if (program.fault() == Fault.RENEW_LATE && client == program.faultClient()) {
+                    holdWhileValid(lease); // into the late answer: released, it would not be lost at its deadline
+                } else {
+                    pause(RENEWED_HOLD);
+                }
             }
-            case RENEWED, RENEWED_RELEASE_AFTER -> never.await(RENEWED_HOLD.toMillis(), TimeUnit.MILLISECONDS);
             default -> {
             }
         }
         leave(held);
-        if (op == Op.RELEASE_AFTER || op == Op.RENEWED_RELEASE_AFTER) {
+        if (op == Op.RELEASE_AFTER_OVER_LIMIT) {
+            held.releasedAfter = true;
+            try {
+                lease.releaseAfter(OVER_LIMIT_MIN_HELD);
+                violations.add(label + " " + step + ": releaseAfter(" + OVER_LIMIT_MIN_HELD
+                        + ") took an expiry over the store's limit");
+            } catch (IllegalArgumentException refused) {
+                String token = space.holderToken(held.name);
+                Granted holder = token == null ? null : grants.get(token);
+                if (holder != null && holder.grant().fencingToken() == held.fence) {
+                    violations.add("held by nobody alive: " + label + "'s releaseAfter(" + OVER_LIMIT_MIN_HELD
+                            + ") on '" + held.name + "' was refused by the store (" + refused.getMessage()
+                            + ") and the lock is still held (fence " + held.fence + ") for "
+                            + space.holderRemaining(held.name));
+                }
+            }
+        } else if (op == Op.RELEASE_AFTER || op == Op.RENEWED_RELEASE_AFTER) {
             Duration minHeld = op == Op.RELEASE_AFTER ? MIN_HELD : LONG_MIN_HELD;
             held.releasedAfter = true;
             lease.releaseAfter(minHeld);
             delayed.add(new DelayedRelease(label, client, held.name, held.fence, held.enterNanos, minHeld));
         } else {
+            try {
+                lease.release();
+            } finally {
+                checkReleased(label, client, held);
+            }
+        }
+    }
+
+    /**
+     * After a release returned or threw on a client that is not closed: the store no longer holds the lock under the
+     * released lease's token (a refused hand-over must not leave it held by the releaser).
+     */
+    private void checkReleased(String label, int client, Held held) {
+        String token = space.holderToken(held.name);
+        Granted holder = token == null ? null : grants.get(token);
+        if (holder != null && holder.grant().fencingToken() == held.fence && !closedClients.contains(client)) {
+            violations.add("held by nobody alive: " + label + " released '" + held.name + "' (fence " + held.fence
+                    + ") and the store still holds it for " + space.holderRemaining(held.name));
+        }
+    }
+
+    /**
+     * PERMIT, PERMIT_RELEASE_AFTER: a permit of the two-permit semaphore within the wait, held for a turn, released
+     * (or released after a minimum hold, which keeps it taken in the store until then). A wait that got nothing while
+     * the semaphore stood below its limit for a second is a lost wake-up.
+     */
+    private void permit(String label, int client, BackendLockStore store, Op op) throws InterruptedException {
+        Semaphore semaphore = store.semaphore(SEMAPHORE, PERMITS, LockOptions.defaults().withLeaseTime(LEASE));
+        long start = System.nanoTime();
+        Optional<Lease> got;
+        try {
+            got = semaphore.tryAcquire(WAIT);
+        } catch (StoreUnavailableException e) {
+            if (interruptTarget(label) && Thread.currentThread().isInterrupted()) {
+                return;
+            }
+            throw e;
+        }
+        long took = System.nanoTime() - start;
+        if (took > WAIT.plus(WAIT_SLACK).toNanos()) {
+            violations.add("unbounded wait: " + label + " " + op + " took " + Duration.ofNanos(took));
+        }
+        if (got.isEmpty()) {
+            long freeFor = System.nanoTime() - semaphoreFullSeen;
+            if (took >= WAIT.toNanos() && closedClients.isEmpty() && freeFor > Duration.ofSeconds(1).toNanos()
+                    && space.permitHolders(SEMAPHORE).size() < PERMITS) {
+                violations.add("lost wake-up: " + label + " " + op + " waited " + Duration.ofNanos(took)
+                        + " for a permit of '" + SEMAPHORE + "' while it stood below its limit for "
+                        + Duration.ofNanos(freeFor));
+            }
+            return;
+        }
+        Lease lease = got.get();
+        long acquiredAt = System.nanoTime();
+        lease.onLost(e -> {
+            if (!struck.contains(client) && !permitKeptUntil.containsKey(tokenOfPermit(lease))) {
+                violations.add("a permit lost although nothing took it: " + label + "'s permit of '" + SEMAPHORE
+                        + "' (fence " + lease.fencingToken() + "): " + e.getMessage());
+            }
+        });
+        permitsHeld.put(label, lease);
+        scheduler.yieldPoint("holding-permit");
+        permitsHeld.remove(label);
+        if (op == Op.PERMIT_RELEASE_AFTER) {
+            String token = tokenOfPermit(lease);
+            if (token != null && !struck.contains(client)) {
+                permitKeptUntil.put(token, acquiredAt + PERMIT_MIN_HELD.toNanos());
+            }
+            lease.releaseAfter(PERMIT_MIN_HELD);
+        } else {
             lease.release();
         }
+    }
+
+    private String tokenOfPermit(Lease lease) {
+        for (Map.Entry<String, Granted> g : permitGrants.entrySet()) {
+            if (g.getValue().grant().fencingToken() == lease.fencingToken()) {
+                return g.getKey();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * At a choice: no more valid permits, or permits in the store, than the limit; a permit released after a minimum
+     * hold still taken in the store until shortly before that hold ends.
+     */
+    private void checkPermits() {
+        Set<String> inStore = space.permitHolders(SEMAPHORE);
+        long now = System.nanoTime();
+        if (inStore.size() >= PERMITS) {
+            semaphoreFullSeen = now;
+        }
+        if (inStore.size() > PERMITS) {
+            violations.add("permits over the limit: the store holds " + inStore.size() + " permits of '" + SEMAPHORE
+                    + "' (limit " + PERMITS + ")");
+        }
+        List<Lease> valid = permitsHeld.values().stream().filter(Lease::isValid).toList();
+        if (valid.size() > PERMITS) {
+            violations.add("permits over the limit: " + valid.size() + " valid permits of '" + SEMAPHORE
+                    + "' held at once (limit " + PERMITS + ")");
+        }
+        permitKeptUntil.forEach((token, until) -> {
+            Granted g = permitGrants.get(token);
+            if (g != null && !struck.contains(g.client()) && until - now > PERMIT_MIN_HELD_MARGIN.toNanos()
+                    && !inStore.contains(token)) {
+                violations.add("minHeld not kept: the permit of '" + SEMAPHORE + "' (fence "
+                        + g.grant().fencingToken() + ") was freed " + Duration.ofNanos(until - now)
+                        + " before its minimum hold of " + PERMIT_MIN_HELD + " ended");
+                permitKeptUntil.remove(token);
+            }
+        });
+    }
+
+    /** Holds {@code lease} until it is declared lost here (its renewal answered late), at most four short leases. */
+    private void holdWhileValid(Lease lease) {
+        long until = System.nanoTime() + 4 * SHORT_LEASE.toNanos();
+        while (lease.state() == LeaseState.HELD && System.nanoTime() - until < 0) {
+            pause(Duration.ofMillis(20));
+        }
+    }
+
+    /** Whether {@code label} is the worker an INTERRUPT fault interrupted (or will). */
+    private boolean interruptTarget(String label) {
+        return program.fault() == Fault.INTERRUPT && label.equals("w" + program.faultWorker());
+    }
+
+    /** Waits {@code d} on a timed wait the scheduler sees; an interrupt ends it early and stays set. */
+    private void pause(Duration d) {
+        try {
+            never.await(d.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A nested acquire() and its release. After an operator force-released the outer hold (TAKEOVER), the nested
+     * lease must not share it: the core checks the hold in the store and contends anew.
+     */
+    private void nested(String label, DistributedLock lock, Held held) throws InterruptedException {
+        boolean brokenBefore = broken.contains(held.name + "/" + held.fence);
+        Lease inner = lock.acquire();
+        if (brokenBefore && inner.fencingToken() == held.fence) {
+            violations.add("a nested acquisition shared a broken hold: " + label + "'s nested acquire of '"
+                    + held.name + "' returned fence " + held.fence + " after an operator force-released it");
+        }
+        scheduler.yieldPoint("nested");
+        inner.release();
+    }
+
+    /**
+     * LEAD: campaigns for the name, waits (bounded) to be elected, acts for a turn, steps down. The listener tracks
+     * the acting leaders: one elected while another of the name has not been told revoked is a violation.
+     */
+    private void lead(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
+        String me = label + "/lead";
+        CountDownLatch won = new CountDownLatch(1);
+        Held[] term = {null};
+        LeadershipListener listener = new LeadershipListener() {
+            @Override
+            public void elected(Lease lease) {
+                acting.forEach((other, name) -> {
+                    if (name.equals(step.name()) && !other.equals(me)) {
+                        violations.add("two acting leaders of '" + name + "': " + me + " elected (fence "
+                                + lease.fencingToken() + ") while " + other + " had not been told revoked");
+                    }
+                });
+                acting.put(me, step.name());
+                term[0] = hold(me, client, lease);
+                won.countDown();
+                scheduler.yieldPoint("elected");
+            }
+
+            @Override
+            public void revoked(Lease lease) {
+                scheduler.yieldPoint("revoking");
+                acting.remove(me);
+                if (term[0] != null) {
+                    leave(term[0]);
+                }
+            }
+        };
+        Leadership leadership = store.leadership(step.name(), LockOptions.defaults().withLeaseTime(LEASE), listener);
+        try {
+            if (won.await(WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+                scheduler.yieldPoint("leading");
+            }
+        } finally {
+            leadership.close();
+        }
+    }
+
+    /**
+     * ONCE: a ScheduledOnce on "once" for one and a half periods, closed; a period whose attempt begins after close()
+     * returned (less a slack for a thread just descheduled) is a violation.
+     */
+    private void once(String label, int client, BackendLockStore store) {
+        AtomicLong closedAt = new AtomicLong();
+        DistributedLock lock = store.lock("once", LockOptions.defaults().withLeaseTime(LEASE));
+        ScheduledOnce schedule = ScheduledOnce.atFixedRate(lock, ONCE_PERIOD, lease -> {
+            long closed = closedAt.get();
+            Long began = lastAttemptAt.get(Thread.currentThread());
+            if (closed != 0 && began != null && began - closed > ONCE_CLOSE_SLACK.toNanos()) {
+                violations.add("work after close: " + label + "'s ScheduledOnce began a period "
+                        + Duration.ofNanos(began - closed) + " after close() returned");
+            }
+            Held held = hold(label + "/once", client, lease);
+            held.releasedAfter = true; // tryRun ends it with releaseAfter(minHeld)
+            scheduler.yieldPoint("task");
+            leave(held);
+            return null;
+        });
+        try {
+            pause(ONCE_PERIOD.plus(ONCE_PERIOD.dividedBy(2)));
+        } finally {
+            schedule.close();
+            closedAt.set(System.nanoTime());
+        }
+        pause(ONCE_PERIOD.multipliedBy(2));
     }
 
     private Held hold(String label, int client, Lease lease) {
@@ -362,10 +750,20 @@ final class InterleavingRun {
 
     private void fault() {
         scheduler.yieldPoint("start");
-        for (int i = 0; i < program.faultYields(); i++) {
-            scheduler.yieldPoint("fault-wait");
-        }
         int c = program.faultClient();
+        if (program.whileHeld()) {
+            // polls (read-only) on timed waits the scheduler runs others through, then strikes at its own turn
+            scheduler.quiet(Thread.currentThread());
+            long until = System.nanoTime() + WHILE_HELD_WAIT.toNanos();
+            while (!strikeNow(c) && System.nanoTime() - until < 0) {
+                pause(Duration.ofMillis(2));
+            }
+            scheduler.yieldPoint("fault-strike");
+        } else {
+            for (int i = 0; i < program.faultYields(); i++) {
+                scheduler.yieldPoint("fault-wait");
+            }
+        }
         StubBackend backend = backends.get(c);
         faultHitGrantInFlight = inFlight.values().stream().anyMatch(g -> g.client() == c);
         faultHitAcquireInFlight = acquiring.get(c) > 0;
@@ -383,7 +781,9 @@ final class InterleavingRun {
                 backend.events().sessionLost("explorer: the session ended");
             }
             case LOST -> {
-                for (Granted g : new ArrayList<>(grants.values())) {
+                List<Granted> candidates = new ArrayList<>(inFlight.values()); // a grant in flight first
+                candidates.addAll(grants.values());
+                for (Granted g : candidates) {
                     if (g.client() == c && space.dropHolder(g.grant().name(), g.grant().ownerToken())) {
                         backend.events().lost(g.grant(), "explorer: its node was deleted");
                         break;
@@ -398,9 +798,48 @@ final class InterleavingRun {
                 backend.events().reconnected();
             }
             case FENCE_EXHAUSTED -> exhaustFence("x");
+            case INTERRUPT -> workerThreads.get("w" + program.faultWorker()).interrupt();
+            case RENEW_LATE -> lateArmed.set(true);
+            case FAR_EXPIRY -> space.operatorExpiry("x", Duration.ofNanos(Long.MAX_VALUE));
+            case TAKEOVER -> {
+                Held victim = heldWithWaiter(c);
+                if (victim == null) {
+                    victim = current.values().stream().filter(h -> h.client == c).findFirst().orElse(null);
+                }
+                if (victim != null && backend.forceRelease(victim.name, victim.fence)) {
+                    broken.add(victim.name + "/" + victim.fence);
+                }
+            }
             default -> {
             }
         }
+    }
+
+    /**
+     * Whether a fault waiting for its moment strikes now: a LOST fault once a grant of client {@code c} is in flight
+     * (granted by the store, not yet registered), any other once a lock of {@code c} is held with a local waiter.
+     */
+    private boolean strikeNow(int c) {
+        if (program.fault() == Fault.LOST) {
+            return inFlight.values().stream().anyMatch(g -> g.client() == c);
+        }
+        return heldWithWaiter(c) != null;
+    }
+
+    /**
+     * A hold of client {@code c} on a name another worker of {@code c} is waiting for now (the first found), or null.
+     */
+    private Held heldWithWaiter(int c) {
+        for (Held h : current.values()) {
+            if (h.client == c && h.lease.isValid()) {
+                for (Map.Entry<String, String> w : waitingOn.entrySet()) {
+                    if (!h.worker.startsWith(w.getKey()) && w.getValue().equals(c + ":" + h.name)) {
+                        return h;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** The operator's overwrite of {@code name}'s fencing counter with the largest token. */
@@ -426,22 +865,31 @@ final class InterleavingRun {
     /** At a choice: at most one valid lease per name, and a valid lease is the store's holder. */
     private void checkHolders() {
         Map<String, List<Held>> valid = new HashMap<>();
-        for (String name : List.of("x", "y")) {
+        for (String name : NAMES) {
             if (space.holderToken(name) != null) {
                 lastHeldSeen.put(name, System.nanoTime());
             }
         }
+        checkLateRenewals();
+        checkPermits();
         for (Held held : current.values()) {
+            // the store first: a lease valid after the store was read as free was valid while the store had it free
+            // (its local deadline comes before the store's expiry); read the other way, a check descheduled between
+            // the two reads on a loaded machine could see a lease valid just before its deadline and the store's
+            // expiry just after
+            String token = space.holderToken(held.name);
             if (!held.lease.isValid()) {
                 held.exitAt(System.nanoTime());
                 continue;
+            }
+            if (broken.contains(held.name + "/" + held.fence)) {
+                continue; // force-released behind its client's back: valid here until the core looks in the store
             }
             valid.computeIfAbsent(held.name, k -> new ArrayList<>()).add(held);
             if (suspended.contains(held.client)) {
                 violations.add("a valid lease while its connection is suspended: " + held.worker + "'s lease on '"
                         + held.name + "' (fence " + held.fence + ") is valid, not uncertain");
             }
-            String token = space.holderToken(held.name);
             Granted holder = token == null ? null : grants.get(token);
             if (holder == null || holder.grant().fencingToken() != held.fence) {
                 violations.add("a valid lease the store does not hold: " + held.worker + "'s lease on '" + held.name
@@ -458,15 +906,38 @@ final class InterleavingRun {
     }
 
     /**
+     * RENEW_LATE: a lease lost here whose renewal answer came after its local deadline must not stay held in the
+     * store (freed at once: unless the answer is still at its yield point, or the release on its way to the store).
+     */
+    private void checkLateRenewals() {
+        Set<String> at = scheduler.readyLabels();
+        for (Held h : lateRenewed) {
+            String token = space.holderToken(h.name);
+            Granted holder = token == null ? null : grants.get(token);
+            if (holder != null && holder.grant().fencingToken() == h.fence && !h.lease.isValid()
+                    && !at.contains("c" + h.client + ".release(" + h.name + ")")
+                    && !at.contains("c" + h.client + ".renewed(" + h.name + ")")) { // the answer not yet in the core
+                violations.add("held by nobody alive: " + h.worker + "'s lease on '" + h.name + "' (fence " + h.fence
+                        + ") is " + h.lease.state() + " here, its renewal answered late, and the store still holds"
+                        + " it for " + space.holderRemaining(h.name));
+            }
+        }
+    }
+
+    /**
      * Every releaseAfter of a client no fault struck kept its lock until its minimum hold (no other holder entered
      * before, less a margin) and freed it then (the store no longer holds it a margin later).
      */
     private void checkDelayedReleases() throws InterruptedException {
         for (DelayedRelease r : delayed) {
+            long until = r.enterNanos() + r.minHeld().toNanos();
             if (struck.contains(r.client())) {
+                long left = until - System.nanoTime();
+                if (left > 0) { // it may still hold its lock until then: the end's check comes after
+                    never.await(left, TimeUnit.NANOSECONDS);
+                }
                 continue;
             }
-            long until = r.enterNanos() + r.minHeld().toNanos();
             for (CriticalSection s : sections) {
                 if (s.lock().equals(r.name()) && s.token() > r.fence()
                         && s.enterNanos() < until - MIN_HELD_MARGIN.toNanos()) {
@@ -491,7 +962,9 @@ final class InterleavingRun {
     }
 
     private void checkEnd() throws InterruptedException {
-        HistoryReport report = HistoryChecker.check(sections);
+        checkLateRenewals();
+        HistoryReport report = HistoryChecker.check(sections.stream()
+                .filter(s -> !broken.contains(s.lock() + "/" + s.token())).toList());
         report.overlaps().forEach(o -> violations.add("two holders inside at once: " + o));
         report.tokenViolations().forEach(v -> violations.add("fencing: " + v));
         Map<String, Set<Long>> fences = new HashMap<>();
@@ -511,7 +984,7 @@ final class InterleavingRun {
                 endSession(c);
             }
         }
-        for (String name : List.of("x", "y")) {
+        for (String name : NAMES) {
             Duration left = space.holderRemaining(name);
             if (left != null && left.compareTo(EXPIRY_ALLOWED) > 0) {
                 Granted holder = grants.get(space.holderToken(name));

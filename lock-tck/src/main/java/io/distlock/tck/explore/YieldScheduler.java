@@ -32,6 +32,8 @@ final class YieldScheduler {
     /** Whether the chosen thread has left its yield point (only then can its state tell that it stopped). */
     private boolean runningLeft;
     private boolean active = true;
+    /** Threads whose timed waits are polls: they do not make the scheduler keep a lone ready thread back. */
+    private final Set<Thread> quiet = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     YieldScheduler(long seed) {
         this.random = new Random(seed);
@@ -137,8 +139,13 @@ final class YieldScheduler {
         }
     }
 
-    private static boolean anyTimedWaiting(Set<Thread> actors) {
-        return actors.stream().anyMatch(t -> t.getState() == Thread.State.TIMED_WAITING);
+    private boolean anyTimedWaiting(Set<Thread> actors) {
+        return actors.stream().anyMatch(t -> !quiet.contains(t) && t.getState() == Thread.State.TIMED_WAITING);
+    }
+
+    /** Marks {@code t}'s timed waits as polls that need no hold-back of others (see {@link #HOLD_BACK_NANOS}). */
+    void quiet(Thread t) {
+        quiet.add(t);
     }
 
     /** Ends the run: every thread at a yield point goes on, and later yield points pass. */
@@ -147,6 +154,13 @@ final class YieldScheduler {
             active = false;
             running = null;
             monitor.notifyAll();
+        }
+    }
+
+    /** The yield points where threads wait to be chosen now. */
+    Set<String> readyLabels() {
+        synchronized (monitor) {
+            return Set.copyOf(ready.values());
         }
     }
 

@@ -52,6 +52,8 @@ public final class StubBackend implements LockBackend, LockAdmin {
     private volatile Probe probe = Probe.NONE;
     private volatile boolean closed;
     private volatile boolean handOvers;
+    private volatile Duration maxLeaseTime;
+    private volatile StubPermits permits;
 
     /**
      * Where an explorer watches this client's store calls: called on the calling thread at {@code "acquire"} (before
@@ -97,6 +99,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
     @Override
     public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         probe.at(this, "handOver", from.name(), from);
+        checkLeaseTime(leaseTime);
         space.operation("hand-over");
         String token = OwnerTokens.newToken();
         long now = System.nanoTime();
@@ -112,6 +115,41 @@ public final class StubBackend implements LockBackend, LockAdmin {
             probe.at(this, "granted", from.name(), handed[0]);
         }
         return handed[0];
+    }
+
+    /**
+     * Makes this client refuse, with an {@link IllegalArgumentException} and changing nothing, an acquire, hand-over
+     * or renewal asking for a lease time over {@code limit}, as Redis's restart guard refuses one over its
+     * {@code maxLeaseTime}; null (the default) for no limit.
+     */
+    public void maxLeaseTime(Duration limit) {
+        this.maxLeaseTime = limit;
+    }
+
+    private void checkLeaseTime(Duration leaseTime) {
+        Duration limit = maxLeaseTime;
+        if (limit != null && leaseTime.compareTo(limit) > 0) {
+            throw new IllegalArgumentException("lease time " + leaseTime + " is longer than maxLeaseTime " + limit
+                    + " of the stub store");
+        }
+    }
+
+    /**
+     * Gives this client the space's semaphores ({@link #permits()}), off by default; set before the client's store is
+     * built (the core looks once).
+     */
+    public void permits(boolean on) {
+        this.permits = on ? new StubPermits(this, space.permits) : null;
+    }
+
+    @Override
+    public io.distlock.spi.PermitBackend permits() {
+        return permits;
+    }
+
+    /** The probe at {@code point}, for the space's semaphores. */
+    void probeAt(String point, String name, Grant grant) {
+        probe.at(this, point, name, grant);
     }
 
     /** Whether the core closed this client (its probe may then fail the calls that still come, as a closed pool). */
@@ -207,6 +245,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
 
     @Override
     public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+        checkLeaseTime(leaseTime);
         waitsInProgress.incrementAndGet();
         Grant grant;
         try {
@@ -247,6 +286,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
         }
         String first = renewals.isEmpty() ? "" : renewals.get(0).grant().name();
         probe.at(this, "renew", first, null);
+        renewals.forEach(r -> checkLeaseTime(r.leaseTime()));
         space.operation("renew");
         passRenew(Point.RENEW_BEFORE_STORE, renewals);
         Set<Grant> lost = new HashSet<>();
@@ -286,7 +326,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
                 .sorted(Map.Entry.comparingByKey(Comparator.naturalOrder()))
                 .limit(limit)
                 .map(e -> new LockInfo(e.getKey(), e.getValue().fence(),
-                        Duration.ofNanos(e.getValue().expiresAtNanos() - now), "stub"))
+                        Duration.ofNanos(e.getValue().remainingAt(now)), "stub"))
                 .toList();
     }
 
@@ -362,7 +402,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
             if (after.ownerToken().equals(token)) {
                 return Attempt.granted(new Grant(name, token, after.fence(), null, now));
             }
-            return Attempt.held(Math.max(0, after.expiresAtNanos() - now));
+            return Attempt.held(Math.max(0, after.remainingAt(now)));
         }
 
         @Override

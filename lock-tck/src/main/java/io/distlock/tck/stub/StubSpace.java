@@ -27,14 +27,23 @@ public final class StubSpace {
 
     /** A held lock in the stub store. */
     record Entry(String ownerToken, long fence, long expiresAtNanos) {
+        /** The expiry of an operator's far-off TTL: never reached (nanoTime arithmetic wraps past 2^63). */
+        static final long NEVER = Long.MIN_VALUE;
+
         boolean expiredAt(long now) {
-            return now - expiresAtNanos >= 0;
+            return expiresAtNanos != NEVER && now - expiresAtNanos >= 0;
+        }
+
+        /** The time left at {@code now}, in nanoseconds; a far-off expiry reports a TTL next to Long.MAX_VALUE. */
+        long remainingAt(long now) {
+            return expiresAtNanos == NEVER ? Long.MAX_VALUE - 1 : expiresAtNanos - now;
         }
     }
 
     final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, AtomicLong> fences = new ConcurrentHashMap<>();
     final ReleaseSignals signals = new ReleaseSignals();
+    final StubPermits.Shared permits = new StubPermits.Shared();
     private final Duration operationTimeout;
     private final boolean clockFloor;
     private volatile CountDownLatch up = new CountDownLatch(0);
@@ -262,6 +271,11 @@ public final class StubSpace {
         return dropped[0];
     }
 
+    /** The owner tokens of the live permits of semaphore {@code name} (for the clients that have semaphores). */
+    public java.util.Set<String> permitHolders(String name) {
+        return permits.holders(name);
+    }
+
     /** The owner token of {@code name}'s current (unexpired) holder, or null if it is free. */
     public String holderToken(String name) {
         Entry e = entries.get(name);
@@ -272,7 +286,7 @@ public final class StubSpace {
     public Duration holderRemaining(String name) {
         Entry e = entries.get(name);
         long now = System.nanoTime();
-        return e == null || e.expiredAt(now) ? null : Duration.ofNanos(e.expiresAtNanos() - now);
+        return e == null || e.expiredAt(now) ? null : Duration.ofNanos(e.remainingAt(now));
     }
 
     /** When the store expires {@code name}'s current holder ({@link System#nanoTime()}), or empty if it is free. */
@@ -280,5 +294,23 @@ public final class StubSpace {
         Entry e = entries.get(name);
         return e == null || e.expiredAt(System.nanoTime()) ? java.util.OptionalLong.empty()
                 : java.util.OptionalLong.of(e.expiresAtNanos());
+    }
+
+    /**
+     * An operator's expiry on {@code name}'s current holder (as a PEXPIRE by hand): it then expires {@code ttl} from
+     * now; a TTL of 2^62 ns or more never expires and is reported to waiters as a TTL next to {@link Long#MAX_VALUE}
+     * (far off: they must not turn it into a busy loop). True if the name was held.
+     */
+    public boolean operatorExpiry(String name, Duration ttl) {
+        long nanos;
+        try {
+            nanos = ttl.toNanos();
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE;
+        }
+        long now = System.nanoTime();
+        long expiresAt = nanos >= 1L << 62 ? Entry.NEVER : now + nanos;
+        return entries.computeIfPresent(name, (k, current) -> current.expiredAt(now) ? current
+                : new Entry(current.ownerToken(), current.fence(), expiresAt)) != null;
     }
 }

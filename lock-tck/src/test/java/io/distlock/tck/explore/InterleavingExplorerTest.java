@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The interleaving explorer's fixed budget in the build: the first {@value #SEEDS} seeds, or as many as
- * {@link #BUDGET} allows (60-100 on the loaded 2-core build machine), each a program of acquire, tryAcquire,
- * release, extend, releaseAfter, nested acquisition, hand-overs and background renewal on the stub store, with a
- * close, session loss, store-reported loss, suspension or exhausted fence counter at a scheduler-chosen point. A
+ * {@link #BUDGET} allows (45-90 on the loaded 2-core build machine), each a program of acquire, tryAcquire,
+ * release, extend, releaseAfter, nested acquisition, hand-overs, background renewal, semaphore permits, leadership and
+ * ScheduledOnce on the stub store, with one fault (close, session loss, store-reported loss, suspension, exhausted
+ * fence counter, interrupt, late renewal answer, far-off expiry, force-release) at a scheduler-chosen point. A
  * failure prints the seed that replays it ({@code InterleavingExplorer --seed N}, see
  * lock-tck's README). The longer run is the command {@link InterleavingExplorer}.
  */
