@@ -149,8 +149,15 @@ public interface ForceReleaseRules extends TckSupport {
                 namedNotBroken.remove(token);
             }
         });
-        assertThat(namedNotBroken).as("tokens a force-release answered true for whose holder released cleanly or "
-                + "never held (%d grants, %d force-released)", lostAtRelease.size(), forced.size()).isEmpty();
+        Set<Long> releasedCleanly = new TreeSet<>(namedNotBroken);
+        releasedCleanly.retainAll(lostAtRelease.keySet());
+        Set<Long> neverHeld = new TreeSet<>(namedNotBroken);
+        neverHeld.removeAll(lostAtRelease.keySet());
+        // a grant broken before its client heard of it (a multi-step grant such as Redlock's, undone by the client
+        // once its majority went) was a holder in the store that nobody believed in: breaking it is no lie
+        assertThat(releasedCleanly).as("tokens a force-release answered true for whose holder released cleanly "
+                + "(%d grants, %d force-released, %d of them before their client was told)", lostAtRelease.size(),
+                forced.size(), neverHeld.size()).isEmpty();
         assertThat(brokenUnnamed).as("holders that lost the lock though no force-release named their token (%d "
                 + "grants, %d force-released)", lostAtRelease.size(), forced.size()).isEmpty();
     }
