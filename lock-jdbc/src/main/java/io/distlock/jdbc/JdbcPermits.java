@@ -216,7 +216,7 @@ final class JdbcPermits {
 
     private Void insertCounter(Connection c, String name) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
-                + " (name, slot, fence, permits) VALUES (?, 0, 0, 0)")) {
+                + " (name, slot, fence, permits) VALUES (?, 0, " + nowMicros + ", 0)")) {
             ps.setString(1, name);
             ps.executeUpdate();
         }

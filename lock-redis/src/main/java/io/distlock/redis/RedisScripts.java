@@ -160,7 +160,8 @@ final class RedisScripts {
      * (a counter ahead of the clock only gets there by more than one grant per microsecond, and then {@code last + 1}
      * keeps it growing). A counter that holds no fencing token (see {@link #readCounter(int)}) counts as none. A key
      * that already holds this call's value is a grant with the fence it was granted with: a client that re-sends the
-     * call after a lost reply (Jedis's Cluster retries) gets its own grant back.
+     * call after a lost reply (Jedis's Cluster retries) gets its own grant back, its counter kept past the lease the
+     * re-send gave the key ({@link CounterRetention}).
      *
      * <p>A refused attempt leaves the waiting marker (with a margin of 0 or more): a key that lives at least the
      * holder's TTL plus the margin, i.e. longer than the refused caller sleeps before it tries again. It is set in
@@ -185,6 +186,7 @@ final class RedisScripts {
             end
             """ + readCounter(2) + """
             if not granted and last >= 1 then
+            """ + CounterRetention.keepStored(2, "ARGV[2]").indent(2) + """
               return last
             end
             """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- this call's own holder", "ARGV[2]") + """
