@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the next grant, at least the clock, is larger than every token the row held. It trusts what the fence already
  * trusts: a database clock that does not step back by more than the grace.
  *
- * <p>It runs in small batches ({@value #BATCH} names, at most {@value #BATCHES} batches a tick) on a background
+ * <p>It runs in small batches ({@value #WALK} names walked in primary-key order, at most {@value #BATCHES} batches a tick) on a background
  * thread every {@link #INTERVAL} while the store is in use (until its longest lease plus the grace after its last
  * grant), so an idle store sends nothing; rows of processes that stopped are swept by any other that still grants.
  * Each name is its own bounded statement: a row another transaction keeps locked costs only that row a turn, never
@@ -43,8 +43,8 @@ final class RowSweeper implements AutoCloseable {
     static final Duration INTERVAL = Duration.ofSeconds(1);
     /** How far ahead of the clock a fence may keep this store sweeping after its grant. */
     static final Duration MAX_AHEAD = Duration.ofHours(1);
-    /** Names one statement looks at. */
-    static final int BATCH = 100;
+    /** Names one batch walks in primary-key order, of which it deletes those the condition allows. */
+    static final int WALK = 500;
     /** Batches one tick sweeps at most. */
     static final int BATCHES = 10;
     /** The bound of each statement, in seconds. */
@@ -60,6 +60,10 @@ final class RowSweeper implements AutoCloseable {
     private final ScheduledThreadPoolExecutor executor;
     private final AtomicLong activeUntil = new AtomicLong(System.nanoTime());
     private final AtomicBoolean ticking = new AtomicBoolean();
+    /** The last lock name the walk looked at ("" from the start); touched by one sweep at a time. */
+    private volatile String lockCursor = "";
+    /** The last semaphore name the walk looked at ("" from the start). */
+    private volatile String permitCursor = "";
 
     RowSweeper(JdbcBackend backend, SqlDialect dialect, String redactedStore) {
         this.backend = backend;
@@ -124,14 +128,14 @@ final class RowSweeper implements AutoCloseable {
         for (int i = 0; i < BATCHES; i++) {
             int[] batch = backend.withConnection("sweeping unused lock rows", this::sweepLocks);
             deleted += batch[1];
-            if (batch[0] < BATCH) {
+            if (batch[0] < WALK) {
                 break;
             }
         }
         for (int i = 0; i < BATCHES; i++) {
             int[] batch = backend.withConnection("sweeping unused permit rows", this::sweepPermits);
             deleted += batch[1];
-            if (batch[0] < BATCH) {
+            if (batch[0] < WALK) {
                 break;
             }
         }
@@ -144,20 +148,34 @@ final class RowSweeper implements AutoCloseable {
                 + dialect.fenceSeed() + " - ?";
     }
 
-    /** {candidates found, rows deleted} of one batch of the lock table. */
+    /**
+     * {rows looked at, rows deleted} of one batch of the lock table: the next {@value #WALK} names after the cursor in
+     * primary-key order, each flagged by the reclaim condition, so a batch reads at most that many rows however few
+     * may go (a filter on unindexed columns with a LIMIT reads the whole table when fewer rows match); the cursor
+     * goes back to the start after the last name.
+     */
     private int[] sweepLocks(Connection c) throws SQLException {
         List<String> names = new ArrayList<>();
-        try (PreparedStatement ps = dialect.prepareBounded(c, "SELECT name FROM " + locks + " WHERE "
-                + reclaimableLock() + " LIMIT " + BATCH, STATEMENT_SECONDS)) {
+        int seen = 0;
+        String last = null;
+        try (PreparedStatement ps = dialect.prepareBounded(c, "SELECT name, CASE WHEN " + reclaimableLock()
+                + " THEN 1 ELSE 0 END FROM " + locks + " WHERE name > ? ORDER BY name LIMIT " + WALK,
+                STATEMENT_SECONDS)) {
             ps.setLong(1, -graceMicros);
             ps.setLong(2, graceMicros);
+            ps.setString(3, lockCursor);
             ps.execute(); // not executeQuery: Connector/J refuses it for a query prefixed by SET STATEMENT
             try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {
-                    names.add(rs.getString(1));
+                    seen++;
+                    last = rs.getString(1);
+                    if (rs.getInt(2) == 1) {
+                        names.add(last);
+                    }
                 }
             }
         }
+        lockCursor = seen < WALK ? "" : last;
         int deleted = 0;
         try (PreparedStatement delete = dialect.prepareBounded(c, "DELETE FROM " + locks + " WHERE name = ? AND "
                 + reclaimableLock(), STATEMENT_SECONDS)) {
@@ -168,7 +186,7 @@ final class RowSweeper implements AutoCloseable {
                 deleted += deleteOne(delete, name);
             }
         }
-        return new int[] {names.size(), deleted};
+        return new int[] {seen, deleted};
     }
 
     /** Semaphores whose counter the clock has passed by the grace and of which no permit is held nor recent. */
@@ -178,19 +196,31 @@ final class RowSweeper implements AutoCloseable {
                 + " s.expires_at IS NOT NULL AND s.expires_at >= " + dialect.nowPlusMicros() + ")";
     }
 
-    /** {candidates found, names deleted} of one batch of the permit table; none if it was never created. */
+    /**
+     * {counter rows looked at, names deleted} of one batch of the permit table, walked as {@link #sweepLocks} walks
+     * the lock table; none if it was never created.
+     */
     private int[] sweepPermits(Connection c) throws SQLException {
         List<String> names = new ArrayList<>();
-        try (PreparedStatement ps = dialect.prepareBounded(c, "SELECT c.name FROM " + permits + " c WHERE "
-                + reclaimableSemaphore("c.") + " LIMIT " + BATCH, STATEMENT_SECONDS)) {
+        int seen = 0;
+        String last = null;
+        try (PreparedStatement ps = dialect.prepareBounded(c, "SELECT c.name, CASE WHEN "
+                + reclaimableSemaphore("c.") + " THEN 1 ELSE 0 END FROM " + permits + " c WHERE c.slot = 0 AND"
+                + " c.name > ? ORDER BY c.name LIMIT " + WALK, STATEMENT_SECONDS)) {
             ps.setLong(1, graceMicros);
             ps.setLong(2, -graceMicros);
+            ps.setString(3, permitCursor);
             ps.execute();
             try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {
-                    names.add(rs.getString(1));
+                    seen++;
+                    last = rs.getString(1);
+                    if (rs.getInt(2) == 1) {
+                        names.add(last);
+                    }
                 }
             }
+            permitCursor = seen < WALK ? "" : last;
         } catch (SQLException e) {
             if (dialect.isMissingTable(e)) {
                 return new int[] {0, 0};
@@ -201,7 +231,7 @@ final class RowSweeper implements AutoCloseable {
         for (String name : names) {
             deleted += deleteSemaphore(c, name);
         }
-        return new int[] {names.size(), deleted};
+        return new int[] {seen, deleted};
     }
 
     /**

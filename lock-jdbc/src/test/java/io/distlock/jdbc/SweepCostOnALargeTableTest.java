@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Adversarial: the cost of one sweep ({@link RowSweeper}, every second in every process that grants) on a large lock
  * table whose names are all held, so there is nothing to delete. The work of a tick should be bounded by its batches
- * ({@value RowSweeper#BATCH} names, {@value RowSweeper#BATCHES} batches), not grow with the table: measured on
+ * ({@value RowSweeper#WALK} names walked, {@value RowSweeper#BATCHES} batches), not grow with the table: measured on
  * MariaDB by the server's global row reads ({@code Handler_read_rnd_next} + {@code Handler_read_next}), which other
  * sessions can only add to.
  */
@@ -42,7 +42,7 @@ class SweepCostOnALargeTableTest {
             int deleted = backend.sweepNow();
             long read = rowReads(s) - before;
             assertThat(deleted).isZero();
-            int bound = 10 * RowSweeper.BATCH * RowSweeper.BATCHES;
+            int bound = 2 * RowSweeper.WALK * RowSweeper.BATCHES;
             assertThat(read).as("rows the server read for one sweep of %d held names (bound %d)", HELD_ROWS, bound)
                     .isLessThanOrEqualTo(bound);
         } finally {
