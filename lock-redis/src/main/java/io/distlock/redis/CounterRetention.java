@@ -7,8 +7,9 @@ import java.time.Duration;
  * leaves nothing behind (issue #33) while its tokens still never repeat: every script that writes or renews a
  * counter holding {@code value} sets its TTL to at least
  * {@code ceil((value - clock) / 1000) + lease + }{@value #GRACE_MS} ms, where {@code clock} is the server's
- * {@code TIME} in microseconds of the same script, and never shortens a TTL already longer (except that a grant's {@code SET} of a new value clears it: the
- * retention set right after covers that value, and a semaphore holder's next renewal lengthens it again).
+ * {@code TIME} in microseconds of the same script, and never shortens a TTL already longer (except that a grant's
+ * {@code SET} of a new value clears it: the retention set right after covers that value, and a semaphore holder's
+ * next renewal lengthens it again).
  *
  * <p>Why that is safe: every token is {@code max(last + 1, clock)} ({@link RedisScripts#nextFence}), so a deleted
  * counter starts again at the server clock. A key's TTL is an absolute server time; it ends no earlier than the
