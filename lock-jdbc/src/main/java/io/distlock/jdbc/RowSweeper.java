@@ -155,27 +155,17 @@ final class RowSweeper implements AutoCloseable {
      * goes back to the start after the last name.
      */
     private int[] sweepLocks(Connection c) throws SQLException {
-        List<String> names = new ArrayList<>();
-        int seen = 0;
-        String last = null;
+        Walk walk;
         try (PreparedStatement ps = dialect.prepareBounded(c, "SELECT name, CASE WHEN " + reclaimableLock()
                 + " THEN 1 ELSE 0 END FROM " + locks + " WHERE name > ? ORDER BY name LIMIT " + WALK,
                 STATEMENT_SECONDS)) {
             ps.setLong(1, -graceMicros);
             ps.setLong(2, graceMicros);
             ps.setString(3, lockCursor);
-            ps.execute(); // not executeQuery: Connector/J refuses it for a query prefixed by SET STATEMENT
-            try (ResultSet rs = ps.getResultSet()) {
-                while (rs.next()) {
-                    seen++;
-                    last = rs.getString(1);
-                    if (rs.getInt(2) == 1) {
-                        names.add(last);
-                    }
-                }
-            }
+            walk = Walk.of(ps);
         }
-        lockCursor = seen < WALK ? "" : last;
+        lockCursor = walk.cursor();
+        List<String> names = walk.reclaimable();
         int deleted = 0;
         try (PreparedStatement delete = dialect.prepareBounded(c, "DELETE FROM " + locks + " WHERE name = ? AND "
                 + reclaimableLock(), STATEMENT_SECONDS)) {
@@ -186,7 +176,7 @@ final class RowSweeper implements AutoCloseable {
                 deleted += deleteOne(delete, name);
             }
         }
-        return new int[] {seen, deleted};
+        return new int[] {walk.seen(), deleted};
     }
 
     /** Semaphores whose counter the clock has passed by the grace and of which no permit is held nor recent. */
@@ -201,26 +191,15 @@ final class RowSweeper implements AutoCloseable {
      * the lock table; none if it was never created.
      */
     private int[] sweepPermits(Connection c) throws SQLException {
-        List<String> names = new ArrayList<>();
-        int seen = 0;
-        String last = null;
+        Walk walk;
         try (PreparedStatement ps = dialect.prepareBounded(c, "SELECT c.name, CASE WHEN "
                 + reclaimableSemaphore("c.") + " THEN 1 ELSE 0 END FROM " + permits + " c WHERE c.slot = 0 AND"
                 + " c.name > ? ORDER BY c.name LIMIT " + WALK, STATEMENT_SECONDS)) {
             ps.setLong(1, graceMicros);
             ps.setLong(2, -graceMicros);
             ps.setString(3, permitCursor);
-            ps.execute();
-            try (ResultSet rs = ps.getResultSet()) {
-                while (rs.next()) {
-                    seen++;
-                    last = rs.getString(1);
-                    if (rs.getInt(2) == 1) {
-                        names.add(last);
-                    }
-                }
-            }
-            permitCursor = seen < WALK ? "" : last;
+            walk = Walk.of(ps);
+            permitCursor = walk.cursor();
         } catch (SQLException e) {
             if (dialect.isMissingTable(e)) {
                 return new int[] {0, 0};
@@ -228,10 +207,10 @@ final class RowSweeper implements AutoCloseable {
             throw e;
         }
         int deleted = 0;
-        for (String name : names) {
+        for (String name : walk.reclaimable()) {
             deleted += deleteSemaphore(c, name);
         }
-        return new int[] {seen, deleted};
+        return new int[] {walk.seen(), deleted};
     }
 
     /**
@@ -305,5 +284,35 @@ final class RowSweeper implements AutoCloseable {
     @Override
     public void close() {
         executor.shutdownNow();
+    }
+
+    /**
+     * One batch of the walk: how many names it looked at, the last of them, and those the reclaim condition
+     * flagged. A walk that looked at fewer than {@value #WALK} names reached the end, so the next starts again.
+     */
+    private record Walk(int seen, String last, List<String> reclaimable) {
+
+        /** Runs {@code ps} (name, flag) and reads its rows. */
+        static Walk of(PreparedStatement ps) throws SQLException {
+            List<String> flagged = new ArrayList<>();
+            int seen = 0;
+            String last = "";
+            ps.execute(); // not executeQuery: Connector/J refuses it for a query prefixed by SET STATEMENT
+            try (ResultSet rs = ps.getResultSet()) {
+                while (rs.next()) {
+                    seen++;
+                    last = rs.getString(1);
+                    if (rs.getInt(2) == 1) {
+                        flagged.add(last);
+                    }
+                }
+            }
+            return new Walk(seen, last, flagged);
+        }
+
+        /** Where the next batch starts. */
+        String cursor() {
+            return seen < WALK ? "" : last;
+        }
     }
 }
