@@ -47,6 +47,7 @@ final class ReleaseSubscriber implements AutoCloseable {
     private volatile Listener current;
     private volatile boolean subscribed;
     private volatile String ignoredMessage;
+    private volatile String wakeChannel;
     private ScheduledFuture<?> pinging;
 
     /**
@@ -74,6 +75,16 @@ final class ReleaseSubscriber implements AutoCloseable {
      */
     ReleaseSubscriber ignoring(String message) {
         this.ignoredMessage = message;
+        return this;
+    }
+
+    /**
+     * This subscriber, also subscribed to the store's own wake channel {@code channel}, on which a release that woke
+     * this store (the head of the name's waiter queue) publishes the name; the subscription counts as up once that
+     * channel is subscribed too. Call before {@link #start}.
+     */
+    ReleaseSubscriber wakingOn(String channel) {
+        this.wakeChannel = channel;
         return this;
     }
 
@@ -179,6 +190,8 @@ final class ReleaseSubscriber implements AutoCloseable {
         private volatile boolean answered;
         /** Whether the probe channel is subscribed now: the next ping takes it out again. */
         private volatile boolean probing;
+        /** Whether the store's wake channel is subscribed: ending the subscription takes it out too. */
+        private volatile boolean waking;
         /** Guards {@link #ended} against pings: a ping on an ended subscription could reconnect its connection. */
         private final Object lock = new Object();
         private boolean ended;
@@ -226,6 +239,9 @@ final class ReleaseSubscriber implements AutoCloseable {
                 }
                 try {
                     punsubscribe();
+                    if (waking) {
+                        unsubscribe(); // the wake channel (and a probe): a subscription ends with its last channel
+                    }
                 } catch (JedisException e) {
                     LOG.log(Level.DEBUG, "could not unsubscribe from redis store {0}: {1}", store, e.toString());
                 }
@@ -257,6 +273,13 @@ final class ReleaseSubscriber implements AutoCloseable {
             if (probeChannel.equals(channel)) {
                 probing = true;
                 answered = true;
+            } else if (channel.equals(wakeChannel)) {
+                waking = true;
+                subscribed = true;
+                signals.signalAll(); // anything published while we were not listening is lost: re-check every lock
+                if (closing.getCount() == 0) {
+                    unsubscribe();
+                }
             }
         }
 
@@ -271,10 +294,25 @@ final class ReleaseSubscriber implements AutoCloseable {
         @Override
         public void onPSubscribe(String pattern, int subscribedChannels) {
             wasSubscribed = true;
-            subscribed = true;
-            signals.signalAll(); // anything published while we were not listening is lost: re-check every lock
+            if (wakeChannel == null) {
+                subscribed = true;
+                signals.signalAll(); // anything published while we were not listening is lost: re-check every lock
+            } else {
+                synchronized (lock) { // the pings write on this connection too
+                    if (!ended) {
+                        subscribe(wakeChannel); // up once it answers (onSubscribe)
+                    }
+                }
+            }
             if (closing.getCount() == 0) {
                 punsubscribe();
+            }
+        }
+
+        @Override
+        public void onMessage(String channel, String message) {
+            if (channel.equals(wakeChannel)) {
+                signals.signal(message);
             }
         }
 
