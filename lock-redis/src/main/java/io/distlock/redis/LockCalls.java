@@ -168,6 +168,12 @@ final class LockCalls {
                 List.of(value, keys.channel(name), name, keys.wakeChannel("")));
     }
 
+    /** Pass a wake-up of {@code name} on to the next queued client ({@link RedisScripts#PASS_ON}). */
+    Call passOn(String name) {
+        return new Call(List.of(keys.lock(name), keys.waiting(name)),
+                List.of(keys.wakeChannel(""), name, keys.channel(name)));
+    }
+
     /**
      * Release {@code name} if it still holds {@code value}, leaving the tombstone of {@code ownerToken} for
      * {@code tombstoneMs} (a Cluster client re-sends a release whose reply was lost).

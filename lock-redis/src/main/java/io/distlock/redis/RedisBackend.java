@@ -14,6 +14,7 @@ import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,8 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
      * {@link #WAITER_MARGIN} plus the holder's TTL its place in the queue lives).
      */
     static final Duration RECHECK = Duration.ofSeconds(1);
+
+    private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -90,7 +93,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         Duration pingEvery = options.timeout().dividedBy(2).compareTo(MAX_PING_INTERVAL) < 0
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
-                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).wakingOn(calls.wakeChannel()).start();
+                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).wakingOn(calls.wakeChannel()).passingOn(this::passOnLater).start();
         this.permits = new RedisPermits(client, keys, options, store, signals(), slotted).withReaper(reaper);
     }
 
@@ -155,6 +158,26 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             return Math.min(untilHolderExpiry(holderTtlNanos), recheckNanos());
         }
         return super.pollDelayNanos(failures, holderTtlNanos);
+    }
+
+    /**
+     * A release woke this store for {@code name} while none of its threads waited for it (a waiter that gave up, a
+     * refused attempt that did not wait): wakes the next queued client, in the background, so it need not wait for
+     * its re-check. Lost (store closing, server unreachable), it costs that client its re-check only.
+     */
+    private void passOnLater(String name) {
+        try {
+            upkeep.execute(() -> {
+                try {
+                    RedisScripts.PASS_ON.run(client, calls.passOn(name));
+                } catch (JedisException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "passing a wake-up of lock {0} on in redis store {1}"
+                            + " failed: {2}", name, store, e.toString());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // the store is closing: the next client's re-check finds the lock
+        }
     }
 
     private static long recheckNanos() {
@@ -282,6 +305,11 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     /** Exposed for tests: how many round trips renewals have taken so far. */
     long renewalRoundTrips() {
         return renewer.roundTrips();
+    }
+
+    /** The id this store queues under in waiter queues (for tests). */
+    String waiterId() {
+        return calls.waiterId();
     }
 
     /** Whether the release subscription is up (for tests). */

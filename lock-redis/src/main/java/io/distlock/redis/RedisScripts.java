@@ -305,6 +305,21 @@ final class RedisScripts {
             """);
 
     /**
+     * Pass a wake-up on, run by a client that a release woke (it headed the waiter queue) when it no longer waits
+     * for the name (its waiter gave up, or its refused attempt did not wait). KEYS: lock, waiter queue. ARGV: wake
+     * channel head, name, channel. While the lock is free it wakes the queue's next client as {@link #RELEASE}
+     * does ({@link #wakeNext}) and returns 1; while it is held it changes nothing (that holder's release wakes the
+     * next) and returns 0.
+     */
+    static final LuaScript PASS_ON = new LuaScript("passOn", """
+            if redis.call('EXISTS', KEYS[1]) == 1 then
+              return 0
+            end
+            """ + wakeNext(2, 1, 2, 3, 2) + """
+            return 1
+            """);
+
+    /**
      * Renew a batch. KEYS: lock key and fence counter of each lease in turn. ARGV: lease ms and value for each
      * lease in turn. Returns the 1-based positions of the leases that were no longer held. A renewed lease's counter
      * is kept for its {@link CounterRetention} (it must outlive the lease: the admin view reads the holder's token

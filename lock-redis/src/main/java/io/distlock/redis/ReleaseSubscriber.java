@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.JedisPubSub;
@@ -48,6 +49,7 @@ final class ReleaseSubscriber implements AutoCloseable {
     private volatile boolean subscribed;
     private volatile String ignoredMessage;
     private volatile String wakeChannel;
+    private volatile Consumer<String> unheard = name -> { };
     private ScheduledFuture<?> pinging;
 
     /**
@@ -85,6 +87,16 @@ final class ReleaseSubscriber implements AutoCloseable {
      */
     ReleaseSubscriber wakingOn(String channel) {
         this.wakeChannel = channel;
+        return this;
+    }
+
+    /**
+     * This subscriber, handing to {@code unheard} (on the subscriber thread: it must not block) the name of a wake-up
+     * on the store's wake channel that no waiter of this store was registered for, so it can be passed on. Call
+     * before {@link #start}.
+     */
+    ReleaseSubscriber passingOn(Consumer<String> unheard) {
+        this.unheard = unheard;
         return this;
     }
 
@@ -312,7 +324,11 @@ final class ReleaseSubscriber implements AutoCloseable {
         @Override
         public void onMessage(String channel, String message) {
             if (channel.equals(wakeChannel)) {
+                boolean heard = signals.hasWaiters(message);
                 signals.signal(message);
+                if (!heard) {
+                    unheard.accept(message);
+                }
             }
         }
 

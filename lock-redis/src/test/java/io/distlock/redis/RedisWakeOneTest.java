@@ -26,7 +26,8 @@ import redis.clients.jedis.RedisClient;
 /**
  * A release wakes one waiting client, not all of them (issue #33's thundering herd): a refused waiter queues its
  * client in the name's waiter queue, and a release publishes on the wake channel of the queue's head alone, which
- * only that client subscribes to. A woken client that is gone costs the others at most their bounded re-check.
+ * only that client subscribes to. A woken client that is gone costs the others at most their bounded re-check; one
+ * that is there but does not wait passes the wake-up on.
  */
 class RedisWakeOneTest {
 
@@ -113,6 +114,46 @@ class RedisWakeOneTest {
                     .isLessThan(Duration.ofSeconds(3));
             assertThat(probe.raw().zscore(KEYS.waiting("ghost"), "gone-client")).as("the gone client's place")
                     .isNull();
+            next.release();
+        }
+    }
+
+    /**
+     * A refused {@code tryAcquire()} that did not wait queues its client too; when a release wakes that client, it
+     * passes the wake-up on to the next queued client instead of leaving it to its re-check: the capture sees the
+     * release's message to the client that does not wait, then one to the waiting client.
+     */
+    @Test
+    void aWokenClientThatDoesNotWaitPassesTheWakeUpOn() throws Exception {
+        try (RedisProbe probe = new RedisProbe(server.port()); Capture capture = new Capture(server.port());
+                LockStore holderStore = LockStore.open(server.uri("timeout=2s"));
+                LockStore idleStore = LockStore.open(server.uri("timeout=2s"));
+                LockStore waiterStore = LockStore.open(server.uri("timeout=2s"))) {
+            RedisBackend idle = RedisProbe.backendOf(idleStore);
+            RedisBackend waiting = RedisProbe.backendOf(waiterStore);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> idle.isSubscribed() && waiting.isSubscribed());
+            Lease held = holderStore.lock("pass", LEASE_30S).tryAcquire().orElseThrow();
+            assertThat(idleStore.lock("pass", LEASE_30S).tryAcquire()).isEmpty();
+            CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return waiterStore.lock("pass", LEASE_30S).tryAcquire(Duration.ofSeconds(20)).orElseThrow();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiting.signals().hasWaiters("pass"));
+            // right after one of the waiter's re-checks (at least 1 s to the next one, which would find the lock free
+            // on its own), the client that does not wait is put first in line
+            long scripts = probe.calls("evalsha");
+            Awaitility.await().pollInterval(Duration.ofMillis(2)).atMost(Duration.ofSeconds(5))
+                    .until(() -> probe.calls("evalsha") > scripts);
+            probe.raw().zadd(KEYS.waiting("pass"), probe.serverClockMicros() / 1000 + 20_000, idle.waiterId());
+
+            held.release();
+            Lease next = waiter.get(30, TimeUnit.SECONDS);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> capture.messages.size() >= 2);
+            assertThat(capture.messages).extracting(Map.Entry::getKey).as("channels of the release messages")
+                    .containsExactly(KEYS.wakeChannel(idle.waiterId()), KEYS.wakeChannel(waiting.waiterId()));
             next.release();
         }
     }
