@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.spi.OwnerTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -36,6 +37,10 @@ final class LockCalls {
     private final Rawable guardMsArg;
     private final Rawable waiterMarginMsArg;
     private final Rawable guardKeyArg;
+    /** The id this client queues under in a name's waiter queue, and the release message that wakes it. */
+    private final String waiterId;
+    private final Rawable waiterIdArg;
+    private final Rawable wakeHeadArg;
     /** The lease time of the last encoded acquire: most stores use one lease time, so it is encoded once. */
     private volatile LeaseMs lastLeaseMs;
     /** What every key of a plain name puts before the name ({@code P{}), and the channel before the name. */
@@ -59,8 +64,21 @@ final class LockCalls {
         this.guardMsArg = SentBytes.of(guardMs);
         this.waiterMarginMsArg = SentBytes.of(waiterMarginMs);
         this.guardKeyArg = SentBytes.of(keys.guard());
+        this.waiterId = OwnerTokens.newToken();
+        this.waiterIdArg = SentBytes.of(waiterId);
+        this.wakeHeadArg = SentBytes.of(keys.wakeChannel(""));
         this.keyHead = bytes(keys.prefix() + "{");
         this.channelHead = bytes(keys.channel(""));
+    }
+
+    /** The id this client queues under in a name's waiter queue ({@link RedisScripts#queueWaiter}). */
+    String waiterId() {
+        return waiterId;
+    }
+
+    /** The channel on which a release wakes this client's waiters ({@link RedisScripts#wakeNext}). */
+    String wakeChannel() {
+        return keys.wakeChannel(waiterId);
     }
 
     /**
@@ -101,7 +119,7 @@ final class LockCalls {
         if (guarded) {
             call.key(guardKeyArg);
         }
-        return call.add(value).add(leaseMs(leaseTime)).add(guardMsArg).add(waiterMarginMsArg);
+        return call.add(value).add(leaseMs(leaseTime)).add(guardMsArg).add(waiterMarginMsArg).add(waiterIdArg);
     }
 
     /** The fence of an {@link RedisScripts#ACQUIRE} reply that granted the lock, or 0 for one that did not. */
@@ -123,7 +141,7 @@ final class LockCalls {
     /** {@link #release(String, String)} in encoded form, a call of {@link RedisScripts#RELEASE}. */
     CommandArguments release(EncodedName name, Rawable value) {
         return RedisScripts.RELEASE.call(2).key(name.lock()).key(name.waiting())
-                .add(value).add(name.channel()).add(name.encodedName());
+                .add(value).add(name.channel()).add(name.encodedName()).add(wakeHeadArg);
     }
 
     /** {@code leaseTime} in milliseconds as sent; the last one is kept, so a store's usual lease time is encoded once. */
@@ -138,7 +156,7 @@ final class LockCalls {
 
     /** Acquire {@code name} for {@code leaseTime} with the stored {@code value} (owner token and description). */
     Call acquire(String name, String value, Duration leaseTime) {
-        List<String> args = List.of(value, Long.toString(leaseTime.toMillis()), guardMs, waiterMarginMs);
+        List<String> args = List.of(value, Long.toString(leaseTime.toMillis()), guardMs, waiterMarginMs, waiterId);
         return guardMs.equals("0")
                 ? new Call(List.of(keys.lock(name), keys.fence(name), keys.waiting(name)), args)
                 : new Call(List.of(keys.lock(name), keys.fence(name), keys.waiting(name), keys.guard()), args);
@@ -146,7 +164,14 @@ final class LockCalls {
 
     /** Release {@code name} if it still holds {@code value}; no tombstone (the client never re-sends). */
     Call release(String name, String value) {
-        return new Call(List.of(keys.lock(name), keys.waiting(name)), List.of(value, keys.channel(name), name));
+        return new Call(List.of(keys.lock(name), keys.waiting(name)),
+                List.of(value, keys.channel(name), name, keys.wakeChannel("")));
+    }
+
+    /** Pass a wake-up of {@code name} on to the next queued client ({@link RedisScripts#PASS_ON}). */
+    Call passOn(String name) {
+        return new Call(List.of(keys.lock(name), keys.waiting(name)),
+                List.of(keys.wakeChannel(""), name, keys.channel(name)));
     }
 
     /**
@@ -155,18 +180,23 @@ final class LockCalls {
      */
     Call releaseWithTombstone(String name, String value, String ownerToken, String tombstoneMs) {
         return new Call(List.of(keys.lock(name), keys.waiting(name), keys.releasedTombstone(name, ownerToken)),
-                List.of(value, keys.channel(name), name, tombstoneMs));
+                List.of(value, keys.channel(name), name, keys.wakeChannel(""), tombstoneMs));
     }
 
     /**
-     * Release {@code name} for other clients if it still holds {@code value}, publishing {@code message}; with a
-     * tombstone of {@code ownerToken} for {@code tombstoneMs} when that is not null (Cluster).
+     * Release {@code name} for other clients if it still holds {@code value}, waking the next of them (or publishing
+     * {@code message} over an earlier version's marker) and queueing this client for {@code keep}; with a tombstone
+     * of {@code ownerToken} for {@code tombstoneMs} when that is not null (Cluster).
      */
-    Call releaseForOthers(String name, String value, String message, String ownerToken, String tombstoneMs) {
+    Call releaseForOthers(String name, String value, String message, Duration keep, String ownerToken,
+            String tombstoneMs) {
+        String keepMs = Long.toString(Math.max(1, keep.toMillis()));
         return tombstoneMs == null
-                ? new Call(List.of(keys.lock(name), keys.waiting(name)), List.of(value, keys.channel(name), message))
+                ? new Call(List.of(keys.lock(name), keys.waiting(name)),
+                        List.of(value, keys.channel(name), message, waiterId, keepMs, keys.wakeChannel(""), name))
                 : new Call(List.of(keys.lock(name), keys.waiting(name), keys.releasedTombstone(name, ownerToken)),
-                        List.of(value, keys.channel(name), message, tombstoneMs));
+                        List.of(value, keys.channel(name), message, waiterId, keepMs, keys.wakeChannel(""), name,
+                                tombstoneMs));
     }
 
     /**

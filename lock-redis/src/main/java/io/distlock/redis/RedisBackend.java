@@ -14,7 +14,9 @@ import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.UnifiedJedis;
@@ -41,6 +43,13 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
      * release it sleeps through.
      */
     static final Duration WAITER_MARGIN = Duration.ofSeconds(1);
+    /**
+     * A queued waiter that no release woke tries again after this long, jittered up to half of it more (less than the
+     * {@link #WAITER_MARGIN} plus the holder's TTL its place in the queue lives).
+     */
+    static final Duration RECHECK = Duration.ofSeconds(1);
+
+    private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -84,7 +93,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         Duration pingEvery = options.timeout().dividedBy(2).compareTo(MAX_PING_INTERVAL) < 0
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
-                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).start();
+                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).wakingOn(calls.wakeChannel()).passingOn(this::passOnLater).start();
         this.permits = new RedisPermits(client, keys, options, store, signals(), slotted).withReaper(reaper);
     }
 
@@ -138,15 +147,42 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     }
 
     /**
-     * While the release subscription is up, a waiter sleeps until the holder's TTL ends (a release message wakes it
-     * sooner); when it is down, or the TTL is unknown, it polls with the default backoff.
+     * While the release subscription is up, a waiter sleeps until the holder's TTL ends or its re-check is due,
+     * whichever comes first (a release message that names this client wakes it sooner; a release wakes only the next
+     * queued client, so the re-check bounds what a lost message or a woken client that died costs the others); when
+     * the subscription is down, or the TTL is unknown, it polls with the default backoff.
      */
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
         if (subscriber.isSubscribed() && holderTtlNanos >= 0) {
-            return untilHolderExpiry(holderTtlNanos);
+            return Math.min(untilHolderExpiry(holderTtlNanos), recheckNanos());
         }
         return super.pollDelayNanos(failures, holderTtlNanos);
+    }
+
+    /**
+     * A release woke this store for {@code name} while none of its threads waited for it (a waiter that gave up, a
+     * refused attempt that did not wait): wakes the next queued client, in the background, so it need not wait for
+     * its re-check. Lost (store closing, server unreachable), it costs that client its re-check only.
+     */
+    private void passOnLater(String name) {
+        try {
+            upkeep.execute(() -> {
+                try {
+                    RedisScripts.PASS_ON.run(client, calls.passOn(name));
+                } catch (JedisException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "passing a wake-up of lock {0} on in redis store {1}"
+                            + " failed: {2}", name, store, e.toString());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // the store is closing: the next client's re-check finds the lock
+        }
+    }
+
+    private static long recheckNanos() {
+        long base = RECHECK.toNanos();
+        return base + ThreadLocalRandom.current().nextLong(base / 2 + 1);
     }
 
     @Override
@@ -167,8 +203,9 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     }
 
     /**
-     * One {@code EVALSHA} of {@link RedisScripts#RELEASE_FOR_OTHERS}: the waiting marker stays for this store's next
-     * thread, and the message names this store, so its own subscriber does not cut that thread's courtesy short.
+     * One {@code EVALSHA} of {@link RedisScripts#RELEASE_FOR_OTHERS}: the next other client is woken and this store
+     * queues itself for its next thread, so the other client's release wakes it; the message over an earlier version's
+     * marker names this store, so its own subscriber does not cut that thread's courtesy short.
      */
     @Override
     public boolean releaseForOthers(Grant grant) {
@@ -176,7 +213,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         Object reply;
         try {
             reply = RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
-                    HeldLock.valueOf(grant.handle()), ownReleaseMessage, grant.ownerToken(),
+                    HeldLock.valueOf(grant.handle()), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
                     slotted ? tombstoneMs : null));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
@@ -268,6 +305,11 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     /** Exposed for tests: how many round trips renewals have taken so far. */
     long renewalRoundTrips() {
         return renewer.roundTrips();
+    }
+
+    /** The id this store queues under in waiter queues (for tests). */
+    String waiterId() {
+        return calls.waiterId();
     }
 
     /** Whether the release subscription is up (for tests). */

@@ -5,10 +5,10 @@ package io.distlock.redis;
  * {@code P{NAME}} the lock key (value: owner token and owner description, with the lease as its TTL),
  * {@code P{NAME}:fence} its fencing counter (kept past every lease, and until the server clock has passed it: see
  * {@link CounterRetention}), {@code P{NAME}:waiting} the
- * waiting marker a refused acquire leaves (the next release publishes), on a Cluster the short-lived release
+ * waiter queue a refused acquire joins (the next release wakes its head), on a Cluster the short-lived release
  * tombstone {@code P{NAME}:released:TOKEN}, and the semaphores' keys {@code P{NAME}:sem},
- * {@code P{NAME}:semlimit}, ... (see {@link Kind}); besides, the restart-guard marker {@code Pguard} and the release
- * channel {@code Preleased:NAME}. The keys of a name share its hash tag, so its scripts run on Redis Cluster. A name
+ * {@code P{NAME}:semlimit}, ... (see {@link Kind}); besides, the restart-guard marker {@code Pguard}, the release
+ * channel {@code Preleased:NAME} and each client's wake channel {@code Pwake:ID}. The keys of a name share its hash tag, so its scripts run on Redis Cluster. A name
  * containing {@code '}'} cannot be its own hash tag: it gets the tag {@code {#HASH}} followed by the name's length,
  * a colon and the name.
  *
@@ -101,6 +101,14 @@ final class RedisKeys {
     /** The channel a release of {@code name} is published on. */
     String channel(String name) {
         return prefix + "released:" + name;
+    }
+
+    /**
+     * The channel on which a release wakes the waiters of the client queued as {@code waiterId} (the message is the
+     * lock's name). Outside {@link #channelPattern()}: only that client subscribes to it.
+     */
+    String wakeChannel(String waiterId) {
+        return prefix + "wake:" + waiterId;
     }
 
     /** The pattern matching every release channel of this prefix. */

@@ -43,8 +43,8 @@ final class RedisScripts {
     }
 
     /**
-     * The lines of a refused acquire that leave the waiting marker {@code KEYS[key]}, shared by locks and permits (one
-     * rule for both): the marker lives at least {@code ttl} (a Lua variable: the ms until the holder, or the earliest
+     * The lines of a refused permit acquire that leave the waiting marker {@code KEYS[key]} (locks queue their
+     * waiting clients instead, {@link #queueWaiter}, so a release wakes one of them): the marker lives at least {@code ttl} (a Lua variable: the ms until the holder, or the earliest
      * holder, expires; -1 unknown, then the lease {@code ARGV[leaseArg]}) plus the margin {@code ARGV[marginArg]} ms,
      * longer than the refused caller sleeps before it tries again; a margin of -1 leaves no marker. A release that
      * finds the marker deletes it and publishes; one that finds none publishes nothing.
@@ -59,6 +59,61 @@ final class RedisScripts {
               end
             end
             """.formatted(key, ttl, leaseArg, marginArg);
+    }
+
+    /**
+     * The lines of a refused lock acquire that queue the waiting client {@code ARGV[idArg]} in the waiter queue
+     * {@code KEYS[key]}, a sorted set of client ids scored by the server time (ms) each one's place expires: at least
+     * {@code ttl} (a Lua variable: the holder's ms left, -1 unknown, then the lease {@code ARGV[leaseArg]}) plus the
+     * margin {@code ARGV[marginArg]} from now, longer than the refused caller sleeps before it tries again; the key
+     * itself lives as long as its latest place. A margin of -1 queues nobody. A key of another type (the plain
+     * marker of an earlier version) is replaced. A release wakes only the queue's head ({@link #wakeNext}).
+     */
+    static String queueWaiter(int key, String ttl, int leaseArg, int marginArg, int idArg) {
+        return """
+            local margin = tonumber(ARGV[%4$d])
+            if margin >= 0 then
+              local keep = %2$s >= 0 and %2$s + margin or tonumber(ARGV[%3$d]) + margin
+              if redis.call('TYPE', KEYS[%1$d]).ok ~= 'zset' then
+                redis.call('DEL', KEYS[%1$d])
+              end
+              local t = redis.call('TIME')
+              local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+              redis.call('ZADD', KEYS[%1$d], string.format('%%.0f', now + keep), ARGV[%5$d])
+              if redis.call('PTTL', KEYS[%1$d]) < keep then
+                redis.call('PEXPIRE', KEYS[%1$d], keep)
+              end
+            end
+            """.formatted(key, ttl, leaseArg, marginArg, idArg);
+    }
+
+    /**
+     * The lines of a release that wake the next waiter of the waiter queue {@code KEYS[key]} ({@link #queueWaiter}):
+     * places that have expired are dropped, the head (the place that expires first) is taken out of the queue and the
+     * name {@code ARGV[nameArg]} is published on that client's own wake channel, {@code ARGV[wakeArg]} followed by its
+     * id: one message, to one client, whose waiters of the name try again; the others sleep on (each re-checks on its
+     * own bounded timer, so a woken client that died or a lost message costs at most that timer). An empty queue
+     * publishes nothing. A key of another type (an earlier version's plain marker) is deleted and
+     * {@code ARGV[messageArg]} published on the name's channel {@code ARGV[channelArg]}, which wakes every waiter as
+     * before. No line raises an error.
+     */
+    static String wakeNext(int key, int wakeArg, int nameArg, int channelArg, int messageArg) {
+        return """
+            local queued = redis.call('TYPE', KEYS[%1$d]).ok
+            if queued == 'zset' then
+              local t = redis.call('TIME')
+              local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+              redis.call('ZREMRANGEBYSCORE', KEYS[%1$d], '-inf', now)
+              local head = redis.call('ZRANGE', KEYS[%1$d], 0, 0)[1]
+              if head then
+                redis.call('ZREM', KEYS[%1$d], head)
+                redis.call('PUBLISH', ARGV[%2$d] .. head, ARGV[%3$d])
+              end
+            elseif queued ~= 'none' then
+              redis.call('DEL', KEYS[%1$d])
+              redis.call('PUBLISH', ARGV[%4$d], ARGV[%5$d])
+            end
+            """.formatted(key, wakeArg, nameArg, channelArg, messageArg);
     }
 
     /**
@@ -147,8 +202,8 @@ final class RedisScripts {
     }
 
     /**
-     * Acquire. KEYS: lock, fence, waiting marker[, guard]. ARGV: value, lease ms, guard window ms (0: no guard), waiter
-     * margin ms (-1: leave no waiter marker). Returns one integer (read by {@link LockCalls#grantedFence(long)} and
+     * Acquire. KEYS: lock, fence, waiter queue[, guard]. ARGV: value, lease ms, guard window ms (0: no guard), waiter
+     * margin ms (-1: queue nobody), waiting client's id. Returns one integer (read by {@link LockCalls#grantedFence(long)} and
      * {@link LockCalls#retryMillis(long)}): the fence, at least 1, when granted; {@code -2 - ms} when held (ms: the
      * holder's TTL, so -1 when unknown) or while the restart guard holds everything back (ms: the time left of its
      * window). One integer, not a table, because this is the call every lock makes: the reply costs the server and
@@ -163,11 +218,12 @@ final class RedisScripts {
      * call after a lost reply (Jedis's Cluster retries) gets its own grant back, its counter kept past the lease the
      * re-send gave the key ({@link CounterRetention}).
      *
-     * <p>A refused attempt leaves the waiting marker (with a margin of 0 or more): a key that lives at least the
-     * holder's TTL plus the margin, i.e. longer than the refused caller sleeps before it tries again. It is set in
-     * the same atomic step that refused, so a release that runs after the refusal finds it and publishes, and a
-     * release that runs before it was seen by the attempt itself. {@link #RELEASE} publishes only when it finds a
-     * marker, so a lock nobody waits for costs no {@code PUBLISH}.
+     * <p>A refused attempt queues its client in the waiter queue (with a margin of 0 or more, {@link #queueWaiter}):
+     * a place that lives at least the holder's TTL plus the margin, i.e. longer than the refused caller sleeps before
+     * it tries again. It is queued in the same atomic step that refused, so a release that runs after the refusal
+     * finds it, and a release that runs before it was seen by the attempt itself. {@link #RELEASE} wakes only the
+     * queue's head and publishes nothing when the queue is empty, so a lock nobody waits for costs no
+     * {@code PUBLISH}. A grant takes its client's place out of the queue.
      *
      * <p>The guard marker holds the server's {@code run_id} and {@code master_replid} and the server time (ms) until
      * which nothing is granted. A marker missing, or written by another server process or in another replication
@@ -179,10 +235,13 @@ final class RedisScripts {
             if not granted then
               if redis.call('GET', KEYS[1]) ~= ARGV[1] then
                 local ttl = redis.call('PTTL', KEYS[1])
-            """ + leaveWaiterMarker(3, "ttl", 2, 4).indent(4) + """
+            """ + queueWaiter(3, "ttl", 2, 4, 5).indent(4) + """
                 return -2 - ttl
               end
               redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            end
+            if tonumber(ARGV[4]) >= 0 then
+              redis.pcall('ZREM', KEYS[3], ARGV[5]) -- granted: this client waits no more
             end
             """ + readCounter(2) + """
             if not granted and last >= 1 then
@@ -194,20 +253,19 @@ final class RedisScripts {
             """);
 
     /**
-     * Release. KEYS: lock, waiting marker[, tombstone]. ARGV: value, channel, name[, tombstone ms]. Deletes the lock
-     * only if the value matches; then, if a refused attempt left the waiting marker, deletes it and publishes the
-     * release (every waiter that left it is woken, tries again, and a refused one leaves it again). With a tombstone
+     * Release. KEYS: lock, waiter queue[, tombstone]. ARGV: value, channel, name, wake channel head[, tombstone ms]. Deletes the lock
+     * only if the value matches; then wakes the next waiting client ({@link #wakeNext}: one message that only that
+     * client acts on; its waiter tries again, and a refused one queues again). With a tombstone
      * key, a successful release leaves it for the given time, and a release that finds the lock gone but its
      * tombstone present answers 1: that is a re-sent release whose first run succeeded (its reply was lost), not a
      * lease that expired.
      */
     static final LuaScript RELEASE = new LuaScript("release", """
             if redis.call('GET', KEYS[1]) == ARGV[1] then
-              if redis.call('DEL', KEYS[1], KEYS[2]) == 2 then -- the lock and a waiting marker
-                redis.call('PUBLISH', ARGV[2], ARGV[3])
-              end
+              redis.call('DEL', KEYS[1])
+            """ + wakeNext(2, 4, 3, 2, 3).indent(2) + """
               if KEYS[3] then
-                redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
+                redis.call('SET', KEYS[3], '1', 'PX', ARGV[5])
               end
               return 1
             end
@@ -219,19 +277,26 @@ final class RedisScripts {
 
     /**
      * Release for other clients, at the end of a client's streak of hand-overs while its next thread waits a courtesy
-     * for them. KEYS: lock, waiting marker[, tombstone]. ARGV: value, channel, message[, tombstone ms]. As
-     * {@link #RELEASE}, but a waiting marker stays (its own time to live, never lengthened): the releasing client's
-     * next thread counts as a waiter, so the other client's hand-overs see one and its next release publishes. The
-     * message names the releasing store, whose subscriber wakes none of its own waiters for it.
+     * for them. KEYS: lock, waiter queue[, tombstone]. ARGV: value, channel, message, this client's id, keep ms, wake
+     * channel head, name[, tombstone ms]. As {@link #RELEASE} when another client waits (the queue's head is woken), and then the releasing
+     * client queues itself for keep ms: its next thread counts as a waiter, so the other client's hand-overs see one
+     * and its next release wakes it. The message, published only over an earlier version's plain marker (which the
+     * queue replaces), names the releasing store, whose subscriber wakes none of its own waiters for it.
      */
     static final LuaScript RELEASE_FOR_OTHERS = new LuaScript("releaseForOthers", """
             if redis.call('GET', KEYS[1]) == ARGV[1] then
               redis.call('DEL', KEYS[1])
               if redis.call('EXISTS', KEYS[2]) == 1 then
-                redis.call('PUBLISH', ARGV[2], ARGV[3])
+            """ + wakeNext(2, 6, 7, 2, 3).indent(4) + """
+                local t = redis.call('TIME') -- the queue is a sorted set or gone now
+                local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+                redis.call('ZADD', KEYS[2], string.format('%.0f', now + tonumber(ARGV[5])), ARGV[4])
+                if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[5]) then
+                  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+                end
               end
               if KEYS[3] then
-                redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
+                redis.call('SET', KEYS[3], '1', 'PX', ARGV[8])
               end
               return 1
             end
@@ -239,6 +304,21 @@ final class RedisScripts {
               return 1
             end
             return 0
+            """);
+
+    /**
+     * Pass a wake-up on, run by a client that a release woke (it headed the waiter queue) when it no longer waits
+     * for the name (its waiter gave up, or its refused attempt did not wait). KEYS: lock, waiter queue. ARGV: wake
+     * channel head, name, channel. While the lock is free it wakes the queue's next client as {@link #RELEASE}
+     * does ({@link #wakeNext}) and returns 1; while it is held it changes nothing (that holder's release wakes the
+     * next) and returns 0.
+     */
+    static final LuaScript PASS_ON = new LuaScript("passOn", """
+            if redis.call('EXISTS', KEYS[1]) == 1 then
+              return 0
+            end
+            """ + wakeNext(2, 1, 2, 3, 2) + """
+            return 1
             """);
 
     /**

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.JedisPubSub;
@@ -47,6 +48,8 @@ final class ReleaseSubscriber implements AutoCloseable {
     private volatile Listener current;
     private volatile boolean subscribed;
     private volatile String ignoredMessage;
+    private volatile String wakeChannel;
+    private volatile Consumer<String> unheard = name -> { };
     private ScheduledFuture<?> pinging;
 
     /**
@@ -74,6 +77,26 @@ final class ReleaseSubscriber implements AutoCloseable {
      */
     ReleaseSubscriber ignoring(String message) {
         this.ignoredMessage = message;
+        return this;
+    }
+
+    /**
+     * This subscriber, also subscribed to the store's own wake channel {@code channel}, on which a release that woke
+     * this store (the head of the name's waiter queue) publishes the name; the subscription counts as up once that
+     * channel is subscribed too. Call before {@link #start}.
+     */
+    ReleaseSubscriber wakingOn(String channel) {
+        this.wakeChannel = channel;
+        return this;
+    }
+
+    /**
+     * This subscriber, handing to {@code unheard} (on the subscriber thread: it must not block) the name of a wake-up
+     * on the store's wake channel that no waiter of this store was registered for, so it can be passed on. Call
+     * before {@link #start}.
+     */
+    ReleaseSubscriber passingOn(Consumer<String> unheard) {
+        this.unheard = unheard;
         return this;
     }
 
@@ -179,6 +202,8 @@ final class ReleaseSubscriber implements AutoCloseable {
         private volatile boolean answered;
         /** Whether the probe channel is subscribed now: the next ping takes it out again. */
         private volatile boolean probing;
+        /** Whether the store's wake channel is subscribed: ending the subscription takes it out too. */
+        private volatile boolean waking;
         /** Guards {@link #ended} against pings: a ping on an ended subscription could reconnect its connection. */
         private final Object lock = new Object();
         private boolean ended;
@@ -226,6 +251,9 @@ final class ReleaseSubscriber implements AutoCloseable {
                 }
                 try {
                     punsubscribe();
+                    if (waking) {
+                        unsubscribe(); // the wake channel (and a probe): a subscription ends with its last channel
+                    }
                 } catch (JedisException e) {
                     LOG.log(Level.DEBUG, "could not unsubscribe from redis store {0}: {1}", store, e.toString());
                 }
@@ -257,6 +285,13 @@ final class ReleaseSubscriber implements AutoCloseable {
             if (probeChannel.equals(channel)) {
                 probing = true;
                 answered = true;
+            } else if (channel.equals(wakeChannel)) {
+                waking = true;
+                subscribed = true;
+                signals.signalAll(); // anything published while we were not listening is lost: re-check every lock
+                if (closing.getCount() == 0) {
+                    unsubscribe();
+                }
             }
         }
 
@@ -271,10 +306,29 @@ final class ReleaseSubscriber implements AutoCloseable {
         @Override
         public void onPSubscribe(String pattern, int subscribedChannels) {
             wasSubscribed = true;
-            subscribed = true;
-            signals.signalAll(); // anything published while we were not listening is lost: re-check every lock
+            if (wakeChannel == null) {
+                subscribed = true;
+                signals.signalAll(); // anything published while we were not listening is lost: re-check every lock
+            } else {
+                synchronized (lock) { // the pings write on this connection too
+                    if (!ended) {
+                        subscribe(wakeChannel); // up once it answers (onSubscribe)
+                    }
+                }
+            }
             if (closing.getCount() == 0) {
                 punsubscribe();
+            }
+        }
+
+        @Override
+        public void onMessage(String channel, String message) {
+            if (channel.equals(wakeChannel)) {
+                boolean heard = signals.hasWaiters(message);
+                signals.signal(message);
+                if (!heard) {
+                    unheard.accept(message);
+                }
             }
         }
 
