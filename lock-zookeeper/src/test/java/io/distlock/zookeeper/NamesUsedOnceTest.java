@@ -27,16 +27,19 @@ class NamesUsedOnceTest {
     private static final String CHROOT = "used-once";
     private static final Duration BOUND = Duration.ofSeconds(20);
 
+    private static AutoCloseable containerCheck;
     private static TestingServer server;
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServers.server(Duration.ofMillis(CHECK_MS));
+        containerCheck = TestServers.containerCheck(Duration.ofMillis(CHECK_MS));
+        server = TestServers.server();
     }
 
     @AfterAll
     static void stop() throws Exception {
         server.close();
+        containerCheck.close();
     }
 
     /**

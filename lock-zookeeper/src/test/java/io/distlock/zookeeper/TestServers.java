@@ -61,22 +61,21 @@ final class TestServers {
     }
 
     /**
-     * A started single server that deletes emptied CONTAINER nodes every {@code containerCheck} instead of every
-     * minute (the server reads {@code znode.container.checkIntervalMs} when it starts).
+     * Makes servers started in this JVM from now on delete emptied CONTAINER nodes every {@code containerCheck}
+     * instead of every minute (a server reads {@code znode.container.checkIntervalMs} when it starts, and again when
+     * it restarts); closing the answer puts the property back.
      */
-    static TestingServer server(Duration containerCheck) throws Exception {
+    static AutoCloseable containerCheck(Duration containerCheck) {
         String key = "znode.container.checkIntervalMs";
         String before = System.getProperty(key);
         System.setProperty(key, Long.toString(containerCheck.toMillis()));
-        try {
-            return server();
-        } finally {
+        return () -> {
             if (before == null) {
                 System.clearProperty(key);
             } else {
                 System.setProperty(key, before);
             }
-        }
+        };
     }
 
     /** A 3-node ensemble, not yet started. */

@@ -21,12 +21,15 @@ class ZooKeeperTckTest extends ZooKeeperTckBase {
     private static final Duration CONTAINER_CHECK = Duration.ofMillis(250);
     private static final String CHROOT = "tck";
 
+    private static AutoCloseable containerCheck;
     private static TestingServer server;
     private static CuratorFramework raw;
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = TestServers.server(CONTAINER_CHECK);
+        // kept while the class runs: the outage rule restarts the server, which reads the interval again
+        containerCheck = TestServers.containerCheck(CONTAINER_CHECK);
+        server = TestServers.server();
         raw = TestServers.rawClient(server.getConnectString(), CHROOT);
     }
 
@@ -34,6 +37,7 @@ class ZooKeeperTckTest extends ZooKeeperTckBase {
     static void stopServer() throws Exception {
         raw.close();
         server.close();
+        containerCheck.close();
     }
 
     /** Nodes of names used once under this kit's chroot (§26). */
