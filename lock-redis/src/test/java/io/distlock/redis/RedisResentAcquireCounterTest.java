@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.distlock.spi.OwnerTokens;
 import java.time.Duration;
@@ -26,8 +27,10 @@ class RedisResentAcquireCounterTest {
                     Duration.ofSeconds(10));
             long fence = (Long) RedisScripts.ACQUIRE.run(probe.raw(), acquire);
             // the first reply is lost; the client's retry reaches the server after its socket timeout (2 s) and more:
-            // a lapse of time the test lets pass, nothing it waits for
-            Thread.sleep(3_000);
+            // wait until the counter's own retention shows 3 s gone by on the server's clock
+            long retained = probe.raw().pttl(keys.fence("resent"));
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> probe.raw().pttl(keys.fence("resent")) <= retained - 3_000);
             assertThat((Long) RedisScripts.ACQUIRE.run(probe.raw(), acquire)).as("the re-send's answer").isEqualTo(fence);
             long lockTtl = probe.raw().pttl(keys.lock("resent"));
             long counterTtl = probe.raw().pttl(keys.fence("resent"));
