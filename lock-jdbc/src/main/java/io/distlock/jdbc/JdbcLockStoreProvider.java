@@ -84,7 +84,8 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
         }
     }
 
-    private static HikariDataSource startPool(JdbcSettings settings, SqlDialect dialect) {
+    /** A started pool for the store, with a connection failure reported as the store being unavailable or refusing. */
+    static HikariDataSource startPool(JdbcSettings settings, SqlDialect dialect) {
         try {
             return ConnectionPools.open(settings, dialect);
         } catch (HikariPool.PoolInitializationException e) {
