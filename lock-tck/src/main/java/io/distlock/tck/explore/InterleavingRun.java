@@ -62,7 +62,7 @@ final class InterleavingRun {
     static final Duration WAIT = Duration.ofSeconds(2);
     static final Duration MIN_HELD = Duration.ofMillis(50);
     /** The minimum hold of RENEWED_RELEASE_AFTER: longer than its lease, so a renewal landing last would cut it. */
-    static final Duration LONG_MIN_HELD = Duration.ofMillis(2000);
+    static final Duration LONG_MIN_HELD = Duration.ofMillis(3000);
     /** How late past minHeld a releaseAfter may free the lock, or how early another holder may enter, under load. */
     static final Duration MIN_HELD_MARGIN = Duration.ofMillis(500);
     /** What a wait may take beyond what was asked on a loaded machine (scheduler turns included). */
@@ -146,6 +146,11 @@ final class InterleavingRun {
         final long fence;
         final long enterNanos = System.nanoTime();
         final AtomicLong exitNanos = new AtomicLong(Long.MAX_VALUE);
+        /**
+         * Whether the lease was valid when its acquire returned it: one returned already lost (a loss that struck its
+         * grant in flight) never let its worker in, and spans no section.
+         */
+        final boolean validAtStart;
         volatile boolean releasedAfter;
 
         Held(String worker, int client, Lease lease) {
@@ -154,6 +159,7 @@ final class InterleavingRun {
             this.lease = lease;
             this.name = lease.lockName();
             this.fence = lease.fencingToken();
+            this.validAtStart = lease.isValid();
             lease.onLost(e -> exitAt(System.nanoTime()));
         }
 
@@ -212,6 +218,14 @@ final class InterleavingRun {
     /** PERMIT_RELEASE_AFTER: owner token to when its minimum hold ends (nanoTime), for clients no fault struck. */
     private final Map<String, Long> permitKeptUntil = new ConcurrentHashMap<>();
     private volatile long semaphoreFullSeen = System.nanoTime();
+    /** Counted down once the fault has struck (LOST, SESSION_LOST: a grant held back at "granted" goes on then). */
+    private final CountDownLatch faultStruck = new CountDownLatch(1);
+    /** RENEW_HELD: the one renewal to hold back; set while it is held; the releaseAfter it waits for. */
+    private final AtomicBoolean renewHoldArmed = new AtomicBoolean(true);
+    private volatile boolean renewHeldNow;
+    private final CountDownLatch releaseAfterCalled = new CountDownLatch(1);
+    private volatile Thread releaseAfterThread;
+    private volatile boolean releaseAfterReturned;
     /** Leaders told elected and not yet revoked: campaign label to name. */
     private final Map<String, String> acting = new ConcurrentHashMap<>();
 
@@ -298,7 +312,44 @@ final class InterleavingRun {
                 && lateArmed.compareAndSet(true, false)) {
             answerLate(client, name);
         }
+        if (point.equals("granted") && client == program.faultClient() && program.whileHeld()
+                && (program.fault() == Fault.LOST || program.fault() == Fault.SESSION_LOST)) {
+            awaitQuietly(faultStruck, WHILE_HELD_WAIT); // the grant stays in flight until the loss struck
+        }
+        if (point.equals("renew") && client == program.faultClient() && program.fault() == Fault.RENEW_HELD
+                && name.equals("x") && !workerThreads.containsValue(Thread.currentThread())
+                && renewHoldArmed.compareAndSet(true, false)) {
+            holdRenewalUntilReleaseAfter();
+        }
         scheduler.yieldPoint("c" + client + "." + point + "(" + name + ")");
+    }
+
+    /**
+     * RENEW_HELD: a background renewal, before the store, waits until its holder called releaseAfter and that call
+     * returned (it wrote its expiry first: the renewal lands last) or waits (for this renewal's store call), at most
+     * {@link #WHILE_HELD_WAIT} and half a second.
+     */
+    private void holdRenewalUntilReleaseAfter() {
+        renewHeldNow = true;
+        awaitQuietly(releaseAfterCalled, WHILE_HELD_WAIT);
+        long until = System.nanoTime() + Duration.ofMillis(500).toNanos();
+        while (!releaseAfterReturned && System.nanoTime() - until < 0) {
+            Thread t = releaseAfterThread;
+            if (t != null && t.getState() == Thread.State.WAITING) {
+                break; // releaseAfter waits for this renewal's store call to end
+            }
+            pause(Duration.ofMillis(2));
+        }
+        renewHeldNow = false;
+    }
+
+    /** Waits for {@code latch} at most {@code d} on a timed wait the scheduler sees; an interrupt stays set. */
+    private static void awaitQuietly(CountDownLatch latch, Duration d) {
+        try {
+            latch.await(d.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** INTERRUPT: a store call on an interrupted thread fails, as Jedis and JDBC drivers give up on one. */
@@ -455,6 +506,12 @@ final class InterleavingRun {
             case RENEWED, RENEWED_RELEASE_AFTER -> {
                 if (program.fault() == Fault.RENEW_LATE && client == program.faultClient()) {
                     holdWhileValid(lease); // into the late answer: released, it would not be lost at its deadline
+                } else if (program.fault() == Fault.RENEW_HELD && client == program.faultClient()
+                        && op == Op.RENEWED_RELEASE_AFTER && step.name().equals("x")) {
+                    long until = System.nanoTime() + SHORT_LEASE.toNanos() * 6 / 10;
+                    while (!renewHeldNow && System.nanoTime() - until < 0) { // into its renewal, held back
+                        pause(Duration.ofMillis(5));
+                    }
                 } else {
                     pause(RENEWED_HOLD);
                 }
@@ -482,7 +539,13 @@ final class InterleavingRun {
         } else if (op == Op.RELEASE_AFTER || op == Op.RENEWED_RELEASE_AFTER) {
             Duration minHeld = op == Op.RELEASE_AFTER ? MIN_HELD : LONG_MIN_HELD;
             held.releasedAfter = true;
-            lease.releaseAfter(minHeld);
+            releaseAfterThread = Thread.currentThread();
+            releaseAfterCalled.countDown();
+            try {
+                lease.releaseAfter(minHeld);
+            } finally {
+                releaseAfterReturned = true;
+            }
             delayed.add(new DelayedRelease(label, client, held.name, held.fence, held.enterNanos, minHeld));
         } else {
             try {
@@ -726,6 +789,9 @@ final class InterleavingRun {
     private void leave(Held held) {
         held.exitAt(System.nanoTime());
         current.remove(held.worker, held);
+        if (!held.validAtStart) {
+            return;
+        }
         sections.add(new CriticalSection(held.name, held.worker, held.enterNanos, held.exitNanos.get(),
                 held.fence));
     }
@@ -767,7 +833,17 @@ final class InterleavingRun {
         StubBackend backend = backends.get(c);
         faultHitGrantInFlight = inFlight.values().stream().anyMatch(g -> g.client() == c);
         faultHitAcquireInFlight = acquiring.get(c) > 0;
-        struck.add(c);
+        if (program.fault() != Fault.RENEW_HELD) { // held back, not lost: its leases are checked as untouched
+            struck.add(c);
+        }
+        try {
+            strike(c, backend);
+        } finally {
+            faultStruck.countDown();
+        }
+    }
+
+    private void strike(int c, StubBackend backend) {
         switch (program.fault()) {
             case CLOSE -> {
                 closedClients.add(c);
@@ -816,11 +892,11 @@ final class InterleavingRun {
     }
 
     /**
-     * Whether a fault waiting for its moment strikes now: a LOST fault once a grant of client {@code c} is in flight
-     * (granted by the store, not yet registered), any other once a lock of {@code c} is held with a local waiter.
+     * Whether a fault waiting for its moment strikes now: a LOST or SESSION_LOST fault once a grant of client
+     * {@code c} is in flight (granted by the store, not yet registered), any other once a lock of {@code c} is held with a local waiter.
      */
     private boolean strikeNow(int c) {
-        if (program.fault() == Fault.LOST) {
+        if (program.fault() == Fault.LOST || program.fault() == Fault.SESSION_LOST) {
             return inFlight.values().stream().anyMatch(g -> g.client() == c);
         }
         return heldWithWaiter(c) != null;
