@@ -22,7 +22,10 @@ import java.util.Random;
  * @param faultClient the client the fault hits
  * @param faultYields how many turns the fault thread lets pass before it strikes
  * @param whileHeld whether the fault waits (at most 1.5 s) until a lock of its client is held while another worker
- *        of that client waits for it (a LOST fault: until a grant of its client is in flight), and strikes then
+ *        of that client waits for it, and strikes then; a LOST or SESSION_LOST fault waits until a grant of its client
+ *        is in flight (held at the after-grant point until the fault struck), a FAR_EXPIRY until 'x' is held in the
+ *        store while a worker of another client waits for it, an INTERRUPT until its target worker holds a lock (and
+ *        waits for the interrupt before its release)
  * @param faultWorker the worker an {@link Fault#INTERRUPT} interrupts
  */
 record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOvers, List<Worker> workers, Fault fault,
@@ -197,13 +200,14 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
             }
             case 5 -> {
                 f = Fault.INTERRUPT;
+                held = true; // strikes while w0 holds 'x', which waits for it before its release
                 target = 0;
                 Op[] held0 = {Op.ACQUIRE, Op.RELEASE_AFTER, Op.TRY_NOW, Op.EXTEND};
                 ws.set(0, first(ws.get(0), ws.get(0).client(), held0[(int) Math.floorMod(seed, held0.length)], "x"));
             }
             case 6 -> { // the waiter on the other client: a local waiter queues at the gate, not in the store
                 f = Fault.FAR_EXPIRY;
-                held = false;
+                held = true; // strikes once 'x' is held and the other client's worker waits for it
                 n = 2;
                 c = Math.min(c, 1);
                 m = LeaseModel.SESSION; // no renewal resets the operator's expiry during the half-second hold
@@ -250,9 +254,11 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
                 + workers + " fault=" + fault
                 + (fault == Fault.NONE ? "" : fault == Fault.INTERRUPT ? " of w" + faultWorker
                         : " on client" + faultClient)
-                + (fault == Fault.NONE ? "" : whileHeld ? (fault == Fault.LOST || fault == Fault.SESSION_LOST
-                        ? " while a grant is in flight"
-                        : " while held with a waiter") : " after " + faultYields
-                        + " turns");
+                + (fault == Fault.NONE ? "" : whileHeld ? switch (fault) {
+                    case LOST, SESSION_LOST -> " while a grant is in flight";
+                    case INTERRUPT -> " while it holds a lock";
+                    case FAR_EXPIRY -> " while 'x' is held with a waiter on another client";
+                    default -> " while held with a waiter";
+                } : " after " + faultYields + " turns");
     }
 }
