@@ -227,6 +227,12 @@ public final class Explorer implements AutoCloseable {
             } else if (fault == Fault.SERVER_RESTART) {
                 server.kill();
                 later(Duration.ofMillis(300), server::restart, undo);
+            } else if (fault == Fault.SERVER_RESTART_SOON) {
+                later(Duration.ofMillis(100), () -> { // the request passes and is answered meanwhile
+                    server.kill();
+                    java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // the outage
+                    server.restart();
+                }, undo);
             } else if (fault == Fault.SERVER_RESTORE || fault == Fault.SERVER_RESTORE_MID) {
                 server.kill();
                 later(Duration.ofMillis(300), () -> {

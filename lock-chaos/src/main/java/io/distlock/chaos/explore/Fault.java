@@ -43,6 +43,13 @@ public enum Fault {
     SERVER_RESTART("server-restart", true),
 
     /**
+     * The server gets the request and answers it; 100 ms after the request arrived it is killed (SIGKILL) and
+     * restarted from its files 0.3 s later: a crash just after a grant's answer, inside the window in which a server
+     * that acknowledges before its write is durable (H2's write delay, asynchronous commit) loses what it answered.
+     */
+    SERVER_RESTART_SOON("server-restart-soon", true),
+
+    /**
      * The server is killed as the request arrives and restarted from a copy of its files taken when the run began,
      * as a restore from an older backup: what it granted since is forgotten. Only on stores whose fixture owns its
      * data directory and whose files can be copied while it runs (Redis, ZooKeeper).

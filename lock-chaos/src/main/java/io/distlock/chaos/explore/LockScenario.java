@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * The lock scenario: client A's thread A1 takes the lock while A's thread A2 and client B wait; A1 extends, holds
  * past a renewal, writes and releases (a hand-over to A2 in one store operation, or B); A2 writes and calls
  * {@code releaseAfter}; B takes it, writes, and while it holds, A's thread A3 waits and A is closed under it; then B
- * is closed while holding.
+ * is closed while holding. B waits through an outage (a failed call is tried again with the wait left).
  */
 final class LockScenario {
 
@@ -44,7 +44,9 @@ final class LockScenario {
         });
         List<RunContext.Held> bHolds = new ArrayList<>();
         Future<?> bDone = ctx.background(() -> {
-            Optional<Lease> l = ctx.acquire("B", lease.multipliedBy(5), () -> lb.tryAcquire(lease.multipliedBy(5)));
+            // B waits through an outage: still waiting when a restarted server comes back (restart guard)
+            Optional<Lease> l = ctx.acquire("B", lease.multipliedBy(5),
+                    RunContext.throughOutages(lease.multipliedBy(5), lb::tryAcquire));
             l.ifPresent(x -> {
                 ctx.write("B", x);
                 bHolds.add(new RunContext.Held("B", x));

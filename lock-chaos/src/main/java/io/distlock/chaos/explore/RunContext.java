@@ -139,6 +139,35 @@ final class RunContext implements AutoCloseable {
         Optional<Lease> tryAcquire() throws InterruptedException;
     }
 
+    /** A timed acquisition that waits at most the wait it is given. */
+    @FunctionalInterface
+    interface TimedAcquisition {
+        Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException;
+    }
+
+    /**
+     * An acquisition that waits {@code maxWait} in all through an outage, as an application's waiter does: a store
+     * call failing with {@link StoreUnavailableException} (a connection reset by a server restart, say) is tried
+     * again 100 ms later with the wait left, so the waiter is still waiting when the server comes back.
+     */
+    static Acquisition throughOutages(Duration maxWait, TimedAcquisition acquisition) {
+        return () -> {
+            long deadline = System.nanoTime() + maxWait.toNanos();
+            while (true) {
+                try {
+                    return acquisition.tryAcquire(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                } catch (StoreUnavailableException e) {
+                    if (deadline - System.nanoTime() < OUTAGE_RETRY.toNanos()) {
+                        throw e;
+                    }
+                    work(OUTAGE_RETRY);
+                }
+            }
+        };
+    }
+
+    private static final Duration OUTAGE_RETRY = Duration.ofMillis(100);
+
     /**
      * Acquires for {@code worker}, recorded as the fault suite's workers do (ACQ_INVOKE, then ACQ_OK with the token
      * and later its LOST_SIGNAL, ACQ_FAIL or ACQ_UNKNOWN); the call must return within {@code maxWait} plus one

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The semaphore scenario, 2 permits: A's thread A1 and client B hold; A's thread A2 and client C wait; A1 extends,
  * holds past a renewal and releases (to A2 in one store operation, or to C); B calls {@code releaseAfter}; A is
- * closed while A2 holds, C is closed while it holds.
+ * closed while A2 holds, C is closed while it holds. The waiters A2 and C wait through an outage (a failed call is
+ * tried again with the wait left).
  */
 final class SemaphoreScenario {
 
@@ -36,8 +37,11 @@ final class SemaphoreScenario {
         Optional<Lease> a1 = ctx.acquire("A1", wait, () -> sa.tryAcquire(wait));
         Optional<Lease> b1 = ctx.acquire("B", wait, () -> sb.tryAcquire(wait));
         Duration longWait = lease.multipliedBy(4);
-        Future<Optional<Lease>> a2 = ctx.background(() -> ctx.acquire("A2", longWait, () -> sa.tryAcquire(longWait)));
-        Future<Optional<Lease>> c1 = ctx.background(() -> ctx.acquire("C", longWait, () -> sc.tryAcquire(longWait)));
+        // the waiters wait through an outage: still waiting when a restarted server comes back (restart guard)
+        Future<Optional<Lease>> a2 = ctx.background(() -> ctx.acquire("A2", longWait,
+                RunContext.throughOutages(longWait, sa::tryAcquire)));
+        Future<Optional<Lease>> c1 = ctx.background(() -> ctx.acquire("C", longWait,
+                RunContext.throughOutages(longWait, sc::tryAcquire)));
         RunContext.work(Duration.ofMillis(200)); // the waiters get in line
         if (a1.isPresent()) {
             ctx.extend("A1", a1.get(), lease);

@@ -22,7 +22,10 @@ import java.util.Random;
  * @param faultClient the client the fault hits
  * @param faultYields how many turns the fault thread lets pass before it strikes
  * @param whileHeld whether the fault waits (at most 1.5 s) until a lock of its client is held while another worker
- *        of that client waits for it (a LOST fault: until a grant of its client is in flight), and strikes then
+ *        of that client waits for it, and strikes then; a LOST or SESSION_LOST fault waits until a grant of its client
+ *        is in flight (held at the after-grant point until the fault struck), a FAR_EXPIRY until 'x' is held in the
+ *        store while a worker of another client waits for it, an INTERRUPT until its target worker holds a lock (and
+ *        waits for the interrupt before its release)
  * @param faultWorker the worker an {@link Fault#INTERRUPT} interrupts
  */
 record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOvers, List<Worker> workers, Fault fault,
@@ -87,7 +90,14 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         /** An operator sets the expiry of 'x''s holder to the farthest one (Long.MAX_VALUE ns): waiters must not spin. */
         FAR_EXPIRY,
         /** An operator force-releases the client's hold on a name behind its back (the core is not told). */
-        TAKEOVER
+        TAKEOVER,
+        /**
+         * The client's first background renewal of 'x' is held before the store until its holder has called
+         * releaseAfter (and that call returned or waits), then lands: a renewal landing after releaseAfter's expiry
+         * would cut the minimum hold back to one lease time. Armed from the start; its client's leases stay
+         * checked as if no fault struck.
+         */
+        RENEW_HELD
     }
 
     /** One operation of a worker on one name. */
@@ -139,7 +149,7 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
     }
 
     /** How many foci {@link #focused} knows. */
-    static final int FOCI = 10;
+    static final int FOCI = 11;
 
     /**
      * This program with its first workers and its fault set to one surface the random draw rarely lines up: 0 a
@@ -147,7 +157,9 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
      * on one name, 3 a local waiter whose lease time the store refuses at hand-over, 4 an exhausted fence counter
      * while a lock is held with a local waiter (hand-overs on), 5 an interrupted holder, 6 an operator's far-off
      * expiry with a waiter on the other client, 7 three permits of the two-permit semaphore, 8 a ScheduledOnce, 9 a
-     * store-reported loss of a grant in flight. Half of the seeds are
+     * store-reported loss or a session loss of a grant in flight (the grant held at the after-grant point until the
+     * fault struck), 10 a renewal held back until its holder's releaseAfter, another client waiting. Half of the
+     * seeds are
      * focused so (the choice is drawn from the seed).
      */
     ExplorerProgram focused(int focus) {
@@ -188,13 +200,14 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
             }
             case 5 -> {
                 f = Fault.INTERRUPT;
+                held = true; // strikes while w0 holds 'x', which waits for it before its release
                 target = 0;
                 Op[] held0 = {Op.ACQUIRE, Op.RELEASE_AFTER, Op.TRY_NOW, Op.EXTEND};
                 ws.set(0, first(ws.get(0), ws.get(0).client(), held0[(int) Math.floorMod(seed, held0.length)], "x"));
             }
             case 6 -> { // the waiter on the other client: a local waiter queues at the gate, not in the store
                 f = Fault.FAR_EXPIRY;
-                held = false;
+                held = true; // strikes once 'x' is held and the other client's worker waits for it
                 n = 2;
                 c = Math.min(c, 1);
                 m = LeaseModel.SESSION; // no renewal resets the operator's expiry during the half-second hold
@@ -206,11 +219,20 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
                 ws.set(1, first(ws.get(1), ws.get(1).client(), Op.PERMIT, "s"));
             }
             case 8 -> ws.set(0, first(ws.get(0), ws.get(0).client(), Op.ONCE, "once"));
-            default -> { // a store-reported loss of a grant in flight (granted, not yet registered)
+            case 9 -> { // a store-reported loss, or a session loss, of a grant in flight (granted, not yet registered)
                 m = LeaseModel.SESSION;
-                f = Fault.LOST;
+                f = Math.floorMod(seed, 2) == 0 ? Fault.LOST : Fault.SESSION_LOST;
                 held = true;
                 ws.set(0, first(ws.get(0), c, Op.ACQUIRE, "x"));
+            }
+            default -> { // a renewal in flight held back until its holder's releaseAfter, another client waiting
+                m = LeaseModel.TIME;
+                f = Fault.RENEW_HELD;
+                held = false;
+                n = 2;
+                c = Math.min(c, 1);
+                ws.set(0, first(ws.get(0), c, Op.RENEWED_RELEASE_AFTER, "x"));
+                ws.set(1, first(ws.get(1), 1 - c, Op.ACQUIRE, "x"));
             }
         }
         if (m == LeaseModel.TIME && (f == Fault.SESSION_LOST || f == Fault.LOST || f == Fault.SUSPEND)) {
@@ -232,8 +254,11 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
                 + workers + " fault=" + fault
                 + (fault == Fault.NONE ? "" : fault == Fault.INTERRUPT ? " of w" + faultWorker
                         : " on client" + faultClient)
-                + (fault == Fault.NONE ? "" : whileHeld ? (fault == Fault.LOST ? " while a grant is in flight"
-                        : " while held with a waiter") : " after " + faultYields
-                        + " turns");
+                + (fault == Fault.NONE ? "" : whileHeld ? switch (fault) {
+                    case LOST, SESSION_LOST -> " while a grant is in flight";
+                    case INTERRUPT -> " while it holds a lock";
+                    case FAR_EXPIRY -> " while 'x' is held with a waiter on another client";
+                    default -> " while held with a waiter";
+                } : " after " + faultYields + " turns");
     }
 }

@@ -45,9 +45,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection is valid; a lease lost with no fault on its client is a violation too; no more permits than the limit,
  * a permit released after a minimum hold still taken; a lease whose renewal was answered after its local deadline
  * not left in the store. As it happens: no two acting leaders, no ScheduledOnce period begun after close, no acquire
- * spinning (store attempts per call), a releaseAfter the store's limit refused leaves its lock free, a nested
- * acquisition never shares a hold an operator force-released, a store call that fails on an interrupted thread
- * never fails a release. At the end: no fencing
+ * spinning (store attempts per call, and attempts made back to back with none of the backoff's wait), a
+ * releaseAfter the store's limit refused leaves its lock free, a nested acquisition never shares a hold an operator
+ * force-released, a store call that fails on an interrupted thread never fails a release. At the end: no fencing
  * token granted twice or out of order (the kit's {@link HistoryChecker} over the holders' sections), every wait
  * within its bound, no waiter that waited out its whole wait while the lock stood free (a lost wake-up), every
  * thread ended (none stuck), and once every worker is done and every client closed, no lock held in the store by
@@ -62,7 +62,7 @@ final class InterleavingRun {
     static final Duration WAIT = Duration.ofSeconds(2);
     static final Duration MIN_HELD = Duration.ofMillis(50);
     /** The minimum hold of RENEWED_RELEASE_AFTER: longer than its lease, so a renewal landing last would cut it. */
-    static final Duration LONG_MIN_HELD = Duration.ofMillis(2000);
+    static final Duration LONG_MIN_HELD = Duration.ofMillis(3000);
     /** How late past minHeld a releaseAfter may free the lock, or how early another holder may enter, under load. */
     static final Duration MIN_HELD_MARGIN = Duration.ofMillis(500);
     /** What a wait may take beyond what was asked on a loaded machine (scheduler turns included). */
@@ -85,6 +85,14 @@ final class InterleavingRun {
      * plus one per release signal.
      */
     static final int ATTEMPTS_BOUND = 60;
+    /**
+     * The most attempts of one acquire call that may follow the one before with less than {@link #QUICK_ATTEMPT} of
+     * the thread's own time between them (scheduler turns left out): the backoff waits at least 1 ms, so only a
+     * release signal brings one that soon. More is a waiter spinning, which the scheduler's turns would slow down
+     * enough to pass {@link #ATTEMPTS_BOUND}.
+     */
+    static final int QUICK_ATTEMPTS_BOUND = 5;
+    static final Duration QUICK_ATTEMPT = Duration.ofNanos(900_000);
     /** How long a fault waits for a lock of its client held with a local waiter before it strikes anyway. */
     static final Duration WHILE_HELD_WAIT = Duration.ofMillis(1500);
     /** The semaphore of PERMIT and PERMIT_RELEASE_AFTER, and its limit. */
@@ -146,6 +154,11 @@ final class InterleavingRun {
         final long fence;
         final long enterNanos = System.nanoTime();
         final AtomicLong exitNanos = new AtomicLong(Long.MAX_VALUE);
+        /**
+         * Whether the lease was valid when its acquire returned it: one returned already lost (a loss that struck its
+         * grant in flight) never let its worker in, and spans no section.
+         */
+        final boolean validAtStart;
         volatile boolean releasedAfter;
 
         Held(String worker, int client, Lease lease) {
@@ -154,6 +167,7 @@ final class InterleavingRun {
             this.lease = lease;
             this.name = lease.lockName();
             this.fence = lease.fencingToken();
+            this.validAtStart = lease.isValid();
             lease.onLost(e -> exitAt(System.nanoTime()));
         }
 
@@ -200,6 +214,8 @@ final class InterleavingRun {
     /** Store attempts per thread since its acquire call began, and when its last attempt began. */
     private final Map<Thread, AtomicInteger> attempts = new ConcurrentHashMap<>();
     private final Map<Thread, Long> lastAttemptAt = new ConcurrentHashMap<>();
+    /** Per worker thread in an acquire call: its last attempt's time, its parked time then, and quick attempts. */
+    private final Map<Thread, long[]> pace = new ConcurrentHashMap<>();
     /** RENEW_LATE: armed when the fault strikes, taken by the client's next renewal answer. */
     private final AtomicBoolean lateArmed = new AtomicBoolean();
     /** Holds whose renewal answer landed after their local deadline. */
@@ -212,6 +228,14 @@ final class InterleavingRun {
     /** PERMIT_RELEASE_AFTER: owner token to when its minimum hold ends (nanoTime), for clients no fault struck. */
     private final Map<String, Long> permitKeptUntil = new ConcurrentHashMap<>();
     private volatile long semaphoreFullSeen = System.nanoTime();
+    /** Counted down once the fault has struck (LOST, SESSION_LOST: a grant held back at "granted" goes on then). */
+    private final CountDownLatch faultStruck = new CountDownLatch(1);
+    /** RENEW_HELD: the one renewal to hold back; set while it is held; the releaseAfter it waits for. */
+    private final AtomicBoolean renewHoldArmed = new AtomicBoolean(true);
+    private volatile boolean renewHeldNow;
+    private final CountDownLatch releaseAfterCalled = new CountDownLatch(1);
+    private volatile Thread releaseAfterThread;
+    private volatile boolean releaseAfterReturned;
     /** Leaders told elected and not yet revoked: campaign label to name. */
     private final Map<String, String> acting = new ConcurrentHashMap<>();
 
@@ -294,11 +318,69 @@ final class InterleavingRun {
             attempts.computeIfAbsent(Thread.currentThread(), k -> new AtomicInteger()).incrementAndGet();
             lastAttemptAt.put(Thread.currentThread(), System.nanoTime());
         }
+        if (point.equals("acquire")) {
+            countQuickAttempt(Thread.currentThread());
+        }
         if (point.equals("renewed") && client == program.faultClient() && program.fault() == Fault.RENEW_LATE
                 && lateArmed.compareAndSet(true, false)) {
             answerLate(client, name);
         }
+        if (point.equals("granted") && client == program.faultClient() && program.whileHeld()
+                && (program.fault() == Fault.LOST || program.fault() == Fault.SESSION_LOST)) {
+            awaitQuietly(faultStruck, WHILE_HELD_WAIT); // the grant stays in flight until the loss struck
+        }
+        if (point.equals("renew") && client == program.faultClient() && program.fault() == Fault.RENEW_HELD
+                && name.equals("x") && !workerThreads.containsValue(Thread.currentThread())
+                && renewHoldArmed.compareAndSet(true, false)) {
+            holdRenewalUntilReleaseAfter();
+        }
         scheduler.yieldPoint("c" + client + "." + point + "(" + name + ")");
+    }
+
+    /**
+     * RENEW_HELD: a background renewal, before the store, waits until its holder called releaseAfter and that call
+     * returned (it wrote its expiry first: the renewal lands last) or waits (for this renewal's store call), at most
+     * {@link #WHILE_HELD_WAIT} and half a second.
+     */
+    private void holdRenewalUntilReleaseAfter() {
+        renewHeldNow = true;
+        awaitQuietly(releaseAfterCalled, WHILE_HELD_WAIT);
+        long until = System.nanoTime() + Duration.ofMillis(500).toNanos();
+        while (!releaseAfterReturned && System.nanoTime() - until < 0) {
+            Thread t = releaseAfterThread;
+            if (t != null && t.getState() == Thread.State.WAITING) {
+                break; // releaseAfter waits for this renewal's store call to end
+            }
+            pause(Duration.ofMillis(2));
+        }
+        renewHeldNow = false;
+    }
+
+    /** Waits for {@code latch} at most {@code d} on a timed wait the scheduler sees; an interrupt stays set. */
+    private static void awaitQuietly(CountDownLatch latch, Duration d) {
+        try {
+            latch.await(d.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * An attempt of a worker's acquire call: counted quick if the thread spent less than {@link #QUICK_ATTEMPT} of
+     * its own time since its previous attempt (its time parked at yield points left out).
+     */
+    private void countQuickAttempt(Thread t) {
+        long[] p = pace.get(t); // {last attempt at, parked then, quick attempts}; absent outside a worker's acquire
+        if (p == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        long parkedNow = scheduler.parkedNanos(t);
+        if (p[0] != 0 && (now - p[0]) - (parkedNow - p[1]) < QUICK_ATTEMPT.toNanos()) {
+            p[2]++;
+        }
+        p[0] = now;
+        p[1] = parkedNow;
     }
 
     /** INTERRUPT: a store call on an interrupted thread fails, as Jedis and JDBC drivers give up on one. */
@@ -394,6 +476,8 @@ final class InterleavingRun {
         waitingOn.put(label, client + ":" + step.name());
         AtomicInteger tries = attempts.computeIfAbsent(Thread.currentThread(), k -> new AtomicInteger());
         tries.set(0);
+        long[] myPace = new long[3];
+        pace.put(Thread.currentThread(), myPace);
         long start = System.nanoTime();
         Optional<Lease> got;
         try {
@@ -417,9 +501,14 @@ final class InterleavingRun {
         } finally {
             acquiring.decrementAndGet(client);
             waitingOn.remove(label);
+            pace.remove(Thread.currentThread());
             if (tries.get() > ATTEMPTS_BOUND) {
                 violations.add("busy waiting: " + label + " " + step + " made " + tries.get()
                         + " store attempts in " + Duration.ofNanos(System.nanoTime() - start));
+            } else if (myPace[2] > QUICK_ATTEMPTS_BOUND) {
+                violations.add("busy waiting: " + label + " " + step + " made " + myPace[2] + " of its " + tries.get()
+                        + " store attempts less than " + QUICK_ATTEMPT.toNanos() / 1000 + " µs of its own time after"
+                        + " the one before, in " + Duration.ofNanos(System.nanoTime() - start));
             }
         }
         if (op == Op.OVER_LIMIT && got.isPresent()) {
@@ -439,6 +528,9 @@ final class InterleavingRun {
         }
         lease = got.get();
         Held held = hold(label, client, lease);
+        if (program.whileHeld() && interruptTarget(label)) {
+            awaitQuietly(faultStruck, WHILE_HELD_WAIT); // the interrupt strikes the holder before its release
+        }
         scheduler.yieldPoint("holding");
         switch (op) {
             case EXTEND -> {
@@ -455,6 +547,12 @@ final class InterleavingRun {
             case RENEWED, RENEWED_RELEASE_AFTER -> {
                 if (program.fault() == Fault.RENEW_LATE && client == program.faultClient()) {
                     holdWhileValid(lease); // into the late answer: released, it would not be lost at its deadline
+                } else if (program.fault() == Fault.RENEW_HELD && client == program.faultClient()
+                        && op == Op.RENEWED_RELEASE_AFTER && step.name().equals("x")) {
+                    long until = System.nanoTime() + SHORT_LEASE.toNanos() * 6 / 10;
+                    while (!renewHeldNow && System.nanoTime() - until < 0) { // into its renewal, held back
+                        pause(Duration.ofMillis(5));
+                    }
                 } else {
                     pause(RENEWED_HOLD);
                 }
@@ -482,7 +580,13 @@ final class InterleavingRun {
         } else if (op == Op.RELEASE_AFTER || op == Op.RENEWED_RELEASE_AFTER) {
             Duration minHeld = op == Op.RELEASE_AFTER ? MIN_HELD : LONG_MIN_HELD;
             held.releasedAfter = true;
-            lease.releaseAfter(minHeld);
+            releaseAfterThread = Thread.currentThread();
+            releaseAfterCalled.countDown();
+            try {
+                lease.releaseAfter(minHeld);
+            } finally {
+                releaseAfterReturned = true;
+            }
             delayed.add(new DelayedRelease(label, client, held.name, held.fence, held.enterNanos, minHeld));
         } else {
             try {
@@ -726,6 +830,9 @@ final class InterleavingRun {
     private void leave(Held held) {
         held.exitAt(System.nanoTime());
         current.remove(held.worker, held);
+        if (!held.validAtStart) {
+            return;
+        }
         sections.add(new CriticalSection(held.name, held.worker, held.enterNanos, held.exitNanos.get(),
                 held.fence));
     }
@@ -767,7 +874,17 @@ final class InterleavingRun {
         StubBackend backend = backends.get(c);
         faultHitGrantInFlight = inFlight.values().stream().anyMatch(g -> g.client() == c);
         faultHitAcquireInFlight = acquiring.get(c) > 0;
-        struck.add(c);
+        if (program.fault() != Fault.RENEW_HELD) { // held back, not lost: its leases are checked as untouched
+            struck.add(c);
+        }
+        try {
+            strike(c, backend);
+        } finally {
+            faultStruck.countDown();
+        }
+    }
+
+    private void strike(int c, StubBackend backend) {
         switch (program.fault()) {
             case CLOSE -> {
                 closedClients.add(c);
@@ -816,12 +933,22 @@ final class InterleavingRun {
     }
 
     /**
-     * Whether a fault waiting for its moment strikes now: a LOST fault once a grant of client {@code c} is in flight
-     * (granted by the store, not yet registered), any other once a lock of {@code c} is held with a local waiter.
+     * Whether a fault waiting for its moment strikes now: a LOST or SESSION_LOST fault once a grant of client
+     * {@code c} is in flight (granted by the store, not yet registered), a FAR_EXPIRY fault once 'x' is held in the
+     * store while a worker of another client waits for it, an INTERRUPT once its target worker holds a lock, any other once a lock of {@code c} is held with a local waiter.
      */
     private boolean strikeNow(int c) {
-        if (program.fault() == Fault.LOST) {
+        if (program.fault() == Fault.LOST || program.fault() == Fault.SESSION_LOST) {
             return inFlight.values().stream().anyMatch(g -> g.client() == c);
+        }
+        if (program.fault() == Fault.INTERRUPT) { // its target holds a lock (and waits for the interrupt)
+            return current.containsKey("w" + program.faultWorker());
+        }
+        if (program.fault() == Fault.FAR_EXPIRY) { // a waiter of another client polls the store and reads the TTL
+            String token = space.holderToken("x");
+            Granted holder = token == null ? null : grants.get(token);
+            return holder != null && waitingOn.values().stream()
+                    .anyMatch(w -> w.endsWith(":x") && !w.startsWith(holder.client() + ":"));
         }
         return heldWithWaiter(c) != null;
     }

@@ -34,6 +34,9 @@ final class YieldScheduler {
     private boolean active = true;
     /** Threads whose timed waits are polls: they do not make the scheduler keep a lone ready thread back. */
     private final Set<Thread> quiet = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** How long each thread has waited at yield points in all: the time the scheduler, not the thread, spent. */
+    private final Map<Thread, java.util.concurrent.atomic.AtomicLong> parked =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     YieldScheduler(long seed) {
         this.random = new Random(seed);
@@ -43,6 +46,7 @@ final class YieldScheduler {
     void yieldPoint(String label) {
         Thread me = Thread.currentThread();
         boolean interrupted = false;
+        long enteredAt = System.nanoTime();
         synchronized (monitor) {
             if (!active) {
                 return;
@@ -65,9 +69,17 @@ final class YieldScheduler {
                 monitor.notifyAll();
             }
         }
+        parked.computeIfAbsent(me, k -> new java.util.concurrent.atomic.AtomicLong())
+                .addAndGet(System.nanoTime() - enteredAt);
         if (interrupted) {
             me.interrupt();
         }
+    }
+
+    /** How long {@code t} has waited at yield points so far, in nanoseconds. */
+    long parkedNanos(Thread t) {
+        java.util.concurrent.atomic.AtomicLong p = parked.get(t);
+        return p == null ? 0 : p.get();
     }
 
     /**
