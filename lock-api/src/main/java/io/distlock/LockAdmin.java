@@ -25,6 +25,14 @@ public interface LockAdmin {
     }
 
     /**
+     * Whether {@link #listPermits} lists permits (it throws otherwise); a view that implements it says so here, and
+     * {@link LockStore#features()} reports it.
+     */
+    default boolean listsPermits() {
+        return false;
+    }
+
+    /**
      * Deletes the lock named {@code name} whoever holds it. Its holder finds out at its next renewal (time-bound
      * stores), through the store's watch (session-bound stores), or at the latest at release, through
      * {@link io.distlock.LockLostException}. Fencing tokens keep increasing afterwards.

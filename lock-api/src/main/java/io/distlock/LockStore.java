@@ -3,7 +3,9 @@ package io.distlock;
 import io.distlock.core.CampaignLoop;
 import io.distlock.core.StoreDiscovery;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedSet;
 
 /**
  * A connection to one lock store (Redis, ZooKeeper, a SQL database, or the in-memory {@code mem:} store).
@@ -33,12 +35,33 @@ public interface LockStore extends AutoCloseable {
      * @throws StoreUnavailableException if the store cannot be reached
      */
     static LockStore open(String uri) {
-        return StoreDiscovery.open(uri);
+        return open(uri, StoreOptions.defaults());
     }
 
-    /** A lock named {@code name} with {@link LockOptions#defaults()}; cheap, no round trip. */
+    /**
+     * Opens the store named by {@code uri}, as {@link #open(String)}, with {@code options}: the {@link LockOptions}
+     * of locks, semaphores and leaderships asked for by name only ({@link #defaultOptions()}), and the listeners told
+     * of its background work, for example {@code StoreOptions.defaults().withListener(metrics.listener())}.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException as {@link #open(String)}
+     * @throws StoreUnavailableException if the store cannot be reached
+     */
+    static LockStore open(String uri, StoreOptions options) {
+        return StoreDiscovery.open(uri, Objects.requireNonNull(options, "options must not be null"));
+    }
+
+    /**
+     * The URI schemes of the stores on the class path (for example {@code mem}, {@code redis}), sorted: the ones
+     * {@link #open(String)} accepts. Nothing is connected.
+     */
+    static SortedSet<String> availableSchemes() {
+        return StoreDiscovery.availableSchemes();
+    }
+
+    /** A lock named {@code name} with {@link #defaultOptions()}; cheap, no round trip. */
     default DistributedLock lock(String name) {
-        return lock(name, LockOptions.defaults());
+        return lock(name, defaultOptions());
     }
 
     /**
@@ -49,9 +72,9 @@ public interface LockStore extends AutoCloseable {
      */
     DistributedLock lock(String name, LockOptions options);
 
-    /** As {@link #leadership(String, LockOptions, LeadershipListener)} with {@link LockOptions#defaults()}. */
+    /** As {@link #leadership(String, LockOptions, LeadershipListener)} with {@link #defaultOptions()}. */
     default Leadership leadership(String name, LeadershipListener listener) {
-        return leadership(name, LockOptions.defaults(), listener);
+        return leadership(name, defaultOptions(), listener);
     }
 
     /**
@@ -68,7 +91,7 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
-     * A semaphore named {@code name} allowing {@code permits} holders at once, with {@link LockOptions#defaults()};
+     * A semaphore named {@code name} allowing {@code permits} holders at once, with {@link #defaultOptions()};
      * cheap, no round trip. Independent of the lock of the same name.
      *
      * @throws NullPointerException if {@code name} is null
@@ -77,7 +100,7 @@ public interface LockStore extends AutoCloseable {
      * @throws UnsupportedOperationException if the store has no semaphores
      */
     default Semaphore semaphore(String name, int permits) {
-        return semaphore(name, permits, LockOptions.defaults());
+        return semaphore(name, permits, defaultOptions());
     }
 
     /**
@@ -88,29 +111,50 @@ public interface LockStore extends AutoCloseable {
      * @throws NullPointerException if {@code name} or {@code options} is null
      * @throws IllegalArgumentException if {@code name} is empty or too long, or {@code permits} is below 1 or above
      *         the store's maximum
-     * @throws UnsupportedOperationException if the store has no semaphores (the message names the store)
+     * @throws UnsupportedOperationException if the store has no semaphores (the message names the store; see
+     *         {@link Features#semaphores()})
      */
     default Semaphore semaphore(String name, int permits, LockOptions options) {
         throw new UnsupportedOperationException("store " + this + " has no semaphores");
     }
 
     /**
-     * How this store ends the lease of a holder that went away: when its lease time runs out, or with the holder's
-     * session. Tools that must wait out a dead holder (the kit, the demo) read it here.
+     * The options of locks, semaphores and leaderships asked for without options: those the store was opened with
+     * ({@link StoreOptions#lockOptions()}), {@link LockOptions#defaults()} unless told otherwise. A store that wraps
+     * another returns the wrapped store's.
      */
-    LeaseModel leaseModel();
+    default LockOptions defaultOptions() {
+        return LockOptions.defaults();
+    }
+
+    /**
+     * What this store offers (semaphores, an admin view, how leases end, name and permit limits): read it here
+     * rather than trying an operation and catching {@link UnsupportedOperationException}. A store that wraps another
+     * returns the wrapped store's.
+     */
+    Features features();
+
+    /**
+     * How this store ends the lease of a holder that went away: when its lease time runs out, or with the holder's
+     * session. Tools that must wait out a dead holder (the kit, the demo) read it here. {@link Features#leaseModel()}.
+     */
+    default LeaseModel leaseModel() {
+        return features().leaseModel();
+    }
 
     /**
      * For a {@link LeaseModel#SESSION} store, how long after a client goes silent its session, and so its leases,
-     * end; empty for a time-bound store.
+     * end; empty for a time-bound store. {@link Features#sessionTimeout()}.
      */
-    Optional<Duration> sessionTimeout();
+    default Optional<Duration> sessionTimeout() {
+        return features().sessionTimeout();
+    }
 
     /**
      * Operator access: list held locks and break a stuck one. Not for application code, which must only release
      * its own leases.
      *
-     * @throws UnsupportedOperationException if the store offers no admin view
+     * @throws UnsupportedOperationException if the store offers no admin view ({@link Features#admin()} is false)
      */
     LockAdmin admin();
 

@@ -2,6 +2,7 @@ package io.distlock.core;
 
 import io.distlock.Arguments;
 import io.distlock.DistributedLock;
+import io.distlock.Features;
 import io.distlock.Lease;
 import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
@@ -9,7 +10,9 @@ import io.distlock.LockException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockStoreListener;
+import io.distlock.LockViews;
 import io.distlock.Semaphore;
+import io.distlock.StoreOptions;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
@@ -41,6 +44,8 @@ public final class BackendLockStore implements LockStore {
 
     private final LockBackend backend;
     private final String description;
+    /** The options of locks, semaphores and leaderships asked for by name only. */
+    private final LockOptions defaultOptions;
     private final LocalGates gates = new LocalGates();
     private final AtomicLong courtesyPauses = new AtomicLong();
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
@@ -52,7 +57,7 @@ public final class BackendLockStore implements LockStore {
     /** Whether the backend reported its connection suspended and not yet back; set before holds are walked. */
     private volatile boolean suspended;
     /** The leases each thread took through a Lock view of this store, shared by every view of a name. */
-    final ViewLeases viewLeases = new ViewLeases();
+    final LockViews lockViews = new LockViews();
     /** The semaphore side, or null if the backend has no permit operations. */
     private final CorePermits permits;
     /**
@@ -84,9 +89,22 @@ public final class BackendLockStore implements LockStore {
      * @param description how to show this store in messages: its URI without passwords
      */
     public BackendLockStore(LockBackend backend, String description) {
+        this(backend, description, StoreOptions.defaults());
+    }
+
+    /**
+     * A store over {@code backend} opened with {@code options}: its default lock options and listeners.
+     *
+     * @param backend the store operations
+     * @param description how to show this store in messages: its URI without passwords
+     * @param options the options of locks asked for by name only, and the listeners of background work
+     */
+    public BackendLockStore(LockBackend backend, String description, StoreOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.description = Objects.requireNonNull(description, "description");
+        this.defaultOptions = Objects.requireNonNull(options, "options").lockOptions();
         this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
+        renewals.listener(options.listener());
         this.delayedReleases = new DelayedReleases(this::releaseInStore, description);
         PermitBackend permitBackend = backend.permits();
         this.permits = permitBackend != null
@@ -127,14 +145,19 @@ public final class BackendLockStore implements LockStore {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return backend.leaseModel();
+    public LockOptions defaultOptions() {
+        return defaultOptions;
     }
 
+    /** What the backend offers, read from it at each call (a session timeout may change with a new session). */
     @Override
-    public Optional<Duration> sessionTimeout() {
-        return backend.leaseModel() == LeaseModel.SESSION ? Optional.ofNullable(backend.sessionTimeout())
-                : Optional.empty();
+    public Features features() {
+        boolean session = backend.leaseModel() == LeaseModel.SESSION;
+        LockAdmin admin = backend.admin();
+        return new Features(backend.leaseModel(),
+                session ? Optional.ofNullable(backend.sessionTimeout()) : Optional.empty(), backend.maxNameLength(),
+                permits == null ? 0 : permits.backend().maxPermits(), admin != null,
+                admin != null && permits != null && admin.listsPermits(), backend.handsOver());
     }
 
     @Override

@@ -18,7 +18,7 @@ final class CoreLock implements DistributedLock {
 
     static {
         try {
-            ADAPTER = MethodHandles.lookup().findVarHandle(CoreLock.class, "adapter", LockAdapter.class);
+            ADAPTER = MethodHandles.lookup().findVarHandle(CoreLock.class, "adapter", Lock.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -28,7 +28,7 @@ final class CoreLock implements DistributedLock {
     private final String name;
     private final LockOptions options;
     /** Made by the first {@link #asLock()} (most locks are only acquired); through {@link #ADAPTER}. */
-    private volatile LockAdapter adapter;
+    private volatile Lock adapter;
 
     CoreLock(BackendLockStore store, String name, LockOptions options) {
         this.store = store;
@@ -76,9 +76,9 @@ final class CoreLock implements DistributedLock {
 
     @Override
     public Lock asLock() {
-        LockAdapter view = adapter;
+        Lock view = adapter;
         if (view == null) {
-            LockAdapter made = new LockAdapter(this, store.viewLeases);
+            Lock made = store.lockViews.of(this);
             view = ADAPTER.compareAndSet(this, null, made) ? made : adapter;
         }
         return view;

@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.StoreOptions;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
 import io.distlock.spi.StoreUri;
@@ -32,13 +33,13 @@ public final class StoreDiscovery {
     private StoreDiscovery() {
     }
 
-    /** Opens the store for {@code uri}; see {@link io.distlock.LockStore#open(String)}. */
-    public static BackendLockStore open(String uri) {
+    /** Opens the store for {@code uri} with {@code options}; see {@link io.distlock.LockStore#open(String)}. */
+    public static BackendLockStore open(String uri, StoreOptions options) {
         StoreUri parsed = StoreUri.parse(uri);
         List<LockStoreProvider> providers = providers();
         for (LockStoreProvider provider : providers) {
             if (provider.schemes().contains(parsed.scheme())) {
-                return new BackendLockStore(provider.open(parsed), parsed.redacted());
+                return new BackendLockStore(provider.open(parsed), parsed.redacted(), options);
             }
         }
         throw new IllegalArgumentException(unknownSchemeMessage(parsed, providers));

@@ -192,6 +192,11 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
     }
 
     @Override
+    public boolean listsPermits() {
+        return true;
+    }
+
+    @Override
     public List<LockInfo> listPermits(String prefix, int limit) {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);

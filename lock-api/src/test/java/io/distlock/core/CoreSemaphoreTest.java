@@ -52,6 +52,9 @@ class CoreSemaphoreTest {
         stores.add(store);
         assertThatThrownBy(() -> store.semaphore("s", 2)).isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("no-permits-store").hasMessageContaining("semaphore");
+        assertThat(store.features().semaphores()).as("stated in its features").isFalse();
+        assertThat(store.features().adminListsPermits()).isFalse();
+        assertThat(plain.features().semaphores()).isTrue();
     }
 
     @Test

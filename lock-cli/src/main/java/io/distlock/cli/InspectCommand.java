@@ -63,12 +63,10 @@ public final class InspectCommand implements Callable<Integer> {
 
     /** Held semaphore permits, if any and if the store's admin view lists them. */
     private void printPermits(LockStore opened, PrintWriter out) {
-        List<LockInfo> permits;
-        try {
-            permits = opened.admin().listPermits(prefix, limit);
-        } catch (UnsupportedOperationException e) {
+        if (!opened.features().adminListsPermits()) {
             return; // this store's admin view lists locks only
         }
+        List<LockInfo> permits = opened.admin().listPermits(prefix, limit);
         if (permits.isEmpty()) {
             return;
         }

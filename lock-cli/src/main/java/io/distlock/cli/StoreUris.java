@@ -1,7 +1,6 @@
 package io.distlock.cli;
 
 import io.distlock.LockStore;
-import io.distlock.core.StoreDiscovery;
 import io.distlock.spi.StoreUri;
 import io.distlock.tck.fixture.FreePorts;
 import java.util.regex.Matcher;
@@ -33,9 +32,9 @@ public final class StoreUris {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, "--store: " + e.getMessage());
         }
-        if (!StoreDiscovery.availableSchemes().contains(parsed.scheme())) {
+        if (!LockStore.availableSchemes().contains(parsed.scheme())) {
             throw new ParameterException(cli, "--store: no distlock store for scheme '" + parsed.scheme() + "' in "
-                    + parsed.redacted() + "; this build has " + StoreDiscovery.availableSchemes());
+                    + parsed.redacted() + "; this build has " + LockStore.availableSchemes());
         }
         return parsed;
     }

@@ -51,6 +51,11 @@ final class JdbcLockAdmin implements LockAdmin {
     }
 
     @Override
+    public boolean listsPermits() {
+        return true;
+    }
+
+    @Override
     public List<LockInfo> listPermits(String prefix, int limit) {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);

@@ -3,7 +3,7 @@ package io.distlock.micrometer;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
 import io.distlock.LockStoreListener;
-import io.distlock.core.BackendLockStore;
+import io.distlock.StoreOptions;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Micrometer metrics of one {@link LockStore}: wrap the store with {@link #instrument(LockStore)}, use the returned
- * store everywhere, and bind this object to a registry (Spring Boot binds every {@link MeterBinder} bean).
+ * Micrometer metrics of one {@link LockStore}: open the store with {@link #open(String)} (or open it with
+ * {@link #listener()} and wrap it with {@link #instrument(LockStore)}), use the returned store everywhere, and bind
+ * this object to a registry (Spring Boot binds every {@link MeterBinder} bean).
  *
  * <p>Meters, each tagged {@code store=<name>}:
  * <ul>
@@ -73,6 +74,19 @@ public final class LockStoreMetrics implements MeterBinder {
     private final AtomicInteger waiters = new AtomicInteger();
     /** Outermost holds by lock name and fencing token: how many leases share each, and since when. */
     private final ConcurrentHashMap<HoldKey, HoldCount> holds = new ConcurrentHashMap<>();
+    /** Counts the background renewal round trips of a store opened with it. */
+    private final LockStoreListener listener = new LockStoreListener() {
+        @Override
+        public void renewed(int leases, int lost, long nanos) {
+            backgroundRenewals.increment();
+        }
+
+        @Override
+        public void renewalFailed(int leases, long nanos, RuntimeException cause) {
+            backgroundRenewals.increment();
+            failedRenewals.increment();
+        }
+    };
 
     /**
      * Metrics tagged {@code store=storeName}.
@@ -125,26 +139,41 @@ public final class LockStoreMetrics implements MeterBinder {
     }
 
     /**
-     * {@code store} with every acquisition, release, loss and renewal recorded here. Background renewal round trips
-     * are seen only when {@code store} is the core's {@link BackendLockStore} itself (what {@code LockStore.open}
-     * returns), not a wrapper of it: instrument first, wrap after.
+     * Opens the store named by {@code uri} with {@code options} plus this object's {@link #listener()}, and
+     * {@linkplain #instrument instruments} it: every acquisition, release, loss and renewal, background renewals
+     * included, is recorded here.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException as {@link LockStore#open(String)}
+     */
+    public LockStore open(String uri, StoreOptions options) {
+        Objects.requireNonNull(options, "options must not be null");
+        return instrument(LockStore.open(uri, options.withListener(listener)));
+    }
+
+    /** {@link #open(String, StoreOptions)} with {@link StoreOptions#defaults()}. */
+    public LockStore open(String uri) {
+        return open(uri, StoreOptions.defaults());
+    }
+
+    /**
+     * The listener that counts a store's background renewal round trips ({@code distlock.renewals} with
+     * {@code trigger=background}, {@code distlock.renewals.failed}): give it to the store when opening it
+     * ({@link StoreOptions#withListener}), as {@link #open(String, StoreOptions)} does.
+     */
+    public LockStoreListener listener() {
+        return listener;
+    }
+
+    /**
+     * {@code store} with every acquisition, release, loss and explicit renewal recorded here. Background renewal
+     * round trips are seen only when {@code store} was opened with {@link #listener()} (or through
+     * {@link #open(String, StoreOptions)}).
+     *
+     * @throws NullPointerException if {@code store} is null
      */
     public LockStore instrument(LockStore store) {
         Objects.requireNonNull(store, "store must not be null");
-        if (store instanceof BackendLockStore core) {
-            core.setListener(new LockStoreListener() {
-                @Override
-                public void renewed(int leases, int lost, long nanos) {
-                    backgroundRenewals.increment();
-                }
-
-                @Override
-                public void renewalFailed(int leases, long nanos, RuntimeException cause) {
-                    backgroundRenewals.increment();
-                    failedRenewals.increment();
-                }
-            });
-        }
         return new MeteredLockStore(store, this);
     }
 

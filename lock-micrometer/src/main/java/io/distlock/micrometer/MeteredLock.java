@@ -3,8 +3,7 @@ package io.distlock.micrometer;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
-import io.distlock.core.LockAdapter;
-import io.distlock.core.ViewLeases;
+import io.distlock.LockViews;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
@@ -16,10 +15,10 @@ final class MeteredLock implements DistributedLock {
     private final AcquireTimer timer;
     private final Lock view;
 
-    MeteredLock(DistributedLock lock, LockStoreMetrics metrics, ViewLeases viewLeases) {
+    MeteredLock(DistributedLock lock, LockStoreMetrics metrics, LockViews lockViews) {
         this.lock = lock;
         this.timer = new AcquireTimer(metrics::waiting, metrics::acquired, l -> MeteredLease.watch(l, metrics));
-        this.view = new LockAdapter(this, viewLeases);
+        this.view = lockViews.of(this);
     }
 
     @Override

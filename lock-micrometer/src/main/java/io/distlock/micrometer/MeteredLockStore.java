@@ -1,14 +1,12 @@
 package io.distlock.micrometer;
 
 import io.distlock.DistributedLock;
-import io.distlock.LeaseModel;
+import io.distlock.Features;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.LockViews;
 import io.distlock.Semaphore;
-import io.distlock.core.ViewLeases;
-import java.time.Duration;
-import java.util.Optional;
 
 /**
  * A {@link LockStore} whose locks and semaphores record into a {@link LockStoreMetrics}; everything else is the
@@ -18,7 +16,7 @@ final class MeteredLockStore implements LockStore {
 
     private final LockStore store;
     private final LockStoreMetrics metrics;
-    private final ViewLeases viewLeases = new ViewLeases();
+    private final LockViews lockViews = new LockViews();
 
     MeteredLockStore(LockStore store, LockStoreMetrics metrics) {
         this.store = store;
@@ -26,21 +24,8 @@ final class MeteredLockStore implements LockStore {
     }
 
     @Override
-    public DistributedLock lock(String name) {
-        // the wrapped store's own defaults, which may not be LockOptions.defaults()
-        return new MeteredLock(store.lock(name), metrics, viewLeases);
-    }
-
-    @Override
     public DistributedLock lock(String name, LockOptions options) {
-        return new MeteredLock(store.lock(name, options), metrics, viewLeases);
-    }
-
-    /** The wrapped store's semaphore, with its defaults, its permits metered. */
-    @Override
-    public Semaphore semaphore(String name, int permits) {
-        Semaphore semaphore = store.semaphore(name, permits);
-        return new MeteredSemaphore(semaphore, metrics.permits(semaphore.name()));
+        return new MeteredLock(store.lock(name, options), metrics, lockViews);
     }
 
     @Override
@@ -49,14 +34,15 @@ final class MeteredLockStore implements LockStore {
         return new MeteredSemaphore(semaphore, metrics.permits(semaphore.name()));
     }
 
+    /** The wrapped store's, so locks asked for by name get its defaults. */
     @Override
-    public LeaseModel leaseModel() {
-        return store.leaseModel();
+    public LockOptions defaultOptions() {
+        return store.defaultOptions();
     }
 
     @Override
-    public Optional<Duration> sessionTimeout() {
-        return store.sessionTimeout();
+    public Features features() {
+        return store.features();
     }
 
     @Override

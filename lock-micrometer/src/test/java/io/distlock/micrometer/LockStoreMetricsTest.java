@@ -8,6 +8,7 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.StoreOptions;
 import io.distlock.StoreUnavailableException;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerProcess;
@@ -32,7 +33,7 @@ class LockStoreMetricsTest {
 
     private LockStore open(String uri) {
         metrics.bindTo(registry);
-        store = metrics.instrument(LockStore.open(uri));
+        store = metrics.open(uri);
         return store;
     }
 
@@ -142,6 +143,16 @@ class LockStoreMetricsTest {
             assertThat(lease.extend(Duration.ofSeconds(10))).isTrue();
         }
         assertThat(registry.get("distlock.renewals").tag("trigger", "explicit").counter().count()).isEqualTo(2.0);
+    }
+
+    @Test
+    void locksAskedForByNameGetTheOpenedStoresDefaultsAndItsFeatures() throws Exception {
+        LockOptions defaults = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(7));
+        store = metrics.open("mem:metrics-" + UUID.randomUUID(), StoreOptions.defaults().withLockOptions(defaults));
+        assertThat(store.defaultOptions()).isEqualTo(defaults);
+        assertThat(store.lock("by-name").options()).isEqualTo(defaults);
+        assertThat(store.semaphore("by-name", 2).options()).isEqualTo(defaults);
+        assertThat(store.features().semaphores()).isTrue();
     }
 
     @Test

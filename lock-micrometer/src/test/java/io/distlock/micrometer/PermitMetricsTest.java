@@ -25,7 +25,7 @@ class PermitMetricsTest {
 
     private LockStore mem(LockStoreMetrics metrics) {
         metrics.bindTo(registry);
-        store = metrics.instrument(LockStore.open("mem:permit-metrics-" + UUID.randomUUID()));
+        store = metrics.open("mem:permit-metrics-" + UUID.randomUUID());
         return store;
     }
 

@@ -64,6 +64,11 @@ final class RedisAdmin implements LockAdmin {
 
     /** Held permits: {@code SCAN}s the semaphores' holder sets, then reads each one's live holders in one script. */
     @Override
+    public boolean listsPermits() {
+        return true;
+    }
+
+    @Override
     public List<LockInfo> listPermits(String prefix, int limit) {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);

@@ -1,15 +1,13 @@
 package io.distlock.spring;
 
 import io.distlock.DistributedLock;
-import io.distlock.LeaseModel;
+import io.distlock.Features;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.StoreUnavailableException;
-import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -22,12 +20,15 @@ final class LazyLockStore implements LockStore {
 
     private final Supplier<LockStore> opener;
     private final String description;
+    private final LockOptions defaultOptions;
     private LockStore store;
     private boolean closed;
 
-    LazyLockStore(Supplier<LockStore> opener, String description) {
+    /** A store opened by {@code opener} on first use, whose default options, known before, are {@code defaults}. */
+    LazyLockStore(Supplier<LockStore> opener, String description, LockOptions defaults) {
         this.opener = Objects.requireNonNull(opener, "opener must not be null");
         this.description = Objects.requireNonNull(description, "description must not be null");
+        this.defaultOptions = Objects.requireNonNull(defaults, "defaults must not be null");
     }
 
     /** The open store, opening it now if it is not yet. */
@@ -61,13 +62,13 @@ final class LazyLockStore implements LockStore {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return store().leaseModel();
+    public LockOptions defaultOptions() {
+        return defaultOptions;
     }
 
     @Override
-    public Optional<Duration> sessionTimeout() {
-        return store().sessionTimeout();
+    public Features features() {
+        return store().features();
     }
 
     @Override

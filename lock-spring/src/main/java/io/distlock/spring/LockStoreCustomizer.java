@@ -9,6 +9,9 @@ import io.distlock.LockStore;
 @FunctionalInterface
 public interface LockStoreCustomizer {
 
-    /** The store to use instead of {@code store}; closing the result must close {@code store}. */
+    /**
+     * The store to use instead of {@code store}; closing the result must close {@code store}, and a wrapper returns
+     * {@code store}'s {@link LockStore#defaultOptions()} and {@link LockStore#features()}.
+     */
     LockStore customize(LockStore store);
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LeaseState;
+import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.micrometer.LockStoreMetrics;
 import io.distlock.shedlock.DistlockLockProvider;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import net.javacrumbs.shedlock.core.LockProvider;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -58,6 +60,10 @@ class DistlockAutoConfigurationTest {
             DistributedLock lock = store.lock("orders:1");
             assertThat(lock.options().leaseTime()).isEqualTo(Duration.ofSeconds(7));
             assertThat(lock.options().autoRenew()).isFalse();
+            assertThat(store.semaphore("licences", 2).options()).as("semaphores asked for by limit only too")
+                    .isEqualTo(lock.options());
+            LockOptions explicit = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(3));
+            assertThat(store.lock("orders:2", explicit).options()).as("explicit options kept").isEqualTo(explicit);
             try (Lease lease = lock.acquire()) {
                 assertThat(lease.fencingToken()).isPositive();
             }
@@ -139,6 +145,20 @@ class DistlockAutoConfigurationTest {
             }
             assertThat(registry.get("distlock.acquire").tag("outcome", "acquired").timer().count()).isEqualTo(1);
             assertThat(registry.get("distlock.held").timer().count()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void theStoreIsOpenedWithTheMetricsListenerSoBackgroundRenewalsAreCounted() {
+        runner.withPropertyValues(memUri()).run(context -> {
+            MeterRegistry registry = new SimpleMeterRegistry();
+            context.getBean(LockStoreMetrics.class).bindTo(registry);
+            LockOptions shortLease = LockOptions.defaults().withLeaseTime(Duration.ofMillis(600));
+            try (Lease lease = context.getBean(LockStore.class).lock("renewed", shortLease).acquire()) {
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+                        registry.get("distlock.renewals").tag("trigger", "background").counter().count() >= 2);
+                assertThat(lease.isValid()).isTrue();
+            }
         });
     }
 

@@ -20,5 +20,5 @@ public abstract class LockStoreTck extends TckHarness implements MutualExclusion
         ExpiryRules, FencingRules, ReentrancyRules, JdkLockRules, InterruptionRules, CloseRules, LostLeaseRules,
         NameRules, ScenarioRules, AvailabilityRules, RacesAndBoundsRules, LeadershipRules, SecretRules,
         SemaphoreRules, FenceTamperingRules, SpoiledNameRules, PrefixRules, RefusedSettingRules,
-        AbandonedAttemptRules, ForceReleaseRules, UsedOnceRules {
+        AbandonedAttemptRules, ForceReleaseRules, UsedOnceRules, FeaturesRules {
 }

@@ -1,5 +1,6 @@
 package io.distlock.tck;
 
+import io.distlock.Features;
 import io.distlock.LeaseModel;
 import io.distlock.LockStore;
 import io.distlock.spi.StoreUri;
@@ -8,7 +9,8 @@ import java.util.Objects;
 
 /**
  * What a store under test can do, declared by its {@link LockStoreTck} subclass. A rule that needs a capability the
- * store lacks is reported as skipped with the reason, never passed silently.
+ * store lacks is reported as skipped with the reason, never passed silently. {@link #of} reads it from the store's
+ * {@link Features}; semaphores and the admin view's permit listing the rules read there directly.
  *
  * @param leaseModel whether leases end by time (Redis, SQL, mem) or with the client's session (ZooKeeper)
  * @param sessionTimeout for {@link LeaseModel#SESSION} stores: how long after a client dies its leases end
@@ -39,27 +41,20 @@ public record StoreCapabilities(LeaseModel leaseModel, Duration sessionTimeout, 
     }
 
     /**
-     * What {@code store}, opened from {@code uri}, declares of itself: its lease model and session timeout, whether
-     * its admin view exists (force-release), and separate-JVM clients unless it is the in-memory {@code mem:} store,
-     * which lives inside one JVM. The expiry margin is that of {@link #timeBound()} or {@link #sessionBound}.
+     * What {@code store}, opened from {@code uri}, declares of itself ({@link LockStore#features()}): its lease model
+     * and session timeout, whether its admin view exists (force-release), and separate-JVM clients unless it is the
+     * in-memory {@code mem:} store, which lives inside one JVM. The expiry margin is that of {@link #timeBound()} or {@link #sessionBound}.
      *
      * @throws IllegalStateException if a session-bound store declares no session timeout
      */
     public static StoreCapabilities of(LockStore store, String uri) {
-        StoreCapabilities declared = store.leaseModel() == LeaseModel.SESSION
-                ? sessionBound(store.sessionTimeout().orElseThrow(() -> new IllegalStateException(
+        Features features = store.features();
+        StoreCapabilities declared = features.leaseModel() == LeaseModel.SESSION
+                ? sessionBound(features.sessionTimeout().orElseThrow(() -> new IllegalStateException(
                         "store " + store + " is session-bound but declares no session timeout")))
                 : timeBound();
-        return declared.withForceRelease(hasAdmin(store))
+        return declared.withForceRelease(features.admin())
                 .withSeparateJvmClients(!StoreUri.parse(uri).scheme().equals("mem"));
-    }
-
-    private static boolean hasAdmin(LockStore store) {
-        try {
-            return store.admin() != null;
-        } catch (UnsupportedOperationException none) {
-            return false;
-        }
     }
 
     /** A copy with separate-JVM clients on or off (the in-memory store has none). */

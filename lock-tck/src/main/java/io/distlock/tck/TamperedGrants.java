@@ -31,8 +31,11 @@ final class TamperedGrants {
         /** A timed wait on {@code client}. */
         Optional<Lease> tryAcquire(LockStore client, String name, Duration wait) throws InterruptedException;
 
-        /** The holders {@code client}'s admin view lists under {@code name} (may throw UnsupportedOperationException). */
-        List<LockInfo> holders(LockStore client, String name);
+        /**
+         * The holders {@code client}'s admin view lists under {@code name}, or empty if that view lists none of this
+         * kind ({@link io.distlock.Features}).
+         */
+        Optional<List<LockInfo>> holders(LockStore client, String name);
     }
 
     /** Deletes a name's fence state through the hook; false if the store cannot. */
@@ -65,8 +68,8 @@ final class TamperedGrants {
         }
 
         @Override
-        public List<LockInfo> holders(LockStore client, String name) {
-            return client.admin().list(name, 10);
+        public Optional<List<LockInfo>> holders(LockStore client, String name) {
+            return client.features().admin() ? Optional.of(client.admin().list(name, 10)) : Optional.empty();
         }
     };
 
@@ -87,8 +90,9 @@ final class TamperedGrants {
         }
 
         @Override
-        public List<LockInfo> holders(LockStore client, String name) {
-            return client.admin().listPermits(name, 10);
+        public Optional<List<LockInfo>> holders(LockStore client, String name) {
+            return client.features().adminListsPermits() ? Optional.of(client.admin().listPermits(name, 10))
+                    : Optional.empty();
         }
     };
 
@@ -205,12 +209,11 @@ final class TamperedGrants {
 
     /** What the admin view lists as holding the name after a failed attempt, if it lists anything. */
     private String phantomAfterFailure(String where, LockStore client, Throwable failure) {
-        List<LockInfo> holders;
-        try {
-            holders = kind.holders(client, name).stream().filter(h -> h.name().equals(name)).toList();
-        } catch (UnsupportedOperationException e) {
+        Optional<List<LockInfo>> listed = kind.holders(client, name);
+        if (listed.isEmpty()) {
             return null; // no admin view of this kind: the next attempts show a phantom holder instead
         }
+        List<LockInfo> holders = listed.get().stream().filter(h -> h.name().equals(name)).toList();
         return holders.isEmpty() ? null : where + "failed (" + failure.getMessage()
                 + "), yet the admin view lists a holder with no lease behind it (a phantom holder): " + holders;
     }

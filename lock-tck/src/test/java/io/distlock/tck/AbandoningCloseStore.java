@@ -1,14 +1,12 @@
 package io.distlock.tck;
 
 import io.distlock.DistributedLock;
-import io.distlock.LeaseModel;
+import io.distlock.Features;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.Semaphore;
 import io.distlock.core.BackendLockStore;
-import java.time.Duration;
-import java.util.Optional;
 
 /**
  * A broken lock store for the kit's self-check (§23): the shared core, except that its close shuts the backend first,
@@ -34,13 +32,8 @@ final class AbandoningCloseStore implements LockStore {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return delegate.leaseModel();
-    }
-
-    @Override
-    public Optional<Duration> sessionTimeout() {
-        return delegate.sessionTimeout();
+    public Features features() {
+        return delegate.features();
     }
 
     @Override

@@ -40,7 +40,7 @@ class CoreRacesTest {
     private final List<Pause> pauses = new ArrayList<>();
 
     private BackendLockStore store() {
-        BackendLockStore store = space.openStore();
+        BackendLockStore store = (BackendLockStore) space.openStore(); // this test reaches into the core
         stores.add(store);
         return store;
     }

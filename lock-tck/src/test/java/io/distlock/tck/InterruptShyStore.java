@@ -1,8 +1,8 @@
 package io.distlock.tck;
 
 import io.distlock.DistributedLock;
+import io.distlock.Features;
 import io.distlock.Lease;
-import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
@@ -92,13 +92,8 @@ final class InterruptShyStore implements LockStore {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return delegate.leaseModel();
-    }
-
-    @Override
-    public Optional<Duration> sessionTimeout() {
-        return delegate.sessionTimeout();
+    public Features features() {
+        return delegate.features();
     }
 
     @Override

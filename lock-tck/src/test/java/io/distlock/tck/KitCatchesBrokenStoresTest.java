@@ -569,6 +569,56 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
+    /** A mem: store whose features say it has no semaphores, though it has: §27.1 must catch the statement. */
+    static class UnstatedSemaphoresTck extends TckHarness implements FeaturesRules {
+        private final String space = "mem:unstated-" + UUID.randomUUID();
+
+        @Override
+        protected LockStore newClient() {
+            LockStore real = LockStore.open(space);
+            return new LockStore() {
+                @Override
+                public io.distlock.DistributedLock lock(String name, io.distlock.LockOptions options) {
+                    return real.lock(name, options);
+                }
+
+                @Override
+                public io.distlock.Semaphore semaphore(String name, int permits, io.distlock.LockOptions options) {
+                    return real.semaphore(name, permits, options);
+                }
+
+                @Override
+                public io.distlock.Features features() {
+                    io.distlock.Features f = real.features();
+                    return new io.distlock.Features(f.leaseModel(), f.sessionTimeout(), f.maxNameLength(), 0,
+                            f.admin(), false, f.handsOver());
+                }
+
+                @Override
+                public io.distlock.LockAdmin admin() {
+                    return real.admin();
+                }
+
+                @Override
+                public void close() {
+                    real.close();
+                }
+            };
+        }
+
+        @Override
+        protected StoreCapabilities capabilities() {
+            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        }
+    }
+
+    private static final String FEATURES_RULE = "rule_27_1_featuresStateWhatTheStoreDoes";
+
+    @Test
+    void aStoreWhoseFeaturesHideItsSemaphoresIsCaught() {
+        assertThat(failedRules(UnstatedSemaphoresTck.class, FEATURES_RULE)).containsExactly(FEATURES_RULE);
+    }
+
     private static final String[] WATCHED_SPOILED = {"rule_20_1_aSpoiledLockCostsNoOtherLockItsLease"};
 
     @Test

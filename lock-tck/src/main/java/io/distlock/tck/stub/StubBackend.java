@@ -3,6 +3,7 @@ package io.distlock.tck.stub;
 import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
+import io.distlock.LockStore;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
@@ -13,11 +14,14 @@ import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -160,6 +164,22 @@ public final class StubBackend implements LockBackend, LockAdmin {
     /** A client of {@code space}. */
     public StubBackend(StubSpace space) {
         this.space = space;
+    }
+
+    /** The backends behind the stores {@link StubSpace#openStore()} opened, weakly by store. */
+    private static final Map<LockStore, StubBackend> BEHIND = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /** Remembers that {@code store} runs over {@code backend}. */
+    static void register(LockStore store, StubBackend backend) {
+        BEHIND.put(store, backend);
+    }
+
+    /**
+     * The stub backend behind {@code store}, if {@link StubSpace#openStore()} opened it: how the kit reaches the stub
+     * of a client for rules that need a fault the real stores cannot be made to show.
+     */
+    public static Optional<StubBackend> behind(LockStore store) {
+        return Optional.ofNullable(BEHIND.get(store));
     }
 
     /** The shared store behind this client. */

@@ -1,9 +1,10 @@
 package io.distlock.tck.stub;
 
 import io.distlock.LockException;
+import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.ReleaseSignals;
+import io.distlock.spi.Stores;
 import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.SpoiledNameState;
@@ -76,9 +77,12 @@ public final class StubSpace {
         return operationTimeout;
     }
 
-    /** A new client of this space, with its own backend, behind the shared core. */
-    public BackendLockStore openStore() {
-        return new BackendLockStore(new StubBackend(this), "stub");
+    /** A new client of this space, with its own backend, behind the shared core ({@link StubBackend#behind}). */
+    public LockStore openStore() {
+        StubBackend backend = new StubBackend(this);
+        LockStore store = Stores.over(backend, "stub");
+        StubBackend.register(store, backend);
+        return store;
     }
 
     /** Stops the store: operations in flight and new ones fail after the operation timeout until {@link #start()}. */

@@ -1,0 +1,55 @@
+package io.distlock.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Features;
+import io.distlock.LockStore;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * §27 A store's {@link Features} say what it does: the kit, the CLI and the adapters read them instead of trying an
+ * operation, so a statement that is wrong would skip a check or fail a user. This rule alone tries each one.
+ */
+public interface FeaturesRules extends TckSupport {
+
+    @Test
+    @DisplayName("§27.1 features() states what the store does: semaphores, admin view, permit listing, name and permit"
+            + " limits, lease model")
+    default void rule_27_1_featuresStateWhatTheStoreDoes() {
+        LockStore client = tck().client();
+        Features f = client.features();
+        assertThat(f.leaseModel()).as("lease model, as the kit subclass declares it")
+                .isEqualTo(tck().capabilities().leaseModel()).isEqualTo(client.leaseModel());
+        assertThat(f.sessionTimeout()).isEqualTo(client.sessionTimeout());
+        String longest = tck().name("n");
+        longest = longest + "n".repeat(Math.max(0, f.maxNameLength() - longest.length()));
+        String name = longest;
+        assertThat(client.lock(name).name()).as("a name of maxNameLength characters").isEqualTo(name);
+        assertThatThrownBy(() -> client.lock(name + "n")).as("a name one longer than maxNameLength")
+                .isInstanceOf(IllegalArgumentException.class);
+        if (f.semaphores()) {
+            assertThat(client.semaphore(tck().name("s"), f.maxPermits()).permits()).isEqualTo(f.maxPermits());
+            if (f.maxPermits() < Integer.MAX_VALUE) {
+                assertThatThrownBy(() -> client.semaphore(tck().name("s"), f.maxPermits() + 1))
+                        .as("a limit above maxPermits").isInstanceOf(IllegalArgumentException.class);
+            }
+        } else {
+            assertThatThrownBy(() -> client.semaphore(tck().name("s"), 1))
+                    .as("semaphores() is false").isInstanceOf(UnsupportedOperationException.class);
+        }
+        if (f.admin()) {
+            assertThat(client.admin()).as("admin() is true").isNotNull();
+            assertThat(client.admin().list(tck().name("none"), 1)).isEmpty();
+            if (f.adminListsPermits()) {
+                assertThat(client.admin().listPermits(tck().name("none"), 1)).isEmpty();
+            } else {
+                assertThatThrownBy(() -> client.admin().listPermits(tck().name("none"), 1))
+                        .as("adminListsPermits() is false").isInstanceOf(UnsupportedOperationException.class);
+            }
+        } else {
+            assertThatThrownBy(client::admin).as("admin() is false").isInstanceOf(UnsupportedOperationException.class);
+        }
+    }
+}
