@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -120,6 +121,9 @@ final class SessionListener implements ConnectionStateListener {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (KeeperException.UnimplementedException e) {
+            // a server before 3.6 lists no session's nodes: nothing to sweep with, and nothing to try again
+            LOG.log(Level.DEBUG, "the server cannot list our session's nodes (getEphemerals): no sweep", e);
         } catch (Exception e) {
             LOG.log(Level.DEBUG, "could not delete unused nodes of our session after reconnecting; trying again", e);
             later(() -> sweepUnused(client, null), VERIFY_RETRY_MS);
