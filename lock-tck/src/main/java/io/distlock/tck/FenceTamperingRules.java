@@ -3,6 +3,7 @@ package io.distlock.tck;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
+import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.tck.FenceStateTampering.ForeignValue;
 import java.time.Duration;
@@ -149,6 +150,56 @@ public interface FenceTamperingRules extends TckSupport {
     }
 
     /** The token of a grant of {@code name} taken within {@code wait} and released at once. */
+    /** The lease of §19.7's holds: a store that keeps a restored hold until its lease ends frees it within this. */
+    Duration RESTORED_HOLD_LEASE = Duration.ofSeconds(5);
+
+    @Test
+    @DisplayName("§19.7 the store restored from an older copy of its data: a lock and a permit released after the copy"
+            + " are free again for another client while the client that released them stays open")
+    default void rule_19_7_restoredCopyLeavesNothingHeldByTheLiveClientThatReleasedIt() throws Exception {
+        FenceStateTampering.RestorableStore restorable = tampering().restorableStore();
+        Assumptions.assumeTrue(restorable != null, "skipped: the store's test cannot restore its server from an "
+                + "older copy of its data");
+        try (restorable) {
+            String lock = tck().name("released before the restore");
+            String semaphore = tck().name("permit released before the restore");
+            LockOptions options = LockOptions.defaults().withLeaseTime(RESTORED_HOLD_LEASE);
+            try (LockStore releaser = restorable.client()) {
+                Lease held = releaser.lock(lock, options).tryAcquire(Tck.PROMPTLY).orElseThrow(
+                        () -> new AssertionError("lock '" + lock + "' was not granted within " + Tck.PROMPTLY));
+                Lease permit = releaser.semaphore(semaphore, 1, options).tryAcquire(Tck.PROMPTLY).orElseThrow(
+                        () -> new AssertionError("semaphore '" + semaphore + "' was not granted within "
+                                + Tck.PROMPTLY));
+                restorable.backUp(); // the copy has both holds
+                held.release();
+                permit.release();
+                restorable.restoreOlderCopy();
+                // the releaser stays open: a store whose client resumes its session would keep its holds for it
+                try (LockStore other = restorable.client()) {
+                    List<String> problems = new ArrayList<>();
+                    if (TamperedGrants.LOCK.tryAcquire(other, lock, AFTER_RESTORE_WAIT).map(l -> {
+                        l.release();
+                        return false;
+                    }).orElse(true)) {
+                        problems.add("lock '" + lock + "' (token " + held.fencingToken() + ")");
+                    }
+                    if (TamperedGrants.SEMAPHORE.tryAcquire(other, semaphore, AFTER_RESTORE_WAIT).map(l -> {
+                        l.release();
+                        return false;
+                    }).orElse(true)) {
+                        problems.add("semaphore '" + semaphore + "' (token " + permit.fencingToken() + ")");
+                    }
+                    if (!problems.isEmpty()) {
+                        throw new AssertionError("released after the copy the store was restored from, and not"
+                                + " granted to another client within " + AFTER_RESTORE_WAIT + " (lease "
+                                + RESTORED_HOLD_LEASE + ") while the client that released it stayed open: "
+                                + String.join(", ", problems));
+                    }
+                }
+            }
+        }
+    }
+
     private static long grantedToken(TamperedGrants.Kind kind, LockStore client, String name, Duration wait)
             throws InterruptedException {
         Optional<Lease> lease = kind.tryAcquire(client, name, wait);

@@ -10,13 +10,15 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Turns Curator's connection states into lease events, in order, on a thread of its own (so checks that need the
  * store never block Curator's event thread): SUSPENDED makes every lease uncertain; RECONNECTED first re-checks that
  * each held node still exists in our session (reporting the missing ones lost), then makes the others certain
- * again; LOST (the session expired) reports every grant of the session lost, then the session. Each change also
- * wakes waiting acquires to re-check.
+ * again, then deletes the nodes of our session we no longer use ({@link RevivedNodes}); LOST (the session expired)
+ * reports every grant of the session lost, then the session. Each change also wakes waiting acquires to re-check.
  */
 final class SessionListener implements ConnectionStateListener {
 
@@ -24,16 +26,20 @@ final class SessionListener implements ConnectionStateListener {
 
     /** How soon a failed check after reconnecting is tried again, while the connection stays up. */
     private static final long VERIFY_RETRY_MS = 1000;
+    /** How soon a sweep of unused nodes looks again whether the creates begun before its listing have ended. */
+    private static final long SWEEP_WAIT_MS = 50;
 
     private final HeldNodes held;
+    private final RevivedNodes revived;
     private final Runnable wakeWaiters;
     private final ScheduledExecutorService thread;
     /** The latest state Curator reported; a retried check runs only while it is still RECONNECTED. */
     private volatile ConnectionState latest = ConnectionState.CONNECTED;
     private volatile LeaseEvents events = LeaseEvents.NONE;
 
-    SessionListener(HeldNodes held, Runnable wakeWaiters, String storeName) {
+    SessionListener(HeldNodes held, RevivedNodes revived, Runnable wakeWaiters, String storeName) {
         this.held = held;
+        this.revived = revived;
         this.wakeWaiters = wakeWaiters;
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "distlock-zookeeper-session-" + storeName);
@@ -90,12 +96,45 @@ final class SessionListener implements ConnectionStateListener {
         }
         if (verifyHeld(client)) {
             events.reconnected();
+            sweepUnused(client, null);
         } else {
-            try {
-                thread.schedule(() -> reconnected(client), VERIFY_RETRY_MS, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException closed) {
-                // the store is closing
+            later(() -> reconnected(client), VERIFY_RETRY_MS);
+        }
+    }
+
+    /**
+     * Deletes the nodes of our session that we neither hold nor use ({@link RevivedNodes}), from {@code found} or
+     * from a new listing if null. While creates begun before the listing have not registered their nodes, it looks
+     * again shortly; a listing or delete that fails is tried again while the connection stays up.
+     */
+    private void sweepUnused(CuratorFramework client, RevivedNodes.Found found) {
+        if (latest != ConnectionState.RECONNECTED) {
+            return; // the next RECONNECTED sweeps again
+        }
+        try {
+            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+            RevivedNodes.Found listed = found != null ? found : revived.list(zk);
+            if (revived.ready(listed)) {
+                revived.deleteUnused(zk, listed);
+            } else {
+                later(() -> sweepUnused(client, listed), SWEEP_WAIT_MS);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (KeeperException.UnimplementedException e) {
+            // a server before 3.6 lists no session's nodes: nothing to sweep with, and nothing to try again
+            LOG.log(Level.DEBUG, "the server cannot list our session's nodes (getEphemerals): no sweep", e);
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "could not delete unused nodes of our session after reconnecting; trying again", e);
+            later(() -> sweepUnused(client, null), VERIFY_RETRY_MS);
+        }
+    }
+
+    private void later(Runnable task, long delayMs) {
+        try {
+            thread.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            // the store is closing
         }
     }
 

@@ -55,6 +55,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     final CuratorFramework client;
     private final ZooKeeperErrors errors;
     final HeldNodes held;
+    /** Our nodes in use but not held (contenders, releases on their way): see {@link RevivedNodes}. */
+    final PendingNodes pending = new PendingNodes();
     private final SessionListener sessionListener;
     private final long operationNanos;
     final Set<Wakeup> waiting = ConcurrentHashMap.newKeySet();
@@ -92,7 +94,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
         this.held = new HeldNodes(client, redactedUri);
-        this.sessionListener = new SessionListener(held, this::wakeWaiters, redactedUri);
+        this.sessionListener = new SessionListener(held, new RevivedNodes(held, pending), this::wakeWaiters,
+                redactedUri);
         client.getConnectionStateListenable().addListener(sessionListener);
         sessionTimeout(); // warns now if the server did not agree to the URI's
     }
@@ -196,6 +199,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                     beforeGrantHook.run();
                     Grant grant = new Grant(name, ownerToken(ours), token, ours);
                     if (held.add(ours, grant, epoch, currentSession())) {
+                        pending.remove(ours.path()); // after it was added to the held nodes
                         ours = null; // handed over to the grant
                         return grant;
                     }
@@ -207,6 +211,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                     if (position >= 0) {
                         deleteInBackground(ours.path());
                     }
+                    pending.remove(ours.path());
                     ours = null;
                     if (budget.expired()) {
                         return null;
@@ -239,6 +244,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             if (ours != null) {
                 deleteLeftover(ours.path(), budget);
+                pending.remove(ours.path());
             }
         }
     }
@@ -370,6 +376,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         createHook.accept(builder);
         Listing[] listing = new Listing[1];
         boolean done = false;
+        long number = pending.creating(); // before the create is sent: its node may be listed before it is read
+        String made = null;
         try {
             CuratorEvent event = call(budget, what, new BoundedCall(late -> {
                 if (late.getResultCode() == KeeperException.Code.OK.intValue() && late.getName() != null) {
@@ -381,9 +389,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 listing[0] = listBehind ? startListing(parent) : null;
             });
             Created created = new Created(node(event, parent, budget, what), listing[0]);
+            made = created.node().path();
             done = true;
             return created;
         } finally {
+            pending.created(number, made); // the caller removes it once it is held or given up
             if (!done && listing[0] != null) {
                 listings.remove(listing[0]);
             }
@@ -550,6 +560,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     @Override
     public boolean release(Grant grant) {
         LockNode node = (LockNode) grant.handle();
+        pending.add(node.path()); // in use until its delete has answered (or not): not one to sweep meanwhile
         held.remove(node.path());
         String what = "releasing " + grant.name();
         WaitBudget budget = WaitBudget.forCall(operationNanos);
@@ -566,6 +577,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             return code == KeeperException.Code.OK.intValue();
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
+        } finally {
+            pending.remove(node.path());
         }
     }
 

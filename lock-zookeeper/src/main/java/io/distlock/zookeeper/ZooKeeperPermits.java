@@ -111,6 +111,7 @@ final class ZooKeeperPermits {
                 if (position >= 0 && position < permits && current) {
                     Grant grant = new Grant(name, ZooKeeperBackend.ownerToken(ours), token, ours);
                     if (backend.held.add(ours, grant, epoch, backend.currentSession())) {
+                        backend.pending.remove(ours.path()); // after it was added to the held nodes
                         ours = null; // handed over to the grant
                         return grant;
                     }
@@ -120,6 +121,7 @@ final class ZooKeeperPermits {
                     if (position >= 0) {
                         backend.deleteInBackground(ours.path());
                     }
+                    backend.pending.remove(ours.path());
                     ours = null;
                     if (budget.expired()) {
                         return null;
@@ -161,6 +163,7 @@ final class ZooKeeperPermits {
             }
             if (ours != null) {
                 backend.deleteLeftover(ours.path(), budget);
+                backend.pending.remove(ours.path());
             }
         }
     }

@@ -243,8 +243,12 @@ public final class Explorer implements AutoCloseable {
         };
     }
 
-    /** Copies the server's data directory aside (the backup a restore puts back). */
-    private void backUp() {
+    /**
+     * Copies the server's data directory aside (the backup a restore puts back). Synchronized with
+     * {@link #restoreBackup}: the copy runs on the proxy thread of its step while later steps go on, so the fault's
+     * restore can come while it is still copying.
+     */
+    private synchronized void backUp() {
         Path data = store.dataDirectory(server).orElseThrow(() -> new IllegalArgumentException(
                 "the explorer cannot restore " + store.label() + " from a copy"));
         Path backup = dir.resolve("backup");
@@ -261,8 +265,8 @@ public final class Explorer implements AutoCloseable {
         }
     }
 
-    /** Replaces the (stopped) server's data directory by the backup. */
-    private void restoreBackup() {
+    /** Replaces the (stopped) server's data directory by the backup, once the backup is complete. */
+    private synchronized void restoreBackup() {
         Path data = store.dataDirectory(server).orElseThrow();
         TempDirs.delete(data);
         TempDirs.copy(dir.resolve("backup"), data);
