@@ -6,11 +6,12 @@ package io.distlock.redis;
  */
 final class RedisScripts {
 
-    /** The Lua line that reads the server's clock, never the client's: the local {@code t} is its {@code TIME} reply. */
+    /** The Lua line that reads the server's clock, never the client's: the local {@code t} is its TIME reply. */
     static final String SERVER_TIME = "local t = redis.call('TIME')\n";
 
     /** The Lua lines of {@link #SERVER_TIME} and the local {@code now}: that time in ms, the unit of expiries. */
-    static final String NOW_MS = SERVER_TIME + "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n";
+    static final String NOW_MS = SERVER_TIME
+            + "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n";
 
     /** The Lua line that sets the local {@code clock} to {@code t} ({@link #SERVER_TIME}) in µs, the fence's unit. */
     static final String CLOCK_OF_T = "local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])\n";
@@ -180,8 +181,9 @@ final class RedisScripts {
     /**
      * The fence rule's next lines, after {@link #readCounter(int)} (shared by the lock's {@link #ACQUIRE} and
      * {@link #HAND_OVER} and the semaphores' {@link RedisPermitScripts#ACQUIRE}): they set {@code fence} to
-     * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. They count from the server
-     * clock the script read last into {@code t} ({@link #SERVER_TIME}), so one that read it already reads it once. A
+     * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. They count from the local
+     * {@code t}, the server's TIME reply the script read before them ({@link #SERVER_TIME}), so a script that read
+     * the clock already does not read it again. A
      * fence from 2^53 on (only after an operator's counter just below it) would be read back as none and the next one
      * would start at the clock, below it: instead the lines {@code undo} take back the script's own writes and the
      * script answers {@link #counterExhausted(int)}. The counter is then kept for the {@link CounterRetention} of a lease
