@@ -15,6 +15,7 @@ import io.distlock.Semaphore;
 import io.distlock.StoreOptions;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
+import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
@@ -355,14 +356,7 @@ public final class BackendLockStore implements LockStore {
      * the next renewal. Run without the caller's interrupt flag, as a release is; a hold found gone is declared lost.
      */
     private boolean stillHeldInStore(Hold hold) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return extend(hold, hold.leaseTime());
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return InterruptFlag.aside(() -> extend(hold, hold.leaseTime()));
     }
 
     /**
@@ -496,14 +490,7 @@ public final class BackendLockStore implements LockStore {
 
     /** The store's hand-over, run without the caller's interrupt flag, as {@link #releaseInStore}. */
     private Grant handOverInStore(Grant from, Duration leaseTime, Thread receiver) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return backend.handOver(from, leaseTime, receiver);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return InterruptFlag.aside(() -> backend.handOver(from, leaseTime, receiver));
     }
 
     // ---- releaseAfter (Lease.releaseAfter): keep the store lock until minHeld, then let it free ----
@@ -663,26 +650,13 @@ public final class BackendLockStore implements LockStore {
      * and a release must not fail because the thread was interrupted); the flag is set again afterwards.
      */
     private boolean releaseInStore(Hold hold) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return hold.permit ? permits.backend().releasePermit(hold.grant) : backend.release(hold.grant);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return InterruptFlag.aside(() -> hold.permit
+                ? permits.backend().releasePermit(hold.grant) : backend.release(hold.grant));
     }
 
     /** The store's release for other clients at the end of a streak, run without the caller's interrupt flag. */
     private boolean releaseForOthersInStore(Hold hold) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return backend.releaseForOthers(hold.grant);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return InterruptFlag.aside(() -> backend.releaseForOthers(hold.grant));
     }
 
     /** The store's renew of {@code hold} alone: the permit operations for a permit, the lock's otherwise. */
@@ -692,14 +666,7 @@ public final class BackendLockStore implements LockStore {
      * flag is set again afterwards.
      */
     private Set<Grant> renewInStore(Hold hold, List<Renewal> one) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return hold.permit ? permits.backend().renewPermits(one) : backend.renew(one);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return InterruptFlag.aside(() -> hold.permit ? permits.backend().renewPermits(one) : backend.renew(one));
     }
 
     private void releaseQuietly(Hold hold) {

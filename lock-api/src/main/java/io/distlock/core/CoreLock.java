@@ -4,6 +4,7 @@ import io.distlock.Arguments;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
+import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.Wait;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -55,16 +56,11 @@ final class CoreLock implements DistributedLock {
     public Optional<Lease> tryAcquire() {
         // a single attempt does not wait, so, as Lock.tryLock(), it ignores the interrupt flag: the store call runs
         // without it (store clients give up on an interrupted thread) and the caller gets it back afterwards
-        boolean interrupted = Thread.interrupted();
         try {
-            return Optional.ofNullable(store.acquire(name, options, Wait.none()));
+            return InterruptFlag.aside(() -> Optional.ofNullable(store.acquire(name, options, Wait.none())));
         } catch (InterruptedException e) {
-            interrupted = true;
+            Thread.currentThread().interrupt();
             return Optional.empty();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

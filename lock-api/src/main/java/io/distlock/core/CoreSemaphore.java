@@ -4,6 +4,7 @@ import io.distlock.Arguments;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.Semaphore;
+import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Optional;
@@ -46,16 +47,11 @@ final class CoreSemaphore implements Semaphore {
     @Override
     public Optional<Lease> tryAcquire() {
         // as DistributedLock.tryAcquire(): one attempt ignores the interrupt flag and gives it back afterwards
-        boolean interrupted = Thread.interrupted();
         try {
-            return Optional.ofNullable(permits.acquire(name, limit, options, Wait.none()));
+            return InterruptFlag.aside(() -> Optional.ofNullable(permits.acquire(name, limit, options, Wait.none())));
         } catch (InterruptedException e) {
-            interrupted = true;
+            Thread.currentThread().interrupt();
             return Optional.empty();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

@@ -39,7 +39,6 @@ public final class LeaseClock {
      */
     public static long retryDelayNanos(Duration leaseTime, int failures) {
         long cap = Math.max(MIN_TICK_NANOS, Math.min(MAX_RETRY_NANOS, renewIntervalNanos(leaseTime) / 3));
-        long delay = FIRST_RETRY_NANOS << Math.min(Math.max(failures - 1, 0), 10);
-        return Math.min(delay, cap);
+        return Backoff.exponential(FIRST_RETRY_NANOS, cap, failures - 1);
     }
 }

@@ -42,7 +42,7 @@ public final class PermitWaits {
                 if (grant != null) {
                     return grant;
                 }
-                long delay = PollingLockBackend.backoffNanos(failures++);
+                long delay = Backoff.pollNanos(failures++);
                 if (wait.expired()) {
                     return null;
                 }

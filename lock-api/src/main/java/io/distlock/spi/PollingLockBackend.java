@@ -1,7 +1,6 @@
 package io.distlock.spi;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,18 +31,12 @@ public abstract class PollingLockBackend implements LockBackend {
      * jitter, and never waits past the holder's expiry.
      */
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
-        long jittered = backoffNanos(failures);
-        return holderTtlNanos >= 0 ? Math.min(jittered, untilHolderExpiry(holderTtlNanos)) : jittered;
+        return notPastHolderExpiry(Backoff.pollNanos(failures), holderTtlNanos);
     }
 
-    /**
-     * The default backoff after {@code failures} failed attempts: 2 ms doubling up to 250 ms, each step jittered
-     * between half and all of it, so many waiters neither hammer the store nor retry in lockstep.
-     */
-    static long backoffNanos(int failures) {
-        long base = TimeUnit.MILLISECONDS.toNanos(2) << Math.min(failures, 7);
-        long capped = Math.min(base, TimeUnit.MILLISECONDS.toNanos(250));
-        return capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
+    /** {@code delayNanos}, cut to {@link #untilHolderExpiry} when the holder's TTL is known ({@code >= 0}). */
+    protected static long notPastHolderExpiry(long delayNanos, long holderTtlNanos) {
+        return holderTtlNanos >= 0 ? Math.min(delayNanos, untilHolderExpiry(holderTtlNanos)) : delayNanos;
     }
 
     /**

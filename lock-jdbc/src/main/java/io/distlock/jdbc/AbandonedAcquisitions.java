@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.spi.Backoff;
 import java.time.Duration;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +75,7 @@ final class AbandonedAcquisitions implements AutoCloseable {
         private final String token;
         private final long giveUpAt;
         private final Freeing how;
-        private long nextDelayMillis = FIRST_RETRY_MILLIS;
+        private int failures;
 
         Cleanup(String name, String token, long giveUpAt, Freeing how) {
             this.name = name;
@@ -92,8 +93,7 @@ final class AbandonedAcquisitions implements AutoCloseable {
                 }
             } catch (RuntimeException e) {
                 if (System.nanoTime() - giveUpAt < 0 && !executor.isShutdown()) {
-                    schedule(this, nextDelayMillis);
-                    nextDelayMillis = Math.min(nextDelayMillis * 2, MAX_RETRY_MILLIS);
+                    schedule(this, Backoff.exponential(FIRST_RETRY_MILLIS, MAX_RETRY_MILLIS, failures++));
                 } else {
                     LOG.log(Level.FINE, "gave up freeing '" + name + "' in store " + store
                             + "; its lease has run out by now", e);

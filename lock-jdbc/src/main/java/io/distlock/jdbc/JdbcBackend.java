@@ -5,6 +5,7 @@ import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Attempt;
+import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -142,9 +142,8 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
      */
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
-        long step = Math.min(pollMinNanos << Math.min(failures, 20), pollMaxNanos);
-        long jittered = step / 2 + ThreadLocalRandom.current().nextLong(step / 2 + 1);
-        return holderTtlNanos >= 0 ? Math.min(jittered, untilHolderExpiry(holderTtlNanos)) : jittered;
+        return notPastHolderExpiry(Backoff.jittered(Backoff.exponential(pollMinNanos, pollMaxNanos, failures)),
+                holderTtlNanos);
     }
 
     @Override

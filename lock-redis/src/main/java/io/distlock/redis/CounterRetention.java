@@ -57,7 +57,6 @@ final class CounterRetention {
      */
     static String keepStored(int key, String leaseMs) {
         return "do\n" + RedisScripts.readFencingToken("stored", "redis.pcall('GET', KEYS[%d])".formatted(key))
-                + "local t = redis.call('TIME')\n"
-                + keep(key, "stored", "(tonumber(t[1]) * 1000000 + tonumber(t[2]))", leaseMs) + "end\n";
+                + RedisScripts.CLOCK_US + keep(key, "stored", "clock", leaseMs) + "end\n";
     }
 }

@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.spi.Backoff;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
@@ -66,7 +67,7 @@ final class OrphanReaper {
         private final String what;
         private final LongSupplier takeBack;
         private final long deadline;
-        private long retryMs = FIRST_RETRY_MS;
+        private int failures;
         private boolean rechecked;
 
         Task(String what, LongSupplier takeBack, long deadline) {
@@ -86,8 +87,7 @@ final class OrphanReaper {
             } catch (JedisException | IllegalStateException e) {
                 LOG.log(Level.DEBUG, "redis store {0}: taking back {1} after a lost acquire reply failed, "
                         + "retrying: {2}", store, what, e.toString());
-                schedule(this, retryMs);
-                retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
+                schedule(this, Backoff.exponential(FIRST_RETRY_MS, MAX_RETRY_MS, failures++));
                 return;
             }
             if (deleted == 1) {

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Attempt;
+import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.OwnerTokenSequence;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.UnifiedJedis;
@@ -181,8 +181,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     }
 
     private static long recheckNanos() {
-        long base = RECHECK.toNanos();
-        return base + ThreadLocalRandom.current().nextLong(base / 2 + 1);
+        return Backoff.jitteredAbove(RECHECK.toNanos());
     }
 
     @Override

@@ -46,9 +46,8 @@ final class RedisPermitScripts {
      * limit.
      */
     static final LuaScript ACQUIRE = new LuaScript("permitAcquire",
-            RedisScripts.restartGuard(6, 4, "{0, %s}") + RedisScripts.recordedLimit(RedisPermits.MAX_PERMITS) + """
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            RedisScripts.restartGuard(6, 4, "{0, %s}") + RedisScripts.recordedLimit(RedisPermits.MAX_PERMITS)
+            + RedisScripts.NOW_MS + """
             local lease = tonumber(ARGV[2])
             local permits = tonumber(ARGV[3])
             local expiry = now + lease
@@ -91,7 +90,7 @@ final class RedisPermitScripts {
             end
             """ + RedisScripts.readFencingToken("token", "mine and redis.call('HGET', KEYS[4], ARGV[1])") + """
             if token < 1 then
-            """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, "t", """
+            """ + RedisScripts.readCounter(3).indent(2) + RedisScripts.nextFence(3, """
                 redis.call('ZREM', KEYS[1], ARGV[1]) -- this call's own holder
                 redis.call('HDEL', KEYS[4], ARGV[1])
                 """, "lease").indent(2) + """
@@ -137,8 +136,7 @@ final class RedisPermitScripts {
             if redis.call('DEL', KEYS[3]) == 1 then
               redis.call('PUBLISH', ARGV[2], ARGV[3])
             end
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            """ + RedisScripts.NOW_MS + """
             if tonumber(score) <= now then
               return 0
             end
@@ -156,9 +154,7 @@ final class RedisPermitScripts {
      * another type is left alone, so one spoiled semaphore fails only its own renewal, never the pipeline's others.
      * A renewed permit's counter is kept for its {@link CounterRetention}.
      */
-    static final LuaScript RENEW = new LuaScript("permitRenew", """
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    static final LuaScript RENEW = new LuaScript("permitRenew", RedisScripts.NOW_MS + """
             local score = redis.pcall('ZSCORE', KEYS[1], ARGV[1])
             if type(score) ~= 'string' then
               return 0
@@ -182,9 +178,7 @@ final class RedisPermitScripts {
      * ...}} for each holder whose expiry is after the server's now; a fence missing or holding no fencing token
      * ({@link RedisScripts#readFencingToken}) is 0.
      */
-    static final LuaScript LIST = new LuaScript("permitList", """
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    static final LuaScript LIST = new LuaScript("permitList", RedisScripts.NOW_MS + """
             local out = {now}
             local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf', 'WITHSCORES')
             for i = 1, #live, 2 do
@@ -197,9 +191,7 @@ final class RedisPermitScripts {
             """);
 
     /** Held count. KEYS: holders. The holders whose expiry is after the server's now. */
-    static final LuaScript HELD = new LuaScript("permitHeld", """
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    static final LuaScript HELD = new LuaScript("permitHeld", RedisScripts.NOW_MS + """
             return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
             """);
 }

@@ -6,6 +6,19 @@ package io.distlock.redis;
  */
 final class RedisScripts {
 
+    /** The Lua line that reads the server's clock, never the client's: the local {@code t} is its TIME reply. */
+    static final String SERVER_TIME = "local t = redis.call('TIME')\n";
+
+    /** The Lua lines of {@link #SERVER_TIME} and the local {@code now}: that time in ms, the unit of expiries. */
+    static final String NOW_MS = SERVER_TIME
+            + "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n";
+
+    /** The Lua line that sets the local {@code clock} to {@code t} ({@link #SERVER_TIME}) in µs, the fence's unit. */
+    static final String CLOCK_OF_T = "local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])\n";
+
+    /** The Lua lines of {@link #SERVER_TIME} and {@link #CLOCK_OF_T}: the server time in µs. */
+    static final String CLOCK_US = SERVER_TIME + CLOCK_OF_T;
+
     private RedisScripts() {
     }
 
@@ -19,11 +32,10 @@ final class RedisScripts {
      * formatted with the Lua expression of the ms left (each script answers "not now" in its own reply format).
      */
     static String restartGuard(int key, int arg, String heldReply) {
-        return """
+        return ("""
             local guardMs = tonumber(ARGV[%2$d])
             if guardMs > 0 then
-              local t = redis.call('TIME')
-              local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            """ + NOW_MS.indent(2) + """
               local history = string.match(redis.call('INFO', 'server'), 'run_id:(%%w+)') .. ':'
                   .. string.match(redis.call('INFO', 'replication'), 'master_replid:(%%w+)')
               local marker = redis.pcall('GET', KEYS[%1$d])
@@ -39,7 +51,7 @@ final class RedisScripts {
                 return %4$s
               end
             end
-            """.formatted(key, arg, heldReply.formatted("guardMs"), heldReply.formatted("(tonumber(readyAt) - now)"));
+            """).formatted(key, arg, heldReply.formatted("guardMs"), heldReply.formatted("(tonumber(readyAt) - now)"));
     }
 
     /**
@@ -70,21 +82,20 @@ final class RedisScripts {
      * marker of an earlier version) is replaced. A release wakes only the queue's head ({@link #wakeNext}).
      */
     static String queueWaiter(int key, String ttl, int leaseArg, int marginArg, int idArg) {
-        return """
+        return ("""
             local margin = tonumber(ARGV[%4$d])
             if margin >= 0 then
               local keep = %2$s >= 0 and %2$s + margin or tonumber(ARGV[%3$d]) + margin
               if redis.call('TYPE', KEYS[%1$d]).ok ~= 'zset' then
                 redis.call('DEL', KEYS[%1$d])
               end
-              local t = redis.call('TIME')
-              local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            """ + NOW_MS.indent(2) + """
               redis.call('ZADD', KEYS[%1$d], string.format('%%.0f', now + keep), ARGV[%5$d])
               if redis.call('PTTL', KEYS[%1$d]) < keep then
                 redis.call('PEXPIRE', KEYS[%1$d], keep)
               end
             end
-            """.formatted(key, ttl, leaseArg, marginArg, idArg);
+            """).formatted(key, ttl, leaseArg, marginArg, idArg);
     }
 
     /**
@@ -98,11 +109,10 @@ final class RedisScripts {
      * before. No line raises an error.
      */
     static String wakeNext(int key, int wakeArg, int nameArg, int channelArg, int messageArg) {
-        return """
+        return ("""
             local queued = redis.call('TYPE', KEYS[%1$d]).ok
             if queued == 'zset' then
-              local t = redis.call('TIME')
-              local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            """ + NOW_MS.indent(2) + """
               redis.call('ZREMRANGEBYSCORE', KEYS[%1$d], '-inf', now)
               local head = redis.call('ZRANGE', KEYS[%1$d], 0, 0)[1]
               if head then
@@ -113,7 +123,7 @@ final class RedisScripts {
               redis.call('DEL', KEYS[%1$d])
               redis.call('PUBLISH', ARGV[%4$d], ARGV[%5$d])
             end
-            """.formatted(key, wakeArg, nameArg, channelArg, messageArg);
+            """).formatted(key, wakeArg, nameArg, channelArg, messageArg);
     }
 
     /**
@@ -171,23 +181,22 @@ final class RedisScripts {
     /**
      * The fence rule's next lines, after {@link #readCounter(int)} (shared by the lock's {@link #ACQUIRE} and
      * {@link #HAND_OVER} and the semaphores' {@link RedisPermitScripts#ACQUIRE}): they set {@code fence} to
-     * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. {@code time} is the Lua
-     * expression of the {@code TIME} reply counted from: a script that read the clock already passes its own. A
+     * {@code max(last + 1, server TIME in microseconds)} and store it at {@code KEYS[key]}. They count from the local
+     * {@code t}, the server's TIME reply the script read before them ({@link #SERVER_TIME}), so a script that read
+     * the clock already does not read it again. A
      * fence from 2^53 on (only after an operator's counter just below it) would be read back as none and the next one
      * would start at the clock, below it: instead the lines {@code undo} take back the script's own writes and the
      * script answers {@link #counterExhausted(int)}. The counter is then kept for the {@link CounterRetention} of a lease
      * of {@code leaseMs} (a Lua expression). No line of them raises an error.
      */
-    static String nextFence(int key, String time, String undo, String leaseMs) {
-        return """
-            local time = %2$s
-            local clock = time[1] * 1000000 + time[2]
+    static String nextFence(int key, String undo, String leaseMs) {
+        return CLOCK_OF_T + """
             local fence = last < clock and clock or last + 1
             if fence >= 9007199254740992 then
-            %3$s  return %4$s
+            %2$s  return %3$s
             end
             redis.call('SET', KEYS[%1$d], string.format('%%.0f', fence))
-            """.formatted(key, time, undo.isEmpty() ? "" : undo.indent(2), counterExhausted(key))
+            """.formatted(key, undo.isEmpty() ? "" : undo.indent(2), counterExhausted(key))
                 + CounterRetention.keep(key, "fence", "clock", leaseMs);
     }
 
@@ -248,7 +257,7 @@ final class RedisScripts {
             """ + CounterRetention.keepStored(2, "ARGV[2]").indent(2) + """
               return last
             end
-            """ + nextFence(2, "redis.call('TIME')", "redis.call('DEL', KEYS[1]) -- this call's own holder", "ARGV[2]") + """
+            """ + SERVER_TIME + nextFence(2, "redis.call('DEL', KEYS[1]) -- this call's own holder", "ARGV[2]") + """
             return fence
             """);
 
@@ -288,8 +297,8 @@ final class RedisScripts {
               redis.call('DEL', KEYS[1])
               if redis.call('EXISTS', KEYS[2]) == 1 then
             """ + wakeNext(2, 6, 7, 2, 3).indent(4) + """
-                local t = redis.call('TIME') -- the queue is a sorted set or gone now
-                local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+                -- the queue is a sorted set or gone now
+            """ + NOW_MS.indent(4) + """
                 redis.call('ZADD', KEYS[2], string.format('%.0f', now + tonumber(ARGV[5])), ARGV[4])
                 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[5]) then
                   redis.call('PEXPIRE', KEYS[2], ARGV[5])
@@ -331,8 +340,7 @@ final class RedisScripts {
      */
     static final LuaScript RENEW = new LuaScript("renew", """
             local lost = {}
-            local t = redis.call('TIME')
-            local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            """ + CLOCK_US + """
             for i = 1, #KEYS / 2 do
               if redis.pcall('GET', KEYS[2 * i - 1]) == ARGV[2 * i] then
                 redis.call('PEXPIRE', KEYS[2 * i - 1], ARGV[2 * i - 1])
@@ -417,7 +425,7 @@ final class RedisScripts {
             if current == ARGV[2] and last >= 1 then
               return {last, waiting}
             end
-            """ + nextFence(2, "redis.call('TIME')", "", "ARGV[3]") + """
+            """ + SERVER_TIME + nextFence(2, "", "ARGV[3]") + """
             redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
             return {fence, waiting}
             """);

@@ -5,6 +5,7 @@ import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Attempt;
+import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
@@ -24,7 +25,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -214,9 +214,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
     /** Redlock waits a random delay between attempts (so contenders do not retry in lockstep). */
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
-        long max = options.retryDelay().toNanos();
-        long delay = max / 2 + ThreadLocalRandom.current().nextLong(max / 2 + 1);
-        return holderTtlNanos >= 0 ? Math.min(delay, untilHolderExpiry(holderTtlNanos)) : delay;
+        return notPastHolderExpiry(Backoff.jittered(options.retryDelay().toNanos()), holderTtlNanos);
     }
 
     @Override

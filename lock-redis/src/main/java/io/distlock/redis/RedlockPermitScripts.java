@@ -58,8 +58,7 @@ final class RedlockPermitScripts {
             end
             local function nextFence(last)
               local step = tonumber(ARGV[5])
-              local t = redis.call('TIME')
-              local clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            """ + RedisScripts.CLOCK_US.indent(2) + """
               local fence = math.max(math.floor(last / step) + 1, math.ceil(clock / step)) * step
               if fence >= 9007199254740992 then
                 return false

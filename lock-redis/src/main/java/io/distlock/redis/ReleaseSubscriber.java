@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.spi.Backoff;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.ReleaseSignals;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import redis.clients.jedis.exceptions.JedisException;
 final class ReleaseSubscriber implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ReleaseSubscriber.class.getName());
+    private static final long FIRST_BACKOFF_MS = 10;
     private static final long MAX_BACKOFF_MS = 1000;
 
     private final Supplier<Connection> connections;
@@ -114,7 +116,7 @@ final class ReleaseSubscriber implements AutoCloseable {
     }
 
     private void run() {
-        long backoffMs = 10;
+        int failures = 0;
         while (closing.getCount() > 0) {
             Listener listener = null;
             try (Connection connection = connections.get()) {
@@ -135,16 +137,16 @@ final class ReleaseSubscriber implements AutoCloseable {
                 signals.signalAll(); // waiters fall back to polling by TTL; wake them to re-plan
             }
             if (listener != null && listener.wasSubscribed) {
-                backoffMs = 10;
+                failures = 0;
             }
             try {
-                if (closing.await(backoffMs, TimeUnit.MILLISECONDS)) {
+                if (closing.await(Backoff.exponential(FIRST_BACKOFF_MS, MAX_BACKOFF_MS, failures++),
+                        TimeUnit.MILLISECONDS)) {
                     return;
                 }
             } catch (InterruptedException e) {
                 return;
             }
-            backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
         }
     }
 

@@ -4,6 +4,7 @@ import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
+import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
@@ -158,14 +159,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         ensureOpen();
         WaitBudget budget = WaitBudget.forAcquire(wait, operationNanos);
         // a single attempt does not wait, so like Lock.tryLock() it ignores the interrupt flag (and keeps it)
-        boolean interrupted = !budget.interruptible() && Thread.interrupted();
-        try {
-            return contend(name, budget);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return budget.interruptible() ? contend(name, budget) : InterruptFlag.aside(() -> contend(name, budget));
     }
 
     private Grant contend(String name, WaitBudget budget) throws InterruptedException {
@@ -757,14 +751,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             throws InterruptedException {
         ensureOpen();
         WaitBudget budget = WaitBudget.forAcquire(wait, operationNanos);
-        boolean interrupted = !budget.interruptible() && Thread.interrupted();
-        try {
-            return permits.contend(name, limit, budget);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return budget.interruptible() ? permits.contend(name, limit, budget)
+                : InterruptFlag.aside(() -> permits.contend(name, limit, budget));
     }
 
     @Override

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,21 +41,6 @@ class NamesUsedOnceTest {
         containerCheck.close();
     }
 
-    /**
-     * The ZooKeeper side of the kit's leftover count: what the store keeps of {@code name} (its lock parent and its
-     * semaphore parent, with their children), 0 when nothing is left.
-     */
-    static int leftoverState(CuratorFramework raw, String name) throws Exception {
-        int left = 0;
-        for (String parent : List.of(ZooKeeperBackend.parentPath(name), ZooKeeperPermits.parentPath(name))) {
-            Stat stat = raw.checkExists().forPath(parent);
-            if (stat != null) {
-                left += 1 + stat.getNumChildren();
-            }
-        }
-        return left;
-    }
-
     @Test
     void twoHundredNamesUsedOnceLeaveNothingAndTheirTokensKeepGrowing() throws Exception {
         String uri = TestServers.uri(server.getConnectString(), CHROOT, Duration.ofSeconds(6), Duration.ofSeconds(4));
@@ -75,7 +59,7 @@ class NamesUsedOnceTest {
                 lease.release();
             }
 
-            await().atMost(BOUND).until(() -> names.stream().mapToInt(name -> count(raw, name)).sum() == 0);
+            await().atMost(BOUND).until(() -> names.stream().mapToLong(name -> count(raw, name)).sum() == 0);
             await().atMost(BOUND).until(() -> raw.checkExists().forPath(ZooKeeperBackend.ROOT) == null
                     && raw.checkExists().forPath(ZooKeeperPermits.ROOT) == null);
 
@@ -89,9 +73,9 @@ class NamesUsedOnceTest {
         }
     }
 
-    private static int count(CuratorFramework raw, String name) {
+    private static long count(CuratorFramework raw, String name) {
         try {
-            return leftoverState(raw, name);
+            return ZooKeeperNameLeftovers.of(raw, name);
         } catch (Exception e) {
             throw new IllegalStateException("could not count what is left of " + name, e);
         }

@@ -42,12 +42,22 @@ final class ZooKeeperNameLeftovers implements NameLeftovers {
             }
             for (String child : children) {
                 if (child.startsWith(encoded)) {
-                    Stat stat = raw.checkExists().forPath(root + "/" + child);
-                    left += stat == null ? 0 : 1 + stat.getNumChildren();
+                    left += withChildren(raw, root + "/" + child);
                 }
             }
         }
         return left;
+    }
+
+    /** What ZooKeeper keeps of exactly {@code name}: its lock and semaphore parents with their children; 0: nothing. */
+    static long of(CuratorFramework raw, String name) throws Exception {
+        return withChildren(raw, ZooKeeperBackend.parentPath(name))
+                + withChildren(raw, ZooKeeperPermits.parentPath(name));
+    }
+
+    private static long withChildren(CuratorFramework raw, String path) throws Exception {
+        Stat stat = raw.checkExists().forPath(path);
+        return stat == null ? 0 : 1 + stat.getNumChildren();
     }
 
     /**

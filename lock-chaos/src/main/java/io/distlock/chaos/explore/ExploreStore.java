@@ -26,7 +26,7 @@ import java.util.Optional;
 public enum ExploreStore {
 
     /** redis-server without persistence, clients with {@code restartGuard=true} (the safe setting). */
-    REDIS("redis", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+    REDIS("redis") {
         @Override
         ServerControl start() {
             return redis(List.of("--save", "", "--appendonly", "no"));
@@ -37,15 +37,10 @@ public enum ExploreStore {
             return "redis://127.0.0.1:" + port + "?timeout=1s&restartGuard=true&maxLeaseTime="
                     + lease().toMillis() + "ms";
         }
-
-        @Override
-        Optional<Path> dataDirectory(ServerControl server) {
-            return Optional.of(((DirOwningServer) server).directory().resolve("data"));
-        }
     },
 
     /** redis-server with AOF fsync always (nothing acknowledged is lost), clients without the guard. */
-    REDIS_AOF("redis-aof", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+    REDIS_AOF("redis-aof") {
         @Override
         ServerControl start() {
             return redis(List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always",
@@ -56,15 +51,10 @@ public enum ExploreStore {
         String uri(int port) {
             return "redis://127.0.0.1:" + port + "?timeout=1s";
         }
-
-        @Override
-        Optional<Path> dataDirectory(ServerControl server) {
-            return Optional.of(((DirOwningServer) server).directory().resolve("data"));
-        }
     },
 
     /** A PostgreSQL server of the run's own (the kit's PostgresServer), clients with a 1.5 s socket timeout. */
-    POSTGRESQL("postgresql", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+    POSTGRESQL("postgresql") {
         @Override
         ServerControl start() throws Exception {
             return PostgresServer.start();
@@ -82,7 +72,7 @@ public enum ExploreStore {
     },
 
     /** A MariaDB server of the run's own (the kit's MariaDbServer), clients on the MariaDB driver. */
-    MARIADB("mariadb", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+    MARIADB("mariadb") {
         @Override
         ServerControl start() throws Exception {
             return MariaDbServer.start();
@@ -100,7 +90,7 @@ public enum ExploreStore {
     },
 
     /** The same MariaDB server, clients on MySQL Connector/J. */
-    MARIADB_CJ("mariadb-cj", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+    MARIADB_CJ("mariadb-cj") {
         @Override
         ServerControl start() throws Exception {
             return MariaDbServer.start();
@@ -118,7 +108,7 @@ public enum ExploreStore {
     },
 
     /** H2 in server mode: an H2 TCP server in a JVM of its own serving a file database (restarts from its files). */
-    H2("h2", Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+    H2("h2") {
         @Override
         ServerControl start() throws Exception {
             Path dir = TempDirs.create("explore-h2");
@@ -177,6 +167,11 @@ public enum ExploreStore {
     private final Duration late;
     private final Duration prompt;
 
+    /** A store of the common timing: a 6 s lease, late replies held 2.5 s, a token nobody holds gone within 3 s. */
+    ExploreStore(String label) {
+        this(label, Duration.ofSeconds(6), Duration.ofMillis(2500), Duration.ofSeconds(3));
+    }
+
     ExploreStore(String label, Duration lease, Duration late, Duration prompt) {
         this.label = label;
         this.lease = lease;
@@ -201,10 +196,11 @@ public enum ExploreStore {
 
     /**
      * The server's data directory, which a restore copies and puts back while the server is down; empty where the
-     * explorer does not restore (PostgreSQL: its files cannot be copied consistently while it runs).
+     * explorer does not restore (PostgreSQL: its files cannot be copied consistently while it runs). Redis keeps it
+     * in the directory its server owns.
      */
     Optional<Path> dataDirectory(ServerControl server) {
-        return Optional.empty();
+        return redis() ? Optional.of(((DirOwningServer) server).directory().resolve("data")) : Optional.empty();
     }
 
     /** A plain JDBC URL straight to the server on {@code port}, for an operator's statements; null if not SQL. */
