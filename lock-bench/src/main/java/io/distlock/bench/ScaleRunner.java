@@ -103,9 +103,7 @@ final class ScaleRunner {
             return;
         }
         String at = delay.isZero() ? "" : " @" + rttLabel(delay);
-        // hand-off: the waiter must be parked in the store's wait before the holder releases; at a round-trip time
-        // getting there takes a few round trips more
-        Duration settle = Duration.ofMillis(5).plus(delay.multipliedBy(8));
+        Duration settle = CostProbe.handoffSettle(delay);
         try (RoundTripProxy proxy = new RoundTripProxy(store.server(), delay, store.protocol())) {
             List<Contender> contenders = store.contenders(proxy.address());
             CostProbe probe = new CostProbe(store, proxy);

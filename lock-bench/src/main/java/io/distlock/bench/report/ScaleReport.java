@@ -7,6 +7,7 @@ import io.distlock.bench.result.NamesOnceResult;
 import io.distlock.bench.result.OpCost;
 import io.distlock.bench.result.StoreResult;
 import io.distlock.bench.result.WaitersPoint;
+import io.distlock.bench.scenario.CostProbe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -104,6 +105,7 @@ public final class ScaleReport {
                 .filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey).distinct().toList();
         for (String label : labels) {
             double rttMillis = Double.parseDouble(label.replace(" ms", ""));
+            double settleMillis = CostProbe.handoffSettle(java.time.Duration.ofNanos(Math.round(rttMillis * 1e6 / 2))).toNanos() / 1e6;
             md.append("## Counted cost per operation at a ").append(label).append(" round trip\n\n")
                     .append("The counted loops above once more, every contender's fresh clients connected through the "
                             + "proxy holding each chunk of data ").append(trim(rttMillis / 2))
@@ -111,9 +113,10 @@ public final class ScaleReport {
                             + "not the shared host's CPU, decides the time per operation. Counted figures as above "
                             + "(median, then min-max over the runs); `ms per op` is the median time per operation, "
                             + "`round trips timed` that time divided by the ").append(label).append(" round trip (the "
-                            + "round trips an operation costs in wall-clock time; the hand-off includes the holder's "
-                            + "settle before it releases), `x distlock` this contender's operations per second divided "
-                            + "by distlock's in the same loop (below 1: distlock is faster).\n\n");
+                            + "round trips an operation costs in wall-clock time), `x distlock` distlock's time per "
+                            + "operation divided by this contender's in the same loop (below 1: distlock is faster). A hand-off's time leaves out the ").append(trim(settleMillis))
+                    .append(" ms the holder waits before releasing (so the other client is already waiting): it is "
+                            + "the release, the wake-up and the waiter's acquire.\n\n");
             for (StoreResult store : report.stores()) {
                 List<CostResult> costs = store.costsAtRoundTripTime().getOrDefault(label, List.of());
                 if (costs.isEmpty()) {
@@ -130,10 +133,9 @@ public final class ScaleReport {
                         md.append(" failed: ").append(c.failure()).append(" |").append(" |".repeat(8)).append('\n');
                         continue;
                     }
-                    double ops = c.median(OpCost::opsPerSecond);
-                    double msPerOp = 1000 / ops;
+                    double msPerOp = msPerOp(c, settleMillis);
                     double ours = costs.stream().filter(o -> o.role() == Role.DISTLOCK && o.usable()
-                            && o.scenario().equals(c.scenario())).mapToDouble(o -> o.median(OpCost::opsPerSecond))
+                            && o.scenario().equals(c.scenario())).mapToDouble(o -> msPerOp(o, settleMillis))
                             .findFirst().orElse(Double.NaN);
                     md.append(' ').append(spread(c, OpCost::roundTrips, "%.2f")).append(" | ")
                             .append(spread(c, OpCost::pushes, "%.2f")).append(" | ")
@@ -143,11 +145,16 @@ public final class ScaleReport {
                             .append(spread(c, OpCost::opsPerSecond, "%,.0f")).append(" | ")
                             .append(String.format(Locale.ROOT, "%.2f | %.2f | %s |%n", msPerOp, msPerOp / rttMillis,
                                     c.role() == Role.DISTLOCK || Double.isNaN(ours) ? ""
-                                            : String.format(Locale.ROOT, "%.2fx", ops / ours)));
+                                            : String.format(Locale.ROOT, "%.2fx", ours / msPerOp)));
                 }
                 md.append('\n');
             }
         }
+    }
+
+    /** Median time per operation in ms; a hand-off's without the holder's settle before it releases. */
+    private static double msPerOp(CostResult c, double settleMillis) {
+        return 1000 / c.median(OpCost::opsPerSecond) - (c.scenario().equals(CostProbe.HANDOFF) ? settleMillis : 0);
     }
 
     private static String trim(double d) {
