@@ -259,24 +259,26 @@ final class ScaleRunner {
                     markers.add(marker);
                 }
             }
+            // the clients stay open meanwhile, as a service's would: a store that reclaims from the client side
+            // (the SQL stores' row sweep runs in every process that granted) must get the chance to
+            Duration wait = ScaleConfig.DEFAULT_LEASE.plus(scale.namesGrace());
+            long waitLeft = wait.toNanos() - (System.nanoTime() - lastRelease);
+            if (waitLeft > 0) {
+                Thread.sleep(waitLeft / 1_000_000);
+            }
+            for (int i = 0; i < rows.size(); i++) {
+                NamesOnceResult row = rows.get(i);
+                if (row.failure() == null) {
+                    OptionalLong left = store.leftover(markers.get(i));
+                    row = row.withAfterGrace(left.orElse(-1), wait);
+                    log.printf(Locale.ROOT, "  %-10s names once %,d  %-38s %s left after %s%n", store.name(),
+                            row.names(), row.contender(),
+                            left.isPresent() ? String.format(Locale.ROOT, "%,d", left.getAsLong()) : "?", wait);
+                }
+                result.namesOnce().add(row);
+            }
         } finally {
             closeAll(contenders, result);
-        }
-        Duration wait = ScaleConfig.DEFAULT_LEASE.plus(scale.namesGrace());
-        long waitLeft = wait.toNanos() - (System.nanoTime() - lastRelease);
-        if (waitLeft > 0) {
-            Thread.sleep(waitLeft / 1_000_000);
-        }
-        for (int i = 0; i < rows.size(); i++) {
-            NamesOnceResult row = rows.get(i);
-            if (row.failure() == null) {
-                OptionalLong left = store.leftover(markers.get(i));
-                row = row.withAfterGrace(left.orElse(-1), wait);
-                log.printf(Locale.ROOT, "  %-10s names once %,d  %-38s %s left after %s%n", store.name(),
-                        row.names(), row.contender(),
-                        left.isPresent() ? String.format(Locale.ROOT, "%,d", left.getAsLong()) : "?", wait);
-            }
-            result.namesOnce().add(row);
         }
     }
 

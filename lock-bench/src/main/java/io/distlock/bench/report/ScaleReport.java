@@ -259,7 +259,8 @@ public final class ScaleReport {
                         + "do; then the store is searched for entries whose key, row or node path holds those names "
                         + "(Redis `SCAN` over all keys; SQL rows of distlock's lock and fence tables, ShedLock's and "
                         + "the raw baseline's; ZooKeeper nodes): right after the last release, and after the 30 s "
-                        + "lease plus a grace period. Chart: [`").append(NAMES_SVG).append("`](").append(NAMES_SVG)
+                        + "lease plus a grace period, with every client still open (as a service's would be: the SQL "
+                        + "stores reclaim rows from the clients' side). Chart: [`").append(NAMES_SVG).append("`](").append(NAMES_SVG)
                 .append("). With several sizes, `µs per name` (wall-clock time per acquire + release, 8 threads) and "
                         + "`per name` (entries left per name) show whether the cost per name grows with the "
                         + "names.\n\n| store | contender | names | locked in s | µs per name | left after release | "
