@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
 /**
  * The benchmark command: runs distlock, the libraries users would pick instead and the raw store limit on the same
  * servers in one run, and writes {@code bench-report.md} and {@code bench-chart.svg}. Run it with
+ * {@code ./distlock bench --quick} (the launcher builds and runs lock-bench's own jar) or
  * {@code ./mvnw -q -pl lock-bench exec:java -Dexec.args="--store all --duration 5s"}.
  */
 @Command(name = "distlock-bench", mixinStandardHelpOptions = true,
@@ -104,6 +105,11 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--cost-duration", defaultValue = "1s", description = "Duration of each metered run (default: 1s).")
     private String costDuration;
 
+    @Option(names = "--cost-delay", split = ",", defaultValue = "1ms",
+            description = "Delay each way at which the counted costs run once more, each its own report section, "
+                    + "comma list; none skips it (default: 1ms, a 2 ms round trip).")
+    private List<String> costDelays = new ArrayList<>();
+
     @Option(names = "--delay", split = ",", defaultValue = "0.25ms",
             description = "Delay each way of the proxy for the at-round-trip-time runs, comma list, e.g. 0.25ms,1ms; "
                     + "none skips them (default: 0.25ms, a 0.5 ms round trip).")
@@ -120,9 +126,10 @@ public final class BenchMain implements Callable<Integer> {
             description = "How long each waiter holds the lock (default: 2ms).")
     private String waitersHold;
 
-    @Option(names = "--names-once", defaultValue = "100000",
-            description = "Distinct names locked once each to count what they leave behind; 0 skips it (default: 100000).")
-    private int namesOnce;
+    @Option(names = "--names-once", split = ",", defaultValue = "100000",
+            description = "Distinct names locked once each to count what they leave behind, comma list for a curve; "
+                    + "0 or none skips it (default: 100000).")
+    private List<String> namesOnce = new ArrayList<>();
 
     @Option(names = "--names-grace", defaultValue = "5s",
             description = "Grace after the 30 s lease before counting again what names used once left (default: 5s).")
@@ -134,6 +141,10 @@ public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--no-profile", description = "Do not take JFR profiles of distlock where it misses a target.")
     private boolean noProfile;
+
+    @Option(names = "--quick", description = "Sizes that fit about half an hour on a small shared host: "
+            + QuickPreset.DESCRIPTION + "; options given explicitly win.")
+    private boolean quick;
 
     @Spec
     private CommandSpec spec;
@@ -150,7 +161,8 @@ public final class BenchMain implements Callable<Integer> {
     public static void main(String[] args) {
         quietLogging();
         int code = new CommandLine(new BenchMain(args, System.out)).execute(args);
-        if (code != 0) {
+        if (code != 0 || System.getProperty(LAUNCHER_PROPERTY) != null) {
+            // from the launcher's jar, a library thread left behind must not keep the JVM alive
             System.exit(code);
         }
     }
@@ -163,11 +175,16 @@ public final class BenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (quick) {
+            QuickPreset.apply(spec);
+        }
         BenchConfig config = config();
         Instant started = Instant.now();
         double loadBefore = Machine.loadAverage();
-        log.println("distlock bench: " + String.join(", ", config.stores()) + "; " + settings(config));
-        BenchRunner runner = new BenchRunner(config, scaleConfig(), log);
+        ScaleConfig scale = scaleConfig();
+        String settings = settings(config) + "; " + scaleSettings(scale);
+        log.println("distlock bench: " + String.join(", ", config.stores()) + "; " + settings);
+        BenchRunner runner = new BenchRunner(config, scale, log);
         String commit = Machine.commit();
         History history = History.read(config.outputDirectory());
         BenchReport report = null;
@@ -190,7 +207,7 @@ public final class BenchMain implements Callable<Integer> {
             List<String> notRun = new ArrayList<>(missing);
             stores.subList(i + 1, stores.size()).forEach(s -> notRun.add(s + ": not reached yet (run in progress)"));
             report = new BenchReport(started, Duration.between(started, Instant.now()).toSeconds() / 60.0,
-                    config.command(), Machine.describe(), loadBefore, Machine.loadAverage(), settings(config),
+                    config.command(), Machine.describe(), loadBefore, Machine.loadAverage(), settings,
                     runner.scenarioTitles(), results, checks, notRun, commit,
                     runner.historyRows(started, commit, results), history.rows());
             write(config, report);
@@ -258,29 +275,35 @@ public final class BenchMain implements Callable<Integer> {
         Map<String, HostPort> servers = Map.of("redis", HostPort.parse(redis), "mariadb", HostPort.parse(mariadb),
                 "postgresql", HostPort.parse(postgresql));
         Path output = out != null ? out : (Files.isDirectory(Path.of("lock-bench")) ? Path.of("lock-bench") : Path.of("."));
-        String command = "./mvnw -q -pl lock-bench exec:java -Dexec.args=\"" + String.join(" ", originalArgs) + "\"";
+        String command = command(originalArgs);
         return new BenchConfig(chosen, StoreUri.parseDuration(warmup), positive("--duration", StoreUri.parseDuration(duration)), runs,
                 threads, clients, StoreUri.parseDuration(settle), held, positive("--held-lease-time", StoreUri.parseDuration(heldLeaseTime)),
                 roundTripPairs, servers, uris, output, !noProfile, command);
     }
 
     private ScaleConfig scaleConfig() {
-        List<Duration> delayList = new ArrayList<>();
-        for (String d : delays) {
+        requireAtLeast("--cost-runs", costRuns, 0);
+        List<Integer> names = counts("--names-once", namesOnce, 0).stream().filter(n -> n > 0).toList();
+        return new ScaleConfig(costRuns, positive("--cost-duration", StoreUri.parseDuration(costDuration)),
+                delays("--cost-delay", costDelays), delays("--delay", delays), counts("--waiters", waiters, 1),
+                positive("--waiters-duration", StoreUri.parseDuration(waitersDuration)),
+                StoreUri.parseDuration(waitersHold), names, StoreUri.parseDuration(namesGrace),
+                counts("--held-curve", heldCurve, 8));
+    }
+
+    private List<Duration> delays(String option, List<String> values) {
+        List<Duration> out = new ArrayList<>();
+        for (String d : values) {
             if (!d.isBlank() && !d.strip().equals("none")) {
                 Duration parsed = Durations.parseFine(d.strip());
                 if (parsed.isNegative() || parsed.isZero()) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "--delay must be positive, got " + d);
+                    throw new CommandLine.ParameterException(spec.commandLine(), option + " must be positive, got "
+                            + d);
                 }
-                delayList.add(parsed);
+                out.add(parsed);
             }
         }
-        requireAtLeast("--cost-runs", costRuns, 0);
-        requireAtLeast("--names-once", namesOnce, 0);
-        return new ScaleConfig(costRuns, positive("--cost-duration", StoreUri.parseDuration(costDuration)), delayList,
-                counts("--waiters", waiters, 1), positive("--waiters-duration", StoreUri.parseDuration(waitersDuration)),
-                StoreUri.parseDuration(waitersHold), namesOnce, StoreUri.parseDuration(namesGrace),
-                counts("--held-curve", heldCurve, 8));
+        return out;
     }
 
     private List<Integer> counts(String option, List<String> values, int min) {
@@ -302,6 +325,22 @@ public final class BenchMain implements Callable<Integer> {
         return out;
     }
 
+    /**
+     * The command line as the report shows it: {@code ./distlock bench ...} when the launcher started it (it sets
+     * {@value #LAUNCHER_PROPERTY}), else the Maven form.
+     */
+    static String command(String[] args) {
+        String launcher = System.getProperty(LAUNCHER_PROPERTY);
+        String joined = String.join(" ", args);
+        if (launcher != null && !launcher.isBlank()) {
+            return (launcher.strip() + " " + joined).strip();
+        }
+        return "./mvnw -q -pl lock-bench exec:java -Dexec.args=\"" + joined + "\"";
+    }
+
+    /** System property the {@code ./distlock} launcher sets to how it was called ({@code ./distlock bench}). */
+    static final String LAUNCHER_PROPERTY = "distlock.bench.launcher";
+
     private void requireAtLeast(String option, int value, int min) {
         if (value < min) {
             throw new CommandLine.ParameterException(spec.commandLine(), option + " must be at least " + min
@@ -321,6 +360,27 @@ public final class BenchMain implements Callable<Integer> {
                         + "hand-off settle %s, %,d held leases with lease time %s, %d pairs for round trips",
                 c.runs(), Durations.format(c.duration()), Durations.format(c.warmup()), c.threads(), c.clients(),
                 Durations.format(c.settle()), c.heldLeases(), Durations.format(c.heldLeaseTime()), c.pairsForRoundTrips());
+    }
+
+    /** The sizes of the counted, at-round-trip-time and growth phases, as the report states them. */
+    static String scaleSettings(ScaleConfig s) {
+        return String.format(Locale.ROOT, "counted costs %d runs of %s each (again at round trip %s); scenarios at "
+                        + "round trip %s; waiters %s clients, %s each; names used once %s (issue #33's full size: "
+                        + "1,000,000); held leases %s (full size: 100,000)",
+                s.costRuns(), Durations.format(s.costDuration()), rtts(s.costDelays()), rtts(s.delays()),
+                s.waiters().isEmpty() ? "none" : s.waiters().stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(", ")), Durations.format(s.waitersDuration()),
+                sizes(s.namesOnce()), sizes(s.heldCurve()));
+    }
+
+    private static String rtts(List<Duration> delays) {
+        return delays.isEmpty() ? "none" : delays.stream().map(ScaleRunner::rttLabel)
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    private static String sizes(List<Integer> sizes) {
+        return sizes.isEmpty() ? "none" : sizes.stream().map(n -> String.format(Locale.ROOT, "%,d", n))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static StoreBench open(String store, BenchConfig config) throws Exception {

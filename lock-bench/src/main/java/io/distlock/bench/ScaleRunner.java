@@ -57,7 +57,13 @@ final class ScaleRunner {
     }
 
     void run(StoreBench store, String runId, StoreResult result, List<Scenario> rttScenarios, ScenarioRunner runner) {
-        phase(store, result, "counted costs", () -> costs(store, runId, result));
+        phase(store, result, "counted costs", () -> costs(store, runId, Duration.ZERO, result.costs(), result));
+        for (Duration delay : scale.costDelays()) {
+            List<CostResult> at = new ArrayList<>();
+            result.costsAtRoundTripTime().put(rttLabel(delay), at);
+            phase(store, result, "counted costs at round-trip time " + rttLabel(delay),
+                    () -> costs(store, runId + "c" + delay.toNanos() / 1000, delay, at, result));
+        }
         for (Duration delay : scale.delays()) {
             phase(store, result, "at round-trip time " + rttLabel(delay), () -> atRtt(store, runId, result, delay,
                     rttScenarios, runner));
@@ -90,11 +96,15 @@ final class ScaleRunner {
         }
     }
 
-    private void costs(StoreBench store, String runId, StoreResult result) throws Exception {
+    /** The counted-cost loops of every contender through a proxy adding {@code delay} each way, into {@code into}. */
+    private void costs(StoreBench store, String runId, Duration delay, List<CostResult> into, StoreResult result)
+            throws Exception {
         if (scale.costRuns() <= 0) {
             return;
         }
-        try (RoundTripProxy proxy = new RoundTripProxy(store.server(), Duration.ZERO, store.protocol())) {
+        String at = delay.isZero() ? "" : " @" + rttLabel(delay);
+        Duration settle = CostProbe.handoffSettle(delay);
+        try (RoundTripProxy proxy = new RoundTripProxy(store.server(), delay, store.protocol())) {
             List<Contender> contenders = store.contenders(proxy.address());
             CostProbe probe = new CostProbe(store, proxy);
             Map<String, CostResult> byKey = new LinkedHashMap<>();
@@ -104,7 +114,7 @@ final class ScaleRunner {
                     if (CostProbe.appliesTo(loop, c)) {
                         CostResult r = new CostResult(c.name(), c.role(), loop);
                         byKey.put(c.name() + "\u0000" + loop, r);
-                        result.costs().add(r);
+                        into.add(r);
                     }
                 }
             }
@@ -120,19 +130,20 @@ final class ScaleRunner {
                             }
                             try {
                                 Duration d = round == 0 ? scale.costDuration().dividedBy(2) : scale.costDuration();
-                                OpCost cost = probe.measure(c, loop, "bench:" + runId + ":k" + i + ":", d,
-                                        Duration.ofMillis(5));
+                                OpCost cost = probe.measure(c, loop, "bench:" + runId + ":k" + i + ":", d, settle);
                                 if (round > 0) {
                                     r.add(cost);
-                                    log.printf(Locale.ROOT, "  %-10s cost %d/%d %-15s %-38s %5.2f rt %5.2f push "
-                                                    + "%5.2f req %6.0f/%6.0f B  srv %6.1f us  cli %6.1f us %7.0f B%n",
-                                            store.name(), round, scale.costRuns(), loop, c.name(), cost.roundTrips(),
+                                    log.printf(Locale.ROOT, "  %-10s cost%s %d/%d %-15s %-38s %5.2f rt %5.2f push "
+                                                    + "%5.2f req %6.0f/%6.0f B  srv %6.1f us  cli %6.1f us %7.0f B "
+                                                    + "%7.0f op/s%n",
+                                            store.name(), at, round, scale.costRuns(), loop, c.name(), cost.roundTrips(),
                                             cost.pushes(), cost.requests(), cost.bytesUp(), cost.bytesDown(),
-                                            cost.serverCpuMicros(), cost.clientCpuMicros(), cost.clientBytes());
+                                            cost.serverCpuMicros(), cost.clientCpuMicros(), cost.clientBytes(),
+                                            cost.opsPerSecond());
                                 }
                             } catch (Exception e) {
                                 r.fail(BenchRunner.describe(e));
-                                log.printf("  %-10s cost %-15s %-38s FAILED: %s%n", store.name(), loop, c.name(),
+                                log.printf("  %-10s cost%s %-15s %-38s FAILED: %s%n", store.name(), at, loop, c.name(),
                                         BenchRunner.describe(e));
                             }
                         }
@@ -215,9 +226,13 @@ final class ScaleRunner {
     }
 
     private void namesOnce(StoreBench store, String runId, StoreResult result) throws Exception {
-        if (scale.namesOnce() <= 0) {
-            return;
+        for (int names : scale.namesOnce()) {
+            namesOnce(store, runId + "s" + names, names, result);
         }
+    }
+
+    /** Names used once at one size: every contender locks {@code names} names, then what they left is counted. */
+    private void namesOnce(StoreBench store, String runId, int names, StoreResult result) throws Exception {
         List<Contender> contenders = store.contenders(store.server());
         List<String> markers = new ArrayList<>();
         List<NamesOnceResult> rows = new ArrayList<>();
@@ -230,38 +245,40 @@ final class ScaleRunner {
                 }
                 String marker = runId + "n" + i + "x";
                 try {
-                    double seconds = NamesOnce.run(c, "bench:" + marker + ":", scale.namesOnce());
+                    double seconds = NamesOnce.run(c, "bench:" + marker + ":", names);
                     lastRelease = System.nanoTime();
                     OptionalLong left = store.leftover(marker);
-                    rows.add(new NamesOnceResult(c.name(), c.role(), scale.namesOnce(), seconds,
+                    rows.add(new NamesOnceResult(c.name(), c.role(), names, seconds,
                             left.orElse(-1), -1, Duration.ZERO, null));
                     markers.add(marker);
                     log.printf(Locale.ROOT, "  %-10s names once %,d  %-38s %.1f s, %s left after release%n",
-                            store.name(), scale.namesOnce(), c.name(), seconds,
+                            store.name(), names, c.name(), seconds,
                             left.isPresent() ? String.format(Locale.ROOT, "%,d", left.getAsLong()) : "?");
                 } catch (Exception e) {
-                    rows.add(NamesOnceResult.failed(c.name(), c.role(), scale.namesOnce(), BenchRunner.describe(e)));
+                    rows.add(NamesOnceResult.failed(c.name(), c.role(), names, BenchRunner.describe(e)));
                     markers.add(marker);
                 }
             }
+            // the clients stay open meanwhile, as a service's would: a store that reclaims from the client side
+            // (the SQL stores' row sweep runs in every process that granted) must get the chance to
+            Duration wait = ScaleConfig.DEFAULT_LEASE.plus(scale.namesGrace());
+            long waitLeft = wait.toNanos() - (System.nanoTime() - lastRelease);
+            if (waitLeft > 0) {
+                Thread.sleep(waitLeft / 1_000_000);
+            }
+            for (int i = 0; i < rows.size(); i++) {
+                NamesOnceResult row = rows.get(i);
+                if (row.failure() == null) {
+                    OptionalLong left = store.leftover(markers.get(i));
+                    row = row.withAfterGrace(left.orElse(-1), wait);
+                    log.printf(Locale.ROOT, "  %-10s names once %,d  %-38s %s left after %s%n", store.name(),
+                            row.names(), row.contender(),
+                            left.isPresent() ? String.format(Locale.ROOT, "%,d", left.getAsLong()) : "?", wait);
+                }
+                result.namesOnce().add(row);
+            }
         } finally {
             closeAll(contenders, result);
-        }
-        Duration wait = ScaleConfig.DEFAULT_LEASE.plus(scale.namesGrace());
-        long waitLeft = wait.toNanos() - (System.nanoTime() - lastRelease);
-        if (waitLeft > 0) {
-            Thread.sleep(waitLeft / 1_000_000);
-        }
-        for (int i = 0; i < rows.size(); i++) {
-            NamesOnceResult row = rows.get(i);
-            if (row.failure() == null) {
-                OptionalLong left = store.leftover(markers.get(i));
-                row = row.withAfterGrace(left.orElse(-1), wait);
-                log.printf(Locale.ROOT, "  %-10s names once %,d  %-38s %s left after %s%n", store.name(),
-                        row.names(), row.contender(),
-                        left.isPresent() ? String.format(Locale.ROOT, "%,d", left.getAsLong()) : "?", wait);
-            }
-            result.namesOnce().add(row);
         }
     }
 

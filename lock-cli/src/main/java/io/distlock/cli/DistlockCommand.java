@@ -13,9 +13,9 @@ import picocli.CommandLine.Spec;
 /** The top-level {@code distlock} command: only groups the subcommands and prints help when run alone. */
 @Command(name = "distlock", mixinStandardHelpOptions = true, version = "distlock 0.1.0-SNAPSHOT",
         description = "One distributed-lock API over Redis, ZooKeeper and SQL stores: demo, compatibility kit, "
-                + "fault suite, lock inspection.",
+                + "fault suite, lock inspection, benchmark.",
         subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, TckCommand.class, ChaosCommand.class,
-            ExploreCommand.class, InspectCommand.class, ReleaseCommand.class},
+            ExploreCommand.class, InspectCommand.class, ReleaseCommand.class, BenchCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok", "  1  a check failed (TCK rule, demo result, fault-suite bar, lock not held)",
             "  2  usage error", "  3  store unavailable"})
@@ -27,6 +27,6 @@ public final class DistlockCommand implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-                "a subcommand is required: demo, tck, chaos, explore, inspect or release");
+                "a subcommand is required: demo, tck, chaos, explore, inspect, release or bench");
     }
 }

@@ -17,6 +17,13 @@ class ArgumentHandlingTest {
     }
 
     @Test
+    void benchRunDirectlySaysToUseTheLauncher() {
+        CliRun run = CliRun.of("bench", "--quick");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("./distlock bench").contains("lock-bench/target/distlock-bench.jar");
+    }
+
+    @Test
     void topLevelHelpListsSubcommandsAndExitCodes() {
         CliRun run = CliRun.of("--help");
         assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);

@@ -19,6 +19,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -65,6 +66,8 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final RedisPermits permits;
     private final OwnerTokenSequence tokens = new OwnerTokenSequence();
+    /** The waiter queues this client stands in, so that close() takes its places out. */
+    private final QueuedPlaces places = new QueuedPlaces();
     /** What this store's releases for other clients publish; its own subscriber wakes nobody for it. */
     private final String ownReleaseMessage = "released-for-others-by:" + OwnerTokens.newToken();
 
@@ -129,6 +132,10 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
             return Attempt.granted(new Grant(name, token, fence, held, sentAt));
         }
         long waitMs = LockCalls.retryMillis(answer);
+        // the refusal queued this client for the holder's TTL (the lease if unknown) plus the margin; one margin
+        // more covers the clocks' drift between here and the server
+        places.queued(name, TimeUnit.MILLISECONDS.toNanos(waitMs >= 0 ? waitMs : leaseTime.toMillis())
+                + 2 * WAITER_MARGIN.toNanos());
         return Attempt.held(waitMs >= 0 ? TimeUnit.MILLISECONDS.toNanos(waitMs) : -1);
     }
 
@@ -217,6 +224,7 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
         }
+        places.queued(name, 2 * WAITER_MARGIN.toNanos()); // it queued this client for its next thread
         return ((Long) reply) == 1L;
     }
 
@@ -322,12 +330,35 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         }
     }
 
+    /**
+     * Takes this client's places out of the waiter queues it stands in (one pipelined {@code ZREM} each), so the next
+     * release wakes a client that is still there. Bounded by the client timeout; if it fails, the places expire on
+     * their own (the holder's TTL plus the margin) and cost the others at most their re-check meanwhile.
+     */
+    private void leaveWaiterQueues() {
+        List<String> names = places.live();
+        if (names.isEmpty()) {
+            return;
+        }
+        String id = calls.waiterId();
+        try (AbstractPipeline pipeline = client.pipelined()) {
+            for (String name : names) {
+                pipeline.zrem(keys.waiting(name), id);
+            }
+            pipeline.sync();
+        } catch (JedisException e) {
+            LOG.log(System.Logger.Level.DEBUG, "redis store {0} closed without leaving {1} waiter queue(s); the places"
+                    + " expire on their own: {2}", store, names.size(), e.toString());
+        }
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             subscriber.close();
             upkeep.shutdownNow();
             signals().signalAll();
+            leaveWaiterQueues();
             client.close();
         }
     }

@@ -158,6 +158,45 @@ class RedisWakeOneTest {
         }
     }
 
+    /**
+     * A store that closes takes its places out of the waiter queues it stood in (a waiter that close() ended, and a
+     * refused attempt that did not wait), so the next release wakes a client that is still there instead of the
+     * closed one, whose place would otherwise stay first in line until it expires.
+     */
+    @Test
+    void aClosedStoreLeavesNoPlaceInAnyWaiterQueue() throws Exception {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore holderStore = LockStore.open(server.uri("timeout=2s"))) {
+            LockStore closing = LockStore.open(server.uri("timeout=2s"));
+            RedisBackend backend = RedisProbe.backendOf(closing);
+            String id = backend.waiterId();
+            Lease waitedFor = holderStore.lock("closing-waits", LEASE_30S).tryAcquire().orElseThrow();
+            Lease triedOnce = holderStore.lock("closing-tried", LEASE_30S).tryAcquire().orElseThrow();
+            CompletableFuture<Object> waiter = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return closing.lock("closing-waits", LEASE_30S).tryAcquire(Duration.ofSeconds(20));
+                } catch (InterruptedException | RuntimeException e) {
+                    return e; // close() ends the wait; how is not this test's business
+                }
+            });
+            assertThat(closing.lock("closing-tried", LEASE_30S).tryAcquire()).isEmpty();
+            Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> probe.raw().zscore(KEYS.waiting("closing-waits"), id) != null);
+            assertThat(probe.raw().zscore(KEYS.waiting("closing-tried"), id)).as("place of the refused attempt")
+                    .isNotNull();
+
+            closing.close();
+
+            assertThat(probe.raw().zscore(KEYS.waiting("closing-waits"), id))
+                    .as("the closed store's place in the queue of the name it waited for").isNull();
+            assertThat(probe.raw().zscore(KEYS.waiting("closing-tried"), id))
+                    .as("the closed store's place in the queue of the name it tried once").isNull();
+            waiter.get(30, TimeUnit.SECONDS);
+            waitedFor.release();
+            triedOnce.release();
+        }
+    }
+
     /** Every message published on the server's {@code distlock:*} channels, as (channel, message). */
     private static final class Capture extends JedisPubSub implements AutoCloseable {
         final ConcurrentLinkedQueue<Map.Entry<String, String>> messages = new ConcurrentLinkedQueue<>();

@@ -108,6 +108,28 @@ public interface UsedOnceRules extends TckSupport {
         }
     }
 
+    @Test
+    @DisplayName("§26.3 a client that closes after waiting for a name leaves nothing of it beyond what its holder keeps")
+    default void rule_26_3_aClosedWaiterLeavesNothingOfTheName() throws Exception {
+        NameLeftovers leftovers = leftovers();
+        String name = tck().name("closed-waiter");
+        LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30)).withAutoRenew(false);
+        LockStore holder = tck().client();
+        LockStore waiter = tck().client();
+        try (Lease held = holder.lock(name, options).tryAcquire().orElseThrow()) {
+            long holderKeeps = leftovers.count(name);
+            // a refused waiter leaves what a waiter leaves (on Redis its place in the name's waiter queue), which a
+            // release would otherwise wake instead of a client still there, until the place expires
+            assertThat(waiter.lock(name, options).tryAcquire(Duration.ofMillis(50))).isEmpty();
+            waiter.close();
+            Awaitility.await().atMost(Tck.PROMPTLY).pollInterval(Duration.ofMillis(100))
+                    .untilAsserted(() -> assertThat(leftovers.count(name))
+                            .as("keys, rows or nodes of '%s' after its waiter closed (its holder alone keeps %d)",
+                                    name, holderKeeps).isEqualTo(holderKeeps));
+            assertThat(held.fencingToken()).isPositive();
+        }
+    }
+
     private NameLeftovers leftovers() {
         NameLeftovers leftovers = tck().nameLeftovers();
         Assumptions.assumeTrue(leftovers != null,

@@ -33,6 +33,13 @@ public final class MarkdownReport {
                 "- **Load:** 1-minute load average %.2f at the start, %.2f at the end (servers and clients share the "
                         + "same cores; other work on the machine shows up as noise)%n",
                 report.loadBefore(), report.loadAfter()));
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (Math.max(report.loadBefore(), report.loadAfter()) > cores) {
+            md.append(String.format(Locale.ROOT, "- **Taken under load:** the load average was above the %d cores "
+                    + "(other work shared the machine), so every timed figure (ops/s, latency, time per operation) "
+                    + "is noisy: read conclusions from the counted figures (round trips, requests, pushed messages, "
+                    + "bytes), which the load does not move%n", cores));
+        }
         md.append("- **Settings:** ").append(report.settings()).append('\n');
         md.append("- **Versions:** ").append(String.join(", ", Versions.describe())).append('\n');
         for (StoreResult store : report.stores()) {

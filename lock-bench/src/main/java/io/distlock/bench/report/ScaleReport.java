@@ -7,6 +7,7 @@ import io.distlock.bench.result.NamesOnceResult;
 import io.distlock.bench.result.OpCost;
 import io.distlock.bench.result.StoreResult;
 import io.distlock.bench.result.WaitersPoint;
+import io.distlock.bench.scenario.CostProbe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,12 +33,14 @@ public final class ScaleReport {
     /** Whether any store has a figure of this part. */
     public static boolean any(BenchReport report) {
         return report.stores().stream().anyMatch(s -> !s.costs().isEmpty() || !s.atRoundTripTime().isEmpty()
+                || s.costsAtRoundTripTime().values().stream().anyMatch(c -> !c.isEmpty())
                 || !s.waiters().isEmpty() || !s.namesOnce().isEmpty() || !s.heldCurve().isEmpty());
     }
 
     /** Appends the counted, at-RTT and growth sections. */
     public static void render(StringBuilder md, BenchReport report) {
         renderCosts(md, report);
+        renderCostsAtRtt(md, report);
         renderTargets(md, report);
         renderAtRtt(md, report);
         renderWaiters(md, report);
@@ -90,6 +93,72 @@ public final class ScaleReport {
             }
             md.append('\n');
         }
+    }
+
+    /**
+     * The counted costs again through a proxy that delays each way: the counts (which should not move with the
+     * delay) beside the time per operation, which at a real round-trip time is decided by round trips, not by the
+     * host's CPU noise; {@code round trips timed} is that time divided by the round-trip time.
+     */
+    private static void renderCostsAtRtt(StringBuilder md, BenchReport report) {
+        List<String> labels = report.stores().stream().flatMap(s -> s.costsAtRoundTripTime().entrySet().stream())
+                .filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey).distinct().toList();
+        for (String label : labels) {
+            double rttMillis = Double.parseDouble(label.replace(" ms", ""));
+            double settleMillis = CostProbe.handoffSettle(java.time.Duration.ofNanos(Math.round(rttMillis * 1e6 / 2))).toNanos() / 1e6;
+            md.append("## Counted cost per operation at a ").append(label).append(" round trip\n\n")
+                    .append("The counted loops above once more, every contender's fresh clients connected through the "
+                            + "proxy holding each chunk of data ").append(trim(rttMillis / 2))
+                    .append(" ms each way, so each round trip costs what it costs across a network and waiting on it, "
+                            + "not the shared host's CPU, decides the time per operation. Counted figures as above "
+                            + "(median, then min-max over the runs); `ms per op` is the median time per operation, "
+                            + "`round trips timed` that time divided by the ").append(label).append(" round trip (the "
+                            + "round trips an operation costs in wall-clock time), `x distlock` distlock's time per "
+                            + "operation divided by this contender's in the same loop (below 1: distlock is faster). A hand-off's time leaves out the ").append(trim(settleMillis))
+                    .append(" ms the holder waits before releasing (so the other client is already waiting): it is "
+                            + "the release, the wake-up and the waiter's acquire.\n\n");
+            for (StoreResult store : report.stores()) {
+                List<CostResult> costs = store.costsAtRoundTripTime().getOrDefault(label, List.of());
+                if (costs.isEmpty()) {
+                    continue;
+                }
+                md.append("### ").append(store.store()).append(" (counted at ").append(label).append(")\n\n")
+                        .append("| contender | loop | runs | round trips | pushed msgs | server requests | bytes up | "
+                                + "bytes down | ops/s | ms per op | round trips timed | x distlock |\n"
+                                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                for (CostResult c : costs) {
+                    md.append("| ").append(c.contender()).append(c.role().isRaw() ? " (raw limit)" : "")
+                            .append(" | ").append(c.scenario()).append(" | ").append(c.runs().size()).append(" |");
+                    if (!c.usable()) {
+                        md.append(" failed: ").append(c.failure()).append(" |").append(" |".repeat(8)).append('\n');
+                        continue;
+                    }
+                    double msPerOp = msPerOp(c, settleMillis);
+                    double ours = costs.stream().filter(o -> o.role() == Role.DISTLOCK && o.usable()
+                            && o.scenario().equals(c.scenario())).mapToDouble(o -> msPerOp(o, settleMillis))
+                            .findFirst().orElse(Double.NaN);
+                    md.append(' ').append(spread(c, OpCost::roundTrips, "%.2f")).append(" | ")
+                            .append(spread(c, OpCost::pushes, "%.2f")).append(" | ")
+                            .append(spread(c, OpCost::requests, "%.2f")).append(" | ")
+                            .append(spread(c, OpCost::bytesUp, "%,.0f")).append(" | ")
+                            .append(spread(c, OpCost::bytesDown, "%,.0f")).append(" | ")
+                            .append(spread(c, OpCost::opsPerSecond, "%,.0f")).append(" | ")
+                            .append(String.format(Locale.ROOT, "%.2f | %.2f | %s |%n", msPerOp, msPerOp / rttMillis,
+                                    c.role() == Role.DISTLOCK || Double.isNaN(ours) ? ""
+                                            : String.format(Locale.ROOT, "%.2fx", ours / msPerOp)));
+                }
+                md.append('\n');
+            }
+        }
+    }
+
+    /** Median time per operation in ms; a hand-off's without the holder's settle before it releases. */
+    private static double msPerOp(CostResult c, double settleMillis) {
+        return 1000 / c.median(OpCost::opsPerSecond) - (c.scenario().equals(CostProbe.HANDOFF) ? settleMillis : 0);
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
     /** Median and min-max of a figure, or n/a. */
@@ -190,18 +259,22 @@ public final class ScaleReport {
                         + "do; then the store is searched for entries whose key, row or node path holds those names "
                         + "(Redis `SCAN` over all keys; SQL rows of distlock's lock and fence tables, ShedLock's and "
                         + "the raw baseline's; ZooKeeper nodes): right after the last release, and after the 30 s "
-                        + "lease plus a grace period. Chart: [`").append(NAMES_SVG).append("`](").append(NAMES_SVG)
-                .append(").\n\n| store | contender | names | locked in s | left after release | left after "
-                        + "lease + grace | per name |\n|---|---|---:|---:|---:|---:|---:|\n");
+                        + "lease plus a grace period, with every client still open (as a service's would be: the SQL "
+                        + "stores reclaim rows from the clients' side). Chart: [`").append(NAMES_SVG).append("`](").append(NAMES_SVG)
+                .append("). With several sizes, `µs per name` (wall-clock time per acquire + release, 8 threads) and "
+                        + "`per name` (entries left per name) show whether the cost per name grows with the "
+                        + "names.\n\n| store | contender | names | locked in s | µs per name | left after release | "
+                        + "left after lease + grace | per name |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
         for (StoreResult store : report.stores()) {
             for (NamesOnceResult n : store.namesOnce()) {
                 if (n.failure() != null) {
                     md.append("| ").append(store.store()).append(" | ").append(n.contender()).append(" | ")
-                            .append(n.names()).append(" | failed: ").append(n.failure()).append(" | | | |\n");
+                            .append(n.names()).append(" | failed: ").append(n.failure()).append(" | | | | |\n");
                     continue;
                 }
-                md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %.1f | %s | %s (after %ds) | %s |%n",
-                        store.store(), n.contender(), n.names(), n.seconds(), count(n.afterRelease()),
+                md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %.1f | %,.0f | %s | %s (after %ds) | %s |%n",
+                        store.store(), n.contender(), n.names(), n.seconds(), n.seconds() * 1e6 / n.names(),
+                        count(n.afterRelease()),
                         count(n.afterGrace()), n.waited().toSeconds(), n.afterGrace() < 0 ? "" : String.format(
                                 Locale.ROOT, "%.2f", n.afterGrace() / (double) n.names())));
             }
@@ -306,6 +379,7 @@ public final class ScaleReport {
                 continue;
             }
             Map<String, double[]> series = GrowthChart.series();
+            // rows come smallest size first: each contender's line shows its largest size
             for (NamesOnceResult n : distlockFirst(store.namesOnce(), NamesOnceResult::role)) {
                 series.put(n.contender(), n.failure() != null ? nan(2) : new double[] {
                     n.afterRelease() < 0 ? Double.NaN : n.afterRelease() / (double) n.names(),

@@ -35,11 +35,37 @@ public final class Versions {
         for (String[] lib : LIBRARIES) {
             String version = version(lib[0], lib[1]);
             if (version.startsWith("(not") && !lib[2].isEmpty()) {
-                version = manifestVersion(lib[2]).orElse(version);
+                version = manifestVersion(lib[2]).or(() -> pinnedVersion(lib)).orElse(version);
             }
             out.add(lib[1] + " " + version);
         }
         return out;
+    }
+
+    /**
+     * The version the parent pom pins, for a library that is on the class path but whose manifest is gone (the
+     * shaded jar keeps one manifest only).
+     */
+    private static java.util.Optional<String> pinnedVersion(String[] lib) {
+        try (InputStream in = Versions.class.getResourceAsStream("versions.properties")) {
+            if (in == null || !onClassPath(lib[2])) {
+                return java.util.Optional.empty();
+            }
+            Properties p = new Properties();
+            p.load(in);
+            return java.util.Optional.ofNullable(p.getProperty(lib[1]));
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    private static boolean onClassPath(String className) {
+        try {
+            Class.forName(className, false, Versions.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     private static java.util.Optional<String> manifestVersion(String className) {

@@ -18,6 +18,7 @@ public final class StoreResult {
     private final List<String> notes = new ArrayList<>();
     private final List<CostResult> costs = new ArrayList<>();
     private final Map<String, StoreResult> atRoundTripTime = new LinkedHashMap<>();
+    private final Map<String, List<CostResult>> costsAtRoundTripTime = new LinkedHashMap<>();
     private final List<WaitersPoint> waiters = new ArrayList<>();
     private final List<NamesOnceResult> namesOnce = new ArrayList<>();
     private final List<HeldLeasesResult> heldCurve = new ArrayList<>();
@@ -70,6 +71,14 @@ public final class StoreResult {
     /** Counted cost per operation by contender and loop (pair, hand-off, semaphore pair). */
     public List<CostResult> costs() {
         return costs;
+    }
+
+    /**
+     * The counted costs per operation run again through a delaying proxy, by round-trip time label (e.g.
+     * {@code 2 ms}): the same counts, and time per operation where the network, not the host's CPU, dominates.
+     */
+    public Map<String, List<CostResult>> costsAtRoundTripTime() {
+        return costsAtRoundTripTime;
     }
 
     /** The scenarios re-run through a delaying proxy, by round-trip time label (e.g. {@code 0.5 ms}). */

@@ -32,6 +32,14 @@ public final class CostProbe {
     private final StoreBench store;
     private final RoundTripProxy proxy;
 
+    /**
+     * How long the holder in {@code hand-off} waits before it releases, so the other client is parked in the
+     * store's wait: 5 ms, plus 8 one-way delays when the proxy delays (getting there takes a few round trips).
+     */
+    public static Duration handoffSettle(Duration delayEachWay) {
+        return Duration.ofMillis(5).plus(delayEachWay.multipliedBy(8));
+    }
+
     public CostProbe(StoreBench store, RoundTripProxy proxy) {
         this.store = store;
         this.proxy = proxy;

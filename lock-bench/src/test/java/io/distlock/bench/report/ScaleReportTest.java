@@ -64,6 +64,44 @@ class ScaleReportTest {
     }
 
     @Test
+    void countedCostsAtARoundTripTimeAreTheirOwnSectionWithTimePerOperationInRoundTrips() {
+        BenchReport report = report();
+        StoreResult redis = report.stores().get(0);
+        CostResult ours = new CostResult("distlock", Role.DISTLOCK, CostProbe.PAIR);
+        ours.add(new OpCost(100, 2.0, 0, 500, 30, 2.0, Double.NaN, 60, 2000, 240)); // 4.17 ms per pair
+        CostResult redisson = new CostResult("Redisson RLock", Role.REDISSON, CostProbe.PAIR);
+        redisson.add(new OpCost(100, 3.0, 0, 900, 60, 3.0, Double.NaN, 800, 20000, 160));
+        CostResult handoff = new CostResult("distlock", Role.DISTLOCK, CostProbe.HANDOFF);
+        handoff.add(new OpCost(100, 3.0, 1.0, 900, 100, 3.0, Double.NaN, 900, 7000, 20)); // 50 ms, 13 ms settle
+        redis.costsAtRoundTripTime().put("2 ms", List.of(ours, redisson, handoff));
+
+        String md = MarkdownReport.render(report);
+
+        assertThat(md.indexOf("## Counted cost per operation at a 2 ms round trip")).as(md)
+                .isGreaterThan(md.indexOf("## Counted cost per operation\n"))
+                .isLessThan(md.indexOf("# No-delay figures"));
+        assertThat(md).contains("holding each chunk of data 1 ms each way", "### redis (counted at 2 ms)")
+                .contains("| distlock | pair | 1 | 2.00 | 0.00 | 2.00 | 500 | 30 | 240 | 4.17 | 2.08 |  |")
+                .contains("| Redisson RLock | pair | 1 | 3.00 | 0.00 | 3.00 | 900 | 60 | 160 | 6.25 | 3.13 | 0.67x |")
+                .contains("leaves out the 13 ms the holder waits before releasing")
+                .contains("| distlock | hand-off | 1 | 3.00 | 1.00 | 3.00 | 900 | 100 | 20 | 37.00 | 18.50 |  |");
+    }
+
+    @Test
+    void namesUsedOnceAtSeveralSizesShowTimePerNameAndTheTargetReadsTheLargest() {
+        BenchReport report = report();
+        report.stores().get(0).namesOnce().add(new NamesOnceResult("distlock", Role.DISTLOCK, 10_000, 20.0, 10_000, 0,
+                Duration.ofSeconds(35), null));
+
+        String md = MarkdownReport.render(report);
+
+        assertThat(md).contains("| redis | distlock | 1,000 | 1.0 | 1,000 | 1,000 | 1,000 (after 35s) | 1.00 |",
+                "| redis | distlock | 10,000 | 20.0 | 2,000 | 10,000 | 0 (after 35s) | 0.00 |");
+        assertThat(md).containsPattern("names used once: nothing left.*10,000 names: 10,000 entries right after "
+                + "release, 0 after 35 s \\| met");
+    }
+
+    @Test
     void everyGrowthCurveHasAChartWithLowerIsBetterPanels() {
         BenchReport report = report();
 
