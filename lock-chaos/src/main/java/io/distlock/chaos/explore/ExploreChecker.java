@@ -97,17 +97,18 @@ final class ExploreChecker {
         if (chaos.lostUpdates() > 0) {
             violations.add(chaos.lostUpdates() + " lost update(s) at the fenced register");
         }
-        violations.addAll(missedWakeUps(sorted, samples, scenario.limit()));
+        violations.addAll(missedWakeUps(sorted, samples, scenario.limit(), ctx.store.wakeUp()));
         violations.addAll(orphans(sorted, holds, samples, ctx.store.prompt(),
                 excused ? ctx.store.lease().plus(ctx.opBound()) : null, ctx.store.lease().plus(ctx.opBound())));
         return violations;
     }
 
     /**
-     * Waiters that went on waiting while every sample of the store, for longer than {@link #WAKE_UP}, showed room for
+     * Waiters that went on waiting while every sample of the store, for longer than {@code bound}, showed room for
      * them (fewer holders than the limit): a release they never heard of.
      */
-    static List<String> missedWakeUps(List<Event> sorted, List<HolderObserver.Sample> samples, int limit) {
+    static List<String> missedWakeUps(List<Event> sorted, List<HolderObserver.Sample> samples, int limit,
+            Duration bound) {
         List<String> violations = new ArrayList<>();
         Map<String, Long> waiting = new HashMap<>();
         for (Event e : sorted) {
@@ -128,9 +129,9 @@ final class ExploreChecker {
                         start = -1;
                     }
                 }
-                if (longest > WAKE_UP.toNanos()) {
+                if (longest > bound.toNanos()) {
                     violations.add(e.worker() + " waited " + longest / 1_000_000 + " ms while the store had room for"
-                            + " it (bound " + WAKE_UP.toMillis() + " ms), then " + e.type());
+                            + " it (bound " + bound.toMillis() + " ms), then " + e.type());
                 }
             }
         }

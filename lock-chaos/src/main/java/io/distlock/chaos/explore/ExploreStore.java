@@ -71,6 +71,34 @@ public enum ExploreStore {
         }
     },
 
+    /**
+     * PostgreSQL with waiters that poll only once a minute (capped, as always, by the holder's expiry) and a lease of
+     * 20 s: a release elsewhere must reach a waiter through LISTEN/NOTIFY, so a wake-up the store's notices lose (a
+     * listener connection dropped silently, notices never sent) shows as a waiter that goes on waiting while the
+     * name is free, checked against {@link #wakeUp()} of 5 s instead of the polling stores' 15 s.
+     */
+    POSTGRESQL_NOTICES("postgresql-notices", Duration.ofSeconds(20), Duration.ofMillis(2500), Duration.ofSeconds(3)) {
+        @Override
+        ServerControl start() throws Exception {
+            return PostgresServer.start();
+        }
+
+        @Override
+        String uri(int port) {
+            return POSTGRESQL.uri(port) + "&distlock.pollMinMillis=60000&distlock.pollMaxMillis=60000";
+        }
+
+        @Override
+        String operatorJdbcUrl(int port) {
+            return POSTGRESQL.operatorJdbcUrl(port);
+        }
+
+        @Override
+        Duration wakeUp() {
+            return Duration.ofSeconds(5);
+        }
+    },
+
     /** A MariaDB server of the run's own (the kit's MariaDbServer), clients on the MariaDB driver. */
     MARIADB("mariadb") {
         @Override
@@ -188,6 +216,14 @@ public enum ExploreStore {
         return prompt;
     }
 
+    /**
+     * How long a waiter may go on waiting while the store has room for it (a missed wake-up): 15 s on stores whose
+     * waiters also poll, less where the scenario relies on the store's wake-ups.
+     */
+    Duration wakeUp() {
+        return ExploreChecker.WAKE_UP;
+    }
+
     /** Starts the run's own server and waits until it serves. */
     abstract ServerControl start() throws Exception;
 
@@ -211,6 +247,11 @@ public enum ExploreStore {
     /** Whether the store keeps its state in SQL tables. */
     boolean sql() {
         return operatorJdbcUrl(1) != null;
+    }
+
+    /** Whether the store is PostgreSQL (either flavour). */
+    boolean postgres() {
+        return this == POSTGRESQL || this == POSTGRESQL_NOTICES;
     }
 
     private boolean redis() {

@@ -213,6 +213,8 @@ public final class Explorer implements AutoCloseable {
                     t.setDaemon(true);
                     t.start();
                 });
+            } else if (fault == Fault.SILENT_DROP) {
+                ctx.event(client, "CONNECTIONS_SILENCED", proxy.silenced());
             } else if (fault.operatorFault()) {
                 try {
                     ctx.event("operator", operator.act(fault, store.late()), 0);

@@ -71,6 +71,14 @@ public enum Fault {
      */
     CLIENT_FREEZE("client-freeze", false),
 
+    /**
+     * Every other connection of the requesting client open at that moment goes silent both ways and stays open, as
+     * when a middlebox (NAT, firewall) forgets them: nothing is closed, so a connection that only listens (a
+     * PostgreSQL LISTEN connection, a Redis subscriber) hears nothing and fails no read until it asks a question.
+     * The request itself passes, and connections opened later work.
+     */
+    SILENT_DROP("silent-drop", false),
+
     /** The requesting client's store ({@code LockStore.close()}) is closed while the request is on its way. */
     STORE_CLOSE("store-close", false),
 

@@ -109,7 +109,7 @@ final class StoreOperator {
                     }
                 }
                 what[0] = rows + " row(s) of " + table + " locked";
-                if (rows == 0 && store == ExploreStore.POSTGRESQL) {
+                if (rows == 0 && store.postgres()) {
                     try (Statement st = c.createStatement()) {
                         st.execute("LOCK TABLE " + table + " IN SHARE ROW EXCLUSIVE MODE");
                         what[0] = table + " locked (no row yet)";

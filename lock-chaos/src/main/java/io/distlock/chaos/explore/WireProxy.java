@@ -48,6 +48,7 @@ final class WireProxy implements AutoCloseable {
     private volatile Runnable copy = () -> { };
     private volatile String injectedAt = null;
     private volatile String frozen = null;
+    private volatile int silenced;
     private volatile long frozenUntil;
 
     WireProxy(int serverPort) throws IOException {
@@ -128,6 +129,11 @@ final class WireProxy implements AutoCloseable {
     /** The label of the step the fault was injected at, or null if the run never reached it. */
     String injectedAt() {
         return injectedAt;
+    }
+
+    /** How many connections the last {@link Fault#SILENT_DROP} silenced. */
+    int silenced() {
+        return silenced;
     }
 
     /** Closes every connection through the proxy (the clients reconnect). */
@@ -241,6 +247,13 @@ final class WireProxy implements AutoCloseable {
                         case LATE_REPLY -> replyNotBefore = System.nanoTime() + late.toNanos();
                         case LATE_REQUEST -> requestNotBefore = System.nanoTime() + late.toNanos();
                         case CUT_AFTER -> cutOnReply = true;
+                        case SILENT_DROP -> {
+                            List<Connection> others = connections.stream()
+                                    .filter(c -> c != this && c.tag.equals(tag)).toList();
+                            others.forEach(c -> c.blackhole = true);
+                            silenced = others.size();
+                            onStep.accept(fault, tag);
+                        }
                         case CLIENT_FREEZE -> {
                             frozenUntil = System.nanoTime() + freezeFor.toNanos();
                             frozen = tag;

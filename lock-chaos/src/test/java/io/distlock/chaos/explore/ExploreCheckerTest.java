@@ -62,9 +62,9 @@ class ExploreCheckerTest {
         for (long t = 0; t <= 30_000; t += 100) {
             free.add(new HolderObserver.Sample(t * MS, Set.of()));
         }
-        assertThat(ExploreChecker.missedWakeUps(events, free, 1)).singleElement().asString()
+        assertThat(ExploreChecker.missedWakeUps(events, free, 1, ExploreChecker.WAKE_UP)).singleElement().asString()
                 .contains("B waited", "ACQ_FAIL");
-        assertThat(ExploreChecker.missedWakeUps(events, held(3, 0, 30_000), 1)).isEmpty();
+        assertThat(ExploreChecker.missedWakeUps(events, held(3, 0, 30_000), 1, ExploreChecker.WAKE_UP)).isEmpty();
     }
 
     @Test
