@@ -99,14 +99,14 @@ public interface LockStore extends AutoCloseable {
      *         the store's maximum
      * @throws UnsupportedOperationException if the store has no semaphores
      */
-    default Semaphore semaphore(String name, int permits) {
+    default DistributedSemaphore semaphore(String name, int permits) {
         return semaphore(name, permits, defaultOptions());
     }
 
     /**
      * A semaphore named {@code name} allowing {@code permits} holders at once across every client of the store.
      * Semaphores of equal names are the same semaphore; a semaphore and a lock of the same name are independent.
-     * Every client must state the same limit for a name (see {@link Semaphore}).
+     * Every client must state the same limit for a name (see {@link DistributedSemaphore}).
      *
      * @throws NullPointerException if {@code name} or {@code options} is null
      * @throws IllegalArgumentException if {@code name} is empty or too long, or {@code permits} is below 1 or above
@@ -114,7 +114,7 @@ public interface LockStore extends AutoCloseable {
      * @throws UnsupportedOperationException if the store has no semaphores (the message names the store; see
      *         {@link Features#semaphores()})
      */
-    default Semaphore semaphore(String name, int permits, LockOptions options) {
+    default DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
         throw new UnsupportedOperationException("store " + this + " has no semaphores");
     }
 

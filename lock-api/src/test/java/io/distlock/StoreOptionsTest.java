@@ -22,7 +22,7 @@ class StoreOptionsTest {
         try (LockStore store = LockStore.open(mem(), StoreOptions.defaults().withLockOptions(defaults))) {
             assertThat(store.defaultOptions()).isEqualTo(defaults);
             assertThat(store.lock("orders:1").options()).isEqualTo(defaults);
-            Semaphore byName = store.semaphore("licences", 2);
+            DistributedSemaphore byName = store.semaphore("licences", 2);
             assertThat(byName.options()).isEqualTo(defaults);
             LockOptions explicit = LockOptions.defaults().withAutoRenew(false);
             assertThat(store.lock("orders:1", explicit).options()).isEqualTo(explicit);

@@ -11,7 +11,7 @@ import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockStoreListener;
 import io.distlock.LockViews;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.StoreOptions;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
@@ -135,7 +135,7 @@ public final class BackendLockStore implements LockStore {
 
     /** A semaphore; independent of the lock of the same name (the backend keeps permits in their own space). */
     @Override
-    public Semaphore semaphore(String name, int permits, LockOptions options) {
+    public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
         if (this.permits == null) {
             throw new UnsupportedOperationException("store " + description + " has no semaphore support");
         }

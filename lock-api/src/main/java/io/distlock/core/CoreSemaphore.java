@@ -3,14 +3,14 @@ package io.distlock.core;
 import io.distlock.Arguments;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Optional;
 
 /** A named semaphore of a {@link BackendLockStore}: a name, a limit and options, no state of its own. */
-final class CoreSemaphore implements Semaphore {
+final class CoreSemaphore implements DistributedSemaphore {
 
     private final CorePermits permits;
     private final String name;
@@ -68,6 +68,6 @@ final class CoreSemaphore implements Semaphore {
 
     @Override
     public String toString() {
-        return "Semaphore[" + name + ", permits=" + limit + ", " + options + "]";
+        return "DistributedSemaphore[" + name + ", permits=" + limit + ", " + options + "]";
     }
 }

@@ -8,7 +8,7 @@ import io.distlock.LeaseState;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +60,7 @@ class CoreSemaphoreTest {
     @Test
     void manyLocalThreadsCostTheStoreAtMostPermitsContenders() throws Exception {
         BackendLockStore store = store();
-        Semaphore semaphore = store.semaphore("busy", 2);
+        DistributedSemaphore semaphore = store.semaphore("busy", 2);
         int threads = 12;
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
@@ -145,7 +145,7 @@ class CoreSemaphoreTest {
         permit.releaseAfter(Duration.ofSeconds(4));
         LockStore other = LockStore.open(space);
         stores.add(other);
-        Semaphore seen = other.semaphore("period", 1, lease);
+        DistributedSemaphore seen = other.semaphore("period", 1, lease);
         assertThat(seen.tryAcquire()).as("taken until minHeld has passed").isEmpty();
         Lease next = seen.tryAcquire(Duration.ofSeconds(20)).orElseThrow();
         assertThat(Duration.ofNanos(System.nanoTime() - acquiredAt))

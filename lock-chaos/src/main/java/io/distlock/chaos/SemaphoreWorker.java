@@ -6,7 +6,7 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.StoreUnavailableException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +41,7 @@ public final class SemaphoreWorker {
         ChaosWorker.Parent parent = ChaosWorker.listen(out);
         AtomicBoolean stop = parent.stop();
         LockStore store = ChaosWorker.openWithRetry(parent.storeUri(), out, label);
-        Semaphore semaphore = store.semaphore(args[1], limit, options);
+        DistributedSemaphore semaphore = store.semaphore(args[1], limit, options);
         out.println("READY");
         while (!stop.get()) {
             round(semaphore, acquireTimeout, workload, options.leaseTime(), label, out);
@@ -55,7 +55,7 @@ public final class SemaphoreWorker {
         System.exit(0);
     }
 
-    private static void round(Semaphore semaphore, Duration acquireTimeout, ChaosWorker.Workload workload,
+    private static void round(DistributedSemaphore semaphore, Duration acquireTimeout, ChaosWorker.Workload workload,
             Duration leaseTime, String label, PrintStream out) {
         Optional<Lease> acquired = ChaosWorker.acquireRecorded(() -> semaphore.tryAcquire(acquireTimeout), label, out);
         if (acquired.isEmpty()) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -37,7 +37,7 @@ class PermitRowDeletionTest {
             throws Exception {
         String name = "chaos-permit-rows:" + UUID.randomUUID();
         try (SqlTarget target = make.get(); LockStore locks = LockStore.open(target.uri(target.port()))) {
-            Semaphore semaphore = locks.semaphore(name, 2);
+            DistributedSemaphore semaphore = locks.semaphore(name, 2);
             Lease released = semaphore.acquire();
             try (Lease held = semaphore.acquire()) {
                 long first = Math.max(released.fencingToken(), held.fencingToken());

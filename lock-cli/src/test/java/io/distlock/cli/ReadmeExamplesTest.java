@@ -34,7 +34,7 @@ class ReadmeExamplesTest {
 
     private static final Path README = Path.of("..", "README.md");
     private static final List<String> IMPORTS = List.of("io.distlock.Lease", "io.distlock.LockStore",
-            "io.distlock.Leadership", "io.distlock.LeadershipListener", "io.distlock.Semaphore",
+            "io.distlock.Leadership", "io.distlock.LeadershipListener", "io.distlock.DistributedSemaphore",
             "io.distlock.jdbc.SqlFence", "io.distlock.redis.RedisFence", "java.sql.Connection",
             "java.sql.DriverManager", "java.time.Duration", "java.util.Optional", "redis.clients.jedis.Jedis");
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -50,7 +50,7 @@ class FenceAfterLostCommitTest {
             throws Exception {
         JdbcSettings settings = JdbcSettings.parse(io.distlock.spi.StoreUri.parse(uri));
         try (LockStore store = LockStore.open(uri)) {
-            Semaphore semaphore = store.semaphore("lost:commit", 2);
+            DistributedSemaphore semaphore = store.semaphore("lost:commit", 2);
             long first = 0;
             long highest = 0;
             for (int i = 0; i < GRANTS; i++) {

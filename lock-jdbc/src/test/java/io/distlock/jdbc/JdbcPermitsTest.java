@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.PermitBackend;
@@ -37,7 +37,7 @@ class JdbcPermitsTest {
     @MethodSource("io.distlock.jdbc.Stores#all")
     void deletedRowsNeverRepeatAToken(String label, String uri) throws Exception {
         try (LockStore store = LockStore.open(uri)) {
-            Semaphore semaphore = store.semaphore("deleted", 2);
+            DistributedSemaphore semaphore = store.semaphore("deleted", 2);
             Lease first = semaphore.acquire();
             Lease second = semaphore.acquire();
             assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());

@@ -6,7 +6,7 @@ import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockViews;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 
 /**
  * A {@link LockStore} whose locks and semaphores record into a {@link LockStoreMetrics}; everything else is the
@@ -29,8 +29,8 @@ final class MeteredLockStore implements LockStore {
     }
 
     @Override
-    public Semaphore semaphore(String name, int permits, LockOptions options) {
-        Semaphore semaphore = store.semaphore(name, permits, options);
+    public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
+        DistributedSemaphore semaphore = store.semaphore(name, permits, options);
         return new MeteredSemaphore(semaphore, metrics.permits(semaphore.name()));
     }
 

@@ -2,17 +2,17 @@ package io.distlock.micrometer;
 
 import io.distlock.Lease;
 import io.distlock.LockOptions;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.time.Duration;
 import java.util.Optional;
 
-/** A {@link Semaphore} that times each acquire by outcome and hands out {@link MeteredPermit}s. */
-final class MeteredSemaphore implements Semaphore {
+/** A {@link DistributedSemaphore} that times each acquire by outcome and hands out {@link MeteredPermit}s. */
+final class MeteredSemaphore implements DistributedSemaphore {
 
-    private final Semaphore semaphore;
+    private final DistributedSemaphore semaphore;
     private final AcquireTimer timer;
 
-    MeteredSemaphore(Semaphore semaphore, PermitMetrics.Meters meters) {
+    MeteredSemaphore(DistributedSemaphore semaphore, PermitMetrics.Meters meters) {
         this.semaphore = semaphore;
         this.timer = new AcquireTimer(meters::waiting, meters::acquired, l -> MeteredPermit.watch(l, meters));
     }

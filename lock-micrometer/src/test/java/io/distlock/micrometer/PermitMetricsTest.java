@@ -8,7 +8,7 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.UUID;
@@ -56,7 +56,7 @@ class PermitMetricsTest {
 
     @Test
     void permitsAreCountedAcquiredHeldAndReleased() throws Exception {
-        Semaphore api = mem(new LockStoreMetrics("test")).semaphore("api", 2);
+        DistributedSemaphore api = mem(new LockStoreMetrics("test")).semaphore("api", 2);
         Lease first = api.acquire();
         Lease second = api.tryAcquire().orElseThrow();
         assertThat(held("api")).isEqualTo(2.0);
@@ -74,7 +74,7 @@ class PermitMetricsTest {
 
     @Test
     void aPermitThatExpiresIsLostWithItsCause() throws Exception {
-        Semaphore expiring = mem(new LockStoreMetrics("test")).semaphore("expiring", 1,
+        DistributedSemaphore expiring = mem(new LockStoreMetrics("test")).semaphore("expiring", 1,
                 LockOptions.defaults().withLeaseTime(Duration.ofMillis(300)).withAutoRenew(false));
         Lease lease = expiring.acquire();
         await().atMost(Duration.ofSeconds(10)).until(() -> lost("expiring", "expired") == 1.0);
@@ -88,7 +88,7 @@ class PermitMetricsTest {
 
     @Test
     void threadsWaitingForAPermitAreWaiters() throws Exception {
-        Semaphore one = mem(new LockStoreMetrics("test")).semaphore("queue", 1);
+        DistributedSemaphore one = mem(new LockStoreMetrics("test")).semaphore("queue", 1);
         Lease held = one.acquire();
         CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> {
             try {

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.distlock.Lease;
 import io.distlock.LockException;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.tck.check.HandOverHolder;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -69,7 +69,7 @@ class RedisCounterExhaustionTest {
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s"))) {
             probe.raw().set(keys.fence("edge-permits"), Long.toString(LAST_TOKEN - 1));
-            Semaphore semaphore = store.semaphore("edge-permits", 2);
+            DistributedSemaphore semaphore = store.semaphore("edge-permits", 2);
             Lease first = semaphore.tryAcquire().orElseThrow();
             assertThat(first.fencingToken()).isEqualTo(LAST_TOKEN);
             assertThatThrownBy(semaphore::tryAcquire).as("the acquire after token 2^53 - 1")

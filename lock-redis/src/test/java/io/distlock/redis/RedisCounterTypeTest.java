@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,7 +44,7 @@ class RedisCounterTypeTest {
             probe.raw().set(keys.fences("typed-fences"), "operator"); // a string where the holders' fences go
             for (String name : List.of("typed-counter", "typed-fences")) {
                 long clockMicros = probe.serverClockMicros();
-                Semaphore semaphore = store.semaphore(name, 2);
+                DistributedSemaphore semaphore = store.semaphore(name, 2);
                 Lease first = semaphore.tryAcquire().orElseThrow();
                 Lease second = semaphore.tryAcquire().orElseThrow();
                 assertThat(first.fencingToken()).as(name).isGreaterThanOrEqualTo(clockMicros);

@@ -7,7 +7,7 @@ import io.distlock.Lease;
 import io.distlock.LockException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class RedisPermitsTest {
     void aDeletedFenceCounterNeverRepeatsAToken() throws InterruptedException {
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s"))) {
-            Semaphore semaphore = store.semaphore("operator", 2);
+            DistributedSemaphore semaphore = store.semaphore("operator", 2);
             Lease first = semaphore.acquire();
             first.release();
             probe.raw().del(permits().fence("operator")); // an operator deletes the counter
@@ -65,7 +65,7 @@ class RedisPermitsTest {
         String name = "bad-counter-" + bad;
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s"))) {
-            Semaphore semaphore = store.semaphore(name, 3, LockOptions.defaults().withLeaseTime(
+            DistributedSemaphore semaphore = store.semaphore(name, 3, LockOptions.defaults().withLeaseTime(
                     Duration.ofSeconds(30)));
             probe.raw().set(permits().fence(name), bad);
             long clockMicros = probe.serverClockMicros();
@@ -99,7 +99,7 @@ class RedisPermitsTest {
         String name = "bad-limit-" + bad;
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s"))) {
-            Semaphore semaphore = store.semaphore(name, 3, LockOptions.defaults().withLeaseTime(
+            DistributedSemaphore semaphore = store.semaphore(name, 3, LockOptions.defaults().withLeaseTime(
                     Duration.ofSeconds(30)));
             Lease holder = semaphore.tryAcquire().orElseThrow();
             probe.raw().set(permits().limit(name), bad); // an operator's value, under a live holder
@@ -247,7 +247,7 @@ class RedisPermitsTest {
     void aRestoredGuardMarkerOfAnotherServerProcessHoldsPermitsBack() throws InterruptedException {
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s&restartGuard=true&maxLeaseTime=3s"))) {
-            Semaphore semaphore = store.semaphore("restored", 1,
+            DistributedSemaphore semaphore = store.semaphore("restored", 1,
                     LockOptions.defaults().withLeaseTime(Duration.ofSeconds(3)));
             probe.raw().del(new RedisKeys("distlock:").guard()); // a first start: no marker yet
             semaphore.tryAcquire(Duration.ofSeconds(10)).orElseThrow().release();
@@ -264,7 +264,7 @@ class RedisPermitsTest {
     void anEmptiedScriptCacheIsTransparent() throws InterruptedException {
         try (RedisProbe probe = new RedisProbe(server.port());
                 LockStore store = LockStore.open(server.uri("timeout=1s"))) {
-            Semaphore semaphore = store.semaphore("flushed", 2, LockOptions.defaults().withLeaseTime(
+            DistributedSemaphore semaphore = store.semaphore("flushed", 2, LockOptions.defaults().withLeaseTime(
                     Duration.ofSeconds(10)));
             probe.raw().scriptFlush();
             Lease lease = semaphore.acquire();

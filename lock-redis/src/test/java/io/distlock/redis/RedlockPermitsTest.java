@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LockException;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.Wait;
@@ -55,7 +55,7 @@ class RedlockPermitsTest {
         try (LockStore one = open(); LockStore two = open()) {
             SERVERS.subList(3, 5).forEach(RedisServer::stop);
             try {
-                Semaphore mine = one.semaphore("two-down", 2);
+                DistributedSemaphore mine = one.semaphore("two-down", 2);
                 Lease first = mine.tryAcquire().orElseThrow();
                 Lease second = two.semaphore("two-down", 2).tryAcquire().orElseThrow();
                 assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
@@ -87,7 +87,7 @@ class RedlockPermitsTest {
             }
         }
         try (LockStore store = open()) {
-            Semaphore semaphore = store.semaphore(name, 2);
+            DistributedSemaphore semaphore = store.semaphore(name, 2);
             assertThat(semaphore.availablePermits()).as("slot 1 counts, slot 2 does not").isEqualTo(1);
             Lease permit = semaphore.tryAcquire().orElseThrow(() -> new AssertionError("slot 2 is free on 3 of 5"));
             assertThat(semaphore.tryAcquire()).as("slot 1 is held by a majority, slot 2 by us").isEmpty();
@@ -167,7 +167,7 @@ class RedlockPermitsTest {
     void aLimitKeyThatHoldsNoLimitFailsAttemptsAndCountsClearly(String bad) throws Exception {
         String name = "bad-limit-" + bad;
         try (RedisProbe spoiled = new RedisProbe(SERVERS.get(0).port()); LockStore store = open()) {
-            Semaphore semaphore = store.semaphore(name, 2);
+            DistributedSemaphore semaphore = store.semaphore(name, 2);
             Lease holder = semaphore.tryAcquire().orElseThrow();
             spoiled.raw().set(KEYS.limit(name), bad); // an operator's value on one master, under a live holder
             assertThatThrownBy(semaphore::availablePermits).as("counting over limit key '%s'", bad)

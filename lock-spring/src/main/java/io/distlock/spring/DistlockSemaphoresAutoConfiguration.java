@@ -1,7 +1,7 @@
 package io.distlock.spring;
 
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.StoreUnavailableException;
 import java.util.Map;
 import org.springframework.beans.factory.BeanFactory;
@@ -19,9 +19,9 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * One {@link Semaphore} bean per {@code distlock.semaphores.NAME=PERMITS} entry, named NAME, on the
+ * One {@link DistributedSemaphore} bean per {@code distlock.semaphores.NAME=PERMITS} entry, named NAME, on the
  * {@link LockStore} bean: {@code distlock.semaphores.partner-api=2} lets a component take
- * {@code @Qualifier("partner-api") Semaphore} and share two permits with every other client of the store.
+ * {@code @Qualifier("partner-api") DistributedSemaphore} and share two permits with every other client of the store.
  */
 @AutoConfiguration(after = DistlockAutoConfiguration.class)
 @ConditionalOnBean(LockStore.class)
@@ -35,7 +35,7 @@ public class DistlockSemaphoresAutoConfiguration {
      * The store's semaphore; a {@link LazySemaphore} when the store cannot be reached yet (only a lazily started
      * store lets the application get this far while it is down).
      */
-    static Semaphore semaphore(LockStore store, String name, int permits) {
+    static DistributedSemaphore semaphore(LockStore store, String name, int permits) {
         try {
             return store.semaphore(name, permits);
         } catch (StoreUnavailableException e) {
@@ -68,7 +68,7 @@ public class DistlockSemaphoresAutoConfiguration {
                     throw new IllegalArgumentException(PROPERTY + "." + name + " (the permits of semaphore '" + name
                             + "') must be at least 1, got " + permits);
                 }
-                RootBeanDefinition definition = new RootBeanDefinition(Semaphore.class,
+                RootBeanDefinition definition = new RootBeanDefinition(DistributedSemaphore.class,
                         () -> semaphore(beanFactory.getBean(LockStore.class), name, permits));
                 definition.setDescription("distlock semaphore '" + name + "' with " + permits + " permits ("
                         + PROPERTY + ")");

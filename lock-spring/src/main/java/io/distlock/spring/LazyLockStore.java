@@ -5,7 +5,7 @@ import io.distlock.Features;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.StoreUnavailableException;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -57,7 +57,7 @@ final class LazyLockStore implements LockStore {
     }
 
     @Override
-    public Semaphore semaphore(String name, int permits, LockOptions options) {
+    public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
         return store().semaphore(name, permits, options);
     }
 

@@ -2,7 +2,7 @@ package io.distlock.spring;
 
 import io.distlock.Lease;
 import io.distlock.LockOptions;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -12,21 +12,21 @@ import java.util.function.Supplier;
  * down): each call asks the store for the semaphore until it is reachable (until then calls throw
  * {@code StoreUnavailableException}, as the lazy store's do), then keeps it.
  */
-final class LazySemaphore implements Semaphore {
+final class LazySemaphore implements DistributedSemaphore {
 
     private final String name;
     private final int permits;
-    private final Supplier<Semaphore> opener;
-    private volatile Semaphore semaphore;
+    private final Supplier<DistributedSemaphore> opener;
+    private volatile DistributedSemaphore semaphore;
 
-    LazySemaphore(String name, int permits, Supplier<Semaphore> opener) {
+    LazySemaphore(String name, int permits, Supplier<DistributedSemaphore> opener) {
         this.name = name;
         this.permits = permits;
         this.opener = opener;
     }
 
-    private Semaphore semaphore() {
-        Semaphore current = semaphore;
+    private DistributedSemaphore semaphore() {
+        DistributedSemaphore current = semaphore;
         if (current == null) {
             synchronized (this) {
                 if (semaphore == null) {
@@ -75,7 +75,8 @@ final class LazySemaphore implements Semaphore {
 
     @Override
     public String toString() {
-        Semaphore current = semaphore;
-        return current != null ? current.toString() : "Semaphore[" + name + ", " + permits + " permits, store not open yet]";
+        DistributedSemaphore current = semaphore;
+        return current != null ? current.toString()
+                : "DistributedSemaphore[" + name + ", " + permits + " permits, store not open yet]";
     }
 }

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.ServerProcess;
@@ -58,7 +58,7 @@ class LazyStartTest {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     SpringLeadership leadership = context.getBean(SpringLeadership.class);
-                    Semaphore semaphore = context.getBean("lazy-api", Semaphore.class);
+                    DistributedSemaphore semaphore = context.getBean("lazy-api", DistributedSemaphore.class);
                     assertThat(leadership.isRunning()).as("campaigning, though the store is down").isTrue();
                     assertThat(leadership.isLeader()).isFalse();
                     assertThatThrownBy(semaphore::tryAcquire).isInstanceOf(StoreUnavailableException.class);

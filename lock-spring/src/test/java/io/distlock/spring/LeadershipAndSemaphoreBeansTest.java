@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.LeadershipListener;
 import io.distlock.Lease;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.shedlock.TestStores;
 import java.time.Duration;
 import java.util.List;
@@ -82,10 +82,10 @@ class LeadershipAndSemaphoreBeansTest {
         String uri = "distlock.uri=" + TestStores.uri("redis", "spring-semaphores");
         runner.withPropertyValues(uri, "distlock.semaphores.partner-api=2", "distlock.semaphores.exports=1")
                 .run(first -> runner.withPropertyValues(uri, "distlock.semaphores.partner-api=2").run(second -> {
-                    Semaphore here = first.getBean("partner-api", Semaphore.class);
-                    Semaphore there = second.getBean("partner-api", Semaphore.class);
+                    DistributedSemaphore here = first.getBean("partner-api", DistributedSemaphore.class);
+                    DistributedSemaphore there = second.getBean("partner-api", DistributedSemaphore.class);
                     assertThat(here.permits()).isEqualTo(2);
-                    assertThat(first.getBean("exports", Semaphore.class).permits()).isEqualTo(1);
+                    assertThat(first.getBean("exports", DistributedSemaphore.class).permits()).isEqualTo(1);
                     assertThat(second).doesNotHaveBean("exports");
                     try (Lease one = here.acquire(); Lease two = there.acquire()) {
                         Optional<Lease> third = there.tryAcquire();

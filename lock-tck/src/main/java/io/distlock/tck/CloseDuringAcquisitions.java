@@ -4,7 +4,7 @@ import io.distlock.Lease;
 import io.distlock.Leadership;
 import io.distlock.LeadershipListener;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +67,7 @@ final class CloseDuringAcquisitions {
         threads.add(trying("leader rival", once(() -> closing.lock(leader).tryAcquire()), closeStarted, stop, before,
                 tries));
         if (semaphores) {
-            Semaphore semaphore = closing.semaphore(permit, 1);
+            DistributedSemaphore semaphore = closing.semaphore(permit, 1);
             threads.add(trying("permit", once(semaphore::tryAcquire), closeStarted, stop, before, tries));
             threads.add(trying("permit again", once(semaphore::tryAcquire), closeStarted, stop, before, tries));
         }

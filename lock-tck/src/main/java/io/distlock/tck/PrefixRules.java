@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -102,7 +102,7 @@ public interface PrefixRules extends TckSupport {
                 problems.add("store '" + held + "' granted lock '" + name + "' twice after store '" + busy
                         + "' worked on it");
             }
-            Semaphore sem = checker.semaphore(name, 1);
+            DistributedSemaphore sem = checker.semaphore(name, 1);
             if (sem.tryAcquire().map(l -> {
                 l.release();
                 return true;

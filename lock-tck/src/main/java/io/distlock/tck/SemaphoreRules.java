@@ -7,7 +7,7 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.tck.check.CriticalSection;
 import io.distlock.tck.process.LockClientProcess;
 import java.time.Duration;
@@ -178,7 +178,8 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.6 fencing tokens strictly increase across successive permits of a name, whichever client holds them")
     default void rule_18_6_tokensIncrease() throws InterruptedException {
         String name = tck().name("tokens");
-        List<Semaphore> semaphores = List.of(Tck.semaphoreClient(tck()).semaphore(name, 2), tck().client().semaphore(name, 2));
+        List<DistributedSemaphore> semaphores = List.of(Tck.semaphoreClient(tck()).semaphore(name, 2),
+                tck().client().semaphore(name, 2));
         long last = 0;
         for (int i = 0; i < 10; i++) {
             Lease lease = semaphores.get(i % 2).acquire();
@@ -199,8 +200,8 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.7 a full semaphore: tryAcquire() is empty at once, tryAcquire(d) waits about d, and a release during the wait hands over promptly")
     default void rule_18_7_timedWaits() throws Exception {
         String name = tck().name("full");
-        Semaphore mine = Tck.semaphoreClient(tck()).semaphore(name, 1);
-        Semaphore theirs = tck().client().semaphore(name, 1);
+        DistributedSemaphore mine = Tck.semaphoreClient(tck()).semaphore(name, 1);
+        DistributedSemaphore theirs = tck().client().semaphore(name, 1);
         Lease held = mine.acquire();
         long before = System.nanoTime();
         assertThat(theirs.tryAcquire()).isEmpty();
@@ -291,7 +292,7 @@ public interface SemaphoreRules extends TckSupport {
     @DisplayName("§18.11 not reentrant: each acquire of one thread takes one more permit; a permit is released from any thread")
     default void rule_18_11_notReentrantAndReleasableFromAnyThread() throws Exception {
         String name = tck().name("not reentrant");
-        Semaphore semaphore = Tck.semaphoreClient(tck()).semaphore(name, 2);
+        DistributedSemaphore semaphore = Tck.semaphoreClient(tck()).semaphore(name, 2);
         Lease first = semaphore.acquire();
         Lease second = semaphore.tryAcquire().orElseThrow();
         assertThat(second.fencingToken()).isNotEqualTo(first.fencingToken());
@@ -307,8 +308,8 @@ public interface SemaphoreRules extends TckSupport {
     default void rule_18_12_permitReleaseAfterWakesAWaiterRefusedUnderTheLongLease() throws Exception {
         String name = tck().name("permit-release-after-waiter");
         LockOptions longLease = LockOptions.defaults().withLeaseTime(ReleaseAfterWaiter.LONG_LEASE);
-        Semaphore holder = Tck.semaphoreClient(tck()).semaphore(name, 1, longLease);
-        Semaphore waiter = tck().client().semaphore(name, 1, longLease);
+        DistributedSemaphore holder = Tck.semaphoreClient(tck()).semaphore(name, 1, longLease);
+        DistributedSemaphore waiter = tck().client().semaphore(name, 1, longLease);
         ReleaseAfterWaiter.check(tck(), "§18.12", holder::tryAcquire, waiter::tryAcquire);
     }
 

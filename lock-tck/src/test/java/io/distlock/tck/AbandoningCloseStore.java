@@ -5,7 +5,7 @@ import io.distlock.Features;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.core.BackendLockStore;
 
 /**
@@ -27,7 +27,7 @@ final class AbandoningCloseStore implements LockStore {
     }
 
     @Override
-    public Semaphore semaphore(String name, int permits, LockOptions options) {
+    public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
         return delegate.semaphore(name, permits, options);
     }
 

@@ -583,7 +583,8 @@ class KitCatchesBrokenStoresTest {
                 }
 
                 @Override
-                public io.distlock.Semaphore semaphore(String name, int permits, io.distlock.LockOptions options) {
+                public io.distlock.DistributedSemaphore semaphore(String name, int permits,
+                        io.distlock.LockOptions options) {
                     return real.semaphore(name, permits, options);
                 }
 

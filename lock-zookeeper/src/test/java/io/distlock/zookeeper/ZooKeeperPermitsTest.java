@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -84,7 +84,7 @@ class ZooKeeperPermitsTest {
     @Test
     void aFreePermitCostsItsCreateItsListingItsFenceAndItsDelete() throws Exception {
         LockStore store = client();
-        Semaphore semaphore = store.semaphore("requests", 2);
+        DistributedSemaphore semaphore = store.semaphore("requests", 2);
         semaphore.acquire().release(); // the parent exists from here on
         int pairs = 50;
         long before = TestServers.requestsReceived(server);

@@ -3,7 +3,7 @@ package io.distlock.bench.distlock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.bench.core.Held;
 import io.distlock.bench.core.LockClient;
 import io.distlock.bench.core.Role;
@@ -11,7 +11,8 @@ import io.distlock.bench.core.SemaphoreContender;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * distlock's {@link Semaphore}, opened through {@link LockStore#open(String)} with default options (30 s lease per
+ * distlock's {@link DistributedSemaphore}, opened through {@link LockStore#open(String)} with default options
+ * (30 s lease per
  * permit, auto-renew on), as an application would. Each client is one {@link LockStore}; one semaphore object per
  * name per client is shared by that client's threads.
  */
@@ -37,7 +38,7 @@ public final class DistlockSemaphoreContender extends SemaphoreContender {
     private static final class Client implements LockClient {
         private final LockStore store;
         private final int permits;
-        private final ConcurrentHashMap<String, Semaphore> semaphores = new ConcurrentHashMap<>();
+        private final ConcurrentHashMap<String, DistributedSemaphore> semaphores = new ConcurrentHashMap<>();
 
         Client(LockStore store, int permits) {
             this.store = store;
@@ -46,7 +47,7 @@ public final class DistlockSemaphoreContender extends SemaphoreContender {
 
         @Override
         public Held acquire(String name) throws InterruptedException {
-            Semaphore semaphore = semaphores.computeIfAbsent(name,
+            DistributedSemaphore semaphore = semaphores.computeIfAbsent(name,
                     n -> store.semaphore(n, permits, LockOptions.defaults()));
             Lease permit = semaphore.acquire();
             return permit::release;

@@ -3,7 +3,7 @@ package io.distlock.chaos.explore;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -30,9 +30,9 @@ final class SemaphoreScenario {
         if (a.isEmpty() || b.isEmpty() || c.isEmpty()) {
             return;
         }
-        Semaphore sa = a.get().semaphore(ctx.name, 2, options);
-        Semaphore sb = b.get().semaphore(ctx.name, 2, options);
-        Semaphore sc = c.get().semaphore(ctx.name, 2, options);
+        DistributedSemaphore sa = a.get().semaphore(ctx.name, 2, options);
+        DistributedSemaphore sb = b.get().semaphore(ctx.name, 2, options);
+        DistributedSemaphore sc = c.get().semaphore(ctx.name, 2, options);
         Duration wait = lease.multipliedBy(2);
         Optional<Lease> a1 = ctx.acquire("A1", wait, () -> sa.tryAcquire(wait));
         Optional<Lease> b1 = ctx.acquire("B", wait, () -> sb.tryAcquire(wait));

@@ -5,7 +5,7 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.cli.Logging;
 import io.distlock.tck.process.JvmProcess;
 import java.io.BufferedReader;
@@ -201,7 +201,7 @@ public final class DemoWorker {
     /** Calls the rate-limited API {@code calls} times in a row, each call inside a permit of the semaphore or not. */
     private void call(boolean useSemaphore, String semaphoreName, RateLimitedApi api, int limit, int calls,
             long callMs) throws IOException, InterruptedException {
-        Semaphore semaphore = useSemaphore ? store.semaphore(semaphoreName, limit) : null;
+        DistributedSemaphore semaphore = useSemaphore ? store.semaphore(semaphoreName, limit) : null;
         reply("ARMED");
         awaitLine("GO");
         int overLimit = 0;

@@ -9,7 +9,7 @@ import io.distlock.LeaseState;
 import io.distlock.LockException;
 import io.distlock.LockOptions;
 import io.distlock.ScheduledOnce;
-import io.distlock.Semaphore;
+import io.distlock.DistributedSemaphore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
@@ -616,7 +616,8 @@ final class InterleavingRun {
      * the semaphore stood below its limit for a second is a lost wake-up.
      */
     private void permit(String label, int client, BackendLockStore store, Op op) throws InterruptedException {
-        Semaphore semaphore = store.semaphore(SEMAPHORE, PERMITS, LockOptions.defaults().withLeaseTime(LEASE));
+        DistributedSemaphore semaphore = store.semaphore(SEMAPHORE, PERMITS,
+                LockOptions.defaults().withLeaseTime(LEASE));
         long start = System.nanoTime();
         Optional<Lease> got;
         try {

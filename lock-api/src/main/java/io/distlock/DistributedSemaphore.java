@@ -17,7 +17,7 @@ import java.util.Optional;
  * <p>Clients must agree on the limit of a name: an acquire that states another limit than the one the current
  * holders recorded fails with {@link IllegalStateException} naming both (never more holders than the lower limit).
  */
-public interface Semaphore {
+public interface DistributedSemaphore {
 
     /** The semaphore's name, as given to {@link LockStore#semaphore(String, int)}. */
     String name();
