@@ -350,9 +350,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * Creates our contender node. A missing parent is created on demand as a CONTAINER node (the server deletes it
      * once it has been emptied), also when the server deletes an emptied parent between its creation and ours, or
      * deletes the emptied root while Curator makes the parent again (Curator then answers NONODE, and we create
-     * again, for up to one operation timeout). A
-     * create whose reply is lost is found again by its protected id; one that succeeds after we stopped waiting is
-     * deleted.
+     * again, for up to one operation timeout). A create whose reply is lost is found again by its protected id; one
+     * that succeeds after we stopped waiting is deleted.
      *
      * <p>The listing of the parent goes out right behind the create, without waiting for the create's reply:
      * ZooKeeper processes one session's requests in the order they were sent, so that listing is taken after our node
