@@ -342,9 +342,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /**
      * Creates our contender node. A missing parent is created on demand as a CONTAINER node (the server deletes it
-     * once it has been emptied), also when the server deletes an emptied parent between its creation and ours. A
-     * create whose reply is lost is found again by its protected id; one that succeeds after we stopped waiting is
-     * deleted.
+     * once it has been emptied), also when the server deletes an emptied parent between its creation and ours, or
+     * deletes the emptied root while Curator makes the parent again (Curator then answers NONODE, and we create
+     * again, for up to one operation timeout). A create whose reply is lost is found again by its protected id; one
+     * that succeeds after we stopped waiting is deleted.
      *
      * <p>The listing of the parent goes out right behind the create, without waiting for the create's reply:
      * ZooKeeper processes one session's requests in the order they were sent, so that listing is taken after our node
@@ -364,6 +365,25 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     private Created create(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
             throws InterruptedException {
+        long giveUp = budget.operationDeadline();
+        while (true) {
+            Created created = createOnce(parent, nodePrefix, listBehind, budget);
+            if (created != null) {
+                return created;
+            }
+            // NONODE: the server deleted an emptied CONTAINER ancestor (the root) between Curator's check of it and
+            // its create of our parent. Nothing was created: create again, which makes the missing nodes again
+            if (System.nanoTime() - giveUp > 0) {
+                throw new StoreUnavailableException("ZooKeeper store " + errors.store() + ": the server deleted a "
+                        + "parent of " + parent + " at every attempt to create a node under it for the connection "
+                        + "timeout of " + Duration.ofNanos(operationNanos));
+            }
+        }
+    }
+
+    /** One create of our contender node; null if a parent was deleted before our node could be made (NONODE). */
+    private Created createOnce(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
+            throws InterruptedException {
         String path = ZKPaths.makePath(parent, nodePrefix);
         String what = "creating a node under " + parent;
         CreateBuilder builder = client.create();
@@ -382,6 +402,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                         .inBackground(callback).forPath(path, ownerData);
                 listing[0] = listBehind ? startListing(parent) : null;
             });
+            if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                return null;
+            }
             Created created = new Created(node(event, parent, budget, what), listing[0]);
             made = created.node().path();
             done = true;
