@@ -47,6 +47,8 @@ class ReconnectSweepAttackTest {
     private static final int RECONNECTS = 12;
     /** Every this many reconnects, the server restarts instead of one client's socket being closed. */
     private static final int RESTART_EVERY = 6;
+    /** Reconnects back to back per store at the end of the storm. */
+    private static final int BURST = 5;
     private static final List<String> NAMES = List.of("plain", "we/ird %2F n\u00e4me.");
 
     @ParameterizedTest(name = "chroot {0}")
@@ -80,6 +82,14 @@ class ReconnectSweepAttackTest {
                                 .getTestable().closeSocket();
                     }
                 }
+                // a burst: reconnects back to back, each as soon as the last one is through, on both sessions
+                for (int r = 0; r < BURST; r++) {
+                    for (LockStore store : stores) {
+                        var zk = TestServers.backend(store).curator().getZookeeperClient();
+                        await("reconnected before the next drop").atMost(SESSION).until(zk::isConnected);
+                        zk.getZooKeeper().getTestable().closeSocket();
+                    }
+                }
                 int grantsAtStormEnd = workers.grants.get();
                 await("grants after the storm").atMost(Duration.ofSeconds(60))
                         .until(() -> workers.grants.get() >= grantsAtStormEnd + 8 || !failures.isEmpty());
@@ -87,8 +97,8 @@ class ReconnectSweepAttackTest {
 
                 assertThat(TestServers.backend(a).currentSession()).as("store a's session").isEqualTo(sessions[0]);
                 assertThat(TestServers.backend(b).currentSession()).as("store b's session").isEqualTo(sessions[1]);
-                assertThat(failures).as("failures after %d reconnects (%d server restarts), %d grants, %d"
-                        + " unavailable", RECONNECTS, restarts, workers.grants.get(), workers.unavailable.get())
+                assertThat(failures).as("failures after %d reconnects (%d server restarts) and %d back to back, %d"
+                        + " grants, %d unavailable", RECONNECTS, restarts, BURST * stores.size(), workers.grants.get(), workers.unavailable.get())
                         .isEmpty();
                 assertThat(List.of(longLock.isValid(), longPermitA.isValid(), longPermitB.isValid()))
                         .as("the long-held leases believe they hold").containsOnly(true);
