@@ -110,7 +110,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         client.getCuratorListenable().addListener((c, event) -> {
             if (event.getType() == CuratorEventType.WATCHED && event.getWatchedEvent() != null
                     && event.getWatchedEvent().getType() == Watcher.Event.EventType.None
-                    && event.getWatchedEvent().getState() != Watcher.Event.KeeperState.SyncConnected) {
+                    && (event.getWatchedEvent().getState() == Watcher.Event.KeeperState.Disconnected
+                            || event.getWatchedEvent().getState() == Watcher.Event.KeeperState.Expired)) {
                 disconnects.incrementAndGet();
             }
         });
