@@ -11,6 +11,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -90,13 +91,21 @@ class SweepInFlightTest {
         try (LockStore store = LockStore.open(uri); LockStore other = LockStore.open(uri)) {
             ZooKeeperBackend backend = TestServers.backend(store);
             Queue<String> lost = new ConcurrentLinkedQueue<>();
-            Runnable hook = () -> dropAndAwaitTheSweep(backend);
+            AtomicBoolean once = new AtomicBoolean();
+            Runnable hook = () -> {
+                if (once.compareAndSet(false, true)) {
+                    dropAndAwaitTheSweep(backend);
+                }
+            };
             if (beforeStamp) {
                 backend.beforeStampHook = hook;
             } else {
                 backend.beforeGrantHook = hook;
             }
-            Lease lease = permit ? store.semaphore("name", 1).acquire() : store.lock("name").acquire();
+            Optional<Lease> granted = permit ? store.semaphore("name", 1).tryAcquire(SESSION.multipliedBy(2))
+                    : store.lock("name").tryAcquire(SESSION.multipliedBy(2));
+            assertThat(granted).as("the acquisition across the sweep, within %s", SESSION.multipliedBy(2)).isPresent();
+            Lease lease = granted.get();
             backend.beforeStampHook = () -> { };
             backend.beforeGrantHook = () -> { };
             lease.onLost(e -> lost.add(e.getMessage()));
