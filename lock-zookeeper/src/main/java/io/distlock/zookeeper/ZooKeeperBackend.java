@@ -21,14 +21,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CreateBuilder;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.WatcherType;
 import org.apache.zookeeper.data.Stat;
 
@@ -67,6 +70,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** Listings sent behind a create and not yet waited for: closing the store ends their waits too. */
     private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /**
+     * How many times the connection dropped, counted on ZooKeeper's event thread, which delivers a disconnect before
+     * the replies to requests sent again after it: a release that sees it move knows its delete may have been sent
+     * twice ({@link #release}).
+     */
+    private final AtomicLong disconnects = new AtomicLong();
     private final byte[] ownerData;
     /** The session timeout the URI asked for: the server may agree a different one (see {@link #sessionTimeout()}). */
     private final Duration askedSessionTimeout;
@@ -98,6 +107,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         this.sessionListener = new SessionListener(held, new RevivedNodes(held, pending), this::wakeWaiters,
                 redactedUri);
         client.getConnectionStateListenable().addListener(sessionListener);
+        client.getCuratorListenable().addListener((c, event) -> {
+            if (event.getType() == CuratorEventType.WATCHED && event.getWatchedEvent() != null
+                    && event.getWatchedEvent().getType() == Watcher.Event.EventType.None
+                    && (event.getWatchedEvent().getState() == Watcher.Event.KeeperState.Disconnected
+                            || event.getWatchedEvent().getState() == Watcher.Event.KeeperState.Expired)) {
+                disconnects.incrementAndGet();
+            }
+        });
         sessionTimeout(); // warns now if the server did not agree to the URI's
     }
 
@@ -572,7 +589,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /**
      * Deletes the grant's node at the version its stamp left it (one request): a node made again at our path by
      * another client has another version and is not deleted in our name. A node whose version moved on (an
-     * operator wrote into it) is deleted only if it is still ours ({@link #isOurs}: our session, our create).
+     * operator wrote into it) is deleted only if it is still ours ({@link #isOurs}: our session, our create). A
+     * delete answered "no node" after the connection dropped while it was on its way, in a session that lives on, is
+     * taken as released: Curator sends a guaranteed delete again after a connection loss, so the first one may have
+     * deleted the node and lost its reply (a force-release in that same moment then goes unreported at release).
      */
     @Override
     public boolean release(Grant grant) {
@@ -582,8 +602,13 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         String what = "releasing " + grant.name();
         WaitBudget budget = WaitBudget.forCall(operationNanos);
         try {
+            long disconnectsBefore = disconnects.get();
             beforeDeleteHook.run();
             int code = delete(node.path(), node.version(), budget, what);
+            if (code == KeeperException.Code.NONODE.intValue() && disconnects.get() != disconnectsBefore
+                    && node.sessionId() == currentSession()) {
+                return true; // most likely our own first delete, whose reply the dropped connection lost
+            }
             if (code == KeeperException.Code.BADVERSION.intValue()) {
                 Stat stat = exists(node.path(), budget, what + " (checking its changed node is still ours)");
                 if (stat == null || !isOurs(stat, node)) {

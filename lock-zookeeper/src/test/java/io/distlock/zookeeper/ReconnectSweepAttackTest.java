@@ -1,0 +1,229 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LockLostException;
+import io.distlock.LockStore;
+import io.distlock.StoreUnavailableException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Attacks the sweep that deletes our session's unused nodes after a reconnect ({@link RevivedNodes}): while threads of
+ * two stores (two sessions, one JVM) take and release locks and permits of the same names (one with escaped
+ * characters), hand locks over to local waiters and extend their leases, their connections are dropped again and again
+ * without the session ending (the client's socket closed under it, and now and then the server restarted), so that
+ * creates lose their replies, listings race the sweep's and releases are cut off. A sweep that deleted a node in use
+ * would show as a lease lost without its session ending, two holders of a lock at once (or more than the limit of a
+ * semaphore), a long-held lease whose node is gone at the server, or a waiter never served within its bound; a sweep
+ * that deleted too little, as a name left held once everyone released.
+ */
+class ReconnectSweepAttackTest {
+
+    private static final Duration SESSION = Duration.ofSeconds(10);
+    private static final Duration CONNECTION = Duration.ofSeconds(3);
+    /** How long a worker waits for a grant; a wait that overruns it by more than two operations is a failure. */
+    private static final Duration BOUND = Duration.ofSeconds(15);
+    private static final int PERMITS = 2;
+    private static final int THREADS_PER_STORE = 3;
+    private static final int RECONNECTS = 12;
+    /** Every this many reconnects, the server restarts instead of one client's socket being closed. */
+    private static final int RESTART_EVERY = 6;
+    /** Reconnects back to back per store at the end of the storm. */
+    private static final int BURST = 5;
+    private static final List<String> NAMES = List.of("plain", "we/ird %2F n\u00e4me.");
+
+    @ParameterizedTest(name = "chroot {0}")
+    @ValueSource(strings = {"attack", "attack/nested.chroot"})
+    void aReconnectStormLeavesEveryHolderItsNodeAndNoNameDoublyHeld(String chroot) throws Exception {
+        try (TestingServer server = TestServers.server()) {
+            String uri = TestServers.uri(server.getConnectString(), chroot, SESSION, CONNECTION);
+            try (LockStore a = LockStore.open(uri); LockStore b = LockStore.open(uri)) {
+                List<LockStore> stores = List.of(a, b);
+                long[] sessions = {TestServers.backend(a).currentSession(), TestServers.backend(b).currentSession()};
+                Queue<String> failures = new ConcurrentLinkedQueue<>();
+                // held across the whole storm: their nodes must still be there at the end
+                Lease longLock = a.lock("long " + NAMES.get(1)).acquire();
+                Lease longPermitA = a.semaphore("long", PERMITS).acquire();
+                Lease longPermitB = b.semaphore("long", PERMITS).acquire();
+                for (Lease lease : List.of(longLock, longPermitA, longPermitB)) {
+                    lease.onLost(e -> failures.add("long-held lease of " + lease.lockName() + " lost: " + e));
+                }
+                Workers workers = new Workers(stores, failures);
+                workers.start();
+                int restarts = 0;
+                for (int r = 0; r < RECONNECTS; r++) {
+                    int before = workers.grants.get();
+                    await("grants between reconnects").atMost(Duration.ofSeconds(60))
+                            .until(() -> workers.grants.get() >= before + 4 || !failures.isEmpty());
+                    if (r % RESTART_EVERY == RESTART_EVERY - 1) {
+                        server.restart();
+                        restarts++;
+                    } else {
+                        TestServers.backend(stores.get(r % 2)).curator().getZookeeperClient().getZooKeeper()
+                                .getTestable().closeSocket();
+                    }
+                }
+                // a burst: reconnects back to back, each as soon as the last one is through, on both sessions
+                for (int r = 0; r < BURST; r++) {
+                    for (LockStore store : stores) {
+                        var zk = TestServers.backend(store).curator().getZookeeperClient();
+                        await("reconnected before the next drop").atMost(SESSION).until(zk::isConnected);
+                        zk.getZooKeeper().getTestable().closeSocket();
+                    }
+                }
+                int grantsAtStormEnd = workers.grants.get();
+                await("grants after the storm").atMost(Duration.ofSeconds(60))
+                        .until(() -> workers.grants.get() >= grantsAtStormEnd + 8 || !failures.isEmpty());
+                workers.stop();
+
+                assertThat(TestServers.backend(a).currentSession()).as("store a's session").isEqualTo(sessions[0]);
+                assertThat(TestServers.backend(b).currentSession()).as("store b's session").isEqualTo(sessions[1]);
+                assertThat(failures).as("failures after %d reconnects (%d server restarts) and %d back to back, %d"
+                        + " grants, %d unavailable", RECONNECTS, restarts, BURST * stores.size(), workers.grants.get(), workers.unavailable.get())
+                        .isEmpty();
+                assertThat(List.of(longLock.isValid(), longPermitA.isValid(), longPermitB.isValid()))
+                        .as("the long-held leases believe they hold").containsOnly(true);
+                try (LockStore other = LockStore.open(uri)) {
+                    // their nodes are still at the server: nobody else gets the lock or a third permit
+                    assertThat(other.lock("long " + NAMES.get(1)).tryAcquire(Duration.ofMillis(500)))
+                            .as("the long-held lock, acquired by a third client").isEmpty();
+                    assertThat(other.semaphore("long", PERMITS).tryAcquire(Duration.ofMillis(500)))
+                            .as("a third permit of the long-held semaphore").isEmpty();
+                    longLock.release();
+                    longPermitA.release();
+                    longPermitB.release();
+                    // and nothing is left held by a live session that holds nothing
+                    for (String name : NAMES) {
+                        assertFree(other.lock(name).tryAcquire(CONNECTION.multipliedBy(2)), "lock " + name);
+                        assertFree(other.semaphore(name, PERMITS).tryAcquire(CONNECTION.multipliedBy(2)),
+                                "semaphore " + name);
+                    }
+                    assertFree(other.lock("long " + NAMES.get(1)).tryAcquire(CONNECTION.multipliedBy(2)), "long");
+                }
+            }
+        }
+    }
+
+    private static void assertFree(Optional<Lease> got, String what) {
+        got.ifPresent(Lease::release);
+        assertThat(got).as("%s, once every holder released", what).isPresent();
+    }
+
+    /** Threads that take and give back locks and permits, tracking which leases are valid at any moment. */
+    private static final class Workers {
+
+        private final List<LockStore> stores;
+        private final Queue<String> failures;
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final AtomicInteger grants = new AtomicInteger();
+        private final AtomicInteger unavailable = new AtomicInteger();
+        /** Valid holders now, by "lock:name" or "semaphore:name". */
+        private final Map<String, AtomicInteger> holders = new ConcurrentHashMap<>();
+        /** Fencing tokens handed out, by lock name: none twice. */
+        private final Map<String, Set<Long>> tokens = new ConcurrentHashMap<>();
+        private final ExecutorService pool;
+        private final List<Future<?>> running = new ArrayList<>();
+
+        Workers(List<LockStore> stores, Queue<String> failures) {
+            this.stores = stores;
+            this.failures = failures;
+            this.pool = Executors.newFixedThreadPool(stores.size() * THREADS_PER_STORE);
+        }
+
+        void start() {
+            for (int s = 0; s < stores.size(); s++) {
+                for (int t = 0; t < THREADS_PER_STORE; t++) {
+                    LockStore store = stores.get(s);
+                    int seed = s * THREADS_PER_STORE + t;
+                    running.add(pool.submit(() -> loop(store, seed)));
+                }
+            }
+        }
+
+        void stop() throws Exception {
+            stop.set(true);
+            pool.shutdown();
+            for (Future<?> f : running) {
+                f.get(BOUND.multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+
+        private Void loop(LockStore store, int seed) throws Exception {
+            for (int i = seed; !stop.get() && failures.isEmpty(); i++) {
+                String name = NAMES.get(i % NAMES.size());
+                boolean permit = (i / NAMES.size()) % 2 == 1;
+                String key = (permit ? "semaphore:" : "lock:") + name;
+                int limit = permit ? PERMITS : 1;
+                long start = System.nanoTime();
+                Optional<Lease> got;
+                try {
+                    got = permit ? store.semaphore(name, PERMITS).tryAcquire(BOUND) : store.lock(name).tryAcquire(BOUND);
+                } catch (StoreUnavailableException e) {
+                    unavailable.incrementAndGet();
+                    continue;
+                }
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                if (waited > BOUND.plus(CONNECTION.multipliedBy(2)).toMillis()) {
+                    failures.add(key + ": a wait of " + BOUND + " took " + waited + " ms");
+                }
+                if (got.isEmpty()) {
+                    failures.add(key + ": not granted within " + BOUND + " (holders now " + holders + ")");
+                    continue;
+                }
+                Lease lease = got.get();
+                lease.onLost(e -> failures.add(key + ": lease of token " + lease.fencingToken()
+                        + " lost though no session ended: " + e.getMessage()));
+                if (!tokens.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(lease.fencingToken())) {
+                    failures.add(key + ": token " + lease.fencingToken() + " issued twice");
+                }
+                AtomicInteger count = holders.computeIfAbsent(key, k -> new AtomicInteger());
+                int now = count.incrementAndGet();
+                if (now > limit) {
+                    failures.add(key + ": " + now + " valid holders at once (limit " + limit + ")");
+                }
+                grants.incrementAndGet();
+                try {
+                    if (i % 3 == 0) {
+                        try {
+                            if (!lease.extend(Duration.ofSeconds(30)) && lease.isValid()) {
+                                failures.add(key + ": extend refused on a lease that believes it holds");
+                            }
+                        } catch (StoreUnavailableException e) {
+                            unavailable.incrementAndGet();
+                        }
+                    }
+                    Thread.onSpinWait();
+                } finally {
+                    count.decrementAndGet();
+                    try {
+                        lease.release();
+                    } catch (StoreUnavailableException e) {
+                        unavailable.incrementAndGet();
+                    } catch (LockLostException e) {
+                        failures.add(key + ": release of a lease that held until then threw " + e.getMessage());
+                    }
+                }
+            }
+            return null;
+        }
+    }
+}
