@@ -321,9 +321,10 @@ final class InterleavingRun {
         if (point.equals("acquire")) {
             countQuickAttempt(Thread.currentThread());
         }
+        List<Held> answeredLate = List.of();
         if (point.equals("renewed") && client == program.faultClient() && program.fault() == Fault.RENEW_LATE
                 && lateArmed.compareAndSet(true, false)) {
-            answerLate(client, name);
+            answeredLate = answerLate(client, name);
         }
         if (point.equals("granted") && client == program.faultClient() && program.whileHeld()
                 && (program.fault() == Fault.LOST || program.fault() == Fault.SESSION_LOST)) {
@@ -335,6 +336,7 @@ final class InterleavingRun {
             holdRenewalUntilReleaseAfter();
         }
         scheduler.yieldPoint("c" + client + "." + point + "(" + name + ")");
+        lateRenewed.addAll(answeredLate); // the answer reaches the core only now: until then it is not late yet
     }
 
     /**
@@ -394,8 +396,10 @@ final class InterleavingRun {
     /**
      * RENEW_LATE: the renewal the store applied is answered only once the renewed leases of {@code name} on the
      * client are no longer valid here (their local deadline passed), and before the store's expiry.
+     *
+     * @return the leases lost here by then: the answer reaches the core once its thread passes its yield point
      */
-    private void answerLate(int client, String name) {
+    private List<Held> answerLate(int client, String name) {
         List<Held> renewed = current.values().stream().filter(h -> h.client == client && h.name.equals(name))
                 .toList();
         long until = System.nanoTime() + 4 * SHORT_LEASE.toNanos();
@@ -408,7 +412,7 @@ final class InterleavingRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        renewed.stream().filter(h -> h.lease.state() == LeaseState.LOST).forEach(lateRenewed::add);
+        return renewed.stream().filter(h -> h.lease.state() == LeaseState.LOST).toList();
     }
 
     private static void failIfClosed(StubBackend backend) {
