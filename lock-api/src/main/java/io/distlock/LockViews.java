@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.spi.InterruptFlag;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -70,21 +71,7 @@ public final class LockViews {
 
         @Override
         public void lock() {
-            boolean interrupted = false;
-            try {
-                while (true) {
-                    try {
-                        push(lock.name(), lock.acquire());
-                        return;
-                    } catch (InterruptedException e) {
-                        interrupted = true; // lock() is not interruptible: keep waiting, restore the flag afterwards
-                    }
-                }
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+            push(lock.name(), InterruptFlag.uninterruptibly(lock::acquire));
         }
 
         @Override

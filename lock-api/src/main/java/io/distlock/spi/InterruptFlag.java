@@ -17,6 +17,27 @@ public final class InterruptFlag {
     private InterruptFlag() {
     }
 
+    /**
+     * Runs {@code call} until it returns without being interrupted, as {@link java.util.concurrent.locks.Lock#lock()}
+     * must: an interrupt does not end the wait, and the flag is set again once the call returned.
+     */
+    public static <T> T uninterruptibly(Call<T, InterruptedException> call) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return call.call();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** Runs {@code call} without the interrupt flag; a flag that was set is set again when the call ends, however. */
     public static <T, X extends Exception> T aside(Call<T, X> call) throws X {
         boolean interrupted = Thread.interrupted();

@@ -4,6 +4,7 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import io.distlock.spi.InterruptFlag;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ConcurrentModificationException;
@@ -63,7 +64,7 @@ public final class DistlockLock implements org.springframework.integration.suppo
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        acquire(null, DistributedLock::acquire);
+        tryAcquire(null, DistributedLock::acquire);
     }
 
     @Override
@@ -169,25 +170,7 @@ public final class DistlockLock implements org.springframework.integration.suppo
     }
 
     private void lockUninterruptibly(Duration timeToLive) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    acquire(timeToLive, DistributedLock::acquire);
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true; // lock() is not interruptible: keep waiting, restore the flag afterwards
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void acquire(Duration timeToLive, Attempt attempt) throws InterruptedException {
-        tryAcquire(timeToLive, attempt);
+        InterruptFlag.uninterruptibly(() -> tryAcquire(timeToLive, DistributedLock::acquire));
     }
 
     /**
