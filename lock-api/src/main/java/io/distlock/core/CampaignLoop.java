@@ -148,8 +148,15 @@ public final class CampaignLoop implements Leadership {
         }
     }
 
-    /** One term: elected, hold until lost or closed, step down, revoked. */
+    /**
+     * One term: elected, hold until lost or closed, step down, revoked. A term lost on its way (the store dropped the
+     * grant before the core registered it) is never elected: it is released and the campaign goes on.
+     */
     private void serve(Lease won) {
+        if (!won.isValid()) {
+            releaseQuietly(won);
+            return;
+        }
         won.onLost(e -> {
             guard.lock();
             try {

@@ -44,7 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the scheduler: at most one valid lease per name, a valid lease is the store's holder, and no lease of a suspended
  * connection is valid; a lease lost with no fault on its client is a violation too; no more permits than the limit,
  * a permit released after a minimum hold still taken; a lease whose renewal was answered after its local deadline
- * not left in the store. As it happens: no two acting leaders, no ScheduledOnce period begun after close, no acquire
+ * not left in the store. As it happens: no leader elected with a term already lost, nor while another leader of the
+ * name not yet told revoked still holds a valid term, no ScheduledOnce period begun after close, no acquire
  * spinning (store attempts per call, and attempts made back to back with none of the backoff's wait), a
  * releaseAfter the store's limit refused leaves its lock free, a nested acquisition never shares a hold an operator
  * force-released, a store call that fails on an interrupted thread never fails a release. At the end: no fencing
@@ -236,8 +237,8 @@ final class InterleavingRun {
     private final CountDownLatch releaseAfterCalled = new CountDownLatch(1);
     private volatile Thread releaseAfterThread;
     private volatile boolean releaseAfterReturned;
-    /** Leaders told elected and not yet revoked: campaign label to name. */
-    private final Map<String, String> acting = new ConcurrentHashMap<>();
+    /** Leaders told elected and not yet revoked: campaign label to its term. */
+    private final Map<String, Lease> acting = new ConcurrentHashMap<>();
 
     private InterleavingRun(ExplorerProgram program) {
         this.program = program;
@@ -747,7 +748,9 @@ final class InterleavingRun {
 
     /**
      * LEAD: campaigns for the name, waits (bounded) to be elected, acts for a turn, steps down. The listener tracks
-     * the acting leaders: one elected while another of the name has not been told revoked is a violation.
+     * the acting leaders: one elected while another of the name has not been told revoked and still holds a valid
+     * term is a violation (after a loss the old leader may hear of it late: LeadershipListener#revoked says the
+     * fencing token protects resources then), and so is one elected with a term already lost.
      */
     private void lead(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
         String me = label + "/lead";
@@ -756,13 +759,18 @@ final class InterleavingRun {
         LeadershipListener listener = new LeadershipListener() {
             @Override
             public void elected(Lease lease) {
-                acting.forEach((other, name) -> {
-                    if (name.equals(step.name()) && !other.equals(me)) {
-                        violations.add("two acting leaders of '" + name + "': " + me + " elected (fence "
-                                + lease.fencingToken() + ") while " + other + " had not been told revoked");
+                if (!lease.isValid()) {
+                    violations.add("elected with a term already lost: " + me + " (fence " + lease.fencingToken()
+                            + ", " + lease.state() + ")");
+                }
+                acting.forEach((other, otherTerm) -> {
+                    if (otherTerm.lockName().equals(step.name()) && !other.equals(me) && otherTerm.isValid()) {
+                        violations.add("two acting leaders of '" + step.name() + "': " + me + " elected (fence "
+                                + lease.fencingToken() + ") while " + other + " had not been told revoked and its"
+                                + " term (fence " + otherTerm.fencingToken() + ") was still valid");
                     }
                 });
-                acting.put(me, step.name());
+                acting.put(me, lease);
                 term[0] = hold(me, client, lease);
                 won.countDown();
                 scheduler.yieldPoint("elected");
