@@ -135,6 +135,36 @@ public enum ExploreStore {
         }
     },
 
+    /**
+     * The same MariaDB server, clients on MySQL Connector/J with the URI's defaults (no timeout of the explorer's: a
+     * 3 s wait for a pooled connection, 10 s per read) and the default 30 s lease: a call must return within one
+     * operation at those timeouts ({@link #callBound()}, 14 s), not only within the lease. A renewal statement's own
+     * bound is a sixth of the lease here (5 s), so a bound the driver keeps by cancelling over a new connection,
+     * which a paused server leaves unanswered for a whole read, shows as a call of 15 s.
+     */
+    MARIADB_CJ_DEFAULTS("mariadb-cj-defaults", Duration.ofSeconds(30), Duration.ofSeconds(11),
+            Duration.ofSeconds(14)) {
+        @Override
+        ServerControl start() throws Exception {
+            return MariaDbServer.start();
+        }
+
+        @Override
+        String uri(int port) {
+            return "jdbc:mysql://127.0.0.1:" + port + "/test?user=root";
+        }
+
+        @Override
+        String operatorJdbcUrl(int port) {
+            return MARIADB_CJ.operatorJdbcUrl(port);
+        }
+
+        @Override
+        Duration callBound() {
+            return Duration.ofSeconds(14); // 3 s for a pooled connection, 1 s for its check, a 10 s read
+        }
+    },
+
     /** H2 in server mode: an H2 TCP server in a JVM of its own serving a file database (restarts from its files). */
     H2("h2") {
         @Override
@@ -217,6 +247,15 @@ public enum ExploreStore {
     }
 
     /**
+     * How long one client call may take beyond what it asked to wait: one lease and 3 s where the URI sets short
+     * timeouts of the explorer's (a call bounded by them returns well within it), one operation at the URI's
+     * timeouts where it sets none.
+     */
+    Duration callBound() {
+        return lease.plusSeconds(3);
+    }
+
+    /**
      * How long a waiter may go on waiting while the store has room for it (a missed wake-up): 15 s on stores whose
      * waiters also poll, less where the scenario relies on the store's wake-ups.
      */
@@ -262,7 +301,7 @@ public enum ExploreStore {
     public boolean supports(Fault fault) {
         return switch (fault) {
             case SERVER_RESTORE -> !sql();
-            case SERVER_RESTORE_MID -> this == REDIS_AOF || this == ZOOKEEPER;
+            case SERVER_RESTORE_MID, SERVER_RESTORE_RELEASED -> this == REDIS_AOF || this == ZOOKEEPER;
             case ROW_LOCKED -> sql();
             case OPERATOR_DELETE, OPERATOR_EXHAUST, OPERATOR_GARBLE -> sql() || redis();
             case OPERATOR_RETYPE -> redis();

@@ -95,14 +95,24 @@ public final class Explorer implements AutoCloseable {
             backUp();
         }
         StoreOperator operator = new StoreOperator(store, server.port(), lockName, scenario == Scenario.SEMAPHORE);
+        Revival revival = new Revival(this::backUp, () -> {
+            ctx.event("server", "RESTORED_AFTER_RELEASE", 0);
+            server.kill();
+            later(Duration.ofMillis(300), () -> {
+                restoreBackup();
+                server.restart();
+                bystander(lockName + "-bystander");
+            }, undo);
+        });
+        ctx.onGrant(revival::granted);
         proxy.freezeFor(store.lease().plusSeconds(1));
-        proxy.arm(step, fault, store.late(), ctx::doing, onStep(undo, ctx, operator));
+        proxy.arm(step, fault, store.late(), ctx::doing, onStep(undo, ctx, operator, revival));
         if (fault == Fault.SERVER_RESTORE_MID) {
             proxy.armCopy(Math.max(1, step / 2), this::backUp);
         }
         HolderObserver observer;
         try {
-            observer = new HolderObserver(store.uri(server.port()), lockName, scenario, store.lease());
+            observer = new HolderObserver(store.uri(server.port()), lockName, scenario, store.lease(), revival);
         } catch (RuntimeException e) {
             throw new IllegalStateException("could not open the observing client of " + store.label(), e);
         }
@@ -121,6 +131,15 @@ public final class Explorer implements AutoCloseable {
         int steps = proxy.steps();
         lastLabels = proxy.labels();
         String injectedAt = proxy.injectedAt();
+        try {
+            revival.awaitKill(store.lease());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!revival.end() && fault == Fault.SERVER_RESTORE_RELEASED) {
+            ctx.event("server", "NOT_RESTORED", 0); // no grant released after the step: a run without the fault
+            undo.complete(null);
+        }
         if (fault.serverFault() && injectedAt == null) {
             undo.complete(null);
         }
@@ -204,9 +223,11 @@ public final class Explorer implements AutoCloseable {
      * it is back), close the requesting client's store, or an operator's action on the store's data.
      */
     private java.util.function.BiConsumer<Fault, String> onStep(CompletableFuture<Void> undo, RunContext ctx,
-            StoreOperator operator) {
+            StoreOperator operator, Revival revival) {
         return (fault, client) -> {
-            if (fault == Fault.STORE_CLOSE) {
+            if (fault == Fault.SERVER_RESTORE_RELEASED) {
+                revival.arm();
+            } else if (fault == Fault.STORE_CLOSE) {
                 ctx.client(client).ifPresent(s -> {
                     ctx.event(client, "STORE_CLOSED", 0);
                     Thread t = new Thread(s::close, "explore-store-close");
@@ -243,6 +264,29 @@ public final class Explorer implements AutoCloseable {
                 }, undo);
             }
         };
+    }
+
+    /**
+     * Another user of the restored server: acquires and releases {@code name} on a client of its own, 20 times within
+     * two seconds, so the server's transaction ids pass those a client saw before the crash and that client may
+     * resume its session there (ZooKeeper refuses a client that has seen a later zxid than its own last one).
+     */
+    private void bystander(String name) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        try (LockStore direct = LockStore.open(store.uri(server.port()))) {
+            var lock = direct.lock(name, LockOptions.defaults().withLeaseTime(store.lease()));
+            for (int i = 0; i < 20 && System.nanoTime() - deadline < 0; i++) {
+                try {
+                    lock.tryAcquire(Duration.ofMillis(500)).ifPresent(io.distlock.Lease::release);
+                } catch (StoreUnavailableException e) {
+                    // the server is still coming back: the next round tries again
+                }
+            }
+        } catch (StoreUnavailableException e) {
+            // the server did not take the bystander: the holder resumes only if others write
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

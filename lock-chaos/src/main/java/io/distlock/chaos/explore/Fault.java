@@ -64,6 +64,16 @@ public enum Fault {
     SERVER_RESTORE_MID("server-restore-mid", true),
 
     /**
+     * The store brings back a hold its client already let go: from step {@code k} on, the data is copied at the next
+     * grant (a scenario client's, or the observer's probe, which after the scenario finds the name free) while that
+     * hold is held; once the store no longer lists that hold (its holder released it and lives on), the server is
+     * killed and restarted 0.3 s later from the copy, and a bystander client writes to another name, as the other
+     * users of a shared store do, so the holder may resume its session or connection on the restored server (Redis
+     * with AOF, ZooKeeper).
+     */
+    SERVER_RESTORE_RELEASED("server-restore-released", true),
+
+    /**
      * The requesting client is frozen as if its process were stopped (SIGSTOP) from outside: every connection of
      * that client through the proxy, and any it opens meanwhile, passes nothing either way for the lease plus a
      * second, then flows again where it stopped (no connection is cut). The client's own timers run on, as a paused

@@ -33,10 +33,13 @@ final class HolderObserver implements AutoCloseable {
     private final io.distlock.LockOptions probeOptions;
     private final List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
     private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+    private final Revival revival;
     private final Thread thread;
     private volatile boolean running = true;
 
-    HolderObserver(String uri, String name, Scenario scenario, java.time.Duration lease) {
+    /** {@code revival} hears of every listing and of every grant of the observer's probe. */
+    HolderObserver(String uri, String name, Scenario scenario, java.time.Duration lease, Revival revival) {
+        this.revival = revival;
         this.direct = LockStore.open(uri);
         this.name = name;
         this.permits = scenario == Scenario.SEMAPHORE;
@@ -50,10 +53,12 @@ final class HolderObserver implements AutoCloseable {
     private void observe() {
         while (running) {
             try {
+                long begun = System.nanoTime();
                 List<LockInfo> held = permits ? direct.admin().listPermits(name, 16) : direct.admin().list(name, 16);
                 long now = System.nanoTime();
                 Set<Long> tokens = held.stream().filter(i -> i.name().equals(name))
                         .map(LockInfo::fencingToken).collect(Collectors.toSet());
+                revival.listed(tokens, begun);
                 if (tokens.size() < limit && !probe()) {
                     tokens = new java.util.HashSet<>(tokens);
                     tokens.add(UNLISTED);
@@ -76,6 +81,7 @@ final class HolderObserver implements AutoCloseable {
             Thread.currentThread().interrupt();
             return true;
         }
+        got.ifPresent(l -> revival.granted(l.fencingToken()));
         got.ifPresent(io.distlock.Lease::release);
         return got.isPresent();
     }

@@ -42,6 +42,7 @@ final class RunContext implements AutoCloseable {
         return t;
     });
     private volatile String doing = "setup";
+    private volatile java.util.function.LongConsumer onGrant = token -> { };
 
     /** {@code uriFor} gives each client (A, B, C) its URI: through the proxy, on the client's own port. */
     RunContext(ExploreStore store, java.util.function.Function<String, String> uriFor, String name,
@@ -54,7 +55,12 @@ final class RunContext implements AutoCloseable {
 
     /** How long one store operation may take beyond what it asked to wait (one timeout, and slack for load). */
     Duration opBound() {
-        return store.lease().plusSeconds(3);
+        return store.callBound();
+    }
+
+    /** Hears of every grant to a scenario client, with its token, while it is held (before it is recorded). */
+    void onGrant(java.util.function.LongConsumer listener) {
+        onGrant = listener;
     }
 
     /** What the scenario does now: the label of the steps seen from here on. */
@@ -196,6 +202,7 @@ final class RunContext implements AutoCloseable {
         }
         Lease lease = got.get().get();
         long token = lease.fencingToken();
+        onGrant.accept(token);
         event(worker, "ACQ_OK", token);
         lease.onLost(e -> event(worker, "LOST_SIGNAL", token));
         watchValidity(worker, lease);
