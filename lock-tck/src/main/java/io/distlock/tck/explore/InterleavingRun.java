@@ -1057,6 +1057,15 @@ final class InterleavingRun {
                 }
                 if (victim != null && backend.forceRelease(victim.name, victim.fence)) {
                     broken.add(victim.name + "/" + victim.fence);
+                } else if (victim == null) { // a holder on its way to its release (or hand-over) holds in the store
+                    for (Granted g : grants.values()) {
+                        String name = g.grant().name();
+                        if (g.client() == c && g.grant().ownerToken().equals(space.holderToken(name))
+                                && backend.forceRelease(name, g.grant().fencingToken())) {
+                            broken.add(name + "/" + g.grant().fencingToken());
+                            break;
+                        }
+                    }
                 }
             }
             default -> {
