@@ -1006,7 +1006,7 @@ final class InterleavingRun {
         StubBackend backend = backends.get(c);
         faultHitGrantInFlight = inFlight.values().stream().anyMatch(g -> g.client() == c);
         faultHitAcquireInFlight = acquiring.get(c) > 0;
-        if (!ExplorerProgram.holdsRenewal(program.fault())) { // held back, not lost: its leases are checked as untouched
+        if (!ExplorerProgram.holdsRenewal(program.fault())) { // held back, not lost: its leases checked as untouched
             struck.add(c);
         }
         try {

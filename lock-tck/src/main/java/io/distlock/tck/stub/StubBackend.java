@@ -431,7 +431,8 @@ public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
                 if (current != null && !current.expiredAt(now)) {
                     return current;
                 }
-                return new StubSpace.Entry(token, space.nextFence(name, leaseTime), StubSpace.Entry.expiryAt(now, leaseTime));
+                return new StubSpace.Entry(token, space.nextFence(name, leaseTime),
+                        StubSpace.Entry.expiryAt(now, leaseTime));
             });
             if (after.ownerToken().equals(token)) {
                 return Attempt.granted(new Grant(name, token, after.fence(), null, now));
