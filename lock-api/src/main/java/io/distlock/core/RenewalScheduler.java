@@ -2,6 +2,7 @@ package io.distlock.core;
 
 import io.distlock.LeaseState;
 import io.distlock.LockStoreListener;
+import io.distlock.spi.CorePoints;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseClock;
 import io.distlock.spi.LockBackend;
@@ -45,6 +46,8 @@ final class RenewalScheduler {
     private final Consumer<Hold> releaseOrphan;
     /** The permit operations of the backend, or null; permit holds are renewed through them, in batches of their own. */
     private final PermitBackend permits;
+    /** A test backend's yield points ({@link CorePoints}), or null. */
+    private final CorePoints points;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor clock;
     private final ExecutorService calls;
@@ -67,6 +70,7 @@ final class RenewalScheduler {
             Consumer<Hold> releaseOrphan) {
         this.backend = backend;
         this.permits = backend instanceof PermitBackend p ? p : null;
+        this.points = backend instanceof CorePoints p ? p : null;
         this.storeName = storeName;
         this.onLost = onLost;
         this.releaseOrphan = releaseOrphan;
@@ -201,6 +205,17 @@ final class RenewalScheduler {
     }
 
     /**
+     * Claims {@code hold}'s store calls for a renewal; a test backend's {@link CorePoints} point comes first, since a
+     * release may come in between the caller's look at the hold and this claim.
+     */
+    private boolean claimForRenewal(Hold hold) {
+        if (points != null) {
+            points.reached("renewal-claim", hold.grant);
+        }
+        return hold.tryClaimStoreCall();
+    }
+
+    /**
      * On a renewal thread: one renew call for the due holds whose store calls are free (an {@code extend} in progress
      * renews its hold itself). Validity counts from the moment the call was sent, with the lease time it carried.
      */
@@ -209,7 +224,7 @@ final class RenewalScheduler {
         List<Renewal> renewals = new ArrayList<>(due.size());
         try {
             for (Hold hold : due) {
-                if (hold.isActive() && hold.tryClaimStoreCall()) {
+                if (hold.isActive() && claimForRenewal(hold)) {
                     if (!hold.isActive()) { // released (or released after a minimum hold) while we claimed it
                         hold.endStoreCall();
                         continue;

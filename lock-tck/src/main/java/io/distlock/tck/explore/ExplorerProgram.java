@@ -60,8 +60,23 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         /** A permit of the two-permit semaphore "s" (tryAcquire(wait)), held for a turn, released. */
         PERMIT,
         /** A permit of "s", then releaseAfter(a minimum hold): it stays taken until then. */
-        PERMIT_RELEASE_AFTER
+        PERMIT_RELEASE_AFTER,
+        /**
+         * A call with a boundary value drawn from the seed (focus 11 only): a lease time, an extension or a
+         * tryAcquire wait at {@code LockOptions.MAX_LEASE_TIME}, past it, past what nanoseconds count, or
+         * {@code ChronoUnit.FOREVER}; the API refuses it with IllegalArgumentException or keeps it, and nothing
+         * else may come of it.
+         */
+        BOUNDARY,
+        /** acquire() and release, {@link #LOOP_ROUNDS} times in a row (focus 12 only): a long streak of hand-overs. */
+        LOOP
     }
+
+    /** How many rounds a {@link Op#LOOP} worker makes. */
+    static final int LOOP_ROUNDS = 5;
+
+    /** The ops the random draw picks from (the last ones only come with their focus). */
+    private static final Op[] DRAWN = java.util.Arrays.copyOf(Op.values(), Op.BOUNDARY.ordinal());
 
     /** What goes wrong once during the run. */
     enum Fault {
@@ -97,7 +112,18 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
          * would cut the minimum hold back to one lease time. Armed from the start; its client's leases stay
          * checked as if no fault struck.
          */
-        RENEW_HELD
+        RENEW_HELD,
+        /**
+         * As {@link #RENEW_HELD}, but held in the core, after the renewal saw the hold active and before it claims the
+         * hold's store calls (the core's {@code CorePoints} point "renewal-claim"): releaseAfter then runs whole
+         * before the renewal's claim, and a renewal that does not look at the hold again lands after it.
+         */
+        RENEW_HELD_AT_CLAIM
+    }
+
+    /** Whether this fault holds a background renewal back until its holder's releaseAfter. */
+    static boolean holdsRenewal(Fault f) {
+        return f == Fault.RENEW_HELD || f == Fault.RENEW_HELD_AT_CLAIM;
     }
 
     /** One operation of a worker on one name. */
@@ -125,7 +151,7 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         List<String> names = r.nextInt(3) == 0 ? List.of("x", "y") : List.of("x");
         int workerCount = 2 + r.nextInt(2);
         List<Worker> workers = new ArrayList<>();
-        Op[] ops = Op.values();
+        Op[] ops = DRAWN;
         for (int w = 0; w < workerCount; w++) {
             List<Step> steps = new ArrayList<>();
             int stepCount = 1 + r.nextInt(2);
@@ -145,11 +171,17 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
         boolean whileHeld = r.nextBoolean() && fault != Fault.RENEW_LATE; // a late answer needs the first renewal
         ExplorerProgram drawn = new ExplorerProgram(seed, model, clients, handOvers, List.copyOf(workers), fault,
                 faultClient, faultYields, whileHeld, r.nextInt(workerCount));
-        return r.nextBoolean() ? drawn.focused(r.nextInt(FOCI)) : drawn;
+        if (r.nextBoolean()) {
+            return drawn.focused(r.nextInt(FOCI));
+        }
+        // the foci added later come from half of the unfocused seeds, drawn last: the other seeds keep their
+        // programs (and the seeds DEFECTS.md names)
+        return r.nextBoolean() ? drawn.focused(FOCI + r.nextInt(LATER_FOCI)) : drawn;
     }
 
-    /** How many foci {@link #focused} knows. */
+    /** How many foci {@link #focused} knows from the first draw, and how many more from the later one. */
     static final int FOCI = 11;
+    static final int LATER_FOCI = 3;
 
     /**
      * This program with its first workers and its fault set to one surface the random draw rarely lines up: 0 a
@@ -158,9 +190,12 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
      * while a lock is held with a local waiter (hand-overs on), 5 an interrupted holder, 6 an operator's far-off
      * expiry with a waiter on the other client, 7 three permits of the two-permit semaphore, 8 a ScheduledOnce, 9 a
      * store-reported loss or a session loss of a grant in flight (the grant held at the after-grant point until the
-     * fault struck), 10 a renewal held back until its holder's releaseAfter, another client waiting. Half of the
-     * seeds are
-     * focused so (the choice is drawn from the seed).
+     * fault struck), 10 a renewal held back (before the store, or in the core before it claims the hold's store
+     * calls) until its holder's releaseAfter, another client waiting, 11 boundary values (time-bound leases, no
+     * fault, the other worker holding 'x'), 12 a long streak of hand-overs: three workers of one client loop on 'x'
+     * while a worker of the other client waits, and an operator's force-release behind a holder with a local waiter
+     * makes one hand-over fail, 13 as 10 with the renewal held in the core before it claims the hold's store calls.
+     * Half of the seeds are focused on 0-10, a quarter on 11-13 (drawn from the seed).
      */
     ExplorerProgram focused(int focus) {
         List<Worker> ws = new ArrayList<>(workers);
@@ -225,9 +260,33 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
                 held = true;
                 ws.set(0, first(ws.get(0), c, Op.ACQUIRE, "x"));
             }
+            case 11 -> { // boundary values, with nothing else going wrong
+                m = LeaseModel.TIME; // a session-bound lease never counts its lease time on the clock
+                f = Fault.NONE;
+                ws.replaceAll(ExplorerProgram::withinLimit); // the stub takes any lease time in this program
+                ws.set(0, first(ws.get(0), ws.get(0).client(), Op.BOUNDARY, "x"));
+                ws.set(1, first(ws.get(1), ws.get(1).client(), Op.ACQUIRE, "x"));
+            }
+            case 12 -> { // three workers of one client take turns on 'x' by hand-over, the other client waits
+                hand = true;
+                n = 2;
+                c = Math.min(c, 1);
+                f = Fault.TAKEOVER;
+                held = true;
+                while (ws.size() < 3) {
+                    ws.add(ws.get(0));
+                }
+                for (int w = 0; w < 3; w++) {
+                    ws.set(w, new Worker(c, List.of(new Step(Op.LOOP, "x"))));
+                }
+                if (ws.size() < 4) {
+                    ws.add(ws.get(0));
+                }
+                ws.set(3, first(ws.get(3), 1 - c, Op.TRY_WAIT, "x"));
+            }
             default -> { // a renewal in flight held back until its holder's releaseAfter, another client waiting
                 m = LeaseModel.TIME;
-                f = Fault.RENEW_HELD;
+                f = focus == 13 ? Fault.RENEW_HELD_AT_CLAIM : Fault.RENEW_HELD;
                 held = false;
                 n = 2;
                 c = Math.min(c, 1);
@@ -239,6 +298,15 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
             f = Fault.CLOSE; // session faults belong to session-bound leases
         }
         return new ExplorerProgram(seed, m, n, hand, List.copyOf(ws), f, c, faultYields, held, target);
+    }
+
+    /** {@code w} with its ops over the stub's lease-time limit replaced by their plain forms. */
+    private static Worker withinLimit(Worker w) {
+        return new Worker(w.client(), w.steps().stream().map(s -> switch (s.op()) {
+            case OVER_LIMIT -> new Step(Op.ACQUIRE, s.name());
+            case RELEASE_AFTER_OVER_LIMIT -> new Step(Op.RELEASE_AFTER, s.name());
+            default -> s;
+        }).toList());
     }
 
     /** {@code w} on {@code client} with its first step replaced by {@code op} on {@code name}. */

@@ -23,6 +23,7 @@ import io.distlock.tck.explore.ExplorerProgram.Worker;
 import io.distlock.tck.stub.StubBackend;
 import io.distlock.tck.stub.StubSpace;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -102,6 +103,17 @@ final class InterleavingRun {
     /** The minimum hold of PERMIT_RELEASE_AFTER, and how long before its end the permit must surely still be taken. */
     static final Duration PERMIT_MIN_HELD = Duration.ofMillis(1000);
     static final Duration PERMIT_MIN_HELD_MARGIN = Duration.ofMillis(300);
+    /**
+     * BOUNDARY's values: {@link LockOptions#MAX_LEASE_TIME}, a day past it, 1,000 years, {@code Long.MAX_VALUE} ns
+     * (292 years) and {@link ChronoUnit#FOREVER}; each program uses one as a lease time, an extension or a wait.
+     */
+    static final List<Duration> BOUNDS = List.of(LockOptions.MAX_LEASE_TIME, LockOptions.MAX_LEASE_TIME.plusDays(1),
+            Duration.ofDays(365_000), Duration.ofNanos(Long.MAX_VALUE), ChronoUnit.FOREVER.getDuration());
+    /**
+     * The most hand-overs in a row of one client's lock while another client may wait (the core's
+     * {@code LocalGates.MAX_HAND_OVERS_IN_A_ROW}): a streak is that long when it ends with a release for others.
+     */
+    static final int HAND_OVERS_IN_A_ROW = 8;
     /** The names the programs use ("once" is ONCE's). */
     static final List<String> NAMES = List.of("x", "y", "once");
 
@@ -237,6 +249,10 @@ final class InterleavingRun {
     private final CountDownLatch releaseAfterCalled = new CountDownLatch(1);
     private volatile Thread releaseAfterThread;
     private volatile boolean releaseAfterReturned;
+    /** Per "client:name", the hand-overs in a row since the client last took the lock in the store itself. */
+    private final Map<String, Integer> streaks = new ConcurrentHashMap<>();
+    /** Threads whose last store call was a hand-over: the "granted" that follows it is the hand-over's. */
+    private final Set<Thread> handingOver = ConcurrentHashMap.newKeySet();
     /** Leaders told elected and not yet revoked: campaign label to its term. */
     private final Map<String, Lease> acting = new ConcurrentHashMap<>();
 
@@ -255,7 +271,9 @@ final class InterleavingRun {
             StubBackend backend = new StubBackend(space);
             backend.leaseModel(program.model());
             backend.handOvers(program.handOvers());
-            backend.maxLeaseTime(MAX_LEASE);
+            if (program.workers().stream().flatMap(w -> w.steps().stream()).noneMatch(s -> s.op() == Op.BOUNDARY)) {
+                backend.maxLeaseTime(MAX_LEASE); // a program with boundary values has a store that takes any
+            }
             backend.permits(true);
             int client = c;
             backend.probe((b, point, name, grant) -> at(client, b, point, name, grant));
@@ -306,14 +324,21 @@ final class InterleavingRun {
      * a closed connection pool), and is the scheduler's yield point.
      */
     private void at(int client, StubBackend backend, String point, String name, Grant grant) {
+        boolean afterHandOver = handingOver.remove(Thread.currentThread());
         if (point.equals("permitGranted")) {
             permitGrants.put(grant.ownerToken(), new Granted(client, grant));
         } else if (point.equals("granted")) {
             grants.put(grant.ownerToken(), new Granted(client, grant));
             inFlight.put(grant.ownerToken(), new Granted(client, grant));
-        } else {
+            countStreak(client, name, afterHandOver);
+        } else if (!point.equals("renewal-claim")) { // the core's point, not a store call
             failIfClosed(backend);
             failIfInterrupted(point, name);
+        }
+        if (point.equals("handOver")) {
+            handingOver.add(Thread.currentThread());
+        } else if (point.equals("releaseForOthers")) {
+            checkStreakEnd(client, name);
         }
         if (point.equals("acquire") || point.equals("permitAcquire")) {
             attempts.computeIfAbsent(Thread.currentThread(), k -> new AtomicInteger()).incrementAndGet();
@@ -331,7 +356,8 @@ final class InterleavingRun {
                 && (program.fault() == Fault.LOST || program.fault() == Fault.SESSION_LOST)) {
             awaitQuietly(faultStruck, WHILE_HELD_WAIT); // the grant stays in flight until the loss struck
         }
-        if (point.equals("renew") && client == program.faultClient() && program.fault() == Fault.RENEW_HELD
+        if (point.equals(program.fault() == Fault.RENEW_HELD_AT_CLAIM ? "renewal-claim" : "renew")
+                && client == program.faultClient() && ExplorerProgram.holdsRenewal(program.fault())
                 && name.equals("x") && !workerThreads.containsValue(Thread.currentThread())
                 && renewHoldArmed.compareAndSet(true, false)) {
             holdRenewalUntilReleaseAfter();
@@ -341,7 +367,38 @@ final class InterleavingRun {
     }
 
     /**
-     * RENEW_HELD: a background renewal, before the store, waits until its holder called releaseAfter and that call
+     * A grant of {@code client} on {@code name}: by a hand-over it lengthens the client's streak, which may not pass
+     * {@link #HAND_OVERS_IN_A_ROW} (another client may wait); taken in the store itself it begins a new one.
+     */
+    private void countStreak(int client, String name, boolean byHandOver) {
+        String key = client + ":" + name;
+        if (!byHandOver) {
+            streaks.put(key, 0);
+            return;
+        }
+        int n = streaks.merge(key, 1, Integer::sum);
+        if (n > HAND_OVERS_IN_A_ROW) {
+            violations.add("unfair: client" + client + " handed '" + name + "' over " + n + " times in a row since it"
+                    + " took it in the store (the bound is " + HAND_OVERS_IN_A_ROW + ": another client may wait)");
+        }
+    }
+
+    /**
+     * A release for other clients ends a streak: only once it is {@link #HAND_OVERS_IN_A_ROW} hand-overs long (a
+     * hand-over that failed, whose waiter took the lock in the store itself, begins a new streak).
+     */
+    private void checkStreakEnd(int client, String name) {
+        int n = streaks.getOrDefault(client + ":" + name, 0);
+        if (n < HAND_OVERS_IN_A_ROW) {
+            violations.add("a streak ended early: client" + client + " released '" + name + "' for other clients"
+                    + " after " + n + " hand-overs in a row since it took it in the store (the bound is "
+                    + HAND_OVERS_IN_A_ROW + ")");
+        }
+    }
+
+    /**
+     * RENEW_HELD: a background renewal, before the store (RENEW_HELD_AT_CLAIM: before it claims the hold's store
+     * calls, in the core), waits until its holder called releaseAfter and that call
      * returned (it wrote its expiry first: the renewal lands last) or waits (for this renewal's store call), at most
      * {@link #WHILE_HELD_WAIT} and half a second.
      */
@@ -465,6 +522,20 @@ final class InterleavingRun {
                 permit(label, client, store, op);
                 return;
             }
+            case BOUNDARY -> {
+                boundary(label, client, store, step);
+                return;
+            }
+            case LOOP -> {
+                for (int i = 0; i < ExplorerProgram.LOOP_ROUNDS; i++) {
+                    try {
+                        step(label, client, store, new Step(Op.ACQUIRE, step.name()));
+                    } catch (io.distlock.LockLostException lostAtRelease) {
+                        // force-released behind its back (TAKEOVER): the next round goes on
+                    }
+                }
+                return;
+            }
             default -> {
             }
         }
@@ -552,7 +623,7 @@ final class InterleavingRun {
             case RENEWED, RENEWED_RELEASE_AFTER -> {
                 if (program.fault() == Fault.RENEW_LATE && client == program.faultClient()) {
                     holdWhileValid(lease); // into the late answer: released, it would not be lost at its deadline
-                } else if (program.fault() == Fault.RENEW_HELD && client == program.faultClient()
+                } else if (ExplorerProgram.holdsRenewal(program.fault()) && client == program.faultClient()
                         && op == Op.RENEWED_RELEASE_AFTER && step.name().equals("x")) {
                     long until = System.nanoTime() + SHORT_LEASE.toNanos() * 6 / 10;
                     while (!renewHeldNow && System.nanoTime() - until < 0) { // into its renewal, held back
@@ -599,6 +670,62 @@ final class InterleavingRun {
             } finally {
                 checkReleased(label, client, held);
             }
+        }
+    }
+
+    /**
+     * BOUNDARY: a lease time, an extension or a tryAcquire wait (by the seed) of one of {@link #BOUNDS}. The API
+     * refuses a lease time or extension over {@link LockOptions#MAX_LEASE_TIME} with IllegalArgumentException and
+     * takes anything else: the lease works (held, released), a wait however long ends with the lock once the other
+     * worker frees it. Any other exception is unexpected ({@link #work}).
+     */
+    private void boundary(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
+        Duration value = BOUNDS.get((int) Math.floorMod(program.seed() / 3, BOUNDS.size()));
+        boolean over = value.compareTo(LockOptions.MAX_LEASE_TIME) > 0;
+        int kind = (int) Math.floorMod(program.seed(), 3);
+        String what = (kind == 0 ? "a lease time of " : kind == 1 ? "extend(" : "tryAcquire(") + value;
+        Lease lease;
+        if (kind == 0) {
+            LockOptions options;
+            try {
+                options = LockOptions.defaults().withLeaseTime(value);
+            } catch (IllegalArgumentException refused) {
+                if (!over) {
+                    violations.add(label + " " + step + ": " + what + " refused: " + refused.getMessage());
+                }
+                return;
+            }
+            lease = store.lock(step.name(), options).acquire();
+        } else if (kind == 1) {
+            lease = store.lock(step.name(), LockOptions.defaults().withLeaseTime(LEASE)).acquire();
+        } else {
+            long start = System.nanoTime();
+            Optional<Lease> got = store.lock(step.name(), LockOptions.defaults().withLeaseTime(LEASE))
+                    .tryAcquire(value);
+            if (got.isEmpty()) {
+                violations.add(label + " " + step + ": " + what + ") gave up after "
+                        + Duration.ofNanos(System.nanoTime() - start) + " while every holder releases");
+                return;
+            }
+            lease = got.get();
+        }
+        Held held = hold(label, client, lease);
+        scheduler.yieldPoint("holding");
+        if (kind == 1) {
+            try {
+                lease.extend(value);
+            } catch (IllegalArgumentException refused) {
+                if (!over) {
+                    violations.add(label + " " + step + ": " + what + ") refused: " + refused.getMessage());
+                }
+            }
+            scheduler.yieldPoint("extended");
+        }
+        leave(held);
+        try {
+            lease.release();
+        } finally {
+            checkReleased(label, client, held);
         }
     }
 
@@ -887,7 +1014,7 @@ final class InterleavingRun {
         StubBackend backend = backends.get(c);
         faultHitGrantInFlight = inFlight.values().stream().anyMatch(g -> g.client() == c);
         faultHitAcquireInFlight = acquiring.get(c) > 0;
-        if (program.fault() != Fault.RENEW_HELD) { // held back, not lost: its leases are checked as untouched
+        if (!ExplorerProgram.holdsRenewal(program.fault())) { // held back, not lost: its leases checked as untouched
             struck.add(c);
         }
         try {
@@ -938,6 +1065,15 @@ final class InterleavingRun {
                 }
                 if (victim != null && backend.forceRelease(victim.name, victim.fence)) {
                     broken.add(victim.name + "/" + victim.fence);
+                } else if (victim == null) { // a holder on its way to its release (or hand-over) holds in the store
+                    for (Granted g : grants.values()) {
+                        String name = g.grant().name();
+                        if (g.client() == c && g.grant().ownerToken().equals(space.holderToken(name))
+                                && backend.forceRelease(name, g.grant().fencingToken())) {
+                            broken.add(name + "/" + g.grant().fencingToken());
+                            break;
+                        }
+                    }
                 }
             }
             default -> {

@@ -5,6 +5,7 @@ import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.spi.Attempt;
+import io.distlock.spi.CorePoints;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
@@ -33,7 +34,7 @@ import java.util.function.Supplier;
  * to raised by hand. Store semantics (atomic acquire, compare-and-act release and renew, expiry, fencing) are real,
  * kept in a {@link StubSpace} shared by every client of the space.
  */
-public final class StubBackend implements LockBackend, LockAdmin {
+public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
 
     /** Where a call can be paused. */
     public enum Point {
@@ -113,7 +114,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
                 return current;
             }
             handed[0] = new Grant(k, token, space.nextFence(k, leaseTime), null, now);
-            return new StubSpace.Entry(token, handed[0].fencingToken(), now + leaseTime.toNanos());
+            return new StubSpace.Entry(token, handed[0].fencingToken(), StubSpace.Entry.expiryAt(now, leaseTime));
         });
         if (handed[0] != null) {
             probe.at(this, "granted", from.name(), handed[0]);
@@ -280,6 +281,19 @@ public final class StubBackend implements LockBackend, LockAdmin {
         return grant;
     }
 
+    /** The core's {@link CorePoints}: the probe at {@code point} (a yield point for a scheduler). */
+    @Override
+    public void reached(String point, Grant grant) {
+        probe.at(this, point, grant.name(), grant);
+    }
+
+    /** A release for other clients: the probe at "releaseForOthers", then a plain {@link #release}. */
+    @Override
+    public boolean releaseForOthers(Grant grant) {
+        probe.at(this, "releaseForOthers", grant.name(), grant);
+        return release(grant);
+    }
+
     @Override
     public boolean release(Grant grant) {
         probe.at(this, "release", grant.name(), grant);
@@ -318,7 +332,7 @@ public final class StubBackend implements LockBackend, LockAdmin {
                 if (current.ownerToken().equals(grant.ownerToken()) && !current.expiredAt(now)) {
                     renewed[0] = true;
                     return new StubSpace.Entry(current.ownerToken(), current.fence(),
-                            now + renewal.leaseTime().toNanos());
+                            StubSpace.Entry.expiryAt(now, renewal.leaseTime()));
                 }
                 return current;
             });
@@ -417,7 +431,8 @@ public final class StubBackend implements LockBackend, LockAdmin {
                 if (current != null && !current.expiredAt(now)) {
                     return current;
                 }
-                return new StubSpace.Entry(token, space.nextFence(name, leaseTime), now + leaseTime.toNanos());
+                return new StubSpace.Entry(token, space.nextFence(name, leaseTime),
+                        StubSpace.Entry.expiryAt(now, leaseTime));
             });
             if (after.ownerToken().equals(token)) {
                 return Attempt.granted(new Grant(name, token, after.fence(), null, now));

@@ -35,6 +35,24 @@ public final class StubSpace {
             return expiresAtNanos != NEVER && now - expiresAtNanos >= 0;
         }
 
+        /**
+         * The expiry of a lease of {@code ttl} taken at {@code now}: {@link #NEVER} for 2^62 ns (146 years) or more,
+         * so a lease time the core lets through, however long, is kept as a store keeps it and never wraps.
+         */
+        static long expiryAt(long now, Duration ttl) {
+            long nanos = nanosOf(ttl);
+            return nanos >= 1L << 62 ? NEVER : now + nanos;
+        }
+
+        /** {@code d} in nanoseconds, {@link Long#MAX_VALUE} if it is too long to count so. */
+        static long nanosOf(Duration d) {
+            try {
+                return d.toNanos();
+            } catch (ArithmeticException tooLong) {
+                return Long.MAX_VALUE;
+            }
+        }
+
         /** The time left at {@code now}, in nanoseconds; a far-off expiry reports a TTL next to Long.MAX_VALUE. */
         long remainingAt(long now) {
             return expiresAtNanos == NEVER ? Long.MAX_VALUE - 1 : expiresAtNanos - now;
@@ -143,7 +161,7 @@ public final class StubSpace {
             }
             return Math.max(last + 1, clockMicros());
         });
-        long keep = leaseTime.plus(RECLAIM_GRACE).toNanos() / 1000;
+        long keep = Math.min(Entry.nanosOf(leaseTime.plus(RECLAIM_GRACE)) / 1000, Long.MAX_VALUE / 4);
         long from = reclaim == Reclaim.AFTER_LEASE ? clockMicros() : Math.max(clockMicros(), fence);
         retainUntil.merge(name, from + keep, Math::max);
         return fence;
@@ -306,14 +324,8 @@ public final class StubSpace {
      * (far off: they must not turn it into a busy loop). True if the name was held.
      */
     public boolean operatorExpiry(String name, Duration ttl) {
-        long nanos;
-        try {
-            nanos = ttl.toNanos();
-        } catch (ArithmeticException e) {
-            nanos = Long.MAX_VALUE;
-        }
         long now = System.nanoTime();
-        long expiresAt = nanos >= 1L << 62 ? Entry.NEVER : now + nanos;
+        long expiresAt = Entry.expiryAt(now, ttl);
         return entries.computeIfPresent(name, (k, current) -> current.expiredAt(now) ? current
                 : new Entry(current.ownerToken(), current.fence(), expiresAt)) != null;
     }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * {@link #BUDGET} allows (45-90 on the loaded 2-core build machine), each a program of acquire, tryAcquire,
  * release, extend, releaseAfter, nested acquisition, hand-overs, background renewal, semaphore permits, leadership and
  * ScheduledOnce on the stub store, with one fault (close, session loss, store-reported loss, suspension, exhausted
- * fence counter, interrupt, late renewal answer, far-off expiry, force-release) at a scheduler-chosen point. A
+ * fence counter, interrupt, late renewal answer, renewal held back, far-off expiry, force-release) at a
+ * scheduler-chosen point, some with boundary values or long streaks of hand-overs. A
  * failure prints the seed that replays it ({@code InterleavingExplorer --seed N}, see
  * lock-tck's README). The longer run is the command {@link InterleavingExplorer}.
  */
