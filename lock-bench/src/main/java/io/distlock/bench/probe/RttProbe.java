@@ -1,3 +1,5 @@
+package io.distlock.bench.probe;
+
 import io.distlock.bench.core.Contender;
 import io.distlock.bench.core.Held;
 import io.distlock.bench.core.HostPort;
@@ -32,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  * and not part of the report: a tool for questions the report raises (lock-bench/README.md, "Where the time goes").
  *
  * <pre>
- * java -cp lock-bench/target/distlock-bench.jar lock-bench/probes/RttProbe.java \
+ * java -cp lock-bench/target/distlock-bench.jar io.distlock.bench.probe.RttProbe \
  *     pair|handoff STORE DELAY_MS_EACH_WAY SECONDS ROUNDS
  * </pre>
  *

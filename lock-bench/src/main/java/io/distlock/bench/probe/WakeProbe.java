@@ -1,3 +1,5 @@
+package io.distlock.bench.probe;
+
 import io.distlock.Lease;
 import io.distlock.LockStore;
 import java.util.Arrays;
@@ -16,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * tool for lock-bench/README.md, "Where the time goes".
  *
  * <pre>
- * java -cp lock-bench/target/distlock-bench.jar lock-bench/probes/WakeProbe.java URI COUNT HOLD_MS [URI_OF_B]
+ * java -cp lock-bench/target/distlock-bench.jar io.distlock.bench.probe.WakeProbe URI COUNT HOLD_MS [URI_OF_B]
  * </pre>
  */
 public final class WakeProbe {
