@@ -47,6 +47,11 @@ public final class RttProbe {
     private static final AtomicLong RUN_QUEUE = new AtomicLong();
 
     public static void main(String[] args) throws Exception {
+        if (args.length != 5 || !List.of("pair", "handoff").contains(args[0])
+                || !List.of("redis", "postgresql", "mariadb").contains(args[1])) {
+            System.err.println("usage: RttProbe pair|handoff redis|postgresql|mariadb DELAY_MS_EACH_WAY SECONDS ROUNDS");
+            System.exit(2);
+        }
         boolean pairs = args[0].equals("pair");
         String store = args[1];
         Duration delay = Duration.ofNanos((long) (Double.parseDouble(args[2]) * 1_000_000));

@@ -24,6 +24,10 @@ import java.util.concurrent.TimeUnit;
 public final class WakeProbe {
 
     public static void main(String[] args) throws Exception {
+        if (args.length < 3 || args.length > 4) {
+            System.err.println("usage: WakeProbe URI COUNT HOLD_MS [URI_OF_B]");
+            System.exit(2);
+        }
         String uri = args[0];
         int count = Integer.parseInt(args[1]);
         long holdMillis = Long.parseLong(args[2]);
