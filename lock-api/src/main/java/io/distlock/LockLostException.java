@@ -13,12 +13,24 @@ public class LockLostException extends LockException {
 
     /** A loss of the lease on {@code lockName} that carried {@code fencingToken}, with the reason. */
     public LockLostException(String lockName, long fencingToken, String reason) {
-        super("lease on lock '" + lockName + "' (fencing token " + fencingToken + ") was lost: " + reason);
-        this.lockName = lockName;
+        this("lock", lockName, fencingToken, reason);
+    }
+
+    private LockLostException(String what, String name, long fencingToken, String reason) {
+        super("lease on " + what + " '" + name + "' (fencing token " + fencingToken + ") was lost: " + reason);
+        this.lockName = name;
         this.fencingToken = fencingToken;
     }
 
-    /** The name of the lock whose lease was lost. */
+    /**
+     * A loss of a permit of the semaphore {@code semaphoreName} that carried {@code fencingToken}, with the reason;
+     * {@link #lockName()} is the semaphore's name.
+     */
+    public static LockLostException ofPermit(String semaphoreName, long fencingToken, String reason) {
+        return new LockLostException("semaphore", semaphoreName, fencingToken, reason);
+    }
+
+    /** The name of the lock (of the semaphore, for a permit) whose lease was lost. */
     public String lockName() {
         return lockName;
     }

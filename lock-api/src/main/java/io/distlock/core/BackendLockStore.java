@@ -637,8 +637,9 @@ public final class BackendLockStore implements LockStore {
     /** As {@link #lose(Hold, String)}, logged at {@code level}: a close is expected, an expiry is not. */
     private void lose(Hold hold, String reason, Level level) {
         if (hold.markLost(reason)) {
-            LOG.log(level, "lease on lock ''{0}'' (fencing token {1}) of store {2} lost: {3}",
-                    hold.grant.name(), Long.toString(hold.grant.fencingToken()), description, reason);
+            LOG.log(level, "lease on {0} ''{1}'' (fencing token {2}) of store {3} lost: {4}",
+                    hold.permit ? "semaphore" : "lock", hold.grant.name(), Long.toString(hold.grant.fencingToken()),
+                    description, reason);
         }
         holds.remove(hold.grant.name(), hold);
         renewals.untrack(hold);

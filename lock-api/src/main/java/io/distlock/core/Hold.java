@@ -301,7 +301,7 @@ final class Hold {
             if (s != LeaseState.HELD && s != LeaseState.UNCERTAIN) {
                 return false;
             }
-            lostCause = new LockLostException(grant.name(), grant.fencingToken(), reason);
+            lostCause = lostCause(reason);
             if (STATE.compareAndSet(this, s, LeaseState.LOST)) {
                 fireListeners();
                 return true;
@@ -309,9 +309,15 @@ final class Hold {
         }
     }
 
+    /** What a use of this hold after its loss throws: a lease on its lock, or on its semaphore for a permit. */
+    private LockLostException lostCause(String reason) {
+        return permit ? LockLostException.ofPermit(grant.name(), grant.fencingToken(), reason)
+                : new LockLostException(grant.name(), grant.fencingToken(), reason);
+    }
+
     /** A released hold whose store lock turned out to be gone already: RELEASED to LOST, listeners told. */
     void markLostAtRelease(String reason) {
-        lostCause = new LockLostException(grant.name(), grant.fencingToken(), reason);
+        lostCause = lostCause(reason);
         if (STATE.compareAndSet(this, LeaseState.RELEASED, LeaseState.LOST)) {
             fireListeners();
         }

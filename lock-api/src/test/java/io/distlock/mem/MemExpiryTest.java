@@ -3,7 +3,7 @@ package io.distlock.mem;
 
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
+import io.distlock.spi.Stores;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ class MemExpiryTest {
     @Test
     void expiredEntriesOfNamesNeverUsedAgainAreDropped() throws InterruptedException {
         MemSpace space = new MemSpace();
-        try (LockStore store = new BackendLockStore(new MemBackend(space), "mem:expiry-test")) {
+        try (LockStore store = Stores.over(new MemBackend(space), "mem:expiry-test")) {
             LockOptions expiring = LockOptions.defaults().withLeaseTime(Duration.ofMillis(100)).withAutoRenew(false);
             for (int i = 0; i < 200; i++) {
                 store.lock("once-" + i, expiring).acquire();
@@ -31,7 +31,7 @@ class MemExpiryTest {
     @Test
     void expiredPermitsOfSemaphoresNeverUsedAgainAreDropped() throws InterruptedException {
         MemSpace space = new MemSpace();
-        try (LockStore store = new BackendLockStore(new MemBackend(space), "mem:permit-expiry-test")) {
+        try (LockStore store = Stores.over(new MemBackend(space), "mem:permit-expiry-test")) {
             LockOptions expiring = LockOptions.defaults().withLeaseTime(Duration.ofMillis(100)).withAutoRenew(false);
             for (int i = 0; i < 200; i++) {
                 store.semaphore("once-" + i, 2, expiring).acquire();

@@ -1,13 +1,12 @@
 package io.distlock.jdbc;
 
 import io.distlock.LockStore;
-import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.NameLeftovers;
-import io.distlock.tck.RecordLocking;
 import io.distlock.tck.PrefixedStores;
+import io.distlock.tck.RecordLocking;
 import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
 import java.sql.SQLException;
@@ -51,11 +50,6 @@ class H2TckTest extends LockStoreTck {
     @Override
     protected LockStore newClient() {
         return LockStore.open(uri);
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
     }
 
     @Override

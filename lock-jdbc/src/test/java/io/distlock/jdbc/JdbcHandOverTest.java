@@ -3,14 +3,13 @@ package io.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.distlock.Lease;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Wait;
 import io.distlock.tck.check.HandOverHolder;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
@@ -37,8 +36,8 @@ class JdbcHandOverTest {
     @MethodSource("databases")
     void theNewHolderGetsItsTokenLeaseAndAGreaterFenceAndTheOldTokenIsRefused(String label, String uri)
             throws Exception {
-        try (LockStore store = LockStore.open(uri)) {
-            LockBackend backend = ((BackendLockStore) store).backend();
+        try (LockStore store = BackendStores.open(uri)) {
+            LockBackend backend = BackendStores.backend(store, LockBackend.class);
             assertThat(backend.handsOver()).isTrue();
             Grant first = backend.acquire("handed:row", Duration.ofSeconds(2), Wait.none());
 
@@ -80,8 +79,8 @@ class JdbcHandOverTest {
     @MethodSource("databases")
     void aClosedStoreRefusesAHandOverAndLeavesTheRowAlone(String label, String uri) throws Exception {
         Grant first;
-        try (LockStore store = LockStore.open(uri)) {
-            LockBackend backend = ((BackendLockStore) store).backend();
+        try (LockStore store = BackendStores.open(uri)) {
+            LockBackend backend = BackendStores.backend(store, LockBackend.class);
             first = backend.acquire("handed:closed", Duration.ofSeconds(30), Wait.none());
             store.close();
 

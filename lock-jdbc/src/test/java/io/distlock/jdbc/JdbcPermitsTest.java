@@ -2,16 +2,17 @@ package io.distlock.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.DistributedSemaphore;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.DistributedSemaphore;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
+import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.StoreUri;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -54,8 +55,8 @@ class JdbcPermitsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.distlock.jdbc.Stores#all")
     void renewalReportsExactlyThePermitsTheStoreNoLongerHas(String label, String uri) throws Exception {
-        try (LockStore store = LockStore.open(uri)) {
-            PermitBackend backend = (PermitBackend) ((BackendLockStore) store).backend();
+        try (LockStore store = BackendStores.open(uri)) {
+            PermitBackend backend = (PermitBackend) BackendStores.backend(store, LockBackend.class);
             List<Renewal> renewals = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 Grant grant = backend.acquirePermit("batch", 5, Duration.ofSeconds(30), Wait.none());

@@ -3,7 +3,6 @@ package io.distlock.jdbc;
 import io.distlock.LockStore;
 import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.RefusedSettingRules;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.TckHarness;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -21,11 +20,6 @@ class MariaDbClientRefusedSettingsTest extends TckHarness implements RefusedSett
     @Override
     protected LockStore newClient() {
         return LockStore.open(URI);
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
     }
 
     @Override

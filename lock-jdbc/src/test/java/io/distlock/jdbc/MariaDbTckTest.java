@@ -2,11 +2,10 @@ package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.NameLeftovers;
+import io.distlock.tck.PrefixedStores;
 import io.distlock.tck.RecordLocking;
 import io.distlock.tck.RefusedSetting;
-import io.distlock.tck.PrefixedStores;
 import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import java.util.List;
@@ -20,7 +19,7 @@ class MariaDbTckTest extends StoreUriTck {
             Databases.withOptions(Databases.mysql(), "distlock.table=" + Databases.uniqueTable("tck_my"));
 
     MariaDbTckTest() {
-        super(URI, StoreCapabilities.timeBound());
+        super(URI);
     }
 
     /** The store's lock and permit rows of names used once, counted as an operator would, for §26. */

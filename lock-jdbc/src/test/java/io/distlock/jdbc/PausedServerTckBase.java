@@ -7,13 +7,12 @@ import io.distlock.LeaseState;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockStoreListener;
+import io.distlock.StoreOptions;
 import io.distlock.StoreUnavailableException;
-import io.distlock.core.BackendLockStore;
+import io.distlock.spi.StoreUri;
 import io.distlock.tck.AvailabilityRules;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.TckHarness;
-import io.distlock.spi.StoreUri;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -55,6 +54,8 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
     private String direct;
     private String uri;
     private String unreachable;
+    /** The listener the next client {@link #newClient()} opens is told of its background work with, or null. */
+    private LockStoreListener nextClientListener;
 
     /** Starts the server if the test owns one; returns the store URI that reaches it directly, options included. */
     protected abstract String openDirectUri() throws Exception;
@@ -87,12 +88,10 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
 
     @Override
     protected LockStore newClient() {
-        return LockStore.open(uri);
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
+        LockStoreListener listener = nextClientListener;
+        nextClientListener = null;
+        return LockStore.open(uri, listener == null ? StoreOptions.defaults()
+                : StoreOptions.defaults().withListener(listener));
     }
 
     @Override
@@ -240,13 +239,12 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
 
     /** A client of the store under test that adds the time of each failed renewal call to {@code failedCallNanos}. */
     private LockStore clientRecordingFailedRenewals(List<Long> failedCallNanos) {
-        LockStore client = tck().client();
-        ((BackendLockStore) client).setListener(new LockStoreListener() {
+        nextClientListener = new LockStoreListener() {
             @Override
             public void renewalFailed(int leases, long nanos, RuntimeException cause) {
                 failedCallNanos.add(nanos);
             }
-        });
-        return client;
+        };
+        return tck().client();
     }
 }

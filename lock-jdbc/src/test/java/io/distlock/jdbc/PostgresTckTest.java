@@ -2,10 +2,9 @@ package io.distlock.jdbc;
 
 import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.NameLeftovers;
-import io.distlock.tck.RecordLocking;
 import io.distlock.tck.PrefixedStores;
+import io.distlock.tck.RecordLocking;
 import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import java.util.List;
@@ -19,7 +18,7 @@ class PostgresTckTest extends StoreUriTck {
             Databases.withOptions(Databases.postgres(), "distlock.table=" + Databases.uniqueTable("tck_pg"));
 
     PostgresTckTest() {
-        super(URI, StoreCapabilities.timeBound());
+        super(URI);
     }
 
     /** The store's lock and permit rows of names used once, counted as an operator would, for §26. */

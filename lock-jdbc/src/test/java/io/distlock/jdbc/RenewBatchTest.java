@@ -3,11 +3,11 @@ package io.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +28,8 @@ class RenewBatchTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.distlock.jdbc.Stores#all")
     void renewsManyLeasesAndReportsExactlyTheLostOnes(String label, String uri) throws Exception {
-        try (LockStore store = LockStore.open(uri)) {
-            LockBackend backend = ((BackendLockStore) store).backend();
+        try (LockStore store = BackendStores.open(uri)) {
+            LockBackend backend = BackendStores.backend(store, LockBackend.class);
             List<Renewal> renewals = new ArrayList<>();
             for (int i = 0; i < LEASES; i++) {
                 Duration lease = Duration.ofSeconds(i % 2 == 0 ? 30 : 45);

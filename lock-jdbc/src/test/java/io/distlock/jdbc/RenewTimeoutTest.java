@@ -3,12 +3,12 @@ package io.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.StoreUri;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -47,9 +47,9 @@ class RenewTimeoutTest {
             throws Exception {
         String uri = Databases.withOptions(database, "distlock.table=" + Databases.uniqueTable("slow"));
         JdbcSettings settings = JdbcSettings.parse(StoreUri.parse(uri));
-        try (LockStore store = LockStore.open(uri);
+        try (LockStore store = BackendStores.open(uri);
                 Connection operator = DriverManager.getConnection(settings.driverUrl())) {
-            LockBackend backend = ((BackendLockStore) store).backend();
+            LockBackend backend = BackendStores.backend(store, LockBackend.class);
             Grant stuck = backend.acquire("slow:stuck", LEASE, Wait.none());
             Grant free = backend.acquire("slow:free", LEASE, Wait.none());
             operator.setAutoCommit(false);

@@ -1,8 +1,9 @@
 package io.distlock.redis;
 
 import io.distlock.LockStore;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.TckHarness;
+import io.distlock.tck.fixture.BackendStores;
+import io.distlock.tck.fixture.ClassFixture;
 
 /**
  * Kit rules on a store that each test class owns (a server, a Cluster or a Sentinel set-up in a {@link ClassFixture}
@@ -15,13 +16,8 @@ abstract class OwnStoreKitBase extends TckHarness {
     abstract String uri(String query);
 
     @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
-    }
-
-    @Override
     protected LockStore newClient() {
-        return LockStore.open(uri("timeout=2s"));
+        return BackendStores.open(uri("timeout=2s"));
     }
 
     @Override

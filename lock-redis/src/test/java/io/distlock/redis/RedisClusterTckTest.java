@@ -2,16 +2,15 @@ package io.distlock.redis;
 
 import io.distlock.LockStore;
 import io.distlock.tck.LockStoreTck;
-import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.NameLeftovers;
+import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.fixture.FreePorts;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import redis.clients.jedis.HostAndPort;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import redis.clients.jedis.HostAndPort;
 
 /**
  * The whole compatibility kit against a 3-master Redis Cluster this test starts. Tagged slow (about a minute, more on
@@ -37,11 +36,6 @@ class RedisClusterTckTest extends LockStoreTck {
     @Override
     protected LockStore newClient() {
         return LockStore.open(cluster.uri("timeout=2s"));
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
     }
 
     @Override

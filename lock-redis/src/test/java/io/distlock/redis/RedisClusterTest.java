@@ -9,6 +9,7 @@ import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;
 import io.distlock.tck.OwnershipRules;
 import io.distlock.tck.WaitingRules;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

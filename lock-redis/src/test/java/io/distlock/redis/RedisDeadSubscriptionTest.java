@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -27,8 +28,8 @@ class RedisDeadSubscriptionTest extends ServerBehindProxyTestBase {
 
     @Test
     void aFrozenSubscriptionIsNoticedAndTheHandOffTakesSecondsNotTheHoldersTtl() throws Exception {
-        try (LockStore holderStore = LockStore.open(server.uri("timeout=1s"));
-                LockStore waiterStore = LockStore.open(viaProxy("timeout=1s"))) {
+        try (LockStore holderStore = BackendStores.open(server.uri("timeout=1s"));
+                LockStore waiterStore = BackendStores.open(viaProxy("timeout=1s"))) {
             RedisBackend waiterBackend = RedisProbe.backendOf(waiterStore);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(waiterBackend::isSubscribed);
             assertThat(proxy.freezeSubscriptions()).as("frozen subscription connections").isEqualTo(1);

@@ -10,6 +10,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.Wait;
 import io.distlock.tck.check.HandOverHolder;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ class RedisHandOverTest {
     @Test
     void theNewHolderGetsItsValueLeaseAndAGreaterFenceAndTheOldValueIsRefusedAfterwards() throws Exception {
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore store = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore store = BackendStores.open(server.uri("timeout=2s"))) {
             RedisBackend backend = RedisProbe.backendOf(store);
             Grant first = backend.acquire("passed", Duration.ofSeconds(2), Wait.none());
 
@@ -67,7 +68,7 @@ class RedisHandOverTest {
     void aTransferBetweenTwoThreadsOfOneStoreIsOneScriptCall() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore store = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore store = BackendStores.open(server.uri("timeout=2s"))) {
             transfer(store, pool, probe, false); // loads the scripts: a first EVALSHA may meet NOSCRIPT and EVAL
             transfer(store, pool, probe, true);
             assertThat(probe.raw().exists("distlock:{local}")).isFalse();
@@ -99,8 +100,8 @@ class RedisHandOverTest {
     @Test
     void theNewGrantSaysWhetherARefusedWaiterOfAnotherClientLeftTheWaitingMarker() throws Exception {
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore store = LockStore.open(server.uri("timeout=2s"));
-                LockStore other = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore store = BackendStores.open(server.uri("timeout=2s"));
+                LockStore other = BackendStores.open(server.uri("timeout=2s"))) {
             RedisBackend backend = RedisProbe.backendOf(store);
             Grant first = backend.acquire("marked", Duration.ofSeconds(5), Wait.none());
 
@@ -121,7 +122,7 @@ class RedisHandOverTest {
         int transfers = 2 * 8 + 2; // past the core's bound of 8 hand-overs in a row, twice
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore store = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore store = BackendStores.open(server.uri("timeout=2s"))) {
             transfer(store, pool, probe, false); // loads the scripts
             Lease current = store.lock("alone").acquire();
             List<FutureTask<Lease>> waiters = new ArrayList<>();
@@ -158,8 +159,8 @@ class RedisHandOverTest {
     void aReleaseForOthersWakesTheOtherClientAndItsReleaseEndsTheReturningThreadsCourtesy() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore a = LockStore.open(server.uri("timeout=2s"));
-                LockStore b = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore a = BackendStores.open(server.uri("timeout=2s"));
+                LockStore b = BackendStores.open(server.uri("timeout=2s"))) {
             RedisBackend backendA = RedisProbe.backendOf(a);
             RedisBackend backendB = RedisProbe.backendOf(b);
             Duration lease = Duration.ofSeconds(60); // a waiter not woken would sleep this long
@@ -188,7 +189,7 @@ class RedisHandOverTest {
 
     @Test
     void theStoredHolderIsTheThreadTheLockWasHandedTo() throws Exception {
-        try (LockStore store = LockStore.open(server.uri("timeout=2s"))) {
+        try (LockStore store = BackendStores.open(server.uri("timeout=2s"))) {
             HandOverHolder.adminNamesTheReceivingThread(store, "named");
         }
     }
@@ -197,7 +198,7 @@ class RedisHandOverTest {
     void aWaiterAskingForALeaseTheStoreRefusesGetsTheRefusalAndTheReleaseStillFreesTheLock() throws Exception {
         // the guard's window (maxLeaseTime) first holds back the first acquire on this server
         String uri = server.uri("timeout=2s&restartGuard=true&maxLeaseTime=5s");
-        try (LockStore store = LockStore.open(uri); LockStore other = LockStore.open(uri)) {
+        try (LockStore store = BackendStores.open(uri); LockStore other = BackendStores.open(uri)) {
             Lease first = store.lock("refused", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(5))).acquire();
             FutureTask<Lease> tooLong = new FutureTask<>(() -> store.lock("refused",
                     LockOptions.defaults().withLeaseTime(Duration.ofSeconds(20))).acquire());

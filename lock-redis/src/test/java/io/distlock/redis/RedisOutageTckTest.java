@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.LockStore;
 import io.distlock.tck.AvailabilityRules;
 import io.distlock.tck.StoreOutage;
+import io.distlock.tck.fixture.ClassFixture;
 import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,7 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
+import io.distlock.tck.fixture.BackendStores;
 import redis.clients.jedis.RedisClient;
 
 /** Test helpers: a raw client to look at a server from outside the store, and command counters. */
@@ -37,9 +37,9 @@ final class RedisProbe implements AutoCloseable {
         return 0;
     }
 
-    /** The backend of a store opened by the Redis provider. */
+    /** The backend of a store opened by {@link BackendStores#open}. */
     static RedisBackend backendOf(LockStore store) {
-        return (RedisBackend) ((BackendLockStore) store).backend();
+        return BackendStores.backend(store, RedisBackend.class);
     }
 
     @Override

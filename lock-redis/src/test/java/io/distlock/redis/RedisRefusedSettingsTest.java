@@ -3,7 +3,6 @@ package io.distlock.redis;
 import io.distlock.LockStore;
 import io.distlock.tck.RefusedSetting;
 import io.distlock.tck.RefusedSettingRules;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.TckHarness;
 import io.distlock.tck.fixture.FreePorts;
 import java.util.List;
@@ -35,10 +34,5 @@ class RedisRefusedSettingsTest extends TckHarness implements RefusedSettingRules
     @Override
     protected LockStore newClient() {
         throw new UnsupportedOperationException("this harness runs §22 only");
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
     }
 }

@@ -8,6 +8,7 @@ import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ class RedisRenewalScaleTest {
     @Test
     void tenThousandLeasesRenewInOneRoundTripOfTenScripts() throws Exception {
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore store = LockStore.open(server.uri("timeout=5s&keyPrefix=direct:"))) {
+                LockStore store = BackendStores.open(server.uri("timeout=5s&keyPrefix=direct:"))) {
             RedisBackend backend = RedisProbe.backendOf(store);
             List<Renewal> renewals = new ArrayList<>(LEASES);
             for (int i = 0; i < LEASES; i++) {
@@ -59,7 +60,7 @@ class RedisRenewalScaleTest {
     @Test
     void backgroundRenewalKeepsTenThousandLeasesWithFewScriptCalls() {
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore store = LockStore.open(server.uri("timeout=5s&poolSize=4&keyPrefix=store:"))) {
+                LockStore store = BackendStores.open(server.uri("timeout=5s&poolSize=4&keyPrefix=store:"))) {
             RedisBackend backend = RedisProbe.backendOf(store);
             LockOptions options = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(4));
             List<Lease> leases = new ArrayList<>(LEASES);

@@ -7,6 +7,7 @@ import io.distlock.tck.MutualExclusionRules;
 import io.distlock.tck.OwnershipRules;
 import io.distlock.tck.SemaphoreRules;
 import io.distlock.tck.WaitingRules;
+import io.distlock.tck.fixture.ClassFixture;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -7,6 +7,7 @@ import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.tck.OwnershipRules;
 import io.distlock.tck.WaitingRules;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.Optional;
 import org.awaitility.Awaitility;

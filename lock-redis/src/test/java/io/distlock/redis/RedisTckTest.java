@@ -5,7 +5,6 @@ import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.PrefixedStores;
 import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import io.distlock.tck.fixture.StoreServers;
@@ -21,7 +20,7 @@ class RedisTckTest extends StoreUriTck {
     static final String URI = StoreServers.redis();
 
     RedisTckTest() {
-        super(URI, StoreCapabilities.timeBound());
+        super(URI);
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ class RedisWakeOneTest {
         ExecutorService pool = Executors.newFixedThreadPool(waiters);
         try (RedisProbe probe = new RedisProbe(server.port()); Capture capture = new Capture(server.port())) {
             for (int i = 0; i <= waiters; i++) {
-                stores.add(LockStore.open(server.uri("timeout=2s")));
+                stores.add(BackendStores.open(server.uri("timeout=2s")));
             }
             Awaitility.await().atMost(Duration.ofSeconds(10))
                     .until(() -> stores.stream().allMatch(s -> RedisProbe.backendOf(s).isSubscribed()));
@@ -88,8 +89,8 @@ class RedisWakeOneTest {
     @Test
     void aWokenClientThatIsGoneCostsTheOthersOneRecheck() throws Exception {
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore holderStore = LockStore.open(server.uri("timeout=2s"));
-                LockStore waiterStore = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore holderStore = BackendStores.open(server.uri("timeout=2s"));
+                LockStore waiterStore = BackendStores.open(server.uri("timeout=2s"))) {
             RedisBackend waiterBackend = RedisProbe.backendOf(waiterStore);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(waiterBackend::isSubscribed);
             Lease held = holderStore.lock("ghost", LEASE_30S).tryAcquire().orElseThrow();
@@ -126,9 +127,9 @@ class RedisWakeOneTest {
     @Test
     void aWokenClientThatDoesNotWaitPassesTheWakeUpOn() throws Exception {
         try (RedisProbe probe = new RedisProbe(server.port()); Capture capture = new Capture(server.port());
-                LockStore holderStore = LockStore.open(server.uri("timeout=2s"));
-                LockStore idleStore = LockStore.open(server.uri("timeout=2s"));
-                LockStore waiterStore = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore holderStore = BackendStores.open(server.uri("timeout=2s"));
+                LockStore idleStore = BackendStores.open(server.uri("timeout=2s"));
+                LockStore waiterStore = BackendStores.open(server.uri("timeout=2s"))) {
             RedisBackend idle = RedisProbe.backendOf(idleStore);
             RedisBackend waiting = RedisProbe.backendOf(waiterStore);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> idle.isSubscribed() && waiting.isSubscribed());
@@ -166,8 +167,8 @@ class RedisWakeOneTest {
     @Test
     void aClosedStoreLeavesNoPlaceInAnyWaiterQueue() throws Exception {
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore holderStore = LockStore.open(server.uri("timeout=2s"))) {
-            LockStore closing = LockStore.open(server.uri("timeout=2s"));
+                LockStore holderStore = BackendStores.open(server.uri("timeout=2s"))) {
+            LockStore closing = BackendStores.open(server.uri("timeout=2s"));
             RedisBackend backend = RedisProbe.backendOf(closing);
             String id = backend.waiterId();
             Lease waitedFor = holderStore.lock("closing-waits", LEASE_30S).tryAcquire().orElseThrow();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,8 +26,8 @@ class RedisWakeUpTest {
     @Test
     void waiterWakesOnReleaseMessageAndDoesNotPoll() throws Exception {
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore holderStore = LockStore.open(server.uri("timeout=2s"));
-                LockStore waiterStore = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore holderStore = BackendStores.open(server.uri("timeout=2s"));
+                LockStore waiterStore = BackendStores.open(server.uri("timeout=2s"))) {
             RedisBackend waiterBackend = RedisProbe.backendOf(waiterStore);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(waiterBackend::isSubscribed);
             LockOptions lease30s = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(30));
@@ -62,8 +63,8 @@ class RedisWakeUpTest {
     @Test
     void releaseWithoutMessageCostsAtMostTheHoldersTtl() throws Exception {
         try (RedisProbe probe = new RedisProbe(server.port());
-                LockStore holderStore = LockStore.open(server.uri("timeout=2s"));
-                LockStore waiterStore = LockStore.open(server.uri("timeout=2s"))) {
+                LockStore holderStore = BackendStores.open(server.uri("timeout=2s"));
+                LockStore waiterStore = BackendStores.open(server.uri("timeout=2s"))) {
             LockOptions lease2s = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(2)).withAutoRenew(false);
             Lease held = holderStore.lock("silent", lease2s).tryAcquire().orElseThrow();
             long start = System.nanoTime();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.LockOptions;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

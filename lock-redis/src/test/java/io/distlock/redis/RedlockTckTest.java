@@ -6,15 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
+import io.distlock.spi.LockBackend;
 import io.distlock.spi.Wait;
 import io.distlock.tck.FenceStateTampering;
-import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.LockStoreTck;
+import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.StoreOutage;
+import io.distlock.tck.fixture.BackendStores;
 import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,11 +105,6 @@ class RedlockTckTest extends LockStoreTck {
     protected SpoiledNameState spoiledNameState() {
         return new RedisSpoiledNames(SERVERS.stream().map(s -> new HostAndPort("127.0.0.1", s.port())).toList(),
                 RedisOptions.defaults().keyPrefix(), true);
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound();
     }
 
     @Override
@@ -207,10 +202,10 @@ class RedlockTckTest extends LockStoreTck {
                         .until(() -> !probe.raw().exists(keys.lock(name)));
             }
         }
-        try (LockStore store = LockStore.open(uri(SERVERS, QUERY))) {
-            Grant grant = ((BackendLockStore) store).backend().acquire(name, lease, Wait.none());
+        try (LockStore store = BackendStores.open(uri(SERVERS, QUERY))) {
+            Grant grant = BackendStores.backend(store, LockBackend.class).acquire(name, lease, Wait.none());
             assertThat(grant).isNotNull();
-            ((BackendLockStore) store).backend().release(grant);
+            BackendStores.backend(store, LockBackend.class).release(grant);
         }
     }
 }

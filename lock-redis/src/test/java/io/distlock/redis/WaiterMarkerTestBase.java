@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -51,7 +52,7 @@ abstract class WaiterMarkerTestBase {
     @Test
     void whatNobodyWaitsForIsReleasedWithoutAMessage() {
         try (RedisProbe probe = new RedisProbe(server().port());
-                LockStore store = LockStore.open(server().uri("timeout=2s"))) {
+                LockStore store = BackendStores.open(server().uri("timeout=2s"))) {
             long before = probe.calls("publish");
             for (int i = 0; i < 20; i++) {
                 attempt(store, "quiet").orElseThrow().release();
@@ -64,8 +65,8 @@ abstract class WaiterMarkerTestBase {
     @Test
     void aRefusedMarkingAttemptMakesTheNextReleasePublishOnce() throws InterruptedException {
         try (RedisProbe probe = new RedisProbe(server().port());
-                LockStore holderStore = LockStore.open(server().uri("timeout=2s"));
-                LockStore otherStore = LockStore.open(server().uri("timeout=2s"))) {
+                LockStore holderStore = BackendStores.open(server().uri("timeout=2s"));
+                LockStore otherStore = BackendStores.open(server().uri("timeout=2s"))) {
             Lease held = attempt(holderStore, "marked").orElseThrow();
             assertThat(markingAttempt(otherStore, "marked")).isEmpty();
 
@@ -98,8 +99,8 @@ abstract class WaiterMarkerTestBase {
     void everyHandOffBetweenClientsIsWokenByTheRelease() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (RedisProbe probe = new RedisProbe(server().port());
-                LockStore first = LockStore.open(server().uri("timeout=2s"));
-                LockStore second = LockStore.open(server().uri("timeout=2s"))) {
+                LockStore first = BackendStores.open(server().uri("timeout=2s"));
+                LockStore second = BackendStores.open(server().uri("timeout=2s"))) {
             LockStore[] stores = {first, second};
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> RedisProbe.backendOf(first).isSubscribed()
                     && RedisProbe.backendOf(second).isSubscribed());

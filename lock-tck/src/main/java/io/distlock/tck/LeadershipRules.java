@@ -133,7 +133,7 @@ public interface LeadershipRules extends TckSupport {
                     .as("another client skips within minHeld").isEmpty();
             assertThat(other.lock(name).tryAcquire(Duration.ofMillis(100))).as("still taken within minHeld").isEmpty();
         }
-        Optional<Lease> next = other.lock(name).tryAcquire(MIN_HELD.plus(tck().capabilities().expiryMargin())
+        Optional<Lease> next = other.lock(name).tryAcquire(MIN_HELD.plus(Tck.expiryMargin(tck()))
                 .plus(Tck.PROMPTLY));
         Duration freedAfter = Tck.elapsedSince(start);
         assertThat(next).as("freed after minHeld, within margin").isPresent();
@@ -357,7 +357,7 @@ public interface LeadershipRules extends TckSupport {
             }
             assertThat(term).as("a new leader within " + bound + " of the freeze").isNotNull();
             assertThat(term).as("a fenced resource refuses the frozen leader's term").isGreaterThan(remoteTerm);
-            assertThat(remote.expect("REVOKED", Tck.PROMPTLY.plus(tck().capabilities().expiryMargin())))
+            assertThat(remote.expect("REVOKED", Tck.PROMPTLY.plus(Tck.expiryMargin(tck()))))
                     .as("the resumed leader is told its term ended").isEqualTo("REVOKED " + remoteTerm);
             assertThat(local.isLeader()).as("the new leader keeps its term").isTrue();
         });

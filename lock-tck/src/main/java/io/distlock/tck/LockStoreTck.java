@@ -7,13 +7,14 @@ package io.distlock.tck;
  * <pre>{@code
  * class RedisTckTest extends LockStoreTck {
  *     protected LockStore newClient() { return LockStore.open(uri); }
- *     protected StoreCapabilities capabilities() { return StoreCapabilities.timeBound(); }
- *     protected String storeUri() { return uri; }
+ *  *     protected String storeUri() { return uri; }
  * }
  * }</pre>
  *
  * <p>Every call to {@link #newClient()} must open a new, independent client with its own connections: the kit uses
- * several to stand for several processes. Lock names are unique per test run, so a shared server needs no cleanup.
+ * several to stand for several processes. The kit reads what the store offers from its
+ * {@link io.distlock.LockStore#features()}; {@link #capabilities()} adds what a store cannot state of itself. Lock
+ * names are unique per test run, so a shared server needs no cleanup.
  * To run only some rule groups, extend {@link TckHarness} and implement those groups' interfaces.
  */
 public abstract class LockStoreTck extends TckHarness implements MutualExclusionRules, WaitingRules, OwnershipRules,

@@ -96,7 +96,7 @@ public interface NameRules extends TckSupport {
         assertThatThrownBy(() -> held.extend(tooLong)).as("extending by 1,000 years")
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
         assertThat(held.isValid()).isTrue();
-        if (tck().capabilities().leaseModel() == LeaseModel.TIME) {
+        if (tck().features().leaseModel() == LeaseModel.TIME) {
             assertThat(other.admin().list(name, 1)).singleElement().extracting(LockInfo::timeLeft)
                     .as("the store's term after the refused extension").satisfies(left ->
                             assertThat(left).isLessThanOrEqualTo(LockOptions.DEFAULT_LEASE_TIME));

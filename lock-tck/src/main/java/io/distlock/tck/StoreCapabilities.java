@@ -5,75 +5,69 @@ import io.distlock.LeaseModel;
 import io.distlock.LockStore;
 import io.distlock.spi.StoreUri;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * What a store under test can do, declared by its {@link LockStoreTck} subclass. A rule that needs a capability the
- * store lacks is reported as skipped with the reason, never passed silently. {@link #of} reads it from the store's
- * {@link Features}; semaphores and the admin view's permit listing the rules read there directly.
+ * What the kit must be told of a store under test because the store cannot state it of itself; the rest (lease
+ * model, session timeout, admin view, semaphores) the kit reads from {@link LockStore#features()}. A rule that needs
+ * what the store lacks is reported as skipped with the reason, never passed silently.
  *
- * @param leaseModel whether leases end by time (Redis, SQL, mem) or with the client's session (ZooKeeper)
- * @param sessionTimeout for {@link LeaseModel#SESSION} stores: how long after a client dies its leases end
  * @param separateJvmClients whether {@link LockStoreTck#storeUri()} can be opened by another JVM
- * @param forceRelease whether the store's admin view can delete a lock behind its holder's back
- * @param expiryMargin extra time, beyond the lease time or session timeout, a dead holder's lock may take to free
+ * @param expiryMargin extra time, beyond the lease time or session timeout, a dead holder's lock may take to free;
+ *        null for the default of the store's lease model ({@link #expiryMargin(Features)})
+ * @param sessionTimeout for a session-bound store, the session timeout the kit assumes instead of the one the store
+ *        states (the CLI's {@code --timeout}); null for the store's own
  */
-public record StoreCapabilities(LeaseModel leaseModel, Duration sessionTimeout, boolean separateJvmClients,
-        boolean forceRelease, Duration expiryMargin) {
+public record StoreCapabilities(boolean separateJvmClients, Duration expiryMargin, Duration sessionTimeout) {
 
-    /** Validates the fields. */
-    public StoreCapabilities {
-        Objects.requireNonNull(leaseModel, "leaseModel");
-        Objects.requireNonNull(expiryMargin, "expiryMargin");
-        if (leaseModel == LeaseModel.SESSION) {
-            Objects.requireNonNull(sessionTimeout, "sessionTimeout is required for session-bound stores");
-        }
-    }
+    private static final Duration TIME_BOUND_MARGIN = Duration.ofSeconds(2);
+    private static final Duration SESSION_BOUND_MARGIN = Duration.ofSeconds(5);
 
-    /** A store with time-bound leases, reachable from other JVMs, with force-release, and a 2 s expiry margin. */
-    public static StoreCapabilities timeBound() {
-        return new StoreCapabilities(LeaseModel.TIME, null, true, true, Duration.ofSeconds(2));
-    }
-
-    /** A store whose leases live as long as the client's session, reachable from other JVMs, with force-release. */
-    public static StoreCapabilities sessionBound(Duration sessionTimeout) {
-        return new StoreCapabilities(LeaseModel.SESSION, sessionTimeout, true, true, Duration.ofSeconds(5));
+    /** A store reachable from other JVMs, with the default expiry margin and its own session timeout. */
+    public static StoreCapabilities defaults() {
+        return new StoreCapabilities(true, null, null);
     }
 
     /**
-     * What {@code store}, opened from {@code uri}, declares of itself ({@link LockStore#features()}): its lease model
-     * and session timeout, whether its admin view exists (force-release), and separate-JVM clients unless it is the
-     * in-memory {@code mem:} store, which lives inside one JVM. The expiry margin is that of {@link #timeBound()} or {@link #sessionBound}.
-     *
-     * @throws IllegalStateException if a session-bound store declares no session timeout
+     * The defaults for a store opened from {@code uri}: separate-JVM clients unless it is the in-memory {@code mem:}
+     * store, which lives inside one JVM.
      */
-    public static StoreCapabilities of(LockStore store, String uri) {
-        Features features = store.features();
-        StoreCapabilities declared = features.leaseModel() == LeaseModel.SESSION
-                ? sessionBound(features.sessionTimeout().orElseThrow(() -> new IllegalStateException(
-                        "store " + store + " is session-bound but declares no session timeout")))
-                : timeBound();
-        return declared.withForceRelease(features.admin())
-                .withSeparateJvmClients(!StoreUri.parse(uri).scheme().equals("mem"));
+    public static StoreCapabilities of(String uri) {
+        return defaults().withSeparateJvmClients(!StoreUri.parse(uri).scheme().equals("mem"));
     }
 
     /** A copy with separate-JVM clients on or off (the in-memory store has none). */
     public StoreCapabilities withSeparateJvmClients(boolean on) {
-        return new StoreCapabilities(leaseModel, sessionTimeout, on, forceRelease, expiryMargin);
+        return new StoreCapabilities(on, expiryMargin, sessionTimeout);
     }
 
-    /** A copy with force-release on or off. */
-    public StoreCapabilities withForceRelease(boolean on) {
-        return new StoreCapabilities(leaseModel, sessionTimeout, separateJvmClients, on, expiryMargin);
-    }
-
-    /** A copy with another session timeout (session-bound stores). */
+    /** A copy that assumes {@code timeout} as the session timeout of a session-bound store. */
     public StoreCapabilities withSessionTimeout(Duration timeout) {
-        return new StoreCapabilities(leaseModel, timeout, separateJvmClients, forceRelease, expiryMargin);
+        return new StoreCapabilities(separateJvmClients, expiryMargin, timeout);
     }
 
     /** A copy with another expiry margin. */
     public StoreCapabilities withExpiryMargin(Duration margin) {
-        return new StoreCapabilities(leaseModel, sessionTimeout, separateJvmClients, forceRelease, margin);
+        return new StoreCapabilities(separateJvmClients, margin, sessionTimeout);
+    }
+
+    /** The expiry margin for a store with {@code features}: the declared one, else 2 s time-bound, 5 s session. */
+    public Duration expiryMargin(Features features) {
+        if (expiryMargin != null) {
+            return expiryMargin;
+        }
+        return features.leaseModel() == LeaseModel.SESSION ? SESSION_BOUND_MARGIN : TIME_BOUND_MARGIN;
+    }
+
+    /**
+     * The session timeout of a session-bound store with {@code features}: the declared one, else the store's own.
+     *
+     * @throws IllegalStateException if neither says one (a session-bound store must state its session timeout)
+     */
+    public Duration sessionTimeout(Features features) {
+        if (sessionTimeout != null) {
+            return sessionTimeout;
+        }
+        return features.sessionTimeout().orElseThrow(() -> new IllegalStateException(
+                "a " + features.leaseModel() + " store states no session timeout"));
     }
 }

@@ -1,5 +1,6 @@
 package io.distlock.tck;
 
+import io.distlock.Features;
 import io.distlock.LeaseModel;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
@@ -30,7 +31,7 @@ final class Tck {
     }
 
     static void assumeTimeBound(TckContext tck) {
-        Assumptions.assumeTrue(tck.capabilities().leaseModel() == LeaseModel.TIME,
+        Assumptions.assumeTrue(tck.features().leaseModel() == LeaseModel.TIME,
                 "skipped: leases of this store are bound to the client's session, not to a lease time");
     }
 
@@ -47,15 +48,21 @@ final class Tck {
     }
 
     static void assumeForceRelease(TckContext tck) {
-        Assumptions.assumeTrue(tck.capabilities().forceRelease(),
-                "skipped: this store declares no admin force-release to delete a lock behind its holder's back");
+        Assumptions.assumeTrue(tck.features().admin(),
+                "skipped: this store states no admin view to force-release a lock behind its holder's back");
     }
 
     /** How long a dead holder's lock may take to free: lease time or session timeout, plus the declared margin. */
     static Duration deadHolderBound(TckContext tck, Duration lease) {
-        StoreCapabilities caps = tck.capabilities();
-        Duration base = caps.leaseModel() == LeaseModel.SESSION ? caps.sessionTimeout() : lease;
-        return base.plus(caps.expiryMargin()).plus(PROMPTLY);
+        Features features = tck.features();
+        Duration base = features.leaseModel() == LeaseModel.SESSION
+                ? tck.capabilities().sessionTimeout(features) : lease;
+        return base.plus(expiryMargin(tck)).plus(PROMPTLY);
+    }
+
+    /** Extra time, beyond its lease time or session timeout, a dead holder's lock may take to free. */
+    static Duration expiryMargin(TckContext tck) {
+        return tck.capabilities().expiryMargin(tck.features());
     }
 
     static Duration elapsedSince(long startNanos) {

@@ -1,5 +1,6 @@
 package io.distlock.tck;
 
+import io.distlock.Features;
 import io.distlock.LockStore;
 import java.time.Duration;
 
@@ -12,8 +13,11 @@ public interface TckContext {
     /** A lock name unique to this test run, ending in {@code suffix}. */
     String name(String suffix);
 
-    /** The store's declared capabilities. */
+    /** What the kit is told of the store beyond its features: other JVMs, expiry margin. */
     StoreCapabilities capabilities();
+
+    /** What the store under test states of itself ({@link LockStore#features()}), read from one of its clients. */
+    Features features();
 
     /** A URI for clients in other JVMs, or null. */
     String storeUri();

@@ -1,5 +1,6 @@
 package io.distlock.tck;
 
+import io.distlock.Features;
 import io.distlock.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +20,13 @@ public abstract class TckHarness implements TckSupport {
     /** Opens a new independent client of the store under test; the kit closes it after the test. */
     protected abstract LockStore newClient();
 
-    /** What the store under test can do. */
-    protected abstract StoreCapabilities capabilities();
+    /**
+     * What the kit is told of the store under test beyond its {@link LockStore#features()}: whether other JVMs reach
+     * it, the expiry margin. {@link StoreCapabilities#defaults()} unless overridden.
+     */
+    protected StoreCapabilities capabilities() {
+        return StoreCapabilities.defaults();
+    }
 
     /** A URI another JVM can open to reach the same store, or null if there is none (the mem: store). */
     protected String storeUri() {
@@ -93,6 +99,8 @@ public abstract class TckHarness implements TckSupport {
 
     private final List<LockStore> clients = new ArrayList<>();
     private String namePrefix;
+    /** The store's features, read once per test from a client of their own. */
+    private volatile Features features;
     private final TckContext context = new TckContext() {
         @Override
         public LockStore client() {
@@ -111,6 +119,16 @@ public abstract class TckHarness implements TckSupport {
         @Override
         public StoreCapabilities capabilities() {
             return TckHarness.this.capabilities();
+        }
+
+        @Override
+        public Features features() {
+            Features read = features;
+            if (read == null) { // a client of its own: the rule may have closed its clients when it asks
+                read = client().features();
+                features = read;
+            }
+            return read;
         }
 
         @Override

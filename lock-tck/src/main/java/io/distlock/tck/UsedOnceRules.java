@@ -60,7 +60,7 @@ public interface UsedOnceRules extends TckSupport {
         }
         boolean semaphores = semaphoresUsedOnce(client, other, abandoning, prefix);
         assertThat(leftovers.count(prefix)).as("state kept right after use: the hook sees the names").isPositive();
-        if (tck().capabilities().leaseModel() == LeaseModel.SESSION) {
+        if (tck().features().leaseModel() == LeaseModel.SESSION) {
             // a lease time means nothing on a session-bound store: what is left to expire is left by a client whose
             // session ends
             abandoning.close();

@@ -1,12 +1,13 @@
 package io.distlock.tck;
 
 import io.distlock.DistributedLock;
+import io.distlock.DistributedSemaphore;
 import io.distlock.Features;
 import io.distlock.LockAdmin;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.DistributedSemaphore;
-import io.distlock.core.BackendLockStore;
+import io.distlock.spi.LockBackend;
+import io.distlock.tck.fixture.BackendStores;
 
 /**
  * A broken lock store for the kit's self-check (§23): the shared core, except that its close shuts the backend first,
@@ -15,9 +16,10 @@ import io.distlock.core.BackendLockStore;
  */
 final class AbandoningCloseStore implements LockStore {
 
-    private final BackendLockStore delegate;
+    private final LockStore delegate;
 
-    AbandoningCloseStore(BackendLockStore delegate) {
+    /** {@code delegate} must be opened by {@link BackendStores}: its close shuts that backend first. */
+    AbandoningCloseStore(LockStore delegate) {
         this.delegate = delegate;
     }
 
@@ -43,7 +45,7 @@ final class AbandoningCloseStore implements LockStore {
 
     @Override
     public void close() {
-        delegate.backend().close();
+        BackendStores.backend(delegate, LockBackend.class).close();
         delegate.close();
     }
 }

@@ -7,7 +7,7 @@ import io.distlock.LeaseModel;
 import io.distlock.LeaseState;
 import io.distlock.LockException;
 import io.distlock.LockOptions;
-import io.distlock.core.BackendLockStore;
+import io.distlock.LockStore;
 import io.distlock.tck.stub.Pause;
 import io.distlock.tck.stub.StubBackend;
 import io.distlock.tck.stub.StubBackend.Point;
@@ -36,20 +36,20 @@ class CoreRacesTest {
     private static final Duration LONG = Duration.ofSeconds(10);
 
     private final StubSpace space = new StubSpace();
-    private final List<BackendLockStore> stores = new ArrayList<>();
+    private final List<LockStore> stores = new ArrayList<>();
     private final List<Pause> pauses = new ArrayList<>();
 
-    private BackendLockStore store() {
-        BackendLockStore store = (BackendLockStore) space.openStore(); // this test reaches into the core
+    private LockStore store() {
+        LockStore store = space.openStore();
         stores.add(store);
         return store;
     }
 
-    private static StubBackend stub(BackendLockStore store) {
-        return (StubBackend) store.backend();
+    private static StubBackend stub(LockStore store) {
+        return StubBackend.behind(store).orElseThrow();
     }
 
-    private Pause pause(BackendLockStore store, Point point) {
+    private Pause pause(LockStore store, Point point) {
         Pause pause = stub(store).pauseAt(point);
         pauses.add(pause);
         return pause;
@@ -58,7 +58,7 @@ class CoreRacesTest {
     @AfterEach
     void cleanUp() {
         pauses.forEach(Pause::resume);
-        stores.forEach(BackendLockStore::close);
+        stores.forEach(LockStore::close);
     }
 
     private boolean storeHolds(String name) {
@@ -67,7 +67,7 @@ class CoreRacesTest {
 
     @Test
     void extendRacingABackgroundRenewalNeverLeavesTheLeaseValidPastTheStoresExpiry() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         Lease lease = store.lock("raced", LockOptions.defaults().withLeaseTime(Duration.ofMillis(600))).acquire();
         Pause renewal = pause(store, Point.RENEW_BEFORE_STORE);
         assertThat(renewal.awaitReached(LONG)).as("the background renewal is on its way").isTrue();
@@ -85,7 +85,7 @@ class CoreRacesTest {
 
     @Test
     void aSuspensionBetweenGrantAndRegistrationTurnsTheNewLeaseUncertain() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         stub(store).leaseModel(LeaseModel.SESSION);
         Pause granted = pause(store, Point.AFTER_GRANT);
         CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "suspended"));
@@ -103,7 +103,7 @@ class CoreRacesTest {
 
     @Test
     void aSuspensionAndReconnectBetweenGrantAndRegistrationLeaveTheLeaseHeld() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         stub(store).leaseModel(LeaseModel.SESSION);
         Pause granted = pause(store, Point.AFTER_GRANT);
         CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "blip"));
@@ -118,7 +118,7 @@ class CoreRacesTest {
 
     @Test
     void aSessionLostBetweenGrantAndRegistrationLosesTheNewLease() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         stub(store).leaseModel(LeaseModel.SESSION);
         Pause granted = pause(store, Point.AFTER_GRANT);
         CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "session lost"));
@@ -134,7 +134,7 @@ class CoreRacesTest {
     void aSessionLostAloneBetweenGrantAndRegistrationLosesTheNewLeaseAndFreesIt() throws Exception {
         // the SPI's sessionLost says "every lease of this backend is lost": the core must cover the grant in flight
         // itself, without the backend also reporting lost(grant) for it
-        BackendLockStore store = store();
+        LockStore store = store();
         stub(store).leaseModel(LeaseModel.SESSION);
         Pause granted = pause(store, Point.AFTER_GRANT);
         CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "lost alone"));
@@ -146,14 +146,14 @@ class CoreRacesTest {
         assertThat(lease.state()).as("granted before the session was reported lost, registered after")
                 .isEqualTo(LeaseState.LOST);
         assertThat(lease.isValid()).isFalse();
-        BackendLockStore other = store();
+        LockStore other = store();
         assertThat(other.lock("lost alone").tryAcquire()).as("another client takes it at once").isPresent();
     }
 
     @Test
     void aGrantOfTheNextSessionRegisteredAfterTheLossStaysHeld() throws Exception {
         // an acquire that waited across the loss is granted in the next session: the store still has it
-        BackendLockStore store = store();
+        LockStore store = store();
         stub(store).leaseModel(LeaseModel.SESSION);
         Pause granted = pause(store, Point.AFTER_GRANT);
         CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "next session grant"));
@@ -168,7 +168,7 @@ class CoreRacesTest {
 
     @Test
     void aCloseWaitsForAGrantInFlightAndReleasesItBeforeTheBackendCloses() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         Pause granted = pause(store, Point.AFTER_GRANT);
         CompletableFuture<Lease> acquired = CompletableFuture.supplyAsync(() -> acquire(store, "in flight"));
         assertThat(granted.awaitReached(LONG)).as("the store granted it; the answer is on its way").isTrue();
@@ -192,7 +192,7 @@ class CoreRacesTest {
 
     @Test
     void aGrantWhoseCallBeganAfterASessionLossStaysHeld() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         stub(store).leaseModel(LeaseModel.SESSION);
         stub(store).events().sessionLost("session expired");
         Lease lease = store.lock("next session").acquire();
@@ -202,7 +202,7 @@ class CoreRacesTest {
 
     @Test
     void onLostFiresAtTheLocalDeadlineWhileARenewCallHangsInTheStore() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         Lease lease = store.lock("hanging", LockOptions.defaults().withLeaseTime(Duration.ofMillis(600))).acquire();
         long acquired = System.nanoTime();
         CountDownLatch lost = new CountDownLatch(1);
@@ -218,7 +218,7 @@ class CoreRacesTest {
 
     @Test
     void aRenewalAnsweredAfterTheLocalDeadlineFreesTheLockInTheStore() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         Lease lease = store.lock("late answer", LockOptions.defaults().withLeaseTime(Duration.ofMillis(1500)))
                 .acquire();
         CountDownLatch lost = new CountDownLatch(1);
@@ -235,7 +235,7 @@ class CoreRacesTest {
 
     @Test
     void oneHangingRenewCallDoesNotStallTheRenewalsOfOtherLeases() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         LockOptions shortLease = LockOptions.defaults().withLeaseTime(Duration.ofMillis(600));
         store.lock("slow", shortLease).acquire();
         Pause hang = stub(store).pauseAt(Point.RENEW_BEFORE_STORE, "slow"::equals);
@@ -278,7 +278,7 @@ class CoreRacesTest {
     }
 
     private void renewalsFailWithAPlainLockException() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         stub(store).failRenewalsWith(() -> new LockException("OOM command not allowed when used memory > 'maxmemory'"));
         store.lock("oom", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(3))).acquire();
         Awaitility.await().atMost(LONG).until(() -> stub(store).renewCalls() >= 1);
@@ -293,7 +293,7 @@ class CoreRacesTest {
 
     @Test
     void extendOfASessionBoundLeaseChecksTheStore() throws Exception {
-        BackendLockStore store = store();
+        LockStore store = store();
         stub(store).leaseModel(LeaseModel.SESSION);
         Lease lease = store.lock("checked").acquire();
         assertThat(lease.extend(Duration.ofSeconds(5))).isTrue();
@@ -305,7 +305,7 @@ class CoreRacesTest {
     }
 
     /** Whether {@code store} refuses a new acquisition as closed. */
-    private static boolean refusedAsClosed(BackendLockStore store) {
+    private static boolean refusedAsClosed(LockStore store) {
         try {
             store.lock("probe after close").tryAcquire().ifPresent(Lease::release);
             return false;
@@ -314,7 +314,7 @@ class CoreRacesTest {
         }
     }
 
-    private static Lease acquire(BackendLockStore store, String name) {
+    private static Lease acquire(LockStore store, String name) {
         try {
             return store.lock(name).acquire();
         } catch (InterruptedException e) {

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.distlock.Lease;
 import io.distlock.LockOptions;
+import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
-import io.distlock.core.BackendLockStore;
+import io.distlock.spi.Stores;
 import io.distlock.tck.stub.StubBackend;
 import io.distlock.tck.stub.StubSpace;
 import java.time.Duration;
@@ -24,7 +25,7 @@ class InterruptedReleaseAfterTest {
 
     private final StubSpace space = new StubSpace();
     private final StubBackend backend = new StubBackend(space);
-    private final BackendLockStore store = new BackendLockStore(backend, "interrupt-shy stub");
+    private final LockStore store = Stores.over(backend, "interrupt-shy stub");
 
     @AfterEach
     void cleanUp() {

@@ -8,11 +8,12 @@ import io.distlock.LockException;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Stores;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import io.distlock.tck.stub.StubBackend;
 import io.distlock.tck.stub.StubSpace;
 import java.time.Duration;
@@ -21,9 +22,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -135,13 +136,13 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected LockStore newClient() {
-            BackendLockStore real = (BackendLockStore) LockStore.open(space);
-            return new BackendLockStore(fault.apply(real.backend()), "broken " + space);
+            LockStore real = BackendStores.open(space);
+            return Stores.over(fault.apply(BackendStores.backend(real, LockBackend.class)), "broken " + space);
         }
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
     }
 
@@ -161,12 +162,12 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected LockStore newClient() {
-            return new BackendLockStore(fault.apply(new StubBackend(space)), "broken stub");
+            return BackendStores.over(fault.apply(new StubBackend(space)), "broken stub");
         }
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
 
         @Override
@@ -181,7 +182,7 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected WaitResources waitResources() {
-            return client -> ((CountsWaits) ((BackendLockStore) client).backend()).waits();
+            return client -> ((CountsWaits) BackendStores.backend(client, LockBackend.class)).waits();
         }
     }
 
@@ -341,13 +342,13 @@ class KitCatchesBrokenStoresTest {
     abstract static class ClosingStubTck extends TckHarness implements CloseRules {
         final StubSpace space = new StubSpace();
 
-        BackendLockStore core() {
-            return new BackendLockStore(new PoolLikeStub(new StubBackend(space)), "pool-like stub");
+        LockStore core() {
+            return BackendStores.over(new PoolLikeStub(new StubBackend(space)), "pool-like stub");
         }
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
     }
 
@@ -391,12 +392,12 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected LockStore newClient() {
-            return new BackendLockStore(fault.apply(new StubBackend(space)), "tampered stub");
+            return Stores.over(fault.apply(new StubBackend(space)), "tampered stub");
         }
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
 
         @Override
@@ -469,7 +470,7 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
 
         @Override
@@ -528,12 +529,12 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected LockStore newClient() {
-            return new BackendLockStore(fault.apply(new StubBackend(space)), "spoiled stub");
+            return Stores.over(fault.apply(new StubBackend(space)), "spoiled stub");
         }
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
 
         @Override
@@ -609,7 +610,7 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
     }
 
@@ -711,7 +712,7 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound();
+            return StoreCapabilities.defaults();
         }
 
         @Override
@@ -833,7 +834,7 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
 
         @Override
@@ -896,12 +897,12 @@ class KitCatchesBrokenStoresTest {
 
         @Override
         protected LockStore newClient() {
-            return new BackendLockStore(records.statements(new StubBackend(space)), "record-locking stub");
+            return Stores.over(records.statements(new StubBackend(space)), "record-locking stub");
         }
 
         @Override
         protected StoreCapabilities capabilities() {
-            return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+            return StoreCapabilities.defaults().withSeparateJvmClients(false);
         }
 
         @Override

@@ -15,6 +15,6 @@ class MemStoreTckTest extends LockStoreTck {
 
     @Override
     protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        return StoreCapabilities.defaults().withSeparateJvmClients(false);
     }
 }

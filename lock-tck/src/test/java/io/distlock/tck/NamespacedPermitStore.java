@@ -1,12 +1,12 @@
 package io.distlock.tck;
 
 import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
-import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Stores;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -37,8 +37,8 @@ final class NamespacedPermitStore extends ForwardingPermitBackend {
             throw new IllegalArgumentException("namespace '" + namespace + "' ends in '" + SUFFIX
                     + "', which this store appends to a namespace for its semaphores");
         }
-        BackendLockStore server = (BackendLockStore) LockStore.open(space);
-        return new BackendLockStore(new NamespacedPermitStore(server.backend(), namespace), "namespaced " + namespace);
+        LockBackend server = BackendStores.backend(BackendStores.open(space), LockBackend.class);
+        return Stores.over(new NamespacedPermitStore(server, namespace), "namespaced " + namespace);
     }
 
     @Override

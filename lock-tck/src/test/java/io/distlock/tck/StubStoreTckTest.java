@@ -1,7 +1,6 @@
 package io.distlock.tck;
 
 import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
 import io.distlock.tck.stub.StubBackend;
 import io.distlock.tck.stub.StubSpace;
 import java.time.Duration;
@@ -24,7 +23,7 @@ class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAnd
 
     @Override
     protected StoreCapabilities capabilities() {
-        return StoreCapabilities.timeBound().withSeparateJvmClients(false);
+        return StoreCapabilities.defaults().withSeparateJvmClients(false);
     }
 
     @Override
@@ -49,6 +48,6 @@ class StubStoreTckTest extends TckHarness implements AvailabilityRules, RacesAnd
 
     @Override
     protected WaitResources waitResources() {
-        return client -> ((StubBackend) ((BackendLockStore) client).backend()).waitsInProgress();
+        return client -> StubBackend.behind(client).orElseThrow().waitsInProgress();
     }
 }

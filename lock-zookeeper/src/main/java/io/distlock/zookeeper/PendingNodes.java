@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * This client's nodes that are not held and not given up either: a contender's node from its create until it is
  * granted (then {@link HeldNodes} has it) or left, and a held node while its release is on its way. With the held
  * nodes they are every node this client still has a use for, so that {@link RevivedNodes} can tell the other nodes of
- * its session after a reconnect (brought back by a server restored from an older copy) from nodes in use. A create is counted from before it is sent: its node can be listed
- * before its reply has been read.
+ * its session after a reconnect (brought back by a server restored from an older copy) from nodes in use. A create
+ * is counted from before it is sent: its node can be listed before its reply has been read.
  */
 final class PendingNodes {
 

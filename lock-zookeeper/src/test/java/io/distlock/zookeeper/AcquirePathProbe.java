@@ -4,6 +4,7 @@ import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,7 @@ class AcquirePathProbe {
                 raw.create().creatingParentsIfNeeded().forPath("/p/own-" + t);
             }
             byte[] data = "x".getBytes();
-            try (LockStore store = LockStore.open(uri);
+            try (LockStore store = BackendStores.open(uri);
                     ZooKeeperBackend backend = TestServers.backend(uri);
                     ZooKeeperBackend sequential = TestServers.backend(uri)) {
                 backend.attach(LeaseEvents.NONE);

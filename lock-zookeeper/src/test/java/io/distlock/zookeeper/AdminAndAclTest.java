@@ -9,6 +9,7 @@ import io.distlock.LockInfo;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
 import io.distlock.spi.OwnerTokens;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,9 +17,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The operator view (list, force-release) and digest-authenticated stores whose nodes others cannot touch. */
 class AdminAndAclTest {
@@ -26,26 +26,20 @@ class AdminAndAclTest {
     private static final Duration PROMPTLY = Duration.ofSeconds(3);
     private static final String SECRET = "s3cret-Pa55";
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
 
     private static String uri(String userInfo, String chroot) {
-        return "zookeeper://" + userInfo + server.getConnectString() + "/" + chroot
+        return "zookeeper://" + userInfo + server.get().getConnectString() + "/" + chroot
                 + "?sessionTimeout=6s&connectionTimeout=5s";
     }
 
     @Test
     void adminListsHoldersByPrefixAndForceReleaseTellsTheHolderAtOnce() throws Exception {
-        try (LockStore holder = LockStore.open(uri("", "admin")); LockStore operator = LockStore.open(uri("", "admin"));
+        try (LockStore holder = LockStore.open(uri("", "admin"));
+                LockStore operator = LockStore.open(uri("", "admin"));
                 LockStore next = LockStore.open(uri("", "admin"))) {
             String name = "jobs/nightly.report ✓";
             Lease lease = holder.lock(name).acquire();
@@ -93,7 +87,7 @@ class AdminAndAclTest {
                 assertThatThrownBy(() -> intruder.admin().forceRelease("payroll"))
                         .isInstanceOf(LockException.class).hasMessageNotContaining(SECRET);
             }
-            CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "acl");
+            CuratorFramework raw = TestServers.rawClient(server.get().getConnectString(), "acl");
             try {
                 assertThatThrownBy(() -> raw.delete().forPath(ZooKeeperBackend.parentPath("payroll")))
                         .isInstanceOf(KeeperException.NoAuthException.class);

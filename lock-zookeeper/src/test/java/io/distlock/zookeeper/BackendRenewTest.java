@@ -7,6 +7,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,10 +15,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ClientSessions;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code renew} on a session-bound store is the check {@code extend()} makes: one round trip that the node still
@@ -26,17 +26,10 @@ import org.junit.jupiter.api.Test;
 class BackendRenewTest {
 
     private static final Duration SESSION = Duration.ofSeconds(6);
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
 
     @AfterEach
     void clearInterrupt() {
@@ -44,8 +37,8 @@ class BackendRenewTest {
     }
 
     private static ZooKeeperBackend backend() {
-        ZooKeeperBackend backend = TestServers.backend(TestServers.uri(server.getConnectString(), "renew", SESSION,
-                Duration.ofSeconds(5)));
+        ZooKeeperBackend backend = TestServers.backend(
+                TestServers.uri(server.get().getConnectString(), "renew", SESSION, Duration.ofSeconds(5)));
         backend.attach(LeaseEvents.NONE);
         return backend;
     }

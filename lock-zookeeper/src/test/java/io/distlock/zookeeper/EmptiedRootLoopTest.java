@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Explorer for names freed and taken again while the server reclaims emptied CONTAINER nodes (see
@@ -24,27 +22,15 @@ class EmptiedRootLoopTest {
     private static final Duration PROMPTLY = Duration.ofSeconds(5);
     private static final String CHROOT = "loop";
 
-    private static TestingServer server;
-    private static CuratorFramework raw;
+    @RegisterExtension
+    static final ClassFixture<ChrootedServer> zk =
+            new ClassFixture<>(() -> ChrootedServer.start(CHROOT, Duration.ofMillis(1)));
 
-    @BeforeAll
-    static void start() throws Exception {
-        try (AutoCloseable check = TestServers.containerCheck(Duration.ofMillis(1))) {
-            server = TestServers.server();
-        }
-        raw = TestServers.rawClient(server.getConnectString(), CHROOT);
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        raw.close();
-        server.close();
-    }
 
     @Test
     void aNameTakenAgainWhileItsRootIsReclaimedIsGrantedEveryTimeWithGrowingTokens() throws Exception {
-        try (LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), CHROOT,
-                Duration.ofSeconds(6), Duration.ofSeconds(5)))) {
+        try (LockStore store = zk.get().open()) {
             long lockToken = 0;
             long permitToken = 0;
             for (int round = 0; round < ROUNDS; round++) {
@@ -65,6 +51,6 @@ class EmptiedRootLoopTest {
     /** Waits until the server has deleted the emptied {@code path} (its next check, a millisecond away). */
     private static void awaitGone(String path) {
         Awaitility.await().atMost(PROMPTLY).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
-                .until(() -> raw.checkExists().forPath(path) == null);
+                .until(() -> zk.get().raw().checkExists().forPath(path) == null);
     }
 }

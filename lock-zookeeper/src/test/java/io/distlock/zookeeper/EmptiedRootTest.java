@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CreateBuilder;
 import org.apache.curator.framework.imps.CreateFaults;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The roots ({@code /distlock}, {@code /distlock-semaphores}) are CONTAINER nodes like the names' parents, so the
@@ -27,25 +25,10 @@ class EmptiedRootTest {
     private static final Duration PROMPTLY = Duration.ofSeconds(5);
     private static final String CHROOT = "emptied";
 
-    private static TestingServer server;
-    private static CuratorFramework raw;
+    @RegisterExtension
+    static final ClassFixture<ChrootedServer> zk = new ClassFixture<>(() -> ChrootedServer.start(CHROOT));
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-        raw = TestServers.rawClient(server.getConnectString(), CHROOT);
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        raw.close();
-        server.close();
-    }
-
-    private static LockStore open() {
-        return LockStore.open(TestServers.uri(server.getConnectString(), CHROOT, Duration.ofSeconds(6),
-                Duration.ofSeconds(5)));
-    }
 
     /**
      * Empties {@code root} as the server would (deletes the names' parents, left empty by their releases), and makes
@@ -53,18 +36,18 @@ class EmptiedRootTest {
      */
     private static AtomicBoolean deleteRootBeforeItsParentIsMade(LockStore store, String root, String parent)
             throws Exception {
-        if (raw.checkExists().forPath(root) == null) {
-            raw.create().withMode(CreateMode.CONTAINER).forPath(root);
+        if (zk.get().raw().checkExists().forPath(root) == null) {
+            zk.get().raw().create().withMode(CreateMode.CONTAINER).forPath(root);
         }
-        for (String child : raw.getChildren().forPath(root)) {
-            raw.delete().forPath(root + "/" + child);
+        for (String child : zk.get().raw().getChildren().forPath(root)) {
+            zk.get().raw().delete().forPath(root + "/" + child);
         }
         AtomicBoolean armed = new AtomicBoolean(true);
         TestServers.backend(store).createHook = (CreateBuilder builder) -> CreateFaults.beforeCreating(builder,
                 path -> {
                     if (path.endsWith(parent) && armed.compareAndSet(true, false)) {
                         try {
-                            raw.delete().forPath(root);
+                            zk.get().raw().delete().forPath(root);
                         } catch (Exception e) {
                             throw new IllegalStateException("could not delete the emptied root " + root, e);
                         }
@@ -75,7 +58,7 @@ class EmptiedRootTest {
 
     @Test
     void aLockWhoseRootGoesWhileItsParentIsMadeAgainIsStillGrantedWithALargerToken() throws Exception {
-        try (LockStore store = open()) {
+        try (LockStore store = zk.get().open()) {
             Lease first = store.lock("again").tryAcquire(PROMPTLY).orElseThrow();
             long before = first.fencingToken();
             first.release();
@@ -92,7 +75,7 @@ class EmptiedRootTest {
 
     @Test
     void aSingleAttemptOnAFreeLockWhoseRootGoesIsStillGranted() throws Exception {
-        try (LockStore store = open()) {
+        try (LockStore store = zk.get().open()) {
             AtomicBoolean armed = deleteRootBeforeItsParentIsMade(store, ZooKeeperBackend.ROOT,
                     ZooKeeperBackend.parentPath("once"));
 
@@ -105,7 +88,7 @@ class EmptiedRootTest {
 
     @Test
     void aPermitWhoseRootGoesWhileItsParentIsMadeAgainIsStillGranted() throws Exception {
-        try (LockStore store = open()) {
+        try (LockStore store = zk.get().open()) {
             Lease first = store.semaphore("permits", 2).tryAcquire(PROMPTLY).orElseThrow();
             long before = first.fencingToken();
             first.release();

@@ -7,6 +7,8 @@ import io.distlock.Lease;
 import io.distlock.LeaseState;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -14,9 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZKPaths;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code Lease.extend} on the ZooKeeper store asks the server whether the lease's node is still there, through the
@@ -28,27 +29,20 @@ class ExtendChecksTheStoreTest {
     private static final String CHROOT = "extend";
     private static final Duration PROMPTLY = Duration.ofSeconds(3);
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
 
     private static LockStore open() {
-        return LockStore.open(TestServers.uri(server.getConnectString(), CHROOT, Duration.ofSeconds(6),
+        return BackendStores.open(TestServers.uri(server.get().getConnectString(), CHROOT, Duration.ofSeconds(6),
                 Duration.ofSeconds(5)));
     }
 
     @Test
     void extendOfANodeDeletedBehindTheHoldersBackReturnsFalseAndLosesTheLease() throws Exception {
         try (LockStore store = open();
-                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), CHROOT)) {
+                CuratorFramework raw = TestServers.rawClient(server.get().getConnectString(), CHROOT)) {
             // no watch may report the deletion before extend asks: only the store check can find it
             TestServers.backend(store).heldNodes().sweeping = false;
             Lease lease = store.lock("deleted").acquire();

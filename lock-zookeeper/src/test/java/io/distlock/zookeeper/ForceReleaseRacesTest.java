@@ -8,6 +8,8 @@ import io.distlock.Lease;
 import io.distlock.LockInfo;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -20,34 +22,26 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The interleavings of an operator's force-release (and of a node made again at a holder's path) with a grant and a
  * release that a real server allows but timing rarely shows: a contender that has come first but not yet stamped its
  * fencing token, and a release between its check and its delete. The backend's test hooks hold the contender or the
- * release at that point while the test acts through other sessions of the same server.
+ * release at that point while the test acts through other sessions of the same server.get().
  */
 class ForceReleaseRacesTest {
 
     private static final Duration PROMPTLY = Duration.ofSeconds(5);
     private static final String CHROOT = "force-races";
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
 
     @AfterEach
     void shutdown() {
@@ -55,7 +49,7 @@ class ForceReleaseRacesTest {
     }
 
     private static LockStore open() {
-        return LockStore.open(TestServers.uri(server.getConnectString(), CHROOT, Duration.ofSeconds(6),
+        return BackendStores.open(TestServers.uri(server.get().getConnectString(), CHROOT, Duration.ofSeconds(6),
                 Duration.ofSeconds(4)));
     }
 
@@ -88,7 +82,7 @@ class ForceReleaseRacesTest {
     void forceReleaseWithThePreviousHoldersTokenSparesAHolderNotYetStamped() throws Exception {
         String name = "unstamped-holder";
         try (LockStore first = open(); LockStore previous = open(); LockStore next = open(); LockStore operator = open();
-                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), CHROOT)) {
+                CuratorFramework raw = TestServers.rawClient(server.get().getConnectString(), CHROOT)) {
             Lease firstLease = first.lock(name).acquire();
             Future<Lease> previousAcquire = pool.submit(() -> previous.lock(name).acquire());
             await().atMost(PROMPTLY).until(() -> contenders(raw, name) == 2);
@@ -149,7 +143,7 @@ class ForceReleaseRacesTest {
     void aContenderWhoseNodeWasWrittenIntoBeforeItsStampIsGrantedAndLeavesNothing() throws Exception {
         String name = "written-before-stamp";
         try (LockStore contender = open(); LockStore other = open();
-                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), CHROOT)) {
+                CuratorFramework raw = TestServers.rawClient(server.get().getConnectString(), CHROOT)) {
             CountDownLatch reached = new CountDownLatch(1);
             CountDownLatch proceed = new CountDownLatch(1);
             TestServers.backend(contender).beforeStampHook = holdFirst(reached, proceed);
@@ -175,7 +169,8 @@ class ForceReleaseRacesTest {
     @Test
     void aReleaseNeverDeletesANodeMadeAgainAtItsPathByAnotherSession() throws Exception {
         String name = "remade-at-release";
-        try (LockStore holder = open(); CuratorFramework raw = TestServers.rawClient(server.getConnectString(), CHROOT)) {
+        try (LockStore holder = open();
+                CuratorFramework raw = TestServers.rawClient(server.get().getConnectString(), CHROOT)) {
             Lease lease = holder.lock(name).acquire();
             String parent = ZooKeeperBackend.parentPath(name);
             String path = parent + "/" + raw.getChildren().forPath(parent).get(0);

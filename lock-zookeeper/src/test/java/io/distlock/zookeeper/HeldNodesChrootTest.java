@@ -7,14 +7,15 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Held nodes are kept by their chroot-relative path while ZooKeeper reports paths with the chroot: a lock node
@@ -25,21 +26,14 @@ import org.junit.jupiter.api.Test;
 class HeldNodesChrootTest {
 
     private static final Duration SESSION = Duration.ofSeconds(10);
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
 
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
 
     @Test
     void aLockNodeDeletedUnderAChrootIsReportedLostByTheWatch() throws Exception {
-        try (LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), "app", SESSION,
+        try (LockStore store = BackendStores.open(TestServers.uri(server.get().getConnectString(), "app", SESSION,
                 SESSION))) {
             Lease lease = store.lock("orders:42", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60)))
                     .acquire();
@@ -57,9 +51,9 @@ class HeldNodesChrootTest {
 
     @Test
     void reportedPathsMapBackToChrootRelativeOnesAndForeignOnesToNull() throws Exception {
-        try (LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), "app", SESSION,
+        try (LockStore store = BackendStores.open(TestServers.uri(server.get().getConnectString(), "app", SESSION,
                 SESSION));
-                LockStore plain = LockStore.open("zookeeper://" + server.getConnectString())) {
+                LockStore plain = BackendStores.open("zookeeper://" + server.get().getConnectString())) {
             HeldNodes held = TestServers.backend(store).heldNodes();
             assertThat(held.relative("/app/distlock/a/n-1")).isEqualTo("/distlock/a/n-1");
             assertThat(held.relative("/apple/distlock/a/n-1")).isNull();

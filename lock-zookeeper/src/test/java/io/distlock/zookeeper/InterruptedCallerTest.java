@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Calls that do not wait ignore the caller's interrupt flag, as {@link Lock#tryLock()} does, and keep it set for the
@@ -19,17 +19,10 @@ import org.junit.jupiter.api.Test;
  */
 class InterruptedCallerTest {
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
 
     @AfterEach
     void clearInterrupt() {
@@ -37,7 +30,7 @@ class InterruptedCallerTest {
     }
 
     private static LockStore open() {
-        return LockStore.open(TestServers.uri(server.getConnectString(), "interrupted", Duration.ofSeconds(6),
+        return LockStore.open(TestServers.uri(server.get().getConnectString(), "interrupted", Duration.ofSeconds(6),
                 Duration.ofSeconds(5)));
     }
 

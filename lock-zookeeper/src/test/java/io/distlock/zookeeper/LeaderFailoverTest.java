@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.distlock.Lease;
 import io.distlock.LeaseState;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +51,8 @@ class LeaderFailoverTest {
     }
 
     private LockStore open() {
-        LockStore store = LockStore.open(TestServers.uri(cluster.getConnectString(), "failover", SESSION, CONNECTION));
+        LockStore store = BackendStores.open(
+                TestServers.uri(cluster.getConnectString(), "failover", SESSION, CONNECTION));
         stores.add(store);
         return store;
     }

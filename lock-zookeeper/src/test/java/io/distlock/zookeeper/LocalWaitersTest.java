@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
-import java.time.Duration;
+import io.distlock.tck.fixture.ClassFixture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -14,11 +14,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,20 +28,10 @@ class LocalWaitersTest {
 
     private static final int THREADS = 200;
 
-    private static TestingServer server;
-    private static CuratorFramework raw;
+    @RegisterExtension
+    static final ClassFixture<ChrootedServer> zk = new ClassFixture<>(() -> ChrootedServer.start("waiters"));
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-        raw = TestServers.rawClient(server.getConnectString(), "waiters");
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        raw.close();
-        server.close();
-    }
 
     @ParameterizedTest(name = "200 threads through {0} store(s)")
     @ValueSource(ints = {1, 2})
@@ -61,7 +48,7 @@ class LocalWaitersTest {
         Thread sampler = new Thread(() -> {
             while (!done.get()) {
                 try {
-                    mostNodes.accumulateAndGet(raw.getChildren().forPath(parent).size(), Math::max);
+                    mostNodes.accumulateAndGet(zk.get().raw().getChildren().forPath(parent).size(), Math::max);
                     samples.incrementAndGet();
                 } catch (KeeperException.NoNodeException notYet) {
                     samples.incrementAndGet();
@@ -72,8 +59,7 @@ class LocalWaitersTest {
         }, "node-sampler");
         try {
             for (int s = 0; s < storeCount; s++) {
-                LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), "waiters",
-                        Duration.ofSeconds(6), Duration.ofSeconds(5)));
+                LockStore store = zk.get().open();
                 TestServers.backend(store).createHook = builder -> creates.incrementAndGet();
                 stores.add(store);
             }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -31,7 +32,7 @@ class LostReleaseReplyTest {
     @Test
     void aReleaseWhoseDeleteReplyWasLostInAReconnectIsNotReportedLost() throws Exception {
         try (TestingServer server = TestServers.server();
-                LockStore holder = LockStore.open(TestServers.uri(server.getConnectString(), "lost-release-reply",
+                LockStore holder = BackendStores.open(TestServers.uri(server.getConnectString(), "lost-release-reply",
                         SESSION, CONNECTION))) {
             ZooKeeperBackend backend = TestServers.backend(holder);
             long session = backend.currentSession();
@@ -53,7 +54,7 @@ class LostReleaseReplyTest {
     @Test
     void aNodeDeletedBehindTheHoldersBackWithoutAReconnectIsStillReportedLostAtRelease() throws Exception {
         try (TestingServer server = TestServers.server();
-                LockStore holder = LockStore.open(TestServers.uri(server.getConnectString(), "deleted-behind",
+                LockStore holder = BackendStores.open(TestServers.uri(server.getConnectString(), "deleted-behind",
                         SESSION, CONNECTION));
                 CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "deleted-behind")) {
             TestServers.backend(holder).heldNodes().sweeping = false; // no watch reports it before the release

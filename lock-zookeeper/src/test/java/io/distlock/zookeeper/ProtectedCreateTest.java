@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CreateBuilder;
 import org.apache.curator.framework.imps.CreateFaults;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A create whose reply is lost (the node exists on the server, the client saw a connection loss) must not leave an
@@ -23,28 +21,13 @@ class ProtectedCreateTest {
 
     private static final Duration PROMPTLY = Duration.ofSeconds(3);
 
-    private static TestingServer server;
-    private static CuratorFramework raw;
+    @RegisterExtension
+    static final ClassFixture<ChrootedServer> zk = new ClassFixture<>(() -> ChrootedServer.start("protected"));
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-        raw = TestServers.rawClient(server.getConnectString(), "protected");
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        raw.close();
-        server.close();
-    }
-
-    private static LockStore open() {
-        return LockStore.open(TestServers.uri(server.getConnectString(), "protected", Duration.ofSeconds(6),
-                Duration.ofSeconds(5)));
-    }
 
     private static int nodesOf(String name) throws Exception {
-        return raw.getChildren().forPath(ZooKeeperBackend.parentPath(name)).size();
+        return zk.get().raw().getChildren().forPath(ZooKeeperBackend.parentPath(name)).size();
     }
 
     private static AtomicBoolean loseNextReply(LockStore store) {
@@ -59,7 +42,7 @@ class ProtectedCreateTest {
 
     @Test
     void lostReplyOnAFreeLockStillGrantsItWithOneNode() throws Exception {
-        try (LockStore store = open(); LockStore other = open()) {
+        try (LockStore store = zk.get().open(); LockStore other = zk.get().open()) {
             AtomicBoolean armed = loseNextReply(store);
             Lease lease = store.lock("free").tryAcquire(PROMPTLY).orElseThrow();
             assertThat(armed).as("the fault was injected").isFalse();
@@ -73,7 +56,8 @@ class ProtectedCreateTest {
 
     @Test
     void lostReplyWhileQueuedLeavesNothingBehindWhenTheWaiterGivesUp() throws Exception {
-        try (LockStore holder = open(); LockStore store = open(); LockStore next = open()) {
+        try (LockStore holder = zk.get().open(); LockStore store = zk.get().open();
+                LockStore next = zk.get().open()) {
             Lease held = holder.lock("busy").acquire();
             AtomicBoolean armed = loseNextReply(store);
             assertThat(store.lock("busy").tryAcquire(Duration.ofMillis(500))).isEmpty();

@@ -7,6 +7,7 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +57,7 @@ class ReconnectSweepAttackTest {
     void aReconnectStormLeavesEveryHolderItsNodeAndNoNameDoublyHeld(String chroot) throws Exception {
         try (TestingServer server = TestServers.server()) {
             String uri = TestServers.uri(server.getConnectString(), chroot, SESSION, CONNECTION);
-            try (LockStore a = LockStore.open(uri); LockStore b = LockStore.open(uri)) {
+            try (LockStore a = BackendStores.open(uri); LockStore b = BackendStores.open(uri)) {
                 List<LockStore> stores = List.of(a, b);
                 long[] sessions = {TestServers.backend(a).currentSession(), TestServers.backend(b).currentSession()};
                 Queue<String> failures = new ConcurrentLinkedQueue<>();
@@ -102,7 +103,7 @@ class ReconnectSweepAttackTest {
                         .isEmpty();
                 assertThat(List.of(longLock.isValid(), longPermitA.isValid(), longPermitB.isValid()))
                         .as("the long-held leases believe they hold").containsOnly(true);
-                try (LockStore other = LockStore.open(uri)) {
+                try (LockStore other = BackendStores.open(uri)) {
                     // their nodes are still at the server: nobody else gets the lock or a third permit
                     assertThat(other.lock("long " + NAMES.get(1)).tryAcquire(Duration.ofMillis(500)))
                             .as("the long-held lock, acquired by a third client").isEmpty();

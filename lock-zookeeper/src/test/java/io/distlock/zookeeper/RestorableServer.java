@@ -2,8 +2,8 @@ package io.distlock.zookeeper;
 
 import io.distlock.LockStore;
 import io.distlock.tck.FenceStateTampering;
+import io.distlock.tck.fixture.BackendStores;
 import io.distlock.tck.fixture.TempDirs;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -60,7 +60,7 @@ final class RestorableServer implements FenceStateTampering.RestorableStore {
     /** A new store on this server, with a 4 s session (sessions the older copy still shows expire soon after it). */
     @Override
     public LockStore client() {
-        return LockStore.open(TestServers.uri(connectString(), "restored", Duration.ofSeconds(4),
+        return BackendStores.open(TestServers.uri(connectString(), "restored", Duration.ofSeconds(4),
                 Duration.ofSeconds(4)));
     }
 

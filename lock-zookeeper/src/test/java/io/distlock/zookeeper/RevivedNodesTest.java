@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
@@ -44,7 +45,7 @@ class RevivedNodesTest {
     void aLockWhoseReleaseWasLostWithTheServerIsNotLeftHeldByItsLiveSession() throws Exception {
         try (TestingServer server = TestServers.server()) {
             String uri = TestServers.uri(server.getConnectString(), "lost-release", SESSION, CONNECTION);
-            try (LockStore holder = LockStore.open(uri)) {
+            try (LockStore holder = BackendStores.open(uri)) {
                 ZooKeeperBackend backend = TestServers.backend(holder);
                 long session = backend.currentSession();
                 Lease lease = holder.lock("name").acquire();
@@ -59,7 +60,7 @@ class RevivedNodesTest {
                 await("the holder reconnected in its session").atMost(SESSION)
                         .until(() -> backend.curator().getZookeeperClient().isConnected()
                                 && backend.currentSession() == session);
-                try (LockStore other = LockStore.open(uri)) {
+                try (LockStore other = BackendStores.open(uri)) {
                     Object held = other.admin().list("name", 4);
                     Optional<Lease> got = other.lock("name").tryAcquire(WITHIN);
                     got.ifPresent(Lease::release);
@@ -74,7 +75,7 @@ class RevivedNodesTest {
     private static void nodeRevivedByTheRestoreGoes(boolean permit) throws Exception {
         try (RestorableServer server = RestorableServer.start()) {
             String uri = TestServers.uri(server.connectString(), "revived", SESSION, CONNECTION);
-            try (LockStore holder = LockStore.open(uri)) {
+            try (LockStore holder = BackendStores.open(uri)) {
                 ZooKeeperBackend backend = TestServers.backend(holder);
                 long session = backend.currentSession();
                 long token;
@@ -88,7 +89,7 @@ class RevivedNodesTest {
                         .until(() -> backend.curator().getZookeeperClient().isConnected()
                                 && backend.currentSession() == session);
 
-                try (LockStore other = LockStore.open(uri)) {
+                try (LockStore other = BackendStores.open(uri)) {
                     Object held = permit ? TestServers.backend(other).heldPermits("name") + " permits"
                             : other.admin().list("name", 4);
                     Optional<Lease> got = permit ? other.semaphore("name", 1).tryAcquire(WITHIN)

@@ -7,6 +7,7 @@ import io.distlock.Lease;
 import io.distlock.LeaseState;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ class RootWatchTest {
     @BeforeEach
     void start() throws Exception {
         server = TestServers.server();
-        store = LockStore.open(TestServers.uri(server.getConnectString(), CHROOT, SESSION, CONNECTION));
+        store = BackendStores.open(TestServers.uri(server.getConnectString(), CHROOT, SESSION, CONNECTION));
         raw = TestServers.rawClient(server.getConnectString(), CHROOT);
     }
 

@@ -8,6 +8,7 @@ import io.distlock.Lease;
 import io.distlock.LeaseState;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -49,7 +50,8 @@ class SessionLeaseTest {
     }
 
     private LockStore open() {
-        LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), "sessions", SESSION, CONNECTION));
+        LockStore store = BackendStores.open(
+                TestServers.uri(server.getConnectString(), "sessions", SESSION, CONNECTION));
         stores.add(store);
         return store;
     }

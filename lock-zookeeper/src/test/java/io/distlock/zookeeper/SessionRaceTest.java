@@ -8,6 +8,7 @@ import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +69,7 @@ class SessionRaceTest {
     }
 
     private LockStore open() {
-        LockStore store = LockStore.open(uri());
+        LockStore store = BackendStores.open(uri());
         closing.add(store);
         return store;
     }

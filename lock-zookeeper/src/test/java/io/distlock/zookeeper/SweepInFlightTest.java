@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Queue;
@@ -65,7 +66,7 @@ class SweepInFlightTest {
 
     @Test
     void aWaiterQueuedBehindAnotherStoresHolderSurvivesTheSweepAndIsGranted() throws Exception {
-        try (LockStore holder = LockStore.open(uri); LockStore waiter = LockStore.open(uri)) {
+        try (LockStore holder = BackendStores.open(uri); LockStore waiter = BackendStores.open(uri)) {
             Lease held = holder.lock("name").acquire();
             ZooKeeperBackend backend = TestServers.backend(waiter);
             CompletableFuture<Optional<Lease>> waiting = CompletableFuture.supplyAsync(() -> {
@@ -88,7 +89,7 @@ class SweepInFlightTest {
     }
 
     private void survives(boolean permit, boolean beforeStamp) throws Exception {
-        try (LockStore store = LockStore.open(uri); LockStore other = LockStore.open(uri)) {
+        try (LockStore store = BackendStores.open(uri); LockStore other = BackendStores.open(uri)) {
             ZooKeeperBackend backend = TestServers.backend(store);
             Queue<String> lost = new ConcurrentLinkedQueue<>();
             AtomicBoolean once = new AtomicBoolean();

@@ -1,7 +1,7 @@
 package io.distlock.zookeeper;
 
 import io.distlock.LockStore;
-import io.distlock.core.BackendLockStore;
+import io.distlock.tck.fixture.BackendStores;
 import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,9 +104,9 @@ final class TestServers {
                 + "ms&connectionTimeout=" + connection.toMillis() + "ms";
     }
 
-    /** The backend behind a store opened from a ZooKeeper URI. */
+    /** The backend behind a store opened from a ZooKeeper URI by {@link BackendStores#open}. */
     static ZooKeeperBackend backend(LockStore store) {
-        return (ZooKeeperBackend) ((BackendLockStore) store).backend();
+        return BackendStores.backend(store, ZooKeeperBackend.class);
     }
 
     /**

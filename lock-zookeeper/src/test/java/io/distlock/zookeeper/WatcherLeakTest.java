@@ -5,11 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A wait that ends without its predecessor changing (a timeout) takes its watch with it: the client's watch manager
@@ -19,20 +20,13 @@ class WatcherLeakTest {
 
     private static final int ATTEMPTS = 40;
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
 
     private static LockStore open() {
-        return LockStore.open(TestServers.uri(server.getConnectString(), "watchers", Duration.ofSeconds(6),
+        return BackendStores.open(TestServers.uri(server.get().getConnectString(), "watchers", Duration.ofSeconds(6),
                 Duration.ofSeconds(5)));
     }
 

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.ClassFixture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link ZooKeeperNameCleanup} against a real server: after a lock and a semaphore permit of names starting with a
@@ -21,22 +21,15 @@ import org.junit.jupiter.api.Test;
  */
 class ZooKeeperNameCleanupTest {
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
 
     @Test
     void deletesEveryNodeOfTheNamesWithThePrefixAndNoOther() throws Exception {
         String chroot = "cleanup-" + UUID.randomUUID().toString().substring(0, 8);
-        String uri = "zookeeper://" + server.getConnectString() + "/" + chroot;
+        String uri = "zookeeper://" + server.get().getConnectString() + "/" + chroot;
         String prefix = "run 1/ü.";
         String other = "run 1/x";
         try (LockStore store = LockStore.open(uri)) {
@@ -54,13 +47,13 @@ class ZooKeeperNameCleanupTest {
 
     @Test
     void anEmptyPrefixIsRefusedBeforeAnythingIsDeleted() {
-        String uri = "zookeeper://" + server.getConnectString();
+        String uri = "zookeeper://" + server.get().getConnectString();
         assertThatThrownBy(() -> ZooKeeperNameCleanup.deleteNames(uri, ""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-empty");
     }
 
     private static List<String> children(String chroot) throws Exception {
-        try (CuratorFramework client = TestServers.rawClient(server.getConnectString(), chroot)) {
+        try (CuratorFramework client = TestServers.rawClient(server.get().getConnectString(), chroot)) {
             List<String> paths = new ArrayList<>();
             for (String root : List.of(ZooKeeperBackend.ROOT, ZooKeeperPermits.ROOT)) {
                 if (client.checkExists().forPath(root) != null) {

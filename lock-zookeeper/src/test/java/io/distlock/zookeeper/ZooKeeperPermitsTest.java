@@ -3,10 +3,12 @@ package io.distlock.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.distlock.DistributedSemaphore;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
-import io.distlock.DistributedSemaphore;
+import io.distlock.tck.fixture.BackendStores;
+import io.distlock.tck.fixture.ClassFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,27 +21,19 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** ZooKeeper semaphores: a permit node deleted behind its holder's back, FIFO hand-over through the watch chain. */
 class ZooKeeperPermitsTest {
 
     private static final Duration SESSION = Duration.ofSeconds(4);
-    private static TestingServer server;
+    @RegisterExtension
+    static final ClassFixture<TestingServer> server = new ClassFixture<>(TestServers::server);
     private final List<LockStore> stores = new ArrayList<>();
 
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = TestServers.server();
-    }
 
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
 
     @AfterEach
     void closeStores() {
@@ -47,7 +41,8 @@ class ZooKeeperPermitsTest {
     }
 
     private LockStore client() {
-        LockStore store = LockStore.open(TestServers.uri(server.getConnectString(), "permits", SESSION, SESSION));
+        LockStore store = BackendStores.open(
+                TestServers.uri(server.get().getConnectString(), "permits", SESSION, SESSION));
         stores.add(store);
         return store;
     }
@@ -87,16 +82,16 @@ class ZooKeeperPermitsTest {
         DistributedSemaphore semaphore = store.semaphore("requests", 2);
         semaphore.acquire().release(); // the parent exists from here on
         int pairs = 50;
-        long before = TestServers.requestsReceived(server);
+        long before = TestServers.requestsReceived(server.get());
         for (int i = 0; i < pairs; i++) {
             semaphore.acquire().release();
         }
-        long waiting = TestServers.requestsReceived(server) - before;
-        before = TestServers.requestsReceived(server);
+        long waiting = TestServers.requestsReceived(server.get()) - before;
+        before = TestServers.requestsReceived(server.get());
         for (int i = 0; i < pairs; i++) {
             semaphore.tryAcquire().orElseThrow().release();
         }
-        long single = TestServers.requestsReceived(server) - before;
+        long single = TestServers.requestsReceived(server.get()) - before;
         // a few more than 6 per pair for the session's pings (the release reads its node's owner before the delete)
         assertThat(waiting).as("requests for %d acquire()/release() pairs", pairs).isLessThanOrEqualTo(6L * pairs + 5);
         assertThat(single).as("requests for %d tryAcquire()/release() pairs", pairs)

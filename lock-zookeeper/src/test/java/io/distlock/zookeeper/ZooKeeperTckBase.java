@@ -5,8 +5,8 @@ import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.LockStoreTck;
 import io.distlock.tck.PrefixedStores;
 import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreCapabilities;
 import io.distlock.tck.WaitResources;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -24,12 +24,7 @@ abstract class ZooKeeperTckBase extends LockStoreTck {
 
     @Override
     protected LockStore newClient() {
-        return LockStore.open(storeUri());
-    }
-
-    @Override
-    protected StoreCapabilities capabilities() {
-        return StoreCapabilities.sessionBound(SESSION);
+        return BackendStores.open(storeUri());
     }
 
     /** A client's operations give up after the URI's connection timeout (see {@link WaitBudget}). */
@@ -83,7 +78,7 @@ abstract class ZooKeeperTckBase extends LockStoreTck {
 
             @Override
             public LockStore open(String namespace) {
-                return LockStore.open(uri.substring(0, slash + 1) + namespace + uri.substring(query));
+                return BackendStores.open(uri.substring(0, slash + 1) + namespace + uri.substring(query));
             }
         };
     }

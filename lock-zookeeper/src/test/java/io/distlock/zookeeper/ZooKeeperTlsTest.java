@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
+import io.distlock.tck.fixture.BackendStores;
 import io.distlock.tck.fixture.TestCertificates;
 import io.distlock.tck.fixture.TestCertificates.ServerCertificate;
 import io.distlock.tck.fixture.ZooKeeperServer;
@@ -53,7 +54,7 @@ class ZooKeeperTlsTest {
 
     @Test
     void locksWorkOverTlsWithATrustedServerAndAClientCertificate() throws Exception {
-        try (LockStore store = LockStore.open(uri(server.securePort(), certificates, clientCertificate));
+        try (LockStore store = BackendStores.open(uri(server.securePort(), certificates, clientCertificate));
                 Lease lease = store.lock("over tls").acquire()) {
             assertThat(lease.fencingToken()).isPositive();
             assertThat(TestServers.backend(store).curator().getZookeeperClient().getZooKeeper().getClientConfig()
@@ -63,7 +64,7 @@ class ZooKeeperTlsTest {
 
     @Test
     void aPlainClientGetsNothingFromTheTlsPort() {
-        assertThatThrownBy(() -> LockStore.open("zookeeper://127.0.0.1:" + server.securePort()
+        assertThatThrownBy(() -> BackendStores.open("zookeeper://127.0.0.1:" + server.securePort()
                 + "/tls?sessionTimeout=4s&connectionTimeout=3s").close())
                 .isInstanceOf(StoreUnavailableException.class);
     }
@@ -71,7 +72,7 @@ class ZooKeeperTlsTest {
     @Test
     void aServerCertificateThatNoTrustedAuthoritySignedIsRefused() {
         String uri = uri(server.securePort(), otherCa, clientCertificate);
-        assertThatThrownBy(() -> LockStore.open(uri).close()).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> BackendStores.open(uri).close()).isInstanceOf(StoreUnavailableException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(otherCa.password(),
                         certificates.password()));
     }
@@ -79,23 +80,23 @@ class ZooKeeperTlsTest {
     @Test
     void aServerCertificateForAnotherHostIsRefused() {
         String uri = uri(wrongHost.securePort(), certificates, null);
-        assertThatThrownBy(() -> LockStore.open(uri).close()).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> BackendStores.open(uri).close()).isInstanceOf(StoreUnavailableException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(certificates.password()));
     }
 
     @Test
     void aServerThatAsksForAClientCertificateRefusesAClientWithout() {
         String uri = uri(server.securePort(), certificates, null);
-        assertThatThrownBy(() -> LockStore.open(uri).close()).isInstanceOf(StoreUnavailableException.class);
+        assertThatThrownBy(() -> BackendStores.open(uri).close()).isInstanceOf(StoreUnavailableException.class);
     }
 
     @Test
     void badTlsOptionsAreRefusedNamingTheOptionNeverThePassword() {
-        assertThatThrownBy(() -> LockStore.open("zookeeper://127.0.0.1:1/x?tls=true&trustStore="
+        assertThatThrownBy(() -> BackendStores.open("zookeeper://127.0.0.1:1/x?tls=true&trustStore="
                 + directory.resolve("missing.p12") + "&trustStorePassword=s3cret-value"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trustStore")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cret-value"));
-        assertThatThrownBy(() -> LockStore.open("zookeeper://127.0.0.1:1/x?trustStore="
+        assertThatThrownBy(() -> BackendStores.open("zookeeper://127.0.0.1:1/x?trustStore="
                 + certificates.trustStore())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("needs tls=true");
     }

@@ -1,5 +1,6 @@
 package io.distlock.cli.tck;
 
+import io.distlock.Features;
 import io.distlock.LeaseModel;
 import io.distlock.LockStore;
 import io.distlock.cli.Durations;
@@ -93,13 +94,15 @@ public final class TckCommand implements Callable<Integer> {
     private int check(PrintWriter out, String uri, Pattern filter, Duration timeout, StoreOutage outage,
             Duration operationTimeout) {
         StoreCapabilities capabilities;
+        Features features;
         try (LockStore probe = StoreUris.open(spec.commandLine(), uri)) { // fail fast (exit 3) if the store is down
-            capabilities = capabilities(probe, uri, timeout);
+            features = probe.features();
+            capabilities = capabilities(features, uri, timeout);
         }
         String unreachable = unreachableUri != null ? unreachableUri : StoreUris.unreachableTwin(uri);
         String shown = StoreUri.redact(uri);
 
-        out.println("distlock TCK against " + shown + " (" + describe(capabilities) + ")");
+        out.println("distlock TCK against " + shown + " (" + describe(features, capabilities) + ")");
         out.flush();
         long start = System.nanoTime();
         TckTarget target = new TckTarget(uri, capabilities, unreachable, outage, operationTimeout);
@@ -115,10 +118,13 @@ public final class TckCommand implements Callable<Integer> {
         return failed == 0 && passed > 0 ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }
 
-    /** The kit's view of {@code store}: what it declares, with {@code sessionTimeoutOverride} if given. */
-    static StoreCapabilities capabilities(LockStore store, String uri, Duration sessionTimeoutOverride) {
-        StoreCapabilities declared = StoreCapabilities.of(store, uri);
-        return sessionTimeoutOverride != null && declared.leaseModel() == LeaseModel.SESSION
+    /**
+     * What the kit is told of the store at {@code uri} with {@code features} beyond them: {@code
+     * sessionTimeoutOverride}, if given, as the session timeout of a session-bound store.
+     */
+    static StoreCapabilities capabilities(Features features, String uri, Duration sessionTimeoutOverride) {
+        StoreCapabilities declared = StoreCapabilities.of(uri);
+        return sessionTimeoutOverride != null && features.leaseModel() == LeaseModel.SESSION
                 ? declared.withSessionTimeout(sessionTimeoutOverride) : declared;
     }
 
@@ -171,9 +177,9 @@ public final class TckCommand implements Callable<Integer> {
         return s.length() <= max ? s : s.substring(0, max - 3) + "...";
     }
 
-    private static String describe(StoreCapabilities c) {
-        return switch (c.leaseModel()) {
-            case SESSION -> "session-bound leases, session timeout " + Durations.show(c.sessionTimeout());
+    private static String describe(Features features, StoreCapabilities c) {
+        return switch (features.leaseModel()) {
+            case SESSION -> "session-bound leases, session timeout " + Durations.show(c.sessionTimeout(features));
             case TIME -> "time-bound leases" + (c.separateJvmClients() ? "" : ", single JVM");
         };
     }

@@ -2,6 +2,7 @@ package io.distlock.cli.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.Features;
 import io.distlock.LeaseModel;
 import io.distlock.LockStore;
 import io.distlock.tck.StoreCapabilities;
@@ -17,9 +18,16 @@ import org.junit.jupiter.api.Test;
  */
 class DeclaredCapabilitiesTest {
 
-    private static StoreCapabilities of(String uri, Duration override) {
+    /** What the kit works with for a store: from its features, and from what the tck command tells the kit. */
+    private record Seen(LeaseModel leaseModel, Duration sessionTimeout, boolean separateJvmClients, boolean admin) {
+    }
+
+    private static Seen of(String uri, Duration override) {
         try (LockStore store = LockStore.open(uri)) {
-            return TckCommand.capabilities(store, uri, override);
+            Features f = store.features();
+            StoreCapabilities c = TckCommand.capabilities(f, uri, override);
+            return new Seen(f.leaseModel(), f.leaseModel() == LeaseModel.SESSION ? c.sessionTimeout(f) : null,
+                    c.separateJvmClients(), f.admin());
         }
     }
 
@@ -27,7 +35,7 @@ class DeclaredCapabilitiesTest {
     void zooKeeperIsSessionBoundWithTheTimeoutTheServerAgreed() {
         try (ZooKeeperServer zk = ZooKeeperServer.start()) {
             String base = "zookeeper://127.0.0.1:" + zk.port();
-            StoreCapabilities c = of(base + "?sessionTimeout=4s", null);
+            Seen c = of(base + "?sessionTimeout=4s", null);
             assertThat(c.leaseModel()).isEqualTo(LeaseModel.SESSION);
             assertThat(c.sessionTimeout()).isEqualTo(Duration.ofSeconds(4));
             String zk2 = "zk://127.0.0.1:" + zk.port();
@@ -41,10 +49,10 @@ class DeclaredCapabilitiesTest {
     @Test
     void memIsSingleJvmAndOthersAreTimeBound() {
         assertThat(of("mem:x", null).separateJvmClients()).isFalse();
-        StoreCapabilities redis = of("redis://127.0.0.1:6379?keyPrefix=spi-caps-" + UUID.randomUUID() + ":", null);
+        Seen redis = of("redis://127.0.0.1:6379?keyPrefix=spi-caps-" + UUID.randomUUID() + ":", null);
         assertThat(redis.leaseModel()).isEqualTo(LeaseModel.TIME);
         assertThat(redis.separateJvmClients()).isTrue();
-        assertThat(redis.forceRelease()).isTrue();
+        assertThat(redis.admin()).isTrue();
         assertThat(of("jdbc:mariadb://127.0.0.1:3306/test?user=root&distlock.table=spi_caps_locks", null)
                 .leaseModel()).isEqualTo(LeaseModel.TIME);
         assertThat(of("mem:x", Duration.ofSeconds(6)).sessionTimeout()).as("no session on a time-bound store")

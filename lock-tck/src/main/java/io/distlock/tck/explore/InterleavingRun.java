@@ -8,11 +8,12 @@ import io.distlock.LeaseModel;
 import io.distlock.LeaseState;
 import io.distlock.LockException;
 import io.distlock.LockOptions;
+import io.distlock.LockStore;
 import io.distlock.ScheduledOnce;
 import io.distlock.DistributedSemaphore;
 import io.distlock.StoreUnavailableException;
-import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
+import io.distlock.spi.Stores;
 import io.distlock.tck.check.CriticalSection;
 import io.distlock.tck.check.HistoryChecker;
 import io.distlock.tck.check.HistoryReport;
@@ -202,7 +203,7 @@ final class InterleavingRun {
     private final YieldScheduler scheduler;
     private final StubSpace space = StubSpace.withClockFloor();
     private final List<StubBackend> backends = new ArrayList<>();
-    private final List<BackendLockStore> stores = new ArrayList<>();
+    private final List<LockStore> stores = new ArrayList<>();
     private final Map<String, Granted> grants = new ConcurrentHashMap<>();
     private final Map<String, Held> current = new ConcurrentHashMap<>();
     private final List<CriticalSection> sections = new CopyOnWriteArrayList<>();
@@ -278,7 +279,7 @@ final class InterleavingRun {
             int client = c;
             backend.probe((b, point, name, grant) -> at(client, b, point, name, grant));
             backends.add(backend);
-            stores.add(new BackendLockStore(backend, "stub-client" + c));
+            stores.add(Stores.over(backend, "stub-client" + c));
         }
         if (program.fault() == Fault.RENEW_LATE) {
             struck.add(program.faultClient()); // its leases are held to their deadline: a renewal the scheduler
@@ -483,7 +484,7 @@ final class InterleavingRun {
 
     private void work(String label, Worker worker) {
         scheduler.yieldPoint("start");
-        BackendLockStore store = stores.get(worker.client());
+        LockStore store = stores.get(worker.client());
         for (Step step : worker.steps()) {
             try {
                 step(label, worker.client(), store, step);
@@ -505,7 +506,7 @@ final class InterleavingRun {
         }
     }
 
-    private void step(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
+    private void step(String label, int client, LockStore store, Step step) throws InterruptedException {
         // a session-bound lease takes no expiry from releaseAfter (the core holds it locally): nothing for the limit
         Op op = step.op() == Op.RELEASE_AFTER_OVER_LIMIT && program.model() == LeaseModel.SESSION ? Op.RELEASE_AFTER
                 : step.op();
@@ -747,7 +748,7 @@ final class InterleavingRun {
      * (or released after a minimum hold, which keeps it taken in the store until then). A wait that got nothing while
      * the semaphore stood below its limit for a second is a lost wake-up.
      */
-    private void permit(String label, int client, BackendLockStore store, Op op) throws InterruptedException {
+    private void permit(String label, int client, LockStore store, Op op) throws InterruptedException {
         DistributedSemaphore semaphore = store.semaphore(SEMAPHORE, PERMITS,
                 LockOptions.defaults().withLeaseTime(LEASE));
         long start = System.nanoTime();
@@ -879,7 +880,7 @@ final class InterleavingRun {
      * term is a violation (after a loss the old leader may hear of it late: LeadershipListener#revoked says the
      * fencing token protects resources then), and so is one elected with a term already lost.
      */
-    private void lead(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
+    private void lead(String label, int client, LockStore store, Step step) throws InterruptedException {
         String me = label + "/lead";
         CountDownLatch won = new CountDownLatch(1);
         Held[] term = {null};
@@ -926,7 +927,7 @@ final class InterleavingRun {
      * ONCE: a ScheduledOnce on "once" for one and a half periods, closed; a period whose attempt begins after close()
      * returned (less a slack for a thread just descheduled) is a violation.
      */
-    private void once(String label, int client, BackendLockStore store) {
+    private void once(String label, int client, LockStore store) {
         AtomicLong closedAt = new AtomicLong();
         DistributedLock lock = store.lock("once", LockOptions.defaults().withLeaseTime(LEASE));
         ScheduledOnce schedule = ScheduledOnce.atFixedRate(lock, ONCE_PERIOD, lease -> {
