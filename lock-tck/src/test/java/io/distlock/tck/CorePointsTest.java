@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockOptions;
-import io.distlock.core.BackendLockStore;
+import io.distlock.LockStore;
+import io.distlock.spi.Stores;
 import io.distlock.tck.stub.StubBackend;
 import io.distlock.tck.stub.StubSpace;
 import java.time.Duration;
@@ -23,7 +24,7 @@ class CorePointsTest {
 
     private final StubSpace space = new StubSpace();
     private final StubBackend backend = new StubBackend(space);
-    private final BackendLockStore store = new BackendLockStore(backend, "stub with core points");
+    private final LockStore store = Stores.over(backend, "stub with core points");
 
     @AfterEach
     void cleanUp() {

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.Leadership;
 import io.distlock.LeadershipListener;
-import io.distlock.core.BackendLockStore;
+import io.distlock.LockStore;
+import io.distlock.spi.Stores;
 import io.distlock.tck.stub.Pause;
 import io.distlock.tck.stub.StubBackend;
 import io.distlock.tck.stub.StubBackend.Point;
@@ -33,7 +34,7 @@ class LeadershipLossInFlightTest {
         Pause granted = backend.pauseAt(Point.AFTER_GRANT);
         List<String> terms = new CopyOnWriteArrayList<>();
         CountDownLatch electedTwiceOrValid = new CountDownLatch(1);
-        try (BackendLockStore store = new BackendLockStore(backend, "stub")) {
+        try (LockStore store = Stores.over(backend, "stub")) {
             try (Leadership leadership = store.leadership("x", new LeadershipListener() {
                 @Override
                 public void elected(Lease term) {

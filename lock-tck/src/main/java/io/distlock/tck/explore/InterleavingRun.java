@@ -680,7 +680,7 @@ final class InterleavingRun {
      * takes anything else: the lease works (held, released), a wait however long ends with the lock once the other
      * worker frees it. Any other exception is unexpected ({@link #work}).
      */
-    private void boundary(String label, int client, BackendLockStore store, Step step) throws InterruptedException {
+    private void boundary(String label, int client, LockStore store, Step step) throws InterruptedException {
         Duration value = BOUNDS.get((int) Math.floorMod(program.seed() / 3, BOUNDS.size()));
         boolean over = value.compareTo(LockOptions.MAX_LEASE_TIME) > 0;
         int kind = (int) Math.floorMod(program.seed(), 3);
