@@ -24,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class CampaignLoop implements Leadership {
 
     private static final System.Logger LOG = System.getLogger(CampaignLoop.class.getName());
-    private static final long OUTAGE_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private enum Phase { CAMPAIGNING, LEADING, OTHER }
 
@@ -109,7 +109,7 @@ public final class CampaignLoop implements Leadership {
                     continue; // close() interrupts only while campaigning; the loop condition sees closed
                 } catch (StoreUnavailableException e) {
                     LOG.log(Level.DEBUG, "leadership ''{0}'': store unavailable, campaigning again", name());
-                    pauseAfterOutage();
+                    backOff();
                     continue;
                 }
                 if (!enter(Phase.LEADING)) {
@@ -150,11 +150,14 @@ public final class CampaignLoop implements Leadership {
 
     /**
      * One term: elected, hold until lost or closed, step down, revoked. A term lost on its way (the store dropped the
-     * grant before the core registered it) is never elected: it is released and the campaign goes on.
+     * grant before the core registered it) is never elected: it is released and the campaign goes on after a pause.
      */
     private void serve(Lease won) {
         if (!won.isValid()) {
             releaseQuietly(won);
+            LOG.log(Level.DEBUG, "leadership ''{0}'': term {1} lost on its way, campaigning again",
+                    name(), won.fencingToken());
+            backOff(); // a store that drops every grant would otherwise be asked again at once, forever
             return;
         }
         won.onLost(e -> {
@@ -205,10 +208,11 @@ public final class CampaignLoop implements Leadership {
         }
     }
 
-    private void pauseAfterOutage() {
+    /** Waits before campaigning again after an outage or a term lost on its way; close() ends the wait. */
+    private void backOff() {
         guard.lock();
         try {
-            long left = OUTAGE_BACKOFF_NANOS;
+            long left = BACKOFF_NANOS;
             while (!closed && left > 0) {
                 left = changed.awaitNanos(left);
             }

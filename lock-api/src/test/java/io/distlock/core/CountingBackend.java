@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,6 +28,8 @@ final class CountingBackend extends CountingBackendBase {
     final AtomicInteger maxAcquiresInFlight = new AtomicInteger();
     final AtomicBoolean storeDown = new AtomicBoolean();
     final AtomicInteger acquireCalls = new AtomicInteger();
+    /** When each acquire call began (System.nanoTime), in order. */
+    final List<Long> acquireStarts = new CopyOnWriteArrayList<>();
     final AtomicInteger releaseCalls = new AtomicInteger();
     final AtomicInteger handOverCalls = new AtomicInteger();
     /** When cleared, the backend says it cannot hand over, as Redlock or ZooKeeper do. */
@@ -34,6 +37,8 @@ final class CountingBackend extends CountingBackendBase {
     volatile LeaseModel model = LeaseModel.TIME;
     /** When set, the backend reports each grant lost before handing it to the core (the acquisition race). */
     volatile boolean loseGrantsBeforeHandingThemOver;
+    /** When set, the store drops each grant and reports it lost before handing it to the core. */
+    volatile boolean dropGrantsBeforeHandingThemOver;
     /** When positive, grants carry this fencing token instead of the store's. */
     volatile long fenceOverride;
     /** When set, hand-over grants say this about other clients waiting instead of what the store saw. */
@@ -59,12 +64,17 @@ final class CountingBackend extends CountingBackendBase {
     @Override
     public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         acquireCalls.incrementAndGet();
+        acquireStarts.add(System.nanoTime());
         checkLease(leaseTime);
         return countedInFlight(acquiresInFlight, maxAcquiresInFlight, () -> {
             Grant grant = delegate.acquire(name, leaseTime, wait);
             if (grant != null && fenceOverride > 0) {
                 grant = new Grant(grant.name(), grant.ownerToken(), fenceOverride, grant.handle(),
                         grant.issuedAtNanos(), grant.othersWaiting());
+            }
+            if (grant != null && dropGrantsBeforeHandingThemOver) {
+                delegate.release(grant); // the store no longer has it, as after an operator's delete
+                return lostFirst(grant, "deleted right after the grant");
             }
             return loseGrantsBeforeHandingThemOver ? lostFirst(grant, "node vanished right after the grant") : grant;
         });
