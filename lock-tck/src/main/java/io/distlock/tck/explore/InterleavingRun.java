@@ -47,8 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection is valid; a lease lost with no fault on its client is a violation too; no more permits than the limit,
  * a permit released after a minimum hold still taken; a lease whose renewal was answered after its local deadline
  * not left in the store. As it happens: no leader elected with a term already lost, nor while another leader of the
- * name not yet told revoked still holds a valid term, no ScheduledOnce period begun after close, no acquire
- * spinning (store attempts per call, and attempts made back to back with none of the backoff's wait), a
+ * name not yet told revoked still holds a valid term or released it, no ScheduledOnce period begun after close, no
+ * acquire spinning (store attempts per call, and attempts made back to back with none of the backoff's wait), a
  * releaseAfter the store's limit refused leaves its lock free, a nested acquisition never shares a hold an operator
  * force-released, a store call that fails on an interrupted thread never fails a release. At the end: no fencing
  * token granted twice or out of order (the kit's {@link HistoryChecker} over the holders' sections), every wait
@@ -877,7 +877,7 @@ final class InterleavingRun {
     /**
      * LEAD: campaigns for the name, waits (bounded) to be elected, acts for a turn, steps down. The listener tracks
      * the acting leaders: one elected while another of the name has not been told revoked and still holds a valid
-     * term is a violation (after a loss the old leader may hear of it late: LeadershipListener#revoked says the
+     * term, or has released it (a step-down that released before revoked), is a violation (after a loss the old leader may hear of it late: LeadershipListener#revoked says the
      * fencing token protects resources then), and so is one elected with a term already lost.
      */
     private void lead(String label, int client, LockStore store, Step step) throws InterruptedException {
@@ -892,10 +892,13 @@ final class InterleavingRun {
                             + ", " + lease.state() + ")");
                 }
                 acting.forEach((other, otherTerm) -> {
-                    if (otherTerm.lockName().equals(step.name()) && !other.equals(me) && otherTerm.isValid()) {
+                    // a term released before its revoked is a step-down in the wrong order, not a loss heard late
+                    boolean stillActing = otherTerm.isValid() || otherTerm.state() == LeaseState.RELEASED;
+                    if (otherTerm.lockName().equals(step.name()) && !other.equals(me) && stillActing) {
                         violations.add("two acting leaders of '" + step.name() + "': " + me + " elected (fence "
                                 + lease.fencingToken() + ") while " + other + " had not been told revoked and its"
-                                + " term (fence " + otherTerm.fencingToken() + ") was still valid");
+                                + " term (fence " + otherTerm.fencingToken() + ") was " + (otherTerm.isValid()
+                                ? "still valid" : "released, not lost"));
                     }
                 });
                 acting.put(me, lease);
