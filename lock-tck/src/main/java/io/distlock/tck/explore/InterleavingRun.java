@@ -877,8 +877,9 @@ final class InterleavingRun {
     /**
      * LEAD: campaigns for the name, waits (bounded) to be elected, acts for a turn, steps down. The listener tracks
      * the acting leaders: one elected while another of the name has not been told revoked and still holds a valid
-     * term, or has released it (a step-down that released before revoked), is a violation (after a loss the old leader may hear of it late: LeadershipListener#revoked says the
-     * fencing token protects resources then), and so is one elected with a term already lost.
+     * term, or has released it (a step-down that released before revoked), is a violation (after a loss the old
+     * leader may hear of it late: LeadershipListener#revoked says the fencing token protects resources then), and so
+     * is one elected with a term already lost.
      */
     private void lead(String label, int client, LockStore store, Step step) throws InterruptedException {
         String me = label + "/lead";
