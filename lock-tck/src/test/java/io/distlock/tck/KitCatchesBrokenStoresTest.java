@@ -3,6 +3,7 @@ package io.distlock.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.LockInfo;
@@ -62,6 +63,26 @@ class KitCatchesBrokenStoresTest {
                 public Set<Grant> renew(List<Renewal> renewals) {
                     return delegate.renew(renewals.stream().map(r -> new Renewal(r.grant(), Duration.ofHours(1)))
                             .toList());
+                }
+            });
+        }
+    }
+
+    /**
+     * A time-bound store that says its leases are bound to the session: the core then never renews them, and the kit
+     * skips its time-bound rules, so the rules every store runs must catch the statement.
+     */
+    static class TimeBoundSaysSessionTck extends BrokenTck {
+        TimeBoundSaysSessionTck() {
+            super(backend -> new ForwardingBackend(backend) {
+                @Override
+                public LeaseModel leaseModel() {
+                    return LeaseModel.SESSION;
+                }
+
+                @Override
+                public Duration sessionTimeout() {
+                    return Duration.ofSeconds(3);
                 }
             });
         }
@@ -972,6 +993,22 @@ class KitCatchesBrokenStoresTest {
         assertThat(failedRules(ForgetfulReleaseTck.class, WATCHED)).contains(
                 "rule_4_1_expiredLeaseCannotReleaseNextHoldersLock",
                 "rule_4_3_forciblyReleasedLeaseCannotReleaseNextHolder");
+    }
+
+    private static final String[] WATCHED_LEASE_MODEL = {
+        "rule_5_2_renewingHolderKeepsLockPastLeaseTime",
+        "rule_16_8_lostTermRevokedThenCampaignsAgain",
+    };
+
+    @Test
+    void aCorrectStorePassesTheLeaseModelRules() {
+        assertThat(failedRules(ControlTck.class, WATCHED_LEASE_MODEL)).isEmpty();
+    }
+
+    @Test
+    void aTimeBoundStoreThatSaysItsLeasesAreSessionBoundIsCaught() {
+        assertThat(failedRules(TimeBoundSaysSessionTck.class, WATCHED_LEASE_MODEL))
+                .containsExactlyInAnyOrder(WATCHED_LEASE_MODEL);
     }
 
     @Test
