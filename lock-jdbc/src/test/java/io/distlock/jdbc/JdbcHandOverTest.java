@@ -8,7 +8,7 @@ import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.core.BackendLockStore;
 import io.distlock.spi.Grant;
-import io.distlock.spi.LockBackend;
+import io.distlock.spi.HandOvers;
 import io.distlock.spi.Wait;
 import io.distlock.tck.check.HandOverHolder;
 import java.time.Duration;
@@ -38,8 +38,8 @@ class JdbcHandOverTest {
     void theNewHolderGetsItsTokenLeaseAndAGreaterFenceAndTheOldTokenIsRefused(String label, String uri)
             throws Exception {
         try (LockStore store = LockStore.open(uri)) {
-            LockBackend backend = ((BackendLockStore) store).backend();
-            assertThat(backend.handsOver()).isTrue();
+            assertThat(((BackendLockStore) store).backend()).isInstanceOf(HandOvers.class);
+            HandOvers backend = (HandOvers) ((BackendLockStore) store).backend();
             Grant first = backend.acquire("handed:row", Duration.ofSeconds(2), Wait.none());
 
             Grant second = backend.handOver(first, Duration.ofSeconds(40), Thread.currentThread());
@@ -81,7 +81,7 @@ class JdbcHandOverTest {
     void aClosedStoreRefusesAHandOverAndLeavesTheRowAlone(String label, String uri) throws Exception {
         Grant first;
         try (LockStore store = LockStore.open(uri)) {
-            LockBackend backend = ((BackendLockStore) store).backend();
+            HandOvers backend = (HandOvers) ((BackendLockStore) store).backend();
             first = backend.acquire("handed:closed", Duration.ofSeconds(30), Wait.none());
             store.close();
 

@@ -251,9 +251,8 @@ final class InterleavingRun {
 
     private Outcome run() throws InterruptedException {
         for (int c = 0; c < program.clients(); c++) {
-            StubBackend backend = new StubBackend(space);
+            StubBackend backend = program.handOvers() ? StubBackend.handingOver(space) : new StubBackend(space);
             backend.leaseModel(program.model());
-            backend.handOvers(program.handOvers());
             backend.maxLeaseTime(MAX_LEASE);
             backend.permits(true);
             int client = c;
