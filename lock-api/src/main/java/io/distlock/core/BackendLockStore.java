@@ -15,11 +15,13 @@ import io.distlock.DistributedSemaphore;
 import io.distlock.StoreOptions;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
+import io.distlock.spi.HandOvers;
 import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -44,6 +46,8 @@ public final class BackendLockStore implements LockStore {
     private static final System.Logger LOG = System.getLogger(BackendLockStore.class.getName());
 
     private final LockBackend backend;
+    /** The backend's hand-overs, or null if it frees a released lock and lets the next thread acquire it. */
+    private final HandOvers handOvers;
     private final String description;
     /** The options of locks, semaphores and leaderships asked for by name only. */
     private final LockOptions defaultOptions;
@@ -102,6 +106,7 @@ public final class BackendLockStore implements LockStore {
      */
     public BackendLockStore(LockBackend backend, String description, StoreOptions options) {
         this.backend = Objects.requireNonNull(backend, "backend");
+        this.handOvers = backend instanceof HandOvers h ? h : null;
         this.description = Objects.requireNonNull(description, "description");
         this.defaultOptions = Objects.requireNonNull(options, "options").lockOptions();
         this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
@@ -109,7 +114,7 @@ public final class BackendLockStore implements LockStore {
         this.delayedReleases = new DelayedReleases(this::releaseInStore, description);
         PermitBackend permitBackend = backend.permits();
         this.permits = permitBackend != null
-                ? new CorePermits(this, permitBackend, backend.leaseModel() == LeaseModel.SESSION) : null;
+                ? new CorePermits(this, permitBackend, sessionBound()) : null;
         backend.attach(new Events());
     }
 
@@ -121,6 +126,11 @@ public final class BackendLockStore implements LockStore {
         renewals.listener(listener == null ? LockStoreListener.NONE : listener);
     }
 
+    /** Whether the backend's leases end with its session rather than by time. */
+    private boolean sessionBound() {
+        return backend.terms().leaseModel() == LeaseModel.SESSION;
+    }
+
     /** The backend behind this store, for backend-specific tests and tools. */
     public LockBackend backend() {
         return backend;
@@ -128,7 +138,7 @@ public final class BackendLockStore implements LockStore {
 
     @Override
     public DistributedLock lock(String name, LockOptions options) {
-        Arguments.requireLockName(name, backend.maxNameLength());
+        Arguments.requireLockName(name, backend.terms().maxNameLength());
         Objects.requireNonNull(options, "options must not be null");
         return new CoreLock(this, name, options);
     }
@@ -139,7 +149,7 @@ public final class BackendLockStore implements LockStore {
         if (this.permits == null) {
             throw new UnsupportedOperationException("store " + description + " has no semaphore support");
         }
-        Arguments.requireSemaphoreName(name, backend.maxNameLength());
+        Arguments.requireSemaphoreName(name, backend.terms().maxNameLength());
         Arguments.requirePermits(permits, this.permits.backend().maxPermits());
         Objects.requireNonNull(options, "options must not be null");
         return new CoreSemaphore(this.permits, name, permits, options);
@@ -153,12 +163,13 @@ public final class BackendLockStore implements LockStore {
     /** What the backend offers, read from it at each call (a session timeout may change with a new session). */
     @Override
     public Features features() {
-        boolean session = backend.leaseModel() == LeaseModel.SESSION;
+        Terms terms = backend.terms();
+        boolean session = terms.leaseModel() == LeaseModel.SESSION;
         LockAdmin admin = backend.admin();
-        return new Features(backend.leaseModel(),
-                session ? Optional.ofNullable(backend.sessionTimeout()) : Optional.empty(), backend.maxNameLength(),
+        return new Features(terms.leaseModel(),
+                session ? Optional.ofNullable(terms.sessionTimeout()) : Optional.empty(), terms.maxNameLength(),
                 permits == null ? 0 : permits.backend().maxPermits(), admin != null,
-                admin != null && permits != null && admin.listsPermits(), backend.handsOver());
+                admin != null && permits != null && admin.listsPermits(), handOvers != null);
     }
 
     @Override
@@ -215,7 +226,7 @@ public final class BackendLockStore implements LockStore {
             Grant grant = null;
             try {
                 Wait storeWait = inStore(wait);
-                grant = courtesy > 0 ? backend.acquireAfterCourtesy(name, options.leaseTime(), storeWait, courtesy)
+                grant = courtesy > 0 ? handOvers.acquireAfterCourtesy(name, options.leaseTime(), storeWait, courtesy)
                         : backend.acquire(name, options.leaseTime(), storeWait);
             } finally {
                 if (grant == null) {
@@ -281,7 +292,7 @@ public final class BackendLockStore implements LockStore {
         Hold hold = null;
         String lostEarly;
         try {
-            hold = new Hold(grant, me, options, backend.leaseModel() == LeaseModel.SESSION, gate);
+            hold = new Hold(grant, me, options, sessionBound(), gate);
             gate.held(hold);
             hold.acquiredAtNanos = System.nanoTime();
             hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
@@ -401,7 +412,7 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
             throw hold.lostCause();
         }
-        LocalGates.Gate gate = hold.permit || !backend.handsOver() ? null : gates.gate(hold.grant.name());
+        LocalGates.Gate gate = hold.permit || handOvers == null ? null : gates.gate(hold.grant.name());
         LocalGates.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
         if (next != null) {
             handOver(hold, gate, next);
@@ -490,7 +501,7 @@ public final class BackendLockStore implements LockStore {
 
     /** The store's hand-over, run without the caller's interrupt flag, as {@link #releaseInStore}. */
     private Grant handOverInStore(Grant from, Duration leaseTime, Thread receiver) {
-        return InterruptFlag.aside(() -> backend.handOver(from, leaseTime, receiver));
+        return InterruptFlag.aside(() -> handOvers.handOver(from, leaseTime, receiver));
     }
 
     // ---- releaseAfter (Lease.releaseAfter): keep the store lock until minHeld, then let it free ----
@@ -536,7 +547,7 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         renewals.untrack(hold);
-        if (backend.leaseModel() == LeaseModel.SESSION) {
+        if (sessionBound()) {
             delayedReleases.releaseLater(hold, leftNanos);
             hold.openGate();
             return;
@@ -657,7 +668,7 @@ public final class BackendLockStore implements LockStore {
 
     /** The store's release for other clients at the end of a streak, run without the caller's interrupt flag. */
     private boolean releaseForOthersInStore(Hold hold) {
-        return InterruptFlag.aside(() -> backend.releaseForOthers(hold.grant));
+        return InterruptFlag.aside(() -> handOvers.releaseForOthers(hold.grant));
     }
 
     /** The store's renew of {@code hold} alone: the permit operations for a permit, the lock's otherwise. */

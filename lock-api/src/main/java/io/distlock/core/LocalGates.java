@@ -264,7 +264,7 @@ final class LocalGates {
 
         /**
          * Whether {@code hold}, still through the gate, ends a streak of hand-overs with its release: it then frees
-         * the lock {@linkplain io.distlock.spi.LockBackend#releaseForOthers for other clients}.
+         * the lock {@linkplain io.distlock.spi.HandOvers#releaseForOthers for other clients}.
          */
         boolean streakEndsAt(Hold hold) {
             lock.lock();
@@ -421,7 +421,7 @@ final class LocalGates {
         /**
          * The courtesy this waiter was let through with, 0 for none: after a streak of hand-overs it gives another
          * client's woken waiter that long to take the freed lock first ({@link
-         * io.distlock.spi.LockBackend#acquireAfterCourtesy}).
+         * io.distlock.spi.HandOvers#acquireAfterCourtesy}).
          */
         long courtesyNanos() {
             return courtesyNanos;

@@ -1,16 +1,17 @@
 package io.distlock.mem;
 
-import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
+import io.distlock.spi.HandOvers;
 import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Comparator;
@@ -25,7 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * with expiry by {@link System#nanoTime()} standing in for the store clock. Real leases, fencing and waiting, but
  * within one JVM only.
  */
-final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBackend {
+final class MemBackend extends PollingLockBackend implements HandOvers, LockAdmin, PermitBackend {
 
     /** The longest name the mem store takes. */
     static final int MAX_NAME_LENGTH = 1024;
@@ -38,13 +39,8 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return LeaseModel.TIME;
-    }
-
-    @Override
-    public int maxNameLength() {
-        return MAX_NAME_LENGTH;
+    public Terms terms() {
+        return Terms.timed(MAX_NAME_LENGTH);
     }
 
     @Override
@@ -84,11 +80,6 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
         });
         space.signals.signal(grant.name());
         return removed[0];
-    }
-
-    @Override
-    public boolean handsOver() {
-        return true;
     }
 
     /**
@@ -171,6 +162,11 @@ final class MemBackend extends PollingLockBackend implements LockAdmin, PermitBa
     public int heldPermits(String name) {
         ensureOpen();
         return space.permits.held(name);
+    }
+
+    @Override
+    public PermitBackend permits() {
+        return this;
     }
 
     @Override

@@ -14,7 +14,7 @@ import java.util.Objects;
  *        unknown; the core counts the lease time from here, so the local estimate of expiry is never late
  * @param othersWaiting whether another client waited for the lock when the store made this grant (what the store
  *        saw in that operation; {@link OthersWaiting#UNKNOWN} if it cannot tell). Only a
- *        {@linkplain LockBackend#handOver hand-over}'s answer is used: with {@link OthersWaiting#NO} the core keeps
+ *        {@linkplain HandOvers#handOver hand-over}'s answer is used: with {@link OthersWaiting#NO} the core keeps
  *        handing the lock over among its threads instead of freeing it for others
  */
 public record Grant(String name, String ownerToken, long fencingToken, Object handle, long issuedAtNanos,

@@ -73,9 +73,9 @@ public abstract class PollingLockBackend implements LockBackend {
 
     /**
      * Waits for a release signal of {@code name} (another client's release ends the courtesy) or the courtesy's
-     * end, whichever comes first, then acquires as {@link #acquire} does, on the same ticket.
+     * end, whichever comes first, then acquires as {@link #acquire} does, on the same ticket: a polling backend that
+     * implements {@link HandOvers} has its {@link HandOvers#acquireAfterCourtesy} here.
      */
-    @Override
     public final Grant acquireAfterCourtesy(String name, Duration leaseTime, Wait wait, long courtesyNanos)
             throws InterruptedException {
         if (wait.isNone()) {

@@ -3,9 +3,12 @@ package io.distlock.core;
 import io.distlock.LeaseModel;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
+import io.distlock.spi.HandOvers;
+import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
@@ -18,9 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A real mem: backend with counters around it: renew calls and renewals, acquire calls in flight, acquire, release and
  * hand-over calls, and switches to make renewals fail as if the store were down, to report leases as session-bound,
- * to refuse hand-overs as a store without them does, or to have hand-overs report other clients waiting.
+ * or to have hand-overs report other clients waiting. {@link #withoutHandOvers()} is the same backend as a store
+ * without hand-overs (Redlock, ZooKeeper) offers it.
  */
-final class CountingBackend extends CountingBackendBase {
+final class CountingBackend extends CountingBackendBase implements HandOvers {
 
     final AtomicInteger renewCalls = new AtomicInteger();
     final AtomicInteger renewals = new AtomicInteger();
@@ -32,8 +36,6 @@ final class CountingBackend extends CountingBackendBase {
     final List<Long> acquireStarts = new CopyOnWriteArrayList<>();
     final AtomicInteger releaseCalls = new AtomicInteger();
     final AtomicInteger handOverCalls = new AtomicInteger();
-    /** When cleared, the backend says it cannot hand over, as Redlock or ZooKeeper do. */
-    volatile boolean handsOver = true;
     volatile LeaseModel model = LeaseModel.TIME;
     /** When set, the backend reports each grant lost before handing it to the core (the acquisition race). */
     volatile boolean loseGrantsBeforeHandingThemOver;
@@ -57,8 +59,8 @@ final class CountingBackend extends CountingBackendBase {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return model;
+    public Terms terms() {
+        return new Terms(model, null, delegate.terms().maxNameLength());
     }
 
     @Override
@@ -95,15 +97,10 @@ final class CountingBackend extends CountingBackendBase {
     }
 
     @Override
-    public boolean handsOver() {
-        return handsOver && delegate.handsOver();
-    }
-
-    @Override
     public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
         handOverCalls.incrementAndGet();
         checkLease(leaseTime);
-        Grant grant = delegate.handOver(from, leaseTime, receiver);
+        Grant grant = ((HandOvers) delegate).handOver(from, leaseTime, receiver);
         OthersWaiting others = othersWaitingOverride;
         return grant == null || others == null ? grant : new Grant(grant.name(), grant.ownerToken(),
                 grant.fencingToken(), grant.handle(), grant.issuedAtNanos(), others);
@@ -113,6 +110,42 @@ final class CountingBackend extends CountingBackendBase {
     public void close() {
         closed = true;
         super.close();
+    }
+
+    /** This backend, counted as before, without its hand-overs: the core then frees a released lock in the store. */
+    LockBackend withoutHandOvers() {
+        CountingBackend counted = this;
+        return new LockBackend() {
+            @Override
+            public Terms terms() {
+                return counted.terms();
+            }
+
+            @Override
+            public void attach(LeaseEvents coreEvents) {
+                counted.attach(coreEvents);
+            }
+
+            @Override
+            public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
+                return counted.acquire(name, leaseTime, wait);
+            }
+
+            @Override
+            public boolean release(Grant grant) {
+                return counted.release(grant);
+            }
+
+            @Override
+            public Set<Grant> renew(List<Renewal> list) {
+                return counted.renew(list);
+            }
+
+            @Override
+            public void close() {
+                counted.close();
+            }
+        };
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {

@@ -3,6 +3,7 @@ package io.distlock.core;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
+import io.distlock.spi.Terms;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,8 +20,8 @@ abstract class CountingBackendBase implements LockBackend {
     }
 
     @Override
-    public int maxNameLength() {
-        return delegate.maxNameLength();
+    public Terms terms() {
+        return delegate.terms();
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.distlock.core;
 
-import io.distlock.LeaseModel;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
@@ -32,8 +31,8 @@ final class CountingPermitBackend extends CountingBackendBase implements PermitB
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return delegate.leaseModel();
+    public PermitBackend permits() {
+        return this;
     }
 
     @Override

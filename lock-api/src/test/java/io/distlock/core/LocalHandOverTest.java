@@ -8,6 +8,7 @@ import io.distlock.LockInfo;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
+import io.distlock.spi.LockBackend;
 import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.PollingLockBackend;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,10 +45,15 @@ class LocalHandOverTest {
     private CountingBackend backend;
 
     private BackendLockStore store() {
+        return store(counted -> counted);
+    }
+
+    /** A store over the counted mem: backend as {@code view} offers it. */
+    private BackendLockStore store(Function<CountingBackend, LockBackend> view) {
         BackendLockStore plain = (BackendLockStore) LockStore.open(space);
         stores.add(plain);
         backend = new CountingBackend(plain.backend());
-        BackendLockStore store = new BackendLockStore(backend, "counted " + space);
+        BackendLockStore store = new BackendLockStore(view.apply(backend), "counted " + space);
         stores.add(store);
         return store;
     }
@@ -207,8 +214,7 @@ class LocalHandOverTest {
 
     @Test
     void aStoreWithoutHandOverReleasesAndTheWaiterAcquires() throws Exception {
-        BackendLockStore store = store();
-        backend.handsOver = false;
+        BackendLockStore store = store(CountingBackend::withoutHandOvers);
         Lease first = store.lock("plain").acquire();
         Future<Lease> waiter = pool.submit(() -> store.lock("plain").acquire());
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);

@@ -3,12 +3,12 @@ package io.distlock.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
-import io.distlock.LeaseModel;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
@@ -39,13 +39,8 @@ class ReleaseAfterOrderingTest {
         }
 
         @Override
-        public LeaseModel leaseModel() {
-            return delegate.leaseModel();
-        }
-
-        @Override
-        public int maxNameLength() {
-            return delegate.maxNameLength();
+        public Terms terms() {
+            return delegate.terms();
         }
 
         @Override

@@ -2,7 +2,6 @@ package io.distlock.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.LeaseModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -50,13 +49,8 @@ class PollingLockBackendTest {
         }
 
         @Override
-        public LeaseModel leaseModel() {
-            return LeaseModel.TIME;
-        }
-
-        @Override
-        public int maxNameLength() {
-            return 255;
+        public Terms terms() {
+            return Terms.timed(255);
         }
 
         @Override

@@ -1,17 +1,18 @@
 package io.distlock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
+import io.distlock.spi.HandOvers;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -33,7 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Each statement borrows its own pooled connection in autocommit, so locking never joins (or is rolled back with)
  * a transaction the caller has open on another connection.
  */
-final class JdbcBackend extends PollingLockBackend implements PermitBackend {
+final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitBackend {
 
     /** Lock names up to this many characters fit the table's {@code VARCHAR(255)} key on every dialect. */
     static final int MAX_NAME_LENGTH = 255;
@@ -84,13 +85,8 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return LeaseModel.TIME;
-    }
-
-    @Override
-    public int maxNameLength() {
-        return MAX_NAME_LENGTH;
+    public Terms terms() {
+        return Terms.timed(MAX_NAME_LENGTH);
     }
 
     @Override
@@ -168,11 +164,6 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
             signals.signal(grant.name());
             remote.released(grant.name());
         }
-    }
-
-    @Override
-    public boolean handsOver() {
-        return true;
     }
 
     /**
@@ -365,6 +356,11 @@ final class JdbcBackend extends PollingLockBackend implements PermitBackend {
     @Override
     public int heldPermits(String name) {
         return permits.held(name);
+    }
+
+    @Override
+    public PermitBackend permits() {
+        return this;
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
+import io.distlock.spi.HandOvers;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Wait;
 import io.distlock.tck.check.HandOverHolder;
@@ -37,8 +38,8 @@ class JdbcHandOverTest {
     void theNewHolderGetsItsTokenLeaseAndAGreaterFenceAndTheOldTokenIsRefused(String label, String uri)
             throws Exception {
         try (LockStore store = BackendStores.open(uri)) {
-            LockBackend backend = BackendStores.backend(store, LockBackend.class);
-            assertThat(backend.handsOver()).isTrue();
+            assertThat(BackendStores.backend(store, LockBackend.class)).isInstanceOf(HandOvers.class);
+            HandOvers backend = BackendStores.backend(store, HandOvers.class);
             Grant first = backend.acquire("handed:row", Duration.ofSeconds(2), Wait.none());
 
             Grant second = backend.handOver(first, Duration.ofSeconds(40), Thread.currentThread());
@@ -80,7 +81,7 @@ class JdbcHandOverTest {
     void aClosedStoreRefusesAHandOverAndLeavesTheRowAlone(String label, String uri) throws Exception {
         Grant first;
         try (LockStore store = BackendStores.open(uri)) {
-            LockBackend backend = BackendStores.backend(store, LockBackend.class);
+            HandOvers backend = BackendStores.backend(store, HandOvers.class);
             first = backend.acquire("handed:closed", Duration.ofSeconds(30), Wait.none());
             store.close();
 

@@ -1,16 +1,9 @@
 package io.distlock.jdbc;
 
-import io.distlock.tck.FenceStateTampering;
-import io.distlock.tck.NameLeftovers;
-import io.distlock.tck.PrefixedStores;
-import io.distlock.tck.RecordLocking;
 import io.distlock.tck.RefusedSetting;
-import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The whole kit against the machine's MariaDB through the MariaDB client ({@code jdbc:mariadb:}). Tagged slow: the
@@ -18,38 +11,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code ./mvnw -pl lock-jdbc verify -Dsurefire.excludedGroups= -Dtest=MariaDbClientTckTest}.
  */
 @Tag("slow")
-@ExtendWith(Databases.class)
-class MariaDbClientTckTest extends StoreUriTck {
+class MariaDbClientTckTest extends SqlStoreUriTck {
 
     private static final String URI =
             Databases.withOptions(Databases.mariadb(), "distlock.table=" + Databases.uniqueTable("tck_mc"));
 
     MariaDbClientTckTest() {
-        super(URI);
-    }
-
-    /** The store's lock and permit rows of names used once, counted as an operator would, for §26. */
-    @Override
-    protected NameLeftovers nameLeftovers() {
-        return new SqlNameLeftovers(URI);
-    }
-
-    /** The store's lock and permit rows, deleted and updated as an operator would. */
-    @Override
-    protected FenceStateTampering fenceTampering() {
-        return new SqlFenceTampering(URI);
-    }
-
-    /** The store's held lock and permit rows, given an owner token no grant writes, as an operator would. */
-    @Override
-    protected SpoiledNameState spoiledNameState() {
-        return new SqlSpoiledNames(URI);
-    }
-
-    /** Stores under lock tables of this run's own, for §21. */
-    @Override
-    protected PrefixedStores prefixedStores() {
-        return new SqlPrefixedStores(table -> Databases.withOptions(Databases.mariadb(), "distlock.table=" + table));
+        super(URI, table -> Databases.withOptions(Databases.mariadb(), "distlock.table=" + table));
     }
 
     @Override
@@ -68,11 +36,5 @@ class MariaDbClientTckTest extends StoreUriTck {
     @Override
     public List<RefusedSetting> refusedSettings() {
         return AffectedRowsSpellings.mariadbClient(URI);
-    }
-
-    /** An operator's {@code SELECT ... FOR UPDATE} of a lock's row, for §24. */
-    @Override
-    public RecordLocking recordLocking() {
-        return new SqlRecordLocking(URI);
     }
 }

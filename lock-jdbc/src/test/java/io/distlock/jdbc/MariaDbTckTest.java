@@ -1,49 +1,17 @@
 package io.distlock.jdbc;
 
-import io.distlock.tck.FenceStateTampering;
-import io.distlock.tck.NameLeftovers;
-import io.distlock.tck.PrefixedStores;
-import io.distlock.tck.RecordLocking;
 import io.distlock.tck.RefusedSetting;
-import io.distlock.tck.SpoiledNameState;
-import io.distlock.tck.StoreUriTck;
 import io.distlock.tck.fixture.FreePorts;
 import java.util.List;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The whole kit against the machine's MariaDB through MySQL Connector/J, on a table of its own. */
-@ExtendWith(Databases.class)
-class MariaDbTckTest extends StoreUriTck {
+class MariaDbTckTest extends SqlStoreUriTck {
 
     private static final String URI =
             Databases.withOptions(Databases.mysql(), "distlock.table=" + Databases.uniqueTable("tck_my"));
 
     MariaDbTckTest() {
-        super(URI);
-    }
-
-    /** The store's lock and permit rows of names used once, counted as an operator would, for §26. */
-    @Override
-    protected NameLeftovers nameLeftovers() {
-        return new SqlNameLeftovers(URI);
-    }
-
-    /** The store's lock and permit rows, deleted and updated as an operator would. */
-    @Override
-    protected FenceStateTampering fenceTampering() {
-        return new SqlFenceTampering(URI);
-    }
-
-    /** The store's held lock and permit rows, given an owner token no grant writes, as an operator would. */
-    @Override
-    protected SpoiledNameState spoiledNameState() {
-        return new SqlSpoiledNames(URI);
-    }
-
-    /** Stores under lock tables of this run's own, for §21. */
-    @Override
-    protected PrefixedStores prefixedStores() {
-        return new SqlPrefixedStores(table -> Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+        super(URI, table -> Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
     }
 
     @Override
@@ -70,11 +38,5 @@ class MariaDbTckTest extends StoreUriTck {
     @Override
     public List<RefusedSetting> refusedSettings() {
         return AffectedRowsSpellings.connectorJ(URI);
-    }
-
-    /** An operator's {@code SELECT ... FOR UPDATE} of a lock's row, for §24. */
-    @Override
-    public RecordLocking recordLocking() {
-        return new SqlRecordLocking(URI);
     }
 }

@@ -1,16 +1,17 @@
 package io.distlock.redis;
 
-import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
+import io.distlock.spi.HandOvers;
 import io.distlock.spi.OthersWaiting;
 import io.distlock.spi.OwnerTokenSequence;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +33,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * background by the {@link OrphanReaper}. On a Cluster, whose client re-sends a script after a lost reply, release
  * leaves a short-lived tombstone so that the re-sent release still answers "released".
  */
-final class RedisBackend extends PollingLockBackend implements PermitBackend {
+final class RedisBackend extends PollingLockBackend implements HandOvers, PermitBackend {
 
     /** The longest lock name this store accepts. */
     static final int MAX_NAME_LENGTH = 1024;
@@ -101,13 +102,8 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return LeaseModel.TIME;
-    }
-
-    @Override
-    public int maxNameLength() {
-        return MAX_NAME_LENGTH;
+    public Terms terms() {
+        return Terms.timed(MAX_NAME_LENGTH);
     }
 
     @Override
@@ -228,11 +224,6 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
         return ((Long) reply) == 1L;
     }
 
-    @Override
-    public boolean handsOver() {
-        return true;
-    }
-
     /**
      * One {@code EVALSHA} of {@link RedisScripts#HAND_OVER}, whose grant says whether a refused waiter left the
      * waiting marker, i.e. whether another client waits. A hand-over whose reply was lost may have run: the
@@ -302,6 +293,11 @@ final class RedisBackend extends PollingLockBackend implements PermitBackend {
     public int heldPermits(String name) {
         ensureOpen();
         return permits.held(name);
+    }
+
+    @Override
+    public PermitBackend permits() {
+        return this;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.distlock.redis;
 
-import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
@@ -12,6 +11,7 @@ import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,13 +122,8 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return LeaseModel.TIME;
-    }
-
-    @Override
-    public int maxNameLength() {
-        return RedisBackend.MAX_NAME_LENGTH;
+    public Terms terms() {
+        return Terms.timed(RedisBackend.MAX_NAME_LENGTH);
     }
 
     @Override
@@ -306,6 +301,11 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
     public int heldPermits(String name) {
         ensureOpen();
         return permits.held(name);
+    }
+
+    @Override
+    public PermitBackend permits() {
+        return this;
     }
 
     @Override

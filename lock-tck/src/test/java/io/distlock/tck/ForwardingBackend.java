@@ -1,11 +1,11 @@
 package io.distlock.tck;
 
-import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.List;
@@ -21,13 +21,8 @@ abstract class ForwardingBackend implements LockBackend {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return delegate.leaseModel();
-    }
-
-    @Override
-    public int maxNameLength() {
-        return delegate.maxNameLength();
+    public Terms terms() {
+        return delegate.terms();
     }
 
     @Override

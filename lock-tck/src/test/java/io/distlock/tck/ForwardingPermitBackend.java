@@ -20,6 +20,11 @@ abstract class ForwardingPermitBackend extends ForwardingBackend implements Perm
     }
 
     @Override
+    public PermitBackend permits() {
+        return this;
+    }
+
+    @Override
     public int maxPermits() {
         return permits.maxPermits();
     }

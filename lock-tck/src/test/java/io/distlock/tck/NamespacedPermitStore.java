@@ -42,11 +42,6 @@ final class NamespacedPermitStore extends ForwardingPermitBackend {
     }
 
     @Override
-    public boolean handsOver() {
-        return false;
-    }
-
-    @Override
     public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
         return keyed(name, permits.acquirePermit(namespace + name, 1, leaseTime, wait));
     }

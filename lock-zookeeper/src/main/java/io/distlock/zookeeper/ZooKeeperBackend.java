@@ -1,6 +1,5 @@
 package io.distlock.zookeeper;
 
-import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
@@ -10,6 +9,7 @@ import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
@@ -133,9 +133,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         return client;
     }
 
+    /** Leases end with the session, {@link #sessionTimeout()} after the client goes silent. */
     @Override
-    public LeaseModel leaseModel() {
-        return LeaseModel.SESSION;
+    public Terms terms() {
+        return Terms.session(sessionTimeout(), NodeNames.MAX_NAME_LENGTH);
     }
 
     /**
@@ -144,8 +145,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * session of a silent client, and so its leases. The URI's until a server has answered. The first time it differs
      * from the URI's, a warning says so, once per store.
      */
-    @Override
-    public Duration sessionTimeout() {
+    Duration sessionTimeout() {
         int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
         if (negotiated <= 0) {
             return askedSessionTimeout;
@@ -158,11 +158,6 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                     + "heard from its client");
         }
         return agreed;
-    }
-
-    @Override
-    public int maxNameLength() {
-        return NodeNames.MAX_NAME_LENGTH;
     }
 
     @Override
@@ -816,6 +811,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     @Override
     public int heldPermits(String name) {
         return permits.held(name, WaitBudget.forCall(operationNanos));
+    }
+
+    @Override
+    public PermitBackend permits() {
+        return this;
     }
 
     @Override

@@ -269,9 +269,8 @@ final class InterleavingRun {
 
     private Outcome run() throws InterruptedException {
         for (int c = 0; c < program.clients(); c++) {
-            StubBackend backend = new StubBackend(space);
+            StubBackend backend = program.handOvers() ? StubBackend.handingOver(space) : new StubBackend(space);
             backend.leaseModel(program.model());
-            backend.handOvers(program.handOvers());
             if (program.workers().stream().flatMap(w -> w.steps().stream()).noneMatch(s -> s.op() == Op.BOUNDARY)) {
                 backend.maxLeaseTime(MAX_LEASE); // a program with boundary values has a store that takes any
             }

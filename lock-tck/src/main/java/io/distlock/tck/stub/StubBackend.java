@@ -7,12 +7,14 @@ import io.distlock.LockStore;
 import io.distlock.spi.Attempt;
 import io.distlock.spi.CorePoints;
 import io.distlock.spi.Grant;
+import io.distlock.spi.HandOvers;
 import io.distlock.spi.LeaseEvents;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Collections;
@@ -32,9 +34,10 @@ import java.util.function.Supplier;
  * A controllable backend for the interleavings a real store cannot be forced into: its calls can be paused at named
  * {@link Point}s, its renewals made to fail, its lease model switched, and the connection events the core listens
  * to raised by hand. Store semantics (atomic acquire, compare-and-act release and renew, expiry, fencing) are real,
- * kept in a {@link StubSpace} shared by every client of the space.
+ * kept in a {@link StubSpace} shared by every client of the space. A client made by {@link #handingOver} also hands
+ * locks over.
  */
-public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
+public sealed class StubBackend implements LockBackend, LockAdmin, CorePoints {
 
     /** Where a call can be paused. */
     public enum Point {
@@ -56,7 +59,6 @@ public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
     private volatile Supplier<? extends RuntimeException> renewFailure;
     private volatile Probe probe = Probe.NONE;
     private volatile boolean closed;
-    private volatile boolean handOvers;
     private volatile Duration maxLeaseTime;
     private volatile StubPermits permits;
 
@@ -84,16 +86,30 @@ public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
     }
 
     /**
-     * Makes this client pass a released lock straight to its next local waiter in one store step
-     * ({@link LockBackend#handOver}), as Redis, SQL and mem: do; off by default.
+     * A client of {@code space} that passes a released lock straight to its next local waiter in one store step
+     * ({@link HandOvers#handOver}), as Redis, SQL and mem: do; a client made with the constructor does not.
      */
-    public void handOvers(boolean on) {
-        this.handOvers = on;
+    public static StubBackend handingOver(StubSpace space) {
+        return new HandingOver(space);
     }
 
-    @Override
-    public boolean handsOver() {
-        return handOvers;
+    /** A stub client with hand-overs. */
+    private static final class HandingOver extends StubBackend implements HandOvers {
+        HandingOver(StubSpace space) {
+            super(space);
+        }
+
+        @Override
+        public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
+            return handOverInSpace(from, leaseTime, receiver);
+        }
+
+        /** A release for other clients: the probe at "releaseForOthers", then a plain {@link #release}. */
+        @Override
+        public boolean releaseForOthers(Grant grant) {
+            probeAt("releaseForOthers", grant.name(), grant);
+            return release(grant);
+        }
     }
 
     /**
@@ -101,8 +117,7 @@ public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
      * step; a fence the counter refuses ({@link StubSpace#withClockFloor()} at {@link Long#MAX_VALUE}) changes
      * nothing and throws.
      */
-    @Override
-    public Grant handOver(Grant from, Duration leaseTime, Thread receiver) {
+    Grant handOverInSpace(Grant from, Duration leaseTime, Thread receiver) {
         probe.at(this, "handOver", from.name(), from);
         checkLeaseTime(leaseTime);
         space.operation("hand-over");
@@ -250,13 +265,8 @@ public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
     }
 
     @Override
-    public LeaseModel leaseModel() {
-        return model;
-    }
-
-    @Override
-    public int maxNameLength() {
-        return 1024;
+    public Terms terms() {
+        return new Terms(model, null, 1024);
     }
 
     @Override
@@ -285,13 +295,6 @@ public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
     @Override
     public void reached(String point, Grant grant) {
         probe.at(this, point, grant.name(), grant);
-    }
-
-    /** A release for other clients: the probe at "releaseForOthers", then a plain {@link #release}. */
-    @Override
-    public boolean releaseForOthers(Grant grant) {
-        probe.at(this, "releaseForOthers", grant.name(), grant);
-        return release(grant);
     }
 
     @Override
@@ -407,13 +410,8 @@ public final class StubBackend implements LockBackend, LockAdmin, CorePoints {
     /** The atomic attempts and the shared core's wait loop. */
     private final class Store extends PollingLockBackend {
         @Override
-        public LeaseModel leaseModel() {
-            return model;
-        }
-
-        @Override
-        public int maxNameLength() {
-            return StubBackend.this.maxNameLength();
+        public Terms terms() {
+            return StubBackend.this.terms();
         }
 
         @Override
