@@ -3,7 +3,6 @@ package io.distlock.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
-import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.LockInfo;
@@ -13,6 +12,7 @@ import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Stores;
+import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import io.distlock.tck.fixture.BackendStores;
 import io.distlock.tck.stub.StubBackend;
@@ -76,13 +76,8 @@ class KitCatchesBrokenStoresTest {
         TimeBoundSaysSessionTck() {
             super(backend -> new ForwardingBackend(backend) {
                 @Override
-                public LeaseModel leaseModel() {
-                    return LeaseModel.SESSION;
-                }
-
-                @Override
-                public Duration sessionTimeout() {
-                    return Duration.ofSeconds(3);
+                public Terms terms() {
+                    return Terms.session(Duration.ofSeconds(3), delegate.terms().maxNameLength());
                 }
             });
         }
