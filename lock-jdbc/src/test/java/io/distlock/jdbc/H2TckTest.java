@@ -1,12 +1,5 @@
 package io.distlock.jdbc;
 
-import io.distlock.LockStore;
-import io.distlock.tck.FenceStateTampering;
-import io.distlock.tck.LockStoreTck;
-import io.distlock.tck.NameLeftovers;
-import io.distlock.tck.PrefixedStores;
-import io.distlock.tck.RecordLocking;
-import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreOutage;
 import io.distlock.tck.fixture.FreePorts;
 import java.sql.SQLException;
@@ -19,7 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
  * The whole kit against H2 in server mode: a TCP server this test starts on a free port, so separate JVMs can
  * join, and stops and starts for the availability rules.
  */
-class H2TckTest extends LockStoreTck {
+class H2TckTest extends SqlStoreUriTck {
 
     /**
      * Short timeouts, so the kit's §14.3 bound is tight: a 2 s wait for a pooled connection, 5 s per read (at 2 s,
@@ -47,9 +40,8 @@ class H2TckTest extends LockStoreTck {
         server.close();
     }
 
-    @Override
-    protected LockStore newClient() {
-        return LockStore.open(uri);
+    H2TckTest() {
+        super(uri, table -> server.url() + "?distlock.table=" + table + "&" + TIMEOUTS);
     }
 
     @Override
@@ -77,30 +69,6 @@ class H2TckTest extends LockStoreTck {
         };
     }
 
-    /** The store's lock and permit rows of names used once, counted as an operator would, for §26. */
-    @Override
-    protected NameLeftovers nameLeftovers() {
-        return new SqlNameLeftovers(uri);
-    }
-
-    /** The store's lock and permit rows, deleted and updated as an operator would. */
-    @Override
-    protected FenceStateTampering fenceTampering() {
-        return new SqlFenceTampering(uri);
-    }
-
-    /** The store's held lock and permit rows, given an owner token no grant writes, as an operator would. */
-    @Override
-    protected SpoiledNameState spoiledNameState() {
-        return new SqlSpoiledNames(uri);
-    }
-
-    /** Stores under lock tables of this run's own, for §21. */
-    @Override
-    protected PrefixedStores prefixedStores() {
-        return new SqlPrefixedStores(table -> server.url() + "?distlock.table=" + table + "&" + TIMEOUTS);
-    }
-
     @Override
     protected String unreachableStoreUri() {
         return "jdbc:h2:tcp://127.0.0.1:" + FreePorts.next() + "/mem:nothing?" + TIMEOUTS;
@@ -110,11 +78,5 @@ class H2TckTest extends LockStoreTck {
     @Override
     public List<String> urisWithSecret(String secret) {
         return List.of(server.url() + ";PASSWORD=" + secret + "?distlock.table=" + Databases.uniqueTable("tck_h2"));
-    }
-
-    /** An operator's {@code SELECT ... FOR UPDATE} of a lock's row, for §24. */
-    @Override
-    public RecordLocking recordLocking() {
-        return new SqlRecordLocking(uri);
     }
 }

@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The whole kit against a database server of the machine, on a lock table of the test's own: the operator's views
+ * The whole kit against a SQL database, on a lock table of the test's own: the operator's views
  * of the rows (§21, §24, §26 and the tampering rules) are the same SQL on every such database, so they live here;
  * a subclass names its database, its unreachable URI and where its driver takes a password.
  */
