@@ -671,7 +671,6 @@ public final class BackendLockStore implements LockStore {
         return InterruptFlag.aside(() -> handOvers.releaseForOthers(hold.grant));
     }
 
-    /** The store's renew of {@code hold} alone: the permit operations for a permit, the lock's otherwise. */
     /**
      * The store's renewal of one hold for extend and releaseAfter, run without the caller's interrupt flag as a release
      * is (a releaseAfter failing on an interrupted thread left its lock held by nobody until the lease's end); the
