@@ -104,8 +104,8 @@ public enum Fault {
 
     /**
      * An operator sets the name's fencing counter to the largest value the store keeps (SQL: Long.MAX_VALUE; Redis:
-     * 2^53 - 1, above which its Lua arithmetic stops being exact): every later grant must be refused clearly, none handed out
-     * twice or backwards, nothing left held.
+     * 2^53 - 1, above which its Lua arithmetic stops being exact): every later grant must be refused clearly, none
+     * handed out twice or backwards, nothing left held.
      */
     OPERATOR_EXHAUST("operator-exhaust", false),
 
