@@ -37,6 +37,8 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
 
     /** The longest lock name this store accepts. */
     static final int MAX_NAME_LENGTH = 1024;
+    /** The Redis store's terms: leases end by time (a key's TTL). */
+    static final Terms TERMS = Terms.timed(MAX_NAME_LENGTH);
     /** The release subscription is pinged at least this often (more often with a short timeout). */
     private static final Duration MAX_PING_INTERVAL = Duration.ofSeconds(1);
     /**
@@ -103,7 +105,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
 
     @Override
     public Terms terms() {
-        return Terms.timed(MAX_NAME_LENGTH);
+        return TERMS;
     }
 
     @Override
