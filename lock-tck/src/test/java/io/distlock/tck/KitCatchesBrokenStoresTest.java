@@ -638,6 +638,11 @@ class KitCatchesBrokenStoresTest {
     }
 
     @Test
+    void aTimeBoundStoreThatSaysItsLeasesAreSessionBoundFailsTheFeaturesRule() {
+        assertThat(failedRules(TimeBoundSaysSessionTck.class, FEATURES_RULE)).containsExactly(FEATURES_RULE);
+    }
+
+    @Test
     void aStoreWhoseFeaturesHideItsSemaphoresIsCaught() {
         assertThat(failedRules(UnstatedSemaphoresTck.class, FEATURES_RULE)).containsExactly(FEATURES_RULE);
     }
