@@ -99,7 +99,8 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         Duration pingEvery = options.timeout().dividedBy(2).compareTo(MAX_PING_INTERVAL) < 0
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
-                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).wakingOn(calls.wakeChannel()).passingOn(this::passOnLater).start();
+                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).wakingOn(calls.wakeChannel())
+                .passingOn(this::passOnLater).start();
         this.permits = new RedisPermits(client, keys, options, store, signals(), slotted).withReaper(reaper);
     }
 

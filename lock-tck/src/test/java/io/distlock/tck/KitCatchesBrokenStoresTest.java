@@ -261,7 +261,9 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
-    /** A lock store of its own (not the shared core) whose tryAcquire() and tryLock() refuse on an interrupted thread. */
+    /**
+     * A lock store of its own (not the shared core) whose tryAcquire() and tryLock() refuse on an interrupted thread.
+     */
     static class StoreRefusesWhenInterruptedTck extends BrokenStubTck {
         StoreRefusesWhenInterruptedTck() {
             super(CountedStub::new);
