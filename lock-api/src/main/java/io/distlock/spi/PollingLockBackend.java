@@ -102,7 +102,9 @@ public abstract class PollingLockBackend implements LockBackend {
         }
     }
 
-    /** Attempts until granted or {@code wait} ends, sleeping on {@code ticket}; {@code first}: an attempt made already. */
+    /**
+     * Attempts until granted or {@code wait} ends, sleeping on {@code ticket}; {@code first}: an attempt made already.
+     */
     private Grant waitFor(String name, Duration leaseTime, Wait wait, ReleaseSignals.Ticket ticket, Attempt first)
             throws InterruptedException {
         int failures = 0;
