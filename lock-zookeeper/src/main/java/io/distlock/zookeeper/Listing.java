@@ -4,40 +4,85 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 /**
- * The listing of a lock parent sent straight on the ZooKeeper handle right behind our create, without Curator's
- * background-operation machinery (a builder, a retry wrapper, trace and event objects per call). It needs none of
- * it: a listing that fails, comes too late or does not show our node yet is simply taken again through Curator.
+ * The listing of a lock parent and the read of its fence (its data and stat, {@link FenceFloor}), sent straight on the
+ * ZooKeeper handle one right behind the other (and behind our create), without Curator's background-operation
+ * machinery (a builder, a retry wrapper, trace and event objects per call). They need none of it: a listing that
+ * fails, comes too late or does not show our node yet is simply taken again through Curator, and so is the fence.
+ *
+ * <p>The fence read is handed out only once the listing showed our node ({@link #fence}): ZooKeeper answers one
+ * session's requests in the order they were sent, and a client reconnects only to a server that has seen every
+ * change it saw, so a read sent after such a listing saw the parent with our node in it, the one our stamp writes.
+ * Even so the stamp writes the fence only at the version read, so a read that another grant's stamp overtook costs
+ * a read more, never a token given twice.
  */
-final class Listing implements AsyncCallback.ChildrenCallback {
+final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.DataCallback {
 
-    private final CountDownLatch done = new CountDownLatch(1);
-    /** The children if the listing succeeded; written before {@link #done} opens. */
+    private final CountDownLatch listed = new CountDownLatch(1);
+    private final CountDownLatch read = new CountDownLatch(1);
+    /** The children if the listing succeeded; written before {@link #listed} opens. */
     private volatile List<String> children;
+    /** The fence if its read succeeded; written before {@link #read} opens. */
+    private volatile Fence fence;
+    /** Whether the listing showed our node: only then is the fence read used. */
+    private volatile boolean showedOurs;
+
+    /** The parent's data and stat as one read returned them. */
+    record Fence(byte[] data, Stat stat) {
+    }
 
     @Override
     public void processResult(int rc, String path, Object ctx, List<String> children) {
         if (rc == KeeperException.Code.OK.intValue()) {
             this.children = children;
         }
-        done.countDown();
+        listed.countDown();
+    }
+
+    @Override
+    public void processResult(int rc, String path, Object ctx, byte[] data, Stat stat) {
+        if (rc == KeeperException.Code.OK.intValue()) {
+            this.fence = new Fence(data, stat);
+        }
+        read.countDown();
     }
 
     /**
-     * The children listed, or null if the listing failed, was cancelled or did not come by {@code deadlineNanos} (a
-     * {@link System#nanoTime()}).
+     * The children listed if they show {@code ourNode}, else null (the listing failed, was cancelled, did not come by
+     * {@code deadlineNanos}, a {@link System#nanoTime()}, or was taken before our node was made).
      *
      * @param interruptible whether the caller's interrupt ends the wait; if not, the interrupt is kept for the caller
      * @throws InterruptedException if interruptible and interrupted
      */
-    List<String> await(long deadlineNanos, boolean interruptible) throws InterruptedException {
-        LatchWait.await(done, deadlineNanos, interruptible);
-        return children;
+    List<String> awaitShowing(String ourNode, long deadlineNanos, boolean interruptible) throws InterruptedException {
+        LatchWait.await(listed, deadlineNanos, interruptible);
+        List<String> listedChildren = children;
+        if (listedChildren == null || !listedChildren.contains(ourNode)) {
+            return null;
+        }
+        showedOurs = true;
+        return listedChildren;
     }
 
-    /** Ends the wait now without a result: the store is closing. */
+    /**
+     * The fence read behind a listing that showed our node, or null (the listing did not, or the read failed, was
+     * cancelled or did not come by {@code deadlineNanos}): then the fence is read again.
+     *
+     * @throws InterruptedException if interruptible and interrupted
+     */
+    Fence fence(long deadlineNanos, boolean interruptible) throws InterruptedException {
+        if (!showedOurs) {
+            return null;
+        }
+        LatchWait.await(read, deadlineNanos, interruptible);
+        return fence;
+    }
+
+    /** Ends the waits now without a result: the store is closing. */
     void cancel() {
-        done.countDown();
+        listed.countDown();
+        read.countDown();
     }
 }

@@ -33,6 +33,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.WatcherType;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -186,19 +187,21 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 return null; // held right now: a try-lock need not queue only to leave again
             }
             while (true) {
-                Listing listing = null;
+                Listing listing;
                 if (ours == null) {
                     epoch = held.epoch();
                     Created created = create(parent, budget);
                     ours = created.node();
                     listing = created.listing();
+                } else {
+                    listing = listBehindCreate ? startListing(parent) : null; // woken: list and read the fence at once
                 }
                 LockQueue queue = LockQueue.of(childrenAfter(ours, listing, parent, budget));
                 int position = queue.position(nodeName(ours.path()));
                 boolean current = ours.sessionId() == currentSession();
                 long token = 0;
                 if (position == 0 && current) {
-                    token = nextToken("lock", name, parent, ours, ownerData, budget);
+                    token = nextToken("lock", name, parent, ours, ownerData, listing, budget);
                     if (token == 0) {
                         position = -1; // our node went before it was stamped (or the parent, and our node with it)
                     }
@@ -271,25 +274,35 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * </ul>
      * 0 also if the parent is gone, and our node with it.
      *
+     * <p>The first attempt writes after the fence read sent right behind the listing that found our node first
+     * ({@link Listing#fence}), so an uncontended grant waits for one round trip here, not two; the read comes from
+     * the parent with our node in it, and a stamp written since only makes the versioned write fail and read again.
+     *
      * @param what "lock" or "semaphore", for messages
      * @param ourData what our node holds once it has been stamped (for a permit, the mark that wakes its successor)
+     * @param behind the listing that found our node first and the fence read sent behind it, or null: read now
      * @throws io.distlock.LockException naming the name if its fence is exhausted (an operator's value)
      */
-    long nextToken(String what, String name, String parent, LockNode ours, byte[] ourData, WaitBudget budget)
-            throws InterruptedException {
+    long nextToken(String what, String name, String parent, LockNode ours, byte[] ourData, Listing behind,
+            WaitBudget budget) throws InterruptedException {
         beforeStampHook.run();
         long giveUp = budget.operationDeadline();
         String reading = "reading the fence of " + parent;
         String writing = "writing the fence of " + parent;
+        Listing.Fence read = behind == null ? null : behind.fence(giveUp, budget.interruptible());
         while (true) {
-            CuratorEvent read = call(budget, reading, new BoundedCall(),
-                    callback -> client.getData().inBackground(callback).forPath(parent));
-            if (read.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-                return 0;
+            if (read == null) {
+                CuratorEvent event = call(budget, reading, new BoundedCall(),
+                        callback -> client.getData().inBackground(callback).forPath(parent));
+                if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                    return 0;
+                }
+                check(event, reading);
+                read = new Listing.Fence(event.getData(), event.getStat());
             }
-            check(read, reading);
-            long next = FenceFloor.next(what, name, FenceFloor.last(read.getData(), read.getStat().getMtime()));
-            int version = read.getStat().getVersion();
+            long next = FenceFloor.next(what, name, FenceFloor.last(read.data(), read.stat().getMtime()));
+            int version = read.stat().getVersion();
+            read = null; // a write that fails reads again
             int ourVersion = ours.version();
             CuratorEvent written = call(budget, writing, new BoundedCall(), callback -> client.transaction()
                     .inBackground(callback).forOperations(
@@ -432,14 +445,17 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /**
-     * Sends a listing of {@code parent} without waiting for it, on the plain ZooKeeper handle (see {@link Listing});
-     * null if it could not be sent (listed later).
+     * Sends a listing of {@code parent} and the read of its fence without waiting for them, on the plain ZooKeeper
+     * handle (see {@link Listing}); null if they could not be sent (listed and read later).
      */
     private Listing startListing(String parent) {
         Listing listing = new Listing();
         listings.add(listing);
         try {
-            client.getZookeeperClient().getZooKeeper().getChildren(held.fullPath(parent), false, listing, null);
+            ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+            String path = held.fullPath(parent);
+            zooKeeper.getChildren(path, false, listing, null);
+            zooKeeper.getData(path, false, listing, null);
             return listing;
         } catch (Exception e) {
             listings.remove(listing);
@@ -451,18 +467,20 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /**
      * The children of {@code parent} once our node is there: those of the listing sent behind its create if that
      * listing shows our node, else listed now (the create was retried or found again after a lost reply, or the
-     * parent had to be created first, so the listing came too early).
+     * parent had to be created first, so the listing came too early). Only a listing used here hands out the fence
+     * read behind it ({@link Listing#fence}).
      */
     List<String> childrenAfter(LockNode ours, Listing listing, String parent, WaitBudget budget)
             throws InterruptedException {
         if (listing != null) {
             List<String> listed;
             try {
-                listed = listing.await(budget.operationDeadline(), budget.interruptible());
+                listed = listing.awaitShowing(nodeName(ours.path()), budget.operationDeadline(),
+                        budget.interruptible());
             } finally {
                 listings.remove(listing);
             }
-            if (listed != null && listed.contains(nodeName(ours.path()))) {
+            if (listed != null) {
                 return listed;
             }
         }

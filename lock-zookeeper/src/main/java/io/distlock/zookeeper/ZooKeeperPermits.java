@@ -103,7 +103,8 @@ final class ZooKeeperPermits {
                 boolean current = ours.sessionId() == backend.currentSession();
                 long token = 0;
                 if (position >= 0 && position < permits && current) {
-                    token = backend.nextToken("semaphore", name, parent, ours, HOLDING, budget);
+                    token = backend.nextToken("semaphore", name, parent, ours, HOLDING,
+                            created != null ? created.listing() : null, budget);
                     if (token == 0) {
                         position = -1; // the parent went, and our node with it
                     }
