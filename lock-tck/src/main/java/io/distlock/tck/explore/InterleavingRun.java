@@ -112,7 +112,7 @@ final class InterleavingRun {
             Duration.ofDays(365_000), Duration.ofNanos(Long.MAX_VALUE), ChronoUnit.FOREVER.getDuration());
     /**
      * The most hand-overs in a row of one client's lock while another client may wait (the core's
-     * {@code LocalGates.MAX_HAND_OVERS_IN_A_ROW}): a streak is that long when it ends with a release for others.
+     * {@code NameState.MAX_HAND_OVERS_IN_A_ROW}): a streak is that long when it ends with a release for others.
      */
     static final int HAND_OVERS_IN_A_ROW = 8;
     /** The names the programs use ("once" is ONCE's). */

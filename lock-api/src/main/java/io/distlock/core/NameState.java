@@ -1,0 +1,380 @@
+package io.distlock.core;
+
+import io.distlock.LockOptions;
+import io.distlock.spi.Grant;
+import io.distlock.spi.OthersWaiting;
+import io.distlock.spi.PermitBackend;
+import io.distlock.spi.Wait;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Everything a store keeps locally about one name, a lock (limit 1) or a semaphore (a limit of permits) alike: the
+ * threads through its gate, at most {@code limit} (contending in the store, holding, or receiving a hand-over), the
+ * FIFO queue behind them, its registered holds, its acquisitions in flight with the losses reported for their
+ * grants meanwhile, and the streak of hand-overs. Only the threads through the gate contend in the store, so many
+ * local waiters cost the store at most {@code limit} contenders, and they get the name in arrival order.
+ *
+ * <p>Each change is one method, run under the name's lock, so the rules between them are code:
+ * <pre>
+ *   free/queued --{@link #pass}--&gt; through --{@link #begin}--&gt; in flight --{@link #registered}--&gt; held
+ *   through, in flight --{@link #failed}--&gt; (the next waiter through)
+ *   held --{@link #opened} (released or lost)--&gt; (the next waiter through)
+ *   held --{@link #claimForHandOver}--&gt; handing over --{@link #handOut}--&gt; the claimed waiter through
+ *   a loss reported by the backend --{@link #lost}--&gt; the hold to lose, or kept for the grant in flight
+ * </pre>
+ *
+ * <p>A releasing holder of a lock may claim the first queued waiter and pass it the store lock directly (one store
+ * operation, nothing freed in between). When a streak of hand-overs reaches {@link #MAX_HAND_OVERS_IN_A_ROW} while
+ * another client may wait, the holder frees the lock in the store instead and the waiter it lets through first waits
+ * a short courtesy before it contends: other clients' waiters are only being woken then, and would otherwise lose
+ * the race to it every time. A hand-over whose store said nobody else waits ({@link OthersWaiting#NO}) lets the
+ * streak go on past the bound, with no pause: nobody would take the turn.
+ */
+final class NameState implements Hold.Exit {
+
+    /**
+     * Hand-overs in a row before a holder frees the lock in the store instead, when other clients may wait: without
+     * a bound one client's threads could pass a contended lock among themselves forever. Small, so another client gets
+     * a chance at least every few holders; large enough that most local transfers still cost one store operation.
+     */
+    static final int MAX_HAND_OVERS_IN_A_ROW = 8;
+
+    /** The least courtesy after a streak: a woken thread of another client needs about this long to run. */
+    static final long MIN_COURTESY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** The most courtesy after a streak: what the local waiter may lose when no other client waits. */
+    static final long MAX_COURTESY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final Names names;
+    /** The name's key in {@link Names}: the name itself for a lock, a {@link Names.PermitKey} for a semaphore. */
+    final Object key;
+    final String name;
+    /** Whether this is a semaphore's state (permits) rather than a lock's. */
+    final boolean permit;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** The places of the gate: 1 for a lock; a semaphore's limit, taken from its users while any is here. */
+    private int limit;
+    /** Threads through the gate: contending, holding, or claimed for a hand-over. */
+    private int through;
+    /** Made by the first thread that has to queue: most names never have one (an uncontended hold). */
+    private ArrayDeque<Waiter> queue;
+    /** The registered holds through the gate, at most {@link #limit}. */
+    private final List<Hold> holds = new ArrayList<>(1);
+    /** Acquisitions whose store call runs or whose grant is not registered yet. */
+    private int inFlight;
+    /** Losses the backend reported for grants of acquisitions in flight, by owner token; made by the first. */
+    private HashMap<String, String> lossesInFlight;
+    private int handOversInARow;
+    /** The courtesy the next waiter let through waits before contending in the store, 0 for none. */
+    private long courtesyNanos;
+    /** Threads and holds using this state; guarded by the map's atomic updates of {@link #key}. */
+    int users = 1;
+
+    NameState(Names names, Object key, String name, boolean permit) {
+        this.names = names;
+        this.key = key;
+        this.name = name;
+        this.permit = permit;
+        this.limit = 1;
+    }
+
+    /**
+     * Passes the gate within {@code wait} with {@code options} (whose lease time a hand-over uses): at once if a place
+     * is free and nobody queues, else in arrival order.
+     *
+     * @param limit the places a semaphore's caller states (1 for a lock)
+     * @return the caller's waiter when it got through ({@link Waiter#handOff()} says whether with a store lock
+     *         already), or null if it did not get through in time
+     * @throws InterruptedException if interrupted while queued and no hand-over had claimed it yet
+     * @throws IllegalStateException if other threads of this store use the semaphore with another limit
+     */
+    Waiter pass(int limit, LockOptions options, Wait wait) throws InterruptedException {
+        Waiter me;
+        lock.lock();
+        try {
+            if (limit != this.limit) {
+                if (through > 0 || queue != null && !queue.isEmpty()) {
+                    throw new IllegalStateException(PermitBackend.limitMismatch(name, this.limit, limit)
+                            + " (the other is used by threads of this store)");
+                }
+                this.limit = limit; // nobody here: the name takes the new limit, as the store does
+            }
+            if (through < this.limit && (queue == null || queue.isEmpty())) {
+                through++;
+                return Waiter.PASSED_AT_ONCE;
+            }
+            if (wait.isNone()) {
+                return null;
+            }
+            me = new Waiter(options, Thread.currentThread());
+            if (queue == null) {
+                queue = new ArrayDeque<>(4);
+            }
+            queue.addLast(me);
+        } finally {
+            lock.unlock();
+        }
+        if (me.await(wait)) {
+            return me;
+        }
+        lock.lock();
+        try {
+            queue.remove(me);
+        } finally {
+            lock.unlock();
+        }
+        return null;
+    }
+
+    /** A thread through the gate begins a store call whose grant it will register (or fail with). */
+    void begin() {
+        lock.lock();
+        try {
+            inFlight++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A thread through the gate got no hold: its store call, if {@code begun}, is over, and the next waiter may pass.
+     */
+    void failed(boolean begun) {
+        lock.lock();
+        try {
+            if (begun) {
+                endFlight(null);
+            }
+            passOn();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The thread through the gate registered {@code hold}: it is held here, its acquisition is no longer in flight,
+     * and a loss the backend reported for its grant meanwhile is returned (or null), for the caller to apply.
+     */
+    String registered(Hold hold) {
+        lock.lock();
+        try {
+            holds.add(hold);
+            return endFlight(hold.grant.ownerToken());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The backend reported {@code grant} lost: its registered hold, for the caller to lose, or null. A grant not
+     * registered yet while an acquisition is in flight has its loss kept until {@link #registered} returns it.
+     */
+    Hold lost(Grant grant, String reason) {
+        lock.lock();
+        try {
+            for (Hold hold : holds) {
+                if (hold.grant.ownerToken().equals(grant.ownerToken())) {
+                    return hold;
+                }
+            }
+            if (inFlight > 0) {
+                if (lossesInFlight == null) {
+                    lossesInFlight = new HashMap<>(2);
+                }
+                lossesInFlight.putIfAbsent(grant.ownerToken(), reason);
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The active hold of {@code owner}, or null: a nested acquisition shares it. */
+    Hold heldBy(Thread owner) {
+        lock.lock();
+        try {
+            for (Hold hold : holds) {
+                if (hold.owner == owner && hold.isActive()) {
+                    return hold;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The registered holds still active, copied (for the walks of connection events and close). */
+    void addHoldsTo(List<Hold> all) {
+        lock.lock();
+        try {
+            for (Hold hold : holds) {
+                if (hold.isActive()) {
+                    all.add(hold);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code hold} was released or lost: the next waiter may pass, and the hold no longer uses this state. */
+    @Override
+    public void opened(Hold hold) {
+        boolean wasHeld;
+        lock.lock();
+        try {
+            wasHeld = holds.remove(hold);
+            if (wasHeld) {
+                passOn();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wasHeld) {
+            names.leave(this);
+        }
+    }
+
+    /**
+     * Whether {@code hold}, still held here, ends a streak of hand-overs with its release: it then frees the lock
+     * {@linkplain io.distlock.spi.HandOvers#releaseForOthers for other clients}.
+     */
+    boolean streakEndsAt(Hold hold) {
+        lock.lock();
+        try {
+            return holds.contains(hold) && streakEnds(hold);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Notes that {@code hold} freed its lock in the store in {@code releaseNanos}, before it {@link #opened opens}: if
+     * that ended a streak of hand-overs, the next waiter waits about two such round trips (within
+     * {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which gives another client's
+     * waiter, woken by this release, time to take the lock first.
+     */
+    void freedInStore(Hold hold, long releaseNanos) {
+        lock.lock();
+        try {
+            if (holds.contains(hold) && streakEnds(hold)) {
+                courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Claims the first queued waiter for a hand-over of {@code hold}'s store lock, if {@code hold} is held here, a
+     * waiter is queued and the streak does not end. The hold then leaves (its {@link #opened} does nothing more) and
+     * the claimed waiter has its place and an acquisition in flight: the caller must {@link #handOut} it an outcome,
+     * whatever happens.
+     *
+     * @return the claimed waiter, or null for a plain release
+     */
+    Waiter claimForHandOver(Hold hold) {
+        lock.lock();
+        try {
+            if (!holds.contains(hold) || streakEnds(hold)) {
+                return null;
+            }
+            for (Waiter w; (w = pollQueued()) != null; ) {
+                if (w.claim()) {
+                    // stops at the bound: a streak nobody else waits for goes on without end, and must not wrap
+                    if (handOversInARow < MAX_HAND_OVERS_IN_A_ROW) {
+                        handOversInARow++;
+                    }
+                    holds.remove(hold);
+                    inFlight++;
+                    return w;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives the {@link #claimForHandOver claimed} waiter {@code w} its outcome and wakes it. Without a hand-over
+     * ({@code null}) its acquisition in flight ends and it takes the lock in the store itself, which begins a new
+     * streak. Then the releasing hold's use of this state ends.
+     */
+    void handOut(Waiter w, Waiter.HandOff outcome) {
+        if (outcome == null) {
+            lock.lock();
+            try {
+                handOversInARow = 0;
+                endFlight(null);
+            } finally {
+                lock.unlock();
+            }
+        }
+        w.receive(outcome);
+        names.leave(this);
+    }
+
+    /** Number of threads queued (for tests: waiters that gave up must not stay queued). */
+    int queued() {
+        lock.lock();
+        try {
+            return queue == null ? 0 : queue.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
+    int lossesKept() {
+        lock.lock();
+        try {
+            return lossesInFlight == null ? 0 : lossesInFlight.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One acquisition in flight less; returns the loss kept for {@code ownerToken} (null for none). Under lock. */
+    private String endFlight(String ownerToken) {
+        inFlight--;
+        String lost = ownerToken == null || lossesInFlight == null ? null : lossesInFlight.remove(ownerToken);
+        if (inFlight == 0) {
+            lossesInFlight = null;
+        }
+        return lost;
+    }
+
+    /**
+     * Whether {@code hold}'s release ends the streak of hand-overs: the bound is reached and, by what the store said
+     * when it granted the hold's lock, another client may wait. Under lock.
+     */
+    private boolean streakEnds(Hold hold) {
+        return handOversInARow >= MAX_HAND_OVERS_IN_A_ROW && hold.grant.othersWaiting().mayWait();
+    }
+
+    /** The first queued waiter, taken off the queue, or null. Under lock. */
+    private Waiter pollQueued() {
+        return queue == null ? null : queue.pollFirst();
+    }
+
+    /** A place is free: the first queued waiter that has not given up passes, with any courtesy due. Under lock. */
+    private void passOn() {
+        long courtesy = courtesyNanos;
+        courtesyNanos = 0;
+        handOversInARow = 0;
+        for (Waiter w; (w = pollQueued()) != null; ) {
+            if (w.pass(courtesy)) {
+                return;
+            }
+        }
+        through--;
+    }
+}
