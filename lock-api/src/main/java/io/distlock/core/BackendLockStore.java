@@ -201,7 +201,7 @@ public final class BackendLockStore implements LockStore {
             }
         }
         NameState state = names.enter(name, permit);
-        Waiter through;
+        NameState.Waiter through;
         try {
             through = state.pass(limit, options, wait);
         } catch (InterruptedException | RuntimeException e) {
@@ -212,7 +212,7 @@ public final class BackendLockStore implements LockStore {
             names.leave(state);
             return null;
         }
-        Waiter.HandOff handed = through.handOff();
+        NameState.Waiter.HandOff handed = through.handOff();
         if (handed != null) {
             try {
                 return register(state, options, me, handed.grant(), handed.sentAtNanos(), handed.sessionEpoch());
@@ -410,7 +410,7 @@ public final class BackendLockStore implements LockStore {
             throw hold.lostCause();
         }
         NameState gate = hold.permit || handOvers == null ? null : names.lock(hold.grant.name());
-        Waiter next = gate == null ? null : gate.claimForHandOver(hold);
+        NameState.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
         if (next != null) {
             handOver(hold, gate, next);
             return;
@@ -441,7 +441,7 @@ public final class BackendLockStore implements LockStore {
      * fencing token that cannot grow), ran nothing: the lock is then freed as a plain release frees it, and the
      * waiter meets the same refusal at its own acquire.
      */
-    private void handOver(Hold hold, NameState gate, Waiter next) {
+    private void handOver(Hold hold, NameState gate, NameState.Waiter next) {
         if (!acquisitionsInFlight.enter()) {
             releaseWhileClosing(hold, gate, next);
             return;
@@ -466,7 +466,7 @@ public final class BackendLockStore implements LockStore {
             if (grant == null) {
                 acquisitionsInFlight.exit();
             } // else the waiter ends the acquisition in flight when it has registered the grant
-            gate.handOut(next, grant == null ? null : new Waiter.HandOff(grant, sentAt, epoch));
+            gate.handOut(next, grant == null ? null : new NameState.Waiter.HandOff(grant, sentAt, epoch));
         }
         if (!stillOurs) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
@@ -478,7 +478,7 @@ public final class BackendLockStore implements LockStore {
      * A release due to hand over while the store closes: no new grant may start then, so the lock is freed as a plain
      * release frees it, and the waiter gets the gate alone (and finds the store closed).
      */
-    private void releaseWhileClosing(Hold hold, NameState gate, Waiter next) {
+    private void releaseWhileClosing(Hold hold, NameState gate, NameState.Waiter next) {
         boolean stillOurs;
         try {
             stillOurs = releaseInStore(hold);

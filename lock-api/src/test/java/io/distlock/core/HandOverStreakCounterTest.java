@@ -33,18 +33,18 @@ class HandOverStreakCounterTest {
     @Test
     void aStreakThatRanPastIntegerMaxValueHandOversStillEndsWhenAnotherClientWaits() throws Exception {
         NameState state = names.enter("long-streak", false);
-        assertThat(state.pass(1, LockOptions.defaults(), Wait.none())).isSameAs(Waiter.PASSED_AT_ONCE);
+        assertThat(state.pass(1, LockOptions.defaults(), Wait.none())).isSameAs(NameState.Waiter.PASSED_AT_ONCE);
         state.begin(); // its store call
         Hold first = hold(state, OthersWaiting.NO, 1);
         state.registered(first);
         // what an unbroken streak with nobody else waiting reaches after 2^31 - 1 hand-overs (days of a busy lock)
         setHandOversInARow(state, Integer.MAX_VALUE);
 
-        Future<Waiter> second = queue(state, 1);
-        Waiter claimed = state.claimForHandOver(first);
+        Future<NameState.Waiter> second = queue(state, 1);
+        NameState.Waiter claimed = state.claimForHandOver(first);
         assertThat(claimed).as("nobody else waits: the streak goes on").isNotNull();
         Hold secondHold = hold(state, OthersWaiting.YES, 2); // another client has begun to wait meanwhile
-        state.handOut(claimed, new Waiter.HandOff(secondHold.grant, System.nanoTime()));
+        state.handOut(claimed, new NameState.Waiter.HandOff(secondHold.grant, System.nanoTime()));
         assertThat(second.get(20, TimeUnit.SECONDS).handOff()).isNotNull();
         state.registered(secondHold);
 
@@ -60,8 +60,8 @@ class HandOverStreakCounterTest {
     }
 
     /** A thread queued at {@code state} (a user of {@link #names}), waiting until it is let through. */
-    private Future<Waiter> queue(NameState state, int queuedAfter) {
-        Future<Waiter> waiter = pool.submit(() -> {
+    private Future<NameState.Waiter> queue(NameState state, int queuedAfter) {
+        Future<NameState.Waiter> waiter = pool.submit(() -> {
             names.enter("long-streak", false);
             return state.pass(1, LockOptions.defaults(), Wait.forever());
         });
