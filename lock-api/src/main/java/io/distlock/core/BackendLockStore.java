@@ -181,6 +181,19 @@ public final class BackendLockStore implements LockStore {
         return acquire(name, 1, false, options, wait);
     }
 
+    /**
+     * One attempt at a lock or permit, as {@code Lock.tryLock()}: it does not wait, so it ignores the interrupt flag
+     * (the store call runs without it: store clients give up on an interrupted thread) and gives it back afterwards.
+     */
+    Optional<Lease> tryOnce(String name, int limit, boolean permit, LockOptions options) {
+        try {
+            return InterruptFlag.aside(() -> Optional.ofNullable(acquire(name, limit, permit, options, Wait.none())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
     /** The backend's permit operations (a store with semaphores). */
     PermitBackend permits() {
         return permits;

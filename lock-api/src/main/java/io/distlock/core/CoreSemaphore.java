@@ -4,7 +4,6 @@ import io.distlock.Arguments;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.DistributedSemaphore;
-import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Optional;
@@ -46,13 +45,7 @@ final class CoreSemaphore implements DistributedSemaphore {
 
     @Override
     public Optional<Lease> tryAcquire() {
-        // as DistributedLock.tryAcquire(): one attempt ignores the interrupt flag and gives it back afterwards
-        try {
-            return InterruptFlag.aside(() -> Optional.ofNullable(store.acquire(name, limit, true, options, Wait.none())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        return store.tryOnce(name, limit, true, options);
     }
 
     @Override
