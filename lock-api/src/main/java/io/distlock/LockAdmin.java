@@ -3,8 +3,8 @@ package io.distlock;
 import java.util.List;
 
 /**
- * Operator access to a store's locks: list the held ones (and held semaphore permits), break a stuck one. Used by {@code distlock inspect} and
- * {@code distlock release --force}.
+ * Operator access to a store's locks: list the held ones (and held semaphore permits), break a stuck one. Used by
+ * {@code distlock inspect} and {@code distlock release --force}.
  */
 public interface LockAdmin {
 
@@ -46,8 +46,9 @@ public interface LockAdmin {
      * Deletes the lock named {@code name} only if it is still held under {@code fencingToken}: the holder an operator
      * saw in {@link #list} and confirmed. The comparison and the delete are one atomic step in the store (a Lua
      * compare-and-delete, {@code UPDATE ... WHERE name = ? AND fence = ?}, a ZooKeeper delete of the holder's node
-     * in one transaction with a check that the token stamped into its parent is unchanged), so a lock that changed hands after it was listed is left to its new holder. The holder that is broken
-     * finds out as with {@link #forceRelease(String)}.
+     * in one transaction with a check that the token stamped into its parent is unchanged), so a lock that changed
+     * hands after it was listed is left to its new holder. The holder that is broken finds out as with
+     * {@link #forceRelease(String)}.
      *
      * @return true if the lock was held under {@code fencingToken} and is released; false if it is free, or held now
      *         under another fencing token (nothing was changed)

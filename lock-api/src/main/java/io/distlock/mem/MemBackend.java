@@ -30,6 +30,8 @@ final class MemBackend extends PollingLockBackend implements HandOvers, LockAdmi
 
     /** The longest name the mem store takes. */
     static final int MAX_NAME_LENGTH = 1024;
+    /** The mem store's terms: leases end by time. */
+    private static final Terms TERMS = Terms.timed(MAX_NAME_LENGTH);
 
     private final MemSpace space;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -40,7 +42,7 @@ final class MemBackend extends PollingLockBackend implements HandOvers, LockAdmi
 
     @Override
     public Terms terms() {
-        return Terms.timed(MAX_NAME_LENGTH);
+        return TERMS;
     }
 
     @Override

@@ -134,7 +134,8 @@ final class MemPermits {
                 }
                 renewed[0] = true;
                 Map<String, Permit> next = new HashMap<>(current.permits());
-                next.put(grant.ownerToken(), new Permit(permit.fence(), now + renewal.leaseTime().toNanos(), permit.owner()));
+                next.put(grant.ownerToken(),
+                        new Permit(permit.fence(), now + renewal.leaseTime().toNanos(), permit.owner()));
                 return new Holders(current.limit(), next);
             });
             if (!renewed[0]) {

@@ -56,7 +56,8 @@ public final class StoreUri {
         Objects.requireNonNull(uri, "store uri must not be null");
         String trimmed = uri.strip();
         if (trimmed.isEmpty()) {
-            throw new IllegalArgumentException("store uri must not be empty; expected for example redis://localhost:6379");
+            throw new IllegalArgumentException("store uri must not be empty; expected for example "
+                    + "redis://localhost:6379");
         }
         int colon = trimmed.indexOf(':');
         if (colon <= 0 || !SCHEME.matcher(trimmed.substring(0, colon)).matches()) {
@@ -64,7 +65,8 @@ public final class StoreUri {
                     + "' has no scheme; expected for example redis://localhost:6379, zookeeper://localhost:2181, "
                     + "jdbc:postgresql://localhost/app or mem:");
         }
-        return new StoreUri(trimmed, trimmed.substring(0, colon).toLowerCase(Locale.ROOT), trimmed.substring(colon + 1));
+        return new StoreUri(trimmed, trimmed.substring(0, colon).toLowerCase(Locale.ROOT),
+                trimmed.substring(colon + 1));
     }
 
     private static Map<String, String> parseQuery(String query) {

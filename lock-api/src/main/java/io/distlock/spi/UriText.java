@@ -31,9 +31,9 @@ final class UriText {
      * The index of the {@code @} that ends the user info, or -1 if there is none. That is the last {@code @} after
      * {@code //} followed by something that can be a host list (up to {@code / ? # ;}), so raw {@code @ / ? # :}
      * inside a password are part of it. With {@code strict}, an {@code @} is also refused when the text before it
-     * holds a parameter ({@code ?name=}, {@code &name=} or {@code ;name=}): then the {@code @} belongs to a parameter's value
-     * ({@code ?user=admin@server}), as when parsing; without it any such {@code @} counts, as when redacting, where
-     * hiding too much is the safe side.
+     * holds a parameter ({@code ?name=}, {@code &name=} or {@code ;name=}): then the {@code @} belongs to a parameter's
+     * value ({@code ?user=admin@server}), as when parsing; without it any such {@code @} counts, as when redacting,
+     * where hiding too much is the safe side.
      */
     static int userInfoEnd(String s, boolean strict) {
         int start = authorityStart(s);
@@ -61,7 +61,9 @@ final class UriText {
         return true;
     }
 
-    /** Whether {@code s[from, to)} assigns ({@code ?name=}, {@code &name=}, {@code ;name=}) a name {@code counts} takes. */
+    /**
+     * Whether {@code s[from, to)} assigns ({@code ?name=}, {@code &name=}, {@code ;name=}) a name {@code counts} takes.
+     */
     private static boolean holdsParameter(String s, int from, int to, Predicate<String> counts) {
         for (int i = from; i < to; i++) {
             char c = s.charAt(i);

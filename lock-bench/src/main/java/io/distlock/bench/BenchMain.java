@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
  * {@code ./mvnw -q -pl lock-bench exec:java -Dexec.args="--store all --duration 5s"}.
  */
 @Command(name = "distlock-bench", mixinStandardHelpOptions = true,
-        description = "Side-by-side lock benchmarks: distlock vs Redisson, Curator, Spring Integration and the raw store.")
+        description = "Side-by-side lock benchmarks: distlock vs Redisson, Curator, Spring Integration and the "
+                + "raw store.")
 public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--store", split = ",", defaultValue = "all",
@@ -58,17 +59,21 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "3", description = "Measured runs; the median is reported (default: 3).")
     private int runs;
 
-    @Option(names = "--threads", defaultValue = "8", description = "Threads of the multi-threaded scenarios (default: 8).")
+    @Option(names = "--threads", defaultValue = "8",
+            description = "Threads of the multi-threaded scenarios (default: 8).")
     private int threads;
 
-    @Option(names = "--clients", defaultValue = "2", description = "Independent clients in the contended scenario (default: 2).")
+    @Option(names = "--clients", defaultValue = "2",
+            description = "Independent clients in the contended scenario (default: 2).")
     private int clients;
 
     @Option(names = "--settle", defaultValue = "5ms",
-            description = "Hand-off: how long the holder waits before releasing, so the other is waiting (default: 5ms).")
+            description = "Hand-off: how long the holder waits before releasing, so the other is waiting "
+                    + "(default: 5ms).")
     private String settle;
 
-    @Option(names = "--held", defaultValue = "10000", description = "Leases held at once in scenario 4; 0 skips it (default: 10000).")
+    @Option(names = "--held", defaultValue = "10000",
+            description = "Leases held at once in scenario 4; 0 skips it (default: 10000).")
     private int held;
 
     @Option(names = "--held-lease-time", defaultValue = "6s",
@@ -79,7 +84,8 @@ public final class BenchMain implements Callable<Integer> {
             description = "Pairs counted through the proxy for round trips per pair; 0 skips it (default: 200).")
     private int roundTripPairs;
 
-    @Option(names = "--redis", defaultValue = "127.0.0.1:6379", description = "Redis host:port (default: 127.0.0.1:6379).")
+    @Option(names = "--redis", defaultValue = "127.0.0.1:6379",
+            description = "Redis host:port (default: 127.0.0.1:6379).")
     private String redis;
 
     @Option(names = "--mariadb", defaultValue = "127.0.0.1:3306",
@@ -90,8 +96,9 @@ public final class BenchMain implements Callable<Integer> {
             description = "PostgreSQL host:port, database test, user postgres (default: 127.0.0.1:5432).")
     private String postgresql;
 
-    @Option(names = "--distlock-uri", description = "distlock URI template for a store, STORE=URI with {host} and {port}, "
-            + "e.g. redis=redis://{host}:{port}. Repeatable.")
+    @Option(names = "--distlock-uri",
+            description = "distlock URI template for a store, STORE=URI with {host} and {port}, "
+                    + "e.g. redis=redis://{host}:{port}. Repeatable.")
     private Map<String, String> distlockUris = new HashMap<>();
 
     @Option(names = "--out", description = "Directory for bench-report.md and bench-chart.svg "
@@ -119,7 +126,8 @@ public final class BenchMain implements Callable<Integer> {
             description = "Clients on one name for the waiters curve; none skips it (default: 1,4,16,64).")
     private List<String> waiters = new ArrayList<>();
 
-    @Option(names = "--waiters-duration", defaultValue = "2s", description = "Duration of each waiters point (default: 2s).")
+    @Option(names = "--waiters-duration", defaultValue = "2s",
+            description = "Duration of each waiters point (default: 2s).")
     private String waitersDuration;
 
     @Option(names = "--waiters-hold", defaultValue = "2ms",
@@ -233,7 +241,8 @@ public final class BenchMain implements Callable<Integer> {
         Files.writeString(config.outputDirectory().resolve("bench-chart.svg"), SvgChart.render(report),
                 StandardCharsets.UTF_8);
         if (ScaleReport.any(report)) {
-            Files.writeString(config.outputDirectory().resolve(ScaleReport.WAITERS_SVG), ScaleReport.waitersChart(report),
+            Files.writeString(config.outputDirectory().resolve(ScaleReport.WAITERS_SVG),
+                    ScaleReport.waitersChart(report),
                     StandardCharsets.UTF_8);
             Files.writeString(config.outputDirectory().resolve(ScaleReport.NAMES_SVG), ScaleReport.namesChart(report),
                     StandardCharsets.UTF_8);
@@ -274,10 +283,13 @@ public final class BenchMain implements Callable<Integer> {
         });
         Map<String, HostPort> servers = Map.of("redis", HostPort.parse(redis), "mariadb", HostPort.parse(mariadb),
                 "postgresql", HostPort.parse(postgresql));
-        Path output = out != null ? out : (Files.isDirectory(Path.of("lock-bench")) ? Path.of("lock-bench") : Path.of("."));
+        Path output = out != null ? out
+                : (Files.isDirectory(Path.of("lock-bench")) ? Path.of("lock-bench") : Path.of("."));
         String command = command(originalArgs);
-        return new BenchConfig(chosen, StoreUri.parseDuration(warmup), positive("--duration", StoreUri.parseDuration(duration)), runs,
-                threads, clients, StoreUri.parseDuration(settle), held, positive("--held-lease-time", StoreUri.parseDuration(heldLeaseTime)),
+        return new BenchConfig(chosen, StoreUri.parseDuration(warmup),
+                positive("--duration", StoreUri.parseDuration(duration)), runs,
+                threads, clients, StoreUri.parseDuration(settle), held,
+                positive("--held-lease-time", StoreUri.parseDuration(heldLeaseTime)),
                 roundTripPairs, servers, uris, output, !noProfile, command);
     }
 
@@ -359,7 +371,8 @@ public final class BenchMain implements Callable<Integer> {
         return String.format(Locale.ROOT, "%d runs of %s after a %s warm-up, %d threads, %d clients contended, "
                         + "hand-off settle %s, %,d held leases with lease time %s, %d pairs for round trips",
                 c.runs(), Durations.format(c.duration()), Durations.format(c.warmup()), c.threads(), c.clients(),
-                Durations.format(c.settle()), c.heldLeases(), Durations.format(c.heldLeaseTime()), c.pairsForRoundTrips());
+                Durations.format(c.settle()), c.heldLeases(), Durations.format(c.heldLeaseTime()),
+                c.pairsForRoundTrips());
     }
 
     /** The sizes of the counted, at-round-trip-time and growth phases, as the report states them. */

@@ -94,7 +94,8 @@ public final class BenchRunner {
             measureThroughProxy(store, runId, result);
         }
         if (hasServer) {
-            new ScaleRunner(scale, config.heldLeaseTime(), log).run(store, runId, result, roundTripTimeScenarios(), this::measureScenarios);
+            new ScaleRunner(scale, config.heldLeaseTime(), log)
+                    .run(store, runId, result, roundTripTimeScenarios(), this::measureScenarios);
         }
         result.load(loadAtStart, Machine.loadAverage());
         return result;
@@ -149,7 +150,8 @@ public final class BenchRunner {
 
     /** The performance targets for this run's scenario ids. */
     public Targets targets() {
-        return new Targets(new Uncontended(config.threads()).id(), new Contended(config.threads(), config.clients()).id());
+        return new Targets(new Uncontended(config.threads()).id(),
+                new Contended(config.threads(), config.clients()).id());
     }
 
     /** This run's rows of the history: distlock's key ratios per store. */
@@ -179,7 +181,8 @@ public final class BenchRunner {
                             .resolve("bench-" + store.name() + "-" + scenario.id() + ".jfr");
                     try {
                         Files.createDirectories(file.getParent());
-                        log.printf("  %-10s profiling %s in %s with JFR%n", store.name(), contender.name(), scenario.id());
+                        log.printf("  %-10s profiling %s in %s with JFR%n", store.name(), contender.name(),
+                                scenario.id());
                         result.profiles().add(JfrProfile.profile(store.name(), contender, scenario,
                                 "bench:" + runId + ":c" + c + ":", config.duration(), file));
                     } catch (Exception e) {
@@ -223,7 +226,8 @@ public final class BenchRunner {
                                     config.heldLeaseTime(), describe(e));
                         }
                         result.heldLeases().add(held);
-                        log.printf(Locale.ROOT, "  %-10s held %d leases  %-38s %.1f round trips/interval, %d B/lease%s%n",
+                        log.printf(Locale.ROOT,
+                                "  %-10s held %d leases  %-38s %.1f round trips/interval, %d B/lease%s%n",
                                 store.name(), held.leases(), contender.name(), held.roundTripsPerInterval(),
                                 held.heapBytesPerLease(), held.failure() == null ? "" : "  (" + held.failure() + ")");
                     }

@@ -136,10 +136,10 @@ final class ScaleRunner {
                                     log.printf(Locale.ROOT, "  %-10s cost%s %d/%d %-15s %-38s %5.2f rt %5.2f push "
                                                     + "%5.2f req %6.0f/%6.0f B  srv %6.1f us  cli %6.1f us %7.0f B "
                                                     + "%7.0f op/s%n",
-                                            store.name(), at, round, scale.costRuns(), loop, c.name(), cost.roundTrips(),
-                                            cost.pushes(), cost.requests(), cost.bytesUp(), cost.bytesDown(),
-                                            cost.serverCpuMicros(), cost.clientCpuMicros(), cost.clientBytes(),
-                                            cost.opsPerSecond());
+                                            store.name(), at, round, scale.costRuns(), loop, c.name(),
+                                            cost.roundTrips(), cost.pushes(), cost.requests(), cost.bytesUp(),
+                                            cost.bytesDown(), cost.serverCpuMicros(), cost.clientCpuMicros(),
+                                            cost.clientBytes(), cost.opsPerSecond());
                                 }
                             } catch (Exception e) {
                                 r.fail(BenchRunner.describe(e));

@@ -13,7 +13,8 @@ import picocli.CommandLine;
 
 /**
  * The harness works end to end on the in-memory store: every scenario runs, and the report and chart are written
- * with a row per scenario; the semaphore contender runs only the semaphore scenarios, the lock only the lock ones. A smoke test only: it asserts nothing about speed.
+ * with a row per scenario; the semaphore contender runs only the semaphore scenarios, the lock only the lock ones. A
+ * smoke test only: it asserts nothing about speed.
  */
 class BenchMainSmokeTest {
 

@@ -59,8 +59,8 @@ public final class ChaosMain {
         stores.put("redis-failback-guard", new ChaosSuite.StoreKind("redis (master + replica, fail-back, restartGuard)",
                 RedisFailBackTarget::new, List.of(), Set.of(Scenario.FAIL_BACK)));
         stores.put("redis-sentinel-failback-guard", new ChaosSuite.StoreKind(
-                "redis (Sentinel: master + async replica, fail-back, restartGuard)", () -> new RedisSentinelTarget(true),
-                List.of(), Set.of(Scenario.FAIL_BACK)));
+                "redis (Sentinel: master + async replica, fail-back, restartGuard)",
+                () -> new RedisSentinelTarget(true), List.of(), Set.of(Scenario.FAIL_BACK)));
         stores.put("redis-cluster", new ChaosSuite.StoreKind("redis (Cluster: 3 masters + async replicas)",
                 RedisClusterTarget::new, List.of(Scenario.FAILOVER),
                 Set.of(Scenario.FAILOVER, Scenario.CLIENT_PAUSE)));

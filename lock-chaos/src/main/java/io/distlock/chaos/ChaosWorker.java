@@ -129,7 +129,8 @@ public final class ChaosWorker {
 
     private static void round(LockStore store, String lockName, LockOptions options, Duration acquireTimeout,
             FencedRegister register, Workload workload, Duration leaseTime, String label, PrintStream out) {
-        Optional<Lease> acquired = acquireRecorded(() -> store.lock(lockName, options).tryAcquire(acquireTimeout), label, out);
+        Optional<Lease> acquired = acquireRecorded(() -> store.lock(lockName, options).tryAcquire(acquireTimeout),
+                label, out);
         if (acquired.isEmpty()) {
             return;
         }
@@ -181,7 +182,8 @@ public final class ChaosWorker {
 
     /**
      * Acquires for one round and records it: ACQ_INVOKE, then ACQ_OK with the token (and the lease's lost signal
-     * when it comes), ACQ_FAIL or ACQ_UNKNOWN (paced, the store being unreachable). Empty when there is nothing to hold.
+     * when it comes), ACQ_FAIL or ACQ_UNKNOWN (paced, the store being unreachable). Empty when there is nothing to
+     * hold.
      */
     static Optional<Lease> acquireRecorded(Acquisition acquisition, String label, PrintStream out) {
         emit(out, label, "ACQ_INVOKE", 0);

@@ -68,7 +68,8 @@ final class Definitions {
             through a front port re-pointed at each promotion): the master is demoted towards a master it never \
             reaches (it keeps its data), its replica is promoted and serves for a lease and a half; as soon as a \
             worker is granted the lock there, the old master is promoted again with the older history it kept, the \
-            clients are sent to it and the replica is killed; it starts again empty as the old master's replica. The old master's run_id is the one its guard marker names; its master_replid is \
+            clients are sent to it and the replica is killed; it starts again empty as the old master's replica. The \
+            old master's run_id is the one its guard marker names; its master_replid is \
             new. No second holder may get the lock there while the last holder on the replica may still run. \
             Under Sentinel (`redis-sentinel-failback-guard`): the master is paused (SIGSTOP) until the Sentinels \
             have promoted its replica; then the replica is killed and the old master resumed, and the Sentinels make \

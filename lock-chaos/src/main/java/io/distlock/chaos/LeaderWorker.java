@@ -22,8 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  * read, a short piece of work, fenced write of the value plus one). Like the lock worker it does NOT ask
  * {@code isLeader()} before writing: a leader frozen between that check and its write is exactly what the fence must
  * stop. On election it first presents its term to the register (a fenced read), as a leader must for fencing to
- * protect anything: a fence refuses an ended term only once it has seen a later one. Events: ELECTED and REVOKED (the term was lost) or STEPPED_DOWN (closed at the end) with the term, LOST_SIGNAL
- * (the term's lease fired onLost), READ_OK, READ_REFUSED, WRITE_OK, WRITE_REFUSED, WRITE_LOST_UPDATE.
+ * protect anything: a fence refuses an ended term only once it has seen a later one. Events: ELECTED and REVOKED (the
+ * term was lost) or STEPPED_DOWN (closed at the end) with the term, LOST_SIGNAL (the term's lease fired onLost),
+ * READ_OK, READ_REFUSED, WRITE_OK, WRITE_REFUSED, WRITE_LOST_UPDATE.
  *
  * <p>Arguments: as {@link ChaosWorker}'s (LABEL NAME REGISTER_FILE LEASE_MS HOLD_MIN_MS HOLD_MAX_MS
  * ACQUIRE_TIMEOUT_MS EXTEND_PERCENT); the hold range is the work between a leader's read and its write, and the

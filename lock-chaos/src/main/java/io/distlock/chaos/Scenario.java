@@ -78,8 +78,9 @@ enum Scenario {
     /**
      * Fail-back to an old master that never resynced: the master is demoted (it keeps its data), its replica is
      * promoted and serves for a lease and a half (past its guard window); as soon as a worker is granted the lock there
-     * the old master is promoted again with the older history it kept and the promoted replica dies. Its run_id is the one its guard marker was written
-     * with; the locks granted meanwhile are not in its data. No second holder may get in while one may still run.
+     * the old master is promoted again with the older history it kept and the promoted replica dies. Its run_id is the
+     * one its guard marker was written with; the locks granted meanwhile are not in its data. No second holder may get
+     * in while one may still run.
      */
     FAIL_BACK("fail-back: old master promoted again without resync", false, false, run -> {
         StoreTarget target = run.target();

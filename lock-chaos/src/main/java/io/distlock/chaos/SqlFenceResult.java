@@ -31,8 +31,9 @@ record SqlFenceResult(String store, String database, String scenario, int faults
         Duration recovery, boolean unsafeByDesign, String note) implements WorkloadResult {
 
     /** The table's header and separator lines. */
-    static final String HEADER = "| lock store | database | scenario | faults (mid-hold) | acquired | silent overlaps | "
-            + "told overlaps | fencing tokens re-issued | commits (unknown) | refused by the fence | other SQL errors "
+    static final String HEADER = "| lock store | database | scenario | faults (mid-hold) | acquired "
+            + "| silent overlaps | told overlaps | fencing tokens re-issued | commits (unknown) "
+            + "| refused by the fence | other SQL errors "
             + "| stale writes accepted | counter | lost updates | recovery | bars | note |\n"
             + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 

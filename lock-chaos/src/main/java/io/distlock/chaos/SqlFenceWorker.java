@@ -65,7 +65,8 @@ public final class SqlFenceWorker {
 
     private static void round(LockStore store, String lockName, LockOptions options, Duration acquireTimeout,
             ChaosWorker.Workload workload, Sql sql, String label, PrintStream out) {
-        Optional<Lease> acquired = ChaosWorker.acquireRecorded(() -> store.lock(lockName, options).tryAcquire(acquireTimeout), label, out);
+        Optional<Lease> acquired = ChaosWorker.acquireRecorded(() -> store.lock(lockName, options)
+                .tryAcquire(acquireTimeout), label, out);
         if (acquired.isEmpty()) {
             return;
         }

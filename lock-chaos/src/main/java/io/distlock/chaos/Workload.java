@@ -52,7 +52,9 @@ enum Workload {
         return this == LOCK_THREADS ? THREADS_PER_WORKER : 1;
     }
 
-    /** The name on the command line: lock, lock-threads, leadership, semaphore, sql-fence-postgresql, sql-fence-mariadb. */
+    /**
+     * The name on the command line: lock, lock-threads, leadership, semaphore, sql-fence-postgresql, sql-fence-mariadb.
+     */
     String cliName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

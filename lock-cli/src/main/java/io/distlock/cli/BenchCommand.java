@@ -13,9 +13,10 @@ import picocli.CommandLine.Unmatched;
  * it says so instead of failing as an unknown command.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Side-by-side benchmark against Redisson, Curator, Spring Integration, ShedLock and the raw store "
-                + "(counted round trips and bytes, a real round-trip time, growth curves; writes "
-                + "lock-bench/bench-report.md). Run it through the launcher: ./distlock bench [--quick] [--store redis,...]"
+        description = "Side-by-side benchmark against Redisson, Curator, Spring Integration, ShedLock and the "
+                + "raw store (counted round trips and bytes, a real round-trip time, growth curves; writes "
+                + "lock-bench/bench-report.md). Run it through the launcher: "
+                + "./distlock bench [--quick] [--store redis,...]"
                 + "; ./distlock bench --help lists its options.")
 public final class BenchCommand implements Runnable {
 

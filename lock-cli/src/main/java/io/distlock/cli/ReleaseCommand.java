@@ -31,8 +31,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "release", mixinStandardHelpOptions = true,
         description = "Force-release a lock's current holder, as shown and confirmed (operator use only).",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:released", "1:not held, not confirmed, or changed hands meanwhile", "2:usage error (e.g. --force missing)",
-            "3:store unavailable"})
+        exitCodeList = {"0:released", "1:not held, not confirmed, or changed hands meanwhile",
+            "2:usage error (e.g. --force missing)", "3:store unavailable"})
 public final class ReleaseCommand implements Callable<Integer> {
 
     private final InputStream in;

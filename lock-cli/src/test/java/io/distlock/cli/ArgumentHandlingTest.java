@@ -13,7 +13,8 @@ class ArgumentHandlingTest {
     void noSubcommandIsAUsageErrorListingTheSubcommands() {
         CliRun run = CliRun.of();
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).contains("a subcommand is required").contains("demo", "tck", "chaos", "inspect", "release");
+        assertThat(run.err()).contains("a subcommand is required")
+                .contains("demo", "tck", "chaos", "inspect", "release");
     }
 
     @Test

@@ -8,11 +8,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Frees rows (locks or permits) that an acquire may have taken although its caller never learned so: the statement reached the
- * database, then the reply was lost (socket timeout, broken connection, an interrupt inside the driver's I/O). The
- * attempt's owner token is known, so a compare-and-delete on it is run in the background, retried with backoff
- * until the database answers or the lease would have run out anyway. Without this the orphan row would block every
- * other client for a whole lease time.
+ * Frees rows (locks or permits) that an acquire may have taken although its caller never learned so: the statement
+ * reached the database, then the reply was lost (socket timeout, broken connection, an interrupt inside the driver's
+ * I/O). The attempt's owner token is known, so a compare-and-delete on it is run in the background, retried with
+ * backoff until the database answers or the lease would have run out anyway. Without this the orphan row would block
+ * every other client for a whole lease time.
  */
 final class AbandonedAcquisitions implements AutoCloseable {
 

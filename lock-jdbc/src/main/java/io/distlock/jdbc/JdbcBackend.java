@@ -38,6 +38,8 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
 
     /** Lock names up to this many characters fit the table's {@code VARCHAR(255)} key on every dialect. */
     static final int MAX_NAME_LENGTH = 255;
+    /** The SQL store's terms: leases end by time. */
+    private static final Terms TERMS = Terms.timed(MAX_NAME_LENGTH);
     private static final int OWNER_LENGTH = 255;
     private static final int RELEASE_TRIES = 3;
     private static final System.Logger LOG = System.getLogger(JdbcBackend.class.getName());
@@ -86,7 +88,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
 
     @Override
     public Terms terms() {
-        return Terms.timed(MAX_NAME_LENGTH);
+        return TERMS;
     }
 
     @Override

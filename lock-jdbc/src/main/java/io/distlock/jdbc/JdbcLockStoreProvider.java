@@ -57,7 +57,8 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
                         settings.redacted())
                 : RemoteWakeups.NONE;
         return new JdbcBackend(pool, dialect, signals, remote,
-                settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted());
+                settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(),
+                settings.redacted());
     }
 
     /** {@code message} on one line: drivers' messages run over several (PostgreSQL's FATAL, Connector/J's hints). */

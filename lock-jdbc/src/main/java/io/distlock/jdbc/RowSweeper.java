@@ -29,9 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the next grant, at least the clock, is larger than every token the row held. It trusts what the fence already
  * trusts: a database clock that does not step back by more than the grace.
  *
- * <p>It runs in small batches ({@value #WALK} names walked in primary-key order, at most {@value #BATCHES} batches a tick) on a background
- * thread every {@link #INTERVAL} while the store is in use (until its longest lease plus the grace after its last
- * grant), so an idle store sends nothing; rows of processes that stopped are swept by any other that still grants.
+ * <p>It runs in small batches ({@value #WALK} names walked in primary-key order, at most {@value #BATCHES} batches a
+ * tick) on a background thread every {@link #INTERVAL} while the store is in use (until its longest lease plus the
+ * grace after its last grant), so an idle store sends nothing; rows of processes that stopped are swept by any other
+ * that still grants.
  * Each name is its own bounded statement: a row another transaction keeps locked costs only that row a turn, never
  * another name its clean-up or its lease, and a failed tick is tried again at the next.
  */
@@ -144,7 +145,8 @@ final class RowSweeper implements AutoCloseable {
 
     /** The free rows whose fence the clock has passed by the grace. */
     private String reclaimableLock() {
-        return "(owner_token IS NULL OR expires_at IS NULL OR expires_at < " + dialect.nowPlusMicros() + ") AND fence < "
+        return "(owner_token IS NULL OR expires_at IS NULL OR expires_at < " + dialect.nowPlusMicros()
+                + ") AND fence < "
                 + dialect.fenceSeed() + " - ?";
     }
 
@@ -181,7 +183,8 @@ final class RowSweeper implements AutoCloseable {
 
     /** Semaphores whose counter the clock has passed by the grace and of which no permit is held nor recent. */
     private String reclaimableSemaphore(String alias) {
-        return alias + "slot = 0 AND " + alias + "fence < " + dialect.fenceSeed() + " - ? AND NOT EXISTS (SELECT 1 FROM "
+        return alias + "slot = 0 AND " + alias + "fence < " + dialect.fenceSeed()
+                + " - ? AND NOT EXISTS (SELECT 1 FROM "
                 + permits + " s WHERE s.name = " + alias + "name AND s.slot > 0 AND s.owner_token IS NOT NULL AND"
                 + " s.expires_at IS NOT NULL AND s.expires_at >= " + dialect.nowPlusMicros() + ")";
     }

@@ -83,7 +83,8 @@ class LostAcquireReplyTest {
                         + SOCKET_TIMEOUT.toMillis())) {
             String name = "lost:permit";
             other.semaphore(name, 1).tryAcquire().orElseThrow().release(); // the table and counter exist already
-            proxy.dropRepliesFrom(java.util.regex.Pattern.compile("COMMIT(?!TED)")); // the acquire's transaction commits, its answer is lost
+            // the acquire's transaction commits, its answer is lost
+            proxy.dropRepliesFrom(java.util.regex.Pattern.compile("COMMIT(?!TED)"));
             CompletableFuture<Optional<Lease>> acquire = inBackground(
                     () -> client.semaphore(name, 1, LockOptions.defaults().withLeaseTime(LEASE)).tryAcquire());
             awaitWhileWaiting(acquire, "the database did commit the acquisition",

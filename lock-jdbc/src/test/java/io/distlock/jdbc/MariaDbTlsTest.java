@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code verify-full}) it locks through a test-started server ({@code --ssl-cert}, a certificate the test makes) and
  * fails to open when the trust anchors did not sign the server's certificate or the certificate names another host
  * (one server: the test swaps its certificate and reloads it with {@code FLUSH SSL}). The trust store password in
- * the URL never shows in the store's name. Tagged {@code slow}: its set-up (a dozen {@code keytool} runs and a server of
- * its own) took 45-90 s on the shared build machine; run it with {@code -Dsurefire.excludedGroups= -Dtest=MariaDbTlsTest}.
+ * the URL never shows in the store's name. Tagged {@code slow}: its set-up (a dozen {@code keytool} runs and a server
+ * of its own) took 45-90 s on the shared build machine; run it with
+ * {@code -Dsurefire.excludedGroups= -Dtest=MariaDbTlsTest}.
  */
 @Tag("slow")
 class MariaDbTlsTest {

@@ -28,7 +28,8 @@ class MissingDriverTest {
         URL[] classPath = {codeSource(LockStore.class), codeSource(JdbcLockStoreProvider.class),
                 codeSource(com.zaxxer.hikari.HikariDataSource.class), codeSource(org.slf4j.Logger.class)};
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader app = new URLClassLoader("no-driver-app", classPath, ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader app = new URLClassLoader("no-driver-app", classPath,
+                ClassLoader.getPlatformClassLoader())) {
             Thread.currentThread().setContextClassLoader(app);
             Method open = app.loadClass(LockStore.class.getName()).getMethod("open", String.class);
             Throwable thrown = catchThrowable(() -> open.invoke(null, uri));

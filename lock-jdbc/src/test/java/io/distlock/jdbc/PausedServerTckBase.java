@@ -115,7 +115,8 @@ abstract class PausedServerTckBase extends TckHarness implements AvailabilityRul
     }
 
     @Test
-    @DisplayName("a lease whose renewals fall into a freeze is reported lost by its lease time, and every renewal call returns within one operation timeout")
+    @DisplayName("a lease whose renewals fall into a freeze is reported lost by its lease time, and every renewal call "
+            + "returns within one operation timeout")
     void renewalDuringFreezeLosesTheLeaseInTimeAndReturns() throws Exception {
         Duration leaseTime = Duration.ofSeconds(3);
         List<Long> failedCallNanos = new CopyOnWriteArrayList<>();

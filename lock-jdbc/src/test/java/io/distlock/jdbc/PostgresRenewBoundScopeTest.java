@@ -22,12 +22,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The PostgreSQL renewal's statement timeout ({@code SET LOCAL} in its own round trip) bounds the renewal alone: the
  * next statement on the same connection runs with the connection's own timeout, also once pgjdbc prepares the
- * renewal on the server (after prepareThreshold uses) and in the simple query mode; and the renewal draws no server warning (one in the server's log at every renewal).
+ * renewal on the server (after prepareThreshold uses) and in the simple query mode; and the renewal draws no server
+ * warning (one in the server's log at every renewal).
  */
 class PostgresRenewBoundScopeTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "&prepareThreshold=1", "&preferQueryMode=simple", "&preferQueryMode=extendedCacheEverything"})
+    @ValueSource(strings = {"", "&prepareThreshold=1", "&preferQueryMode=simple",
+            "&preferQueryMode=extendedCacheEverything"})
     void theRenewalBoundEndsWithTheRenewal(String option) throws SQLException {
         String table = "renew_scope_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         PostgresDialect dialect = new PostgresDialect(table);
@@ -40,7 +42,8 @@ class PostgresRenewBoundScopeTest {
             try {
                 for (int i = 0; i < 8; i++) {
                     List<String> warnings = new ArrayList<>();
-                    assertThat(dialect.renew(warningsRecorded(c, warnings), Map.of("n", "t"), 60_000_000L, 3)).as("renewal %s", i)
+                    assertThat(dialect.renew(warningsRecorded(c, warnings), Map.of("n", "t"), 60_000_000L, 3))
+                            .as("renewal %s", i)
                             .containsExactly("n");
                     assertThat(warnings).as("the server's warnings at renewal %s", i).isEmpty();
                     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW statement_timeout")) {

@@ -16,10 +16,10 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * Renews many leases in few round trips: leases are cut into batches of up to {@value #BATCH} leases (two keys each: the lock and its counter), each batch is
- * one {@link RedisScripts#RENEW} call, and all batches go out in one pipeline. On a Cluster a script may only touch
- * one slot, so batches are formed per slot and the pipeline routes each to its node. Batches that meet
- * {@code NOSCRIPT} are sent again with the script's source.
+ * Renews many leases in few round trips: leases are cut into batches of up to {@value #BATCH} leases (two keys each:
+ * the lock and its counter), each batch is one {@link RedisScripts#RENEW} call, and all batches go out in one pipeline.
+ * On a Cluster a script may only touch one slot, so batches are formed per slot and the pipeline routes each to its
+ * node. Batches that meet {@code NOSCRIPT} are sent again with the script's source.
  */
 final class BatchRenewer {
 
@@ -67,7 +67,8 @@ final class BatchRenewer {
                 List<String> batchKeys = new ArrayList<>(batch.size());
                 List<String> args = new ArrayList<>(batch.size() * 2);
                 for (Renewal r : batch) {
-                    calls.addRenewal(batchKeys, args, r.grant().name(), HeldLock.valueOf(r.grant().handle()), r.leaseTime());
+                    calls.addRenewal(batchKeys, args, r.grant().name(), HeldLock.valueOf(r.grant().handle()),
+                            r.leaseTime());
                 }
                 replies.add(withSource ? RedisScripts.RENEW.queueSource(pipeline, batchKeys, args)
                         : RedisScripts.RENEW.queue(pipeline, batchKeys, args));

@@ -144,7 +144,9 @@ final class LockCalls {
                 .add(value).add(name.channel()).add(name.encodedName()).add(wakeHeadArg);
     }
 
-    /** {@code leaseTime} in milliseconds as sent; the last one is kept, so a store's usual lease time is encoded once. */
+    /**
+     * {@code leaseTime} in milliseconds as sent; the last one is kept, so a store's usual lease time is encoded once.
+     */
     private Rawable leaseMs(Duration leaseTime) {
         LeaseMs last = lastLeaseMs;
         if (last == null || !last.leaseTime().equals(leaseTime)) {
@@ -208,7 +210,10 @@ final class LockCalls {
                 .add(fromValue).add(toValue).add(leaseMs(leaseTime));
     }
 
-    /** Redlock: raise the counter at {@code counterKey} (a lock's or a semaphore's fence) on a node to at least {@code fence}. */
+    /**
+     * Redlock: raise the counter at {@code counterKey} (a lock's or a semaphore's fence) on a node to at least
+     * {@code fence}.
+     */
     Call raiseCounter(String counterKey, long fence, Duration leaseTime) {
         return new Call(List.of(counterKey), List.of(Long.toString(fence), Long.toString(leaseTime.toMillis())));
     }
@@ -217,7 +222,10 @@ final class LockCalls {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Adds one lease to a renew batch: its lock key and counter to {@code batchKeys}, lease ms and value to {@code batchArgs}. */
+    /**
+     * Adds one lease to a renew batch: its lock key and counter to {@code batchKeys}, lease ms and value to
+     * {@code batchArgs}.
+     */
     void addRenewal(List<String> batchKeys, List<String> batchArgs, String name, String value, Duration leaseTime) {
         batchKeys.add(keys.lock(name));
         batchKeys.add(keys.fence(name));

@@ -11,12 +11,12 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Removes the lock or permit an acquire may have taken when its reply never came back (a socket timeout, a connection cut,
- * a virtual thread interrupted inside Redis I/O). The caller was told the store is unavailable, yet the script may
+ * Removes the lock or permit an acquire may have taken when its reply never came back (a socket timeout, a connection
+ * cut, a virtual thread interrupted inside Redis I/O). The caller was told the store is unavailable, yet the script may
  * have run and left the key (or the semaphore member) for a whole lease. The owner value is known, so a background
- * compare-and-delete (the release script: it also wakes waiters) takes it back. It retries failures with a capped backoff until the lease
- * would have run out anyway, and after an answer of "nothing there" checks once more a timeout later, in case the
- * lost request was still on its way to the server.
+ * compare-and-delete (the release script: it also wakes waiters) takes it back. It retries failures with a capped
+ * backoff until the lease would have run out anyway, and after an answer of "nothing there" checks once more a timeout
+ * later, in case the lost request was still on its way to the server.
  */
 final class OrphanReaper {
 
@@ -41,7 +41,8 @@ final class OrphanReaper {
 
     /** Deletes lock {@code name} in the background if it holds {@code value}; gives up after {@code leaseTime}. */
     void reap(String name, String value, Duration leaseTime) {
-        reap("lock '" + name + "'", () -> (Long) RedisScripts.RELEASE.run(client, calls.release(name, value)), leaseTime);
+        reap("lock '" + name + "'", () -> (Long) RedisScripts.RELEASE.run(client, calls.release(name, value)),
+                leaseTime);
     }
 
     /**

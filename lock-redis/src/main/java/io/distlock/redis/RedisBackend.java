@@ -37,6 +37,8 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
 
     /** The longest lock name this store accepts. */
     static final int MAX_NAME_LENGTH = 1024;
+    /** The Redis store's terms: leases end by time (a key's TTL). */
+    static final Terms TERMS = Terms.timed(MAX_NAME_LENGTH);
     /** The release subscription is pinged at least this often (more often with a short timeout). */
     private static final Duration MAX_PING_INTERVAL = Duration.ofSeconds(1);
     /**
@@ -97,13 +99,14 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         Duration pingEvery = options.timeout().dividedBy(2).compareTo(MAX_PING_INTERVAL) < 0
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
-                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).wakingOn(calls.wakeChannel()).passingOn(this::passOnLater).start();
+                pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).wakingOn(calls.wakeChannel())
+                .passingOn(this::passOnLater).start();
         this.permits = new RedisPermits(client, keys, options, store, signals(), slotted).withReaper(reaper);
     }
 
     @Override
     public Terms terms() {
-        return Terms.timed(MAX_NAME_LENGTH);
+        return TERMS;
     }
 
     @Override

@@ -8,9 +8,9 @@ package io.distlock.redis;
  * waiter queue a refused acquire joins (the next release wakes its head), on a Cluster the short-lived release
  * tombstone {@code P{NAME}:released:TOKEN}, and the semaphores' keys {@code P{NAME}:sem},
  * {@code P{NAME}:semlimit}, ... (see {@link Kind}); besides, the restart-guard marker {@code Pguard}, the release
- * channel {@code Preleased:NAME} and each client's wake channel {@code Pwake:ID}. The keys of a name share its hash tag, so its scripts run on Redis Cluster. A name
- * containing {@code '}'} cannot be its own hash tag: it gets the tag {@code {#HASH}} followed by the name's length,
- * a colon and the name.
+ * channel {@code Preleased:NAME} and each client's wake channel {@code Pwake:ID}. The keys of a name share its hash
+ * tag, so its scripts run on Redis Cluster. A name containing {@code '}'} cannot be its own hash tag: it gets the tag
+ * {@code {#HASH}} followed by the name's length, a colon and the name.
  *
  * <p>No two (prefix, kind, name) triples give one key, whatever the prefixes (two stores on one server never touch
  * each other's keys): a prefix holds no {@code '{'}, so a key's first {@code '{'} ends its prefix; after the tag's

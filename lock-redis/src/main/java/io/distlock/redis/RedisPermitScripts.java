@@ -4,11 +4,13 @@ package io.distlock.redis;
  * The Lua scripts of Redis semaphores. A semaphore {@code NAME} keeps, under one hash tag (so its scripts run on
  * Redis Cluster), a sorted set of its holders ({@code P{NAME}:sem}: member = owner value, score = expiry in server
  * milliseconds), each holder's fencing token ({@code P{NAME}:semfences}, a hash by owner value), the limit its
- * holders stated ({@code P{NAME}:semlimit}), its fencing counter ({@code P{NAME}:semfence}, kept for the {@link CounterRetention} of its latest lease) and the waiting
- * marker a refused waiter leaves ({@code P{NAME}:semwaiting}); on a Cluster a release leaves a short-lived tombstone
- * {@code P{NAME}:semreleased:TOKEN}. Every expiry is read from the server's {@code TIME}, never the client's clock;
- * the set, the hash and the limit key expire with their last holder, and the counter a grace after them (ahead of the
- * clock, longer: see {@link CounterRetention}), so an abandoned semaphore leaves nothing. Every script gives the same answer when run twice with the same arguments.
+ * holders stated ({@code P{NAME}:semlimit}), its fencing counter ({@code P{NAME}:semfence}, kept for the
+ * {@link CounterRetention} of its latest lease) and the waiting marker a refused waiter leaves
+ * ({@code P{NAME}:semwaiting}); on a Cluster a release leaves a short-lived tombstone
+ * {@code P{NAME}:semreleased:TOKEN}. Every expiry is read from the server's {@code TIME}, never the client's clock; the
+ * set, the hash and the limit key expire with their last holder, and the counter a grace after them (ahead of the
+ * clock, longer: see {@link CounterRetention}), so an abandoned semaphore leaves nothing. Every script gives the same
+ * answer when run twice with the same arguments.
  */
 final class RedisPermitScripts {
 
@@ -41,9 +43,9 @@ final class RedisPermitScripts {
      * releases. A refusal for a full set leaves the waiting marker ({@link
      * RedisScripts#leaveWaiterMarker}), so the next release publishes. The restart guard is the lock's ({@link
      * RedisScripts#restartGuard}: the same marker, noticing a restart or a promotion by the server's run_id and
-     * master_replid). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder expires, or the restart guard's
-     * time left), {@code {-1, recorded limit}} when the limits disagree, {@code {-1, -1}} when the limit key holds no
-     * limit.
+     * master_replid). Returns {@code {1, fence}} when granted, {@code {0, ms}} when full (ms until the earliest holder
+     * expires, or the restart guard's time left), {@code {-1, recorded limit}} when the limits disagree,
+     * {@code {-1, -1}} when the limit key holds no limit.
      */
     static final LuaScript ACQUIRE = new LuaScript("permitAcquire",
             RedisScripts.restartGuard(6, 4, "{0, %s}") + RedisScripts.recordedLimit(RedisPermits.MAX_PERMITS)
@@ -147,12 +149,12 @@ final class RedisPermitScripts {
             """);
 
     /**
-     * Renew one permit. KEYS: holders, limit, fences, fence counter. ARGV: value, lease ms. Sets the holder's expiry to now plus the
-     * lease if it is still held (ZADD XX); returns 1 if renewed, 0 if the permit was gone or expired (an expired
-     * member is removed). Running it twice is harmless. A holders key of another type than a sorted set (an
+     * Renew one permit. KEYS: holders, limit, fences, fence counter. ARGV: value, lease ms. Sets the holder's expiry to
+     * now plus the lease if it is still held (ZADD XX); returns 1 if renewed, 0 if the permit was gone or expired (an
+     * expired member is removed). Running it twice is harmless. A holders key of another type than a sorted set (an
      * operator's) holds no permit: its WRONGTYPE error, read with {@code redis.pcall}, answers 0, and a fences key of
-     * another type is left alone, so one spoiled semaphore fails only its own renewal, never the pipeline's others.
-     * A renewed permit's counter is kept for its {@link CounterRetention}.
+     * another type is left alone, so one spoiled semaphore fails only its own renewal, never the pipeline's others. A
+     * renewed permit's counter is kept for its {@link CounterRetention}.
      */
     static final LuaScript RENEW = new LuaScript("permitRenew", RedisScripts.NOW_MS + """
             local score = redis.pcall('ZSCORE', KEYS[1], ARGV[1])

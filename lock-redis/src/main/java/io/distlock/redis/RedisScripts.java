@@ -56,10 +56,11 @@ final class RedisScripts {
 
     /**
      * The lines of a refused permit acquire that leave the waiting marker {@code KEYS[key]} (locks queue their
-     * waiting clients instead, {@link #queueWaiter}, so a release wakes one of them): the marker lives at least {@code ttl} (a Lua variable: the ms until the holder, or the earliest
-     * holder, expires; -1 unknown, then the lease {@code ARGV[leaseArg]}) plus the margin {@code ARGV[marginArg]} ms,
-     * longer than the refused caller sleeps before it tries again; a margin of -1 leaves no marker. A release that
-     * finds the marker deletes it and publishes; one that finds none publishes nothing.
+     * waiting clients instead, {@link #queueWaiter}, so a release wakes one of them): the marker lives at least
+     * {@code ttl} (a Lua variable: the ms until the holder, or the earliest holder, expires; -1 unknown, then the lease
+     * {@code ARGV[leaseArg]}) plus the margin {@code ARGV[marginArg]} ms, longer than the refused caller sleeps before
+     * it tries again; a margin of -1 leaves no marker. A release that finds the marker deletes it and publishes; one
+     * that finds none publishes nothing.
      */
     static String leaveWaiterMarker(int key, String ttl, int leaseArg, int marginArg) {
         return """
@@ -186,8 +187,8 @@ final class RedisScripts {
      * the clock already does not read it again. A
      * fence from 2^53 on (only after an operator's counter just below it) would be read back as none and the next one
      * would start at the clock, below it: instead the lines {@code undo} take back the script's own writes and the
-     * script answers {@link #counterExhausted(int)}. The counter is then kept for the {@link CounterRetention} of a lease
-     * of {@code leaseMs} (a Lua expression). No line of them raises an error.
+     * script answers {@link #counterExhausted(int)}. The counter is then kept for the {@link CounterRetention} of a
+     * lease of {@code leaseMs} (a Lua expression). No line of them raises an error.
      */
     static String nextFence(int key, String undo, String leaseMs) {
         return CLOCK_OF_T + """
@@ -207,16 +208,17 @@ final class RedisScripts {
      */
     static String counterExhausted(int key) {
         return ("redis.error_reply('ERR fence counter ' .. KEYS[%d] .. ' is exhausted: its next fencing token would"
-                + " reach 2^53, past which Redis scripts cannot count it exactly; nothing was granted')").formatted(key);
+                + " reach 2^53, past which Redis scripts cannot count it exactly; nothing was granted')")
+                .formatted(key);
     }
 
     /**
      * Acquire. KEYS: lock, fence, waiter queue[, guard]. ARGV: value, lease ms, guard window ms (0: no guard), waiter
-     * margin ms (-1: queue nobody), waiting client's id. Returns one integer (read by {@link LockCalls#grantedFence(long)} and
-     * {@link LockCalls#retryMillis(long)}): the fence, at least 1, when granted; {@code -2 - ms} when held (ms: the
-     * holder's TTL, so -1 when unknown) or while the restart guard holds everything back (ms: the time left of its
-     * window). One integer, not a table, because this is the call every lock makes: the reply costs the server and
-     * the client the least.
+     * margin ms (-1: queue nobody), waiting client's id. Returns one integer (read by
+     * {@link LockCalls#grantedFence(long)} and {@link LockCalls#retryMillis(long)}): the fence, at least 1, when
+     * granted; {@code -2 - ms} when held (ms: the holder's TTL, so -1 when unknown) or while the restart guard holds
+     * everything back (ms: the time left of its window). One integer, not a table, because this is the call every lock
+     * makes: the reply costs the server and the client the least.
      *
      * <p>The fence is {@code max(last + 1, server TIME in microseconds)}: it grows by one per grant while the server
      * keeps its data, and after the server restored an older counter (RDB snapshot, AOF that lost its tail) or none,
@@ -262,12 +264,11 @@ final class RedisScripts {
             """);
 
     /**
-     * Release. KEYS: lock, waiter queue[, tombstone]. ARGV: value, channel, name, wake channel head[, tombstone ms]. Deletes the lock
-     * only if the value matches; then wakes the next waiting client ({@link #wakeNext}: one message that only that
-     * client acts on; its waiter tries again, and a refused one queues again). With a tombstone
-     * key, a successful release leaves it for the given time, and a release that finds the lock gone but its
-     * tombstone present answers 1: that is a re-sent release whose first run succeeded (its reply was lost), not a
-     * lease that expired.
+     * Release. KEYS: lock, waiter queue[, tombstone]. ARGV: value, channel, name, wake channel head[, tombstone ms].
+     * Deletes the lock only if the value matches; then wakes the next waiting client ({@link #wakeNext}: one message
+     * that only that client acts on; its waiter tries again, and a refused one queues again). With a tombstone key, a
+     * successful release leaves it for the given time, and a release that finds the lock gone but its tombstone present
+     * answers 1: that is a re-sent release whose first run succeeded (its reply was lost), not a lease that expired.
      */
     static final LuaScript RELEASE = new LuaScript("release", """
             if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -287,10 +288,11 @@ final class RedisScripts {
     /**
      * Release for other clients, at the end of a client's streak of hand-overs while its next thread waits a courtesy
      * for them. KEYS: lock, waiter queue[, tombstone]. ARGV: value, channel, message, this client's id, keep ms, wake
-     * channel head, name[, tombstone ms]. As {@link #RELEASE} when another client waits (the queue's head is woken), and then the releasing
-     * client queues itself for keep ms: its next thread counts as a waiter, so the other client's hand-overs see one
-     * and its next release wakes it. The message, published only over an earlier version's plain marker (which the
-     * queue replaces), names the releasing store, whose subscriber wakes none of its own waiters for it.
+     * channel head, name[, tombstone ms]. As {@link #RELEASE} when another client waits (the queue's head is woken),
+     * and then the releasing client queues itself for keep ms: its next thread counts as a waiter, so the other
+     * client's hand-overs see one and its next release wakes it. The message, published only over an earlier version's
+     * plain marker (which the queue replaces), names the releasing store, whose subscriber wakes none of its own
+     * waiters for it.
      */
     static final LuaScript RELEASE_FOR_OTHERS = new LuaScript("releaseForOthers", """
             if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -388,10 +390,10 @@ final class RedisScripts {
             """);
 
     /**
-     * Redlock fence write-back. KEYS: fence. ARGV: fence, lease ms. Raises the node's counter to at least the fence handed
-     * out, so the next majority, which shares a node with this one, counts past it. A counter that holds no fencing
-     * token ({@link #readCounter(int)}) counts as none and is raised too: left as it is, the node's next grant would
-     * start at its clock, below a fence handed out from another node's counter ahead of the clock. The counter is
+     * Redlock fence write-back. KEYS: fence. ARGV: fence, lease ms. Raises the node's counter to at least the fence
+     * handed out, so the next majority, which shares a node with this one, counts past it. A counter that holds no
+     * fencing token ({@link #readCounter(int)}) counts as none and is raised too: left as it is, the node's next grant
+     * would start at its clock, below a fence handed out from another node's counter ahead of the clock. The counter is
      * kept for its {@link CounterRetention} by this node's clock.
      */
     static final LuaScript RAISE_FENCE = new LuaScript("raiseFence", readCounter(1) + """

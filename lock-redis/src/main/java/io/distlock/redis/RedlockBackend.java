@@ -123,7 +123,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
 
     @Override
     public Terms terms() {
-        return Terms.timed(RedisBackend.MAX_NAME_LENGTH);
+        return RedisBackend.TERMS;
     }
 
     @Override

@@ -9,9 +9,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two clients of the Redis the kit's fixture finds contend for one lock: after the bounded local hand-overs of one client the other
- * really gets its turn, though its waiter is woken by a published message while the first client's next thread is
- * already at hand.
+ * Two clients of the Redis the kit's fixture finds contend for one lock: after the bounded local hand-overs of one
+ * client the other really gets its turn, though its waiter is woken by a published message while the first client's
+ * next thread is already at hand.
  */
 class RedisClientTurnsTest {
 

@@ -25,7 +25,8 @@ class RedisFarExpiryTest {
             probe.raw().set("distlock:{far}", "someone|else", SetParams.setParams().px(10_000_000_000_000L));
             long before = probe.calls("evalsha");
             assertThat(store.lock("far").tryAcquire(Duration.ofMillis(500))).isEmpty();
-            assertThat(probe.calls("evalsha") - before).as("acquire scripts run in a 500 ms wait").isLessThanOrEqualTo(5);
+            assertThat(probe.calls("evalsha") - before).as("acquire scripts run in a 500 ms wait")
+                    .isLessThanOrEqualTo(5);
         }
     }
 }

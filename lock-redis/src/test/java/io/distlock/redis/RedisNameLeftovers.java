@@ -12,8 +12,8 @@ import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The kit's count of a Redis store's keys of names used once (§26): a {@code SCAN} of the names' keys under the
- * store's prefix on every node (one server, each of Redlock's, or each Cluster master), and an operator's {@code SET} of a lock's counter
- * to the server's {@code TIME} plus an amount.
+ * store's prefix on every node (one server, each of Redlock's, or each Cluster master), and an operator's {@code SET}
+ * of a lock's counter to the server's {@code TIME} plus an amount.
  */
 final class RedisNameLeftovers implements NameLeftovers {
 

@@ -31,7 +31,8 @@ class RedisResentAcquireCounterTest {
             long retained = probe.raw().pttl(keys.fence("resent"));
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                     .until(() -> probe.raw().pttl(keys.fence("resent")) <= retained - 3_000);
-            assertThat((Long) RedisScripts.ACQUIRE.run(probe.raw(), acquire)).as("the re-send's answer").isEqualTo(fence);
+            assertThat((Long) RedisScripts.ACQUIRE.run(probe.raw(), acquire)).as("the re-send's answer")
+                    .isEqualTo(fence);
             long lockTtl = probe.raw().pttl(keys.lock("resent"));
             long counterTtl = probe.raw().pttl(keys.fence("resent"));
             assertThat(counterTtl).as("counter PTTL vs the lock's %d ms after the re-sent acquire", lockTtl)

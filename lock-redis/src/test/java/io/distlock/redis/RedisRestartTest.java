@@ -36,7 +36,8 @@ class RedisRestartTest {
     void withoutGuardRestartLetsASecondHolderInEarlyButFencingTokensStillGrow() throws Exception {
         try (LockStore first = LockStore.open(server.uri("timeout=1s"));
                 LockStore second = LockStore.open(server.uri("timeout=1s"))) {
-            LockOptions longLease = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60)); // next renewal in 20 s
+            // next renewal in 20 s
+            LockOptions longLease = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60));
             Lease held = first.lock("restart", longLease).tryAcquire().orElseThrow();
 
             server.restart(); // no persistence: the lock key and the fencing counter are gone

@@ -71,7 +71,8 @@ class RedisScriptsTest {
             LockCalls calls = new LockCalls(new RedisKeys("distlock:"), false, Duration.ofSeconds(60),
                     Duration.ofSeconds(1));
             long clockMicros = probe.serverClockMicros();
-            Object granted = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "a|me", Duration.ofSeconds(10)));
+            Object granted = RedisScripts.ACQUIRE.run(probe.raw(),
+                    calls.acquire("reply", "a|me", Duration.ofSeconds(10)));
             assertThat(granted).isInstanceOf(Long.class);
             assertThat(LockCalls.grantedFence((Long) granted)).isGreaterThanOrEqualTo(clockMicros);
 
@@ -81,11 +82,13 @@ class RedisScriptsTest {
             assertThat(LockCalls.retryMillis((Long) held)).isBetween(9_000L, 10_000L); // the holder's TTL
 
             probe.raw().persist("distlock:{reply}"); // a holder without a TTL (an operator's PERSIST)
-            Object unknown = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "b|me", Duration.ofSeconds(10)));
+            Object unknown = RedisScripts.ACQUIRE.run(probe.raw(),
+                    calls.acquire("reply", "b|me", Duration.ofSeconds(10)));
             assertThat(LockCalls.grantedFence((Long) unknown)).isZero();
             assertThat(LockCalls.retryMillis((Long) unknown)).isEqualTo(-1);
 
-            Object again = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "a|me", Duration.ofSeconds(10)));
+            Object again = RedisScripts.ACQUIRE.run(probe.raw(),
+                    calls.acquire("reply", "a|me", Duration.ofSeconds(10)));
             assertThat(again).as("the holder's re-sent acquire gets its own fence back").isEqualTo(granted);
         }
     }
@@ -173,7 +176,8 @@ class RedisScriptsTest {
                         + prefix))) {
             probe.raw().hset(prefix + "guard", "spoiled by", "an operator");
             probe.raw().pexpire(prefix + "guard", 60_000);
-            assertThat(store.lock("g", io.distlock.LockOptions.defaults().withLeaseTime(java.time.Duration.ofSeconds(1)))
+            assertThat(store.lock("g", io.distlock.LockOptions.defaults()
+                    .withLeaseTime(java.time.Duration.ofSeconds(1)))
                     .tryAcquire()).as("the first acquire over a guard marker of another type: a window opens")
                     .isEmpty();
             assertThat(probe.raw().type(prefix + "guard")).isEqualTo("string");

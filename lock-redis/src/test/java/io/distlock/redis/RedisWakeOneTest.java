@@ -132,7 +132,8 @@ class RedisWakeOneTest {
                 LockStore waiterStore = BackendStores.open(server.uri("timeout=2s"))) {
             RedisBackend idle = RedisProbe.backendOf(idleStore);
             RedisBackend waiting = RedisProbe.backendOf(waiterStore);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> idle.isSubscribed() && waiting.isSubscribed());
+            Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> idle.isSubscribed() && waiting.isSubscribed());
             Lease held = holderStore.lock("pass", LEASE_30S).tryAcquire().orElseThrow();
             assertThat(idleStore.lock("pass", LEASE_30S).tryAcquire()).isEmpty();
             CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> {

@@ -38,7 +38,8 @@ class RedlockInterruptTest {
             }
         }, "interrupted-waiter");
         waiter.start();
-        assertThat(split.get().proxyToB().awaitHeld(60, TimeUnit.SECONDS)).as("the waiter's attempt is in flight").isTrue();
+        assertThat(split.get().proxyToB().awaitHeld(60, TimeUnit.SECONDS)).as("the waiter's attempt is in flight")
+                .isTrue();
         waiter.interrupt();
         split.get().proxyToB().releaseHeld();
         return outcome.get(60, TimeUnit.SECONDS);

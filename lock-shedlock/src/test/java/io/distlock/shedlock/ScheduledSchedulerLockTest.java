@@ -78,7 +78,8 @@ class ScheduledSchedulerLockTest {
         assertThat(byPeriod.values()).as("runs per period: %s", byPeriod).allSatisfy(n -> assertThat(n).hasSize(1));
         long first = ((TreeMap<Long, List<String>>) byPeriod).firstKey();
         long last = ((TreeMap<Long, List<String>>) byPeriod).lastKey();
-        assertThat(byPeriod).as("no period skipped: %s; attempts %s", byPeriod, ATTEMPTS).hasSize((int) (last - first + 1));
+        assertThat(byPeriod).as("no period skipped: %s; attempts %s", byPeriod, ATTEMPTS)
+                .hasSize((int) (last - first + 1));
         System.err.printf("ScheduledSchedulerLockTest[%s]: %d periods, %d runs, by node %s%n", kind,
                 byPeriod.size(), runs.size(), runs.stream().collect(Collectors.groupingBy(Run::node,
                         TreeMap::new, Collectors.counting())));

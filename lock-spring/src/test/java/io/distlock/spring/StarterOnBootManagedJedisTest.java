@@ -82,7 +82,8 @@ class StarterOnBootManagedJedisTest {
                             "distlock.uri=redis://127.0.0.1:6379").run()) {
                 return "started: " + context.getBean(io.distlock.LockStore.class);
             } catch (RuntimeException e) {
-                StringBuilder messages = new StringBuilder("printed:\n").append(printed.toString(StandardCharsets.UTF_8))
+                StringBuilder messages = new StringBuilder("printed:\n")
+                        .append(printed.toString(StandardCharsets.UTF_8))
                         .append("\ncauses:\n");
                 for (Throwable t = e; t != null; t = t.getCause()) {
                     messages.append(t.getClass().getName()).append(": ").append(t.getMessage()).append('\n');

@@ -44,7 +44,8 @@ public interface AbandonedAttemptRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§24.1 an acquire abandoned while another transaction locks the record never leaves the lock held by nobody alive")
+    @DisplayName("§24.1 an acquire abandoned while another transaction locks the record never leaves the lock held by "
+            + "nobody alive")
     default void rule_24_1_acquireAbandonedOnALockedRecordLeavesTheLockFree() throws Exception {
         RecordLocking locking = recordLocking();
         Assumptions.assumeTrue(locking != null, "the store offers no hand to lock a record (recordLocking())");
@@ -75,7 +76,8 @@ public interface AbandonedAttemptRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§24.2 a hand-over abandoned while another transaction locks the record never leaves the lock held by nobody alive")
+    @DisplayName("§24.2 a hand-over abandoned while another transaction locks the record never leaves the lock held by "
+            + "nobody alive")
     default void rule_24_2_handOverAbandonedOnALockedRecordLeavesTheLockToSomeoneAlive() throws Exception {
         RecordLocking locking = recordLocking();
         Assumptions.assumeTrue(locking != null, "the store offers no hand to lock a record (recordLocking())");

@@ -41,7 +41,8 @@ public interface AvailabilityRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§14.2 a server stopped under open clients: acquisitions raise StoreUnavailableException; after restart they work")
+    @DisplayName("§14.2 a server stopped under open clients: acquisitions raise StoreUnavailableException; after "
+            + "restart they work")
     default void rule_14_2_serverOutageRaisesStoreUnavailableThenRecovers() throws Exception {
         StoreOutage outage = tck().outage();
         Assumptions.assumeTrue(outage != null, "skipped: the store under test gives the kit no server to stop");

@@ -54,7 +54,8 @@ public interface ExpiryRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§5.3 a holder whose process is killed (SIGKILL) frees the lock within lease time or session timeout plus margin")
+    @DisplayName("§5.3 a holder whose process is killed (SIGKILL) frees the lock within lease time or session timeout "
+            + "plus margin")
     default void rule_5_3_killedHolderFreesLock() throws InterruptedException {
         Tck.assumeSeparateJvms(tck());
         String name = tck().name("killed");

@@ -41,7 +41,8 @@ public interface FenceTamperingRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§19.2 a lock's fence state overwritten with values the store never writes: a larger token or a clear failure")
+    @DisplayName("§19.2 a lock's fence state overwritten with values the store never writes: a larger token or a clear "
+            + "failure")
     default void rule_19_2_overwrittenLockFenceGivesALargerTokenOrFailsClearly() throws Exception {
         overwriteBetweenHolders(TamperedGrants.LOCK, tck().client(), FenceStateTampering::overwriteLock);
     }
@@ -49,18 +50,21 @@ public interface FenceTamperingRules extends TckSupport {
     @Test
     @DisplayName("§19.3 a semaphore's fence state deleted between holders: every next permit gets a larger token")
     default void rule_19_3_forgottenSemaphoreFenceNeverRepeatsAToken() throws Exception {
-        forgetBetweenHolders(TamperedGrants.SEMAPHORE, Tck.semaphoreClient(tck()), FenceStateTampering::forgetSemaphore);
+        forgetBetweenHolders(TamperedGrants.SEMAPHORE, Tck.semaphoreClient(tck()),
+                FenceStateTampering::forgetSemaphore);
     }
 
     @Test
-    @DisplayName("§19.4 a semaphore's fence state overwritten with values the store never writes: a larger token or a clear failure")
+    @DisplayName("§19.4 a semaphore's fence state overwritten with values the store never writes: a larger token or a "
+            + "clear failure")
     default void rule_19_4_overwrittenSemaphoreFenceGivesALargerTokenOrFailsClearly() throws Exception {
         overwriteBetweenHolders(TamperedGrants.SEMAPHORE, Tck.semaphoreClient(tck()),
                 FenceStateTampering::overwriteSemaphore);
     }
 
     @Test
-    @DisplayName("§19.5 a lock's fence state overwritten while held, a thread of the holder's client waiting: the release works, the waiter gets a larger token or fails clearly")
+    @DisplayName("§19.5 a lock's fence state overwritten while held, a thread of the holder's client waiting: the "
+            + "release works, the waiter gets a larger token or fails clearly")
     default void rule_19_5_overwrittenWhileHeldTheReleaseWorksAndTheWaiterIsServed() throws Exception {
         FenceStateTampering tampering = tampering();
         LockStore holderClient = tck().client();
@@ -92,7 +96,8 @@ public interface FenceTamperingRules extends TckSupport {
                 problems.add(problem);
             }
         }
-        Assumptions.assumeTrue(tried > 0, "skipped: the store's fence state of a lock takes none of the foreign values");
+        Assumptions.assumeTrue(tried > 0,
+                "skipped: the store's fence state of a lock takes none of the foreign values");
         if (!problems.isEmpty()) {
             throw new AssertionError(problems.size() + " of " + tried + " values overwritten under a holder broke the"
                     + " lock:\n" + String.join("\n", problems));
@@ -250,12 +255,14 @@ public interface FenceTamperingRules extends TckSupport {
 
     private FenceStateTampering tampering() {
         FenceStateTampering tampering = tck().fenceTampering();
-        Assumptions.assumeTrue(tampering != null, "skipped: the store under test gives the kit no hand on its fence state");
+        Assumptions.assumeTrue(tampering != null,
+                "skipped: the store under test gives the kit no hand on its fence state");
         return tampering;
     }
 
     /** Deleting is routine (cleanup jobs): the name must keep working, so here every attempt must be granted. */
-    private void forgetBetweenHolders(TamperedGrants.Kind kind, LockStore first, TamperedGrants.Forget forget) throws Exception {
+    private void forgetBetweenHolders(TamperedGrants.Kind kind, LockStore first,
+            TamperedGrants.Forget forget) throws Exception {
         FenceStateTampering tampering = tampering();
         String name = tck().name(kind.what() + " forgotten fence");
         TamperedGrants grants = new TamperedGrants(kind, name, first, tck().client());

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 public interface ForceReleaseRules extends TckSupport {
 
     @Test
-    @DisplayName("§25.1 force-release under the listed fencing token releases that holder; another client takes the lock")
+    @DisplayName("§25.1 force-release under the listed fencing token releases that holder; another client takes the "
+            + "lock")
     default void rule_25_1_forceReleaseOfTheListedHolderReleasesIt() throws InterruptedException {
         Tck.assumeForceRelease(tck());
         LockStore holder = tck().client();
@@ -48,7 +49,8 @@ public interface ForceReleaseRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§25.2 force-release under an earlier holder's token is refused: the lock changed hands and its new holder keeps it")
+    @DisplayName("§25.2 force-release under an earlier holder's token is refused: the lock changed hands and its new "
+            + "holder keeps it")
     default void rule_25_2_forceReleaseOfAnEarlierHolderIsRefused() throws InterruptedException {
         Tck.assumeForceRelease(tck());
         LockStore first = tck().client();
@@ -67,7 +69,8 @@ public interface ForceReleaseRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§25.3 a nested acquisition after the lock was force-released and taken by another client is not granted")
+    @DisplayName("§25.3 a nested acquisition after the lock was force-released and taken by another client is not "
+            + "granted")
     default void rule_25_3_nestedAcquisitionAfterATakeoverIsNotGranted() throws InterruptedException {
         Tck.assumeForceRelease(tck());
         LockStore nodeA = tck().client();
@@ -85,7 +88,8 @@ public interface ForceReleaseRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§25.4 force-releases under listed tokens while the lock changes hands break exactly the holders they name")
+    @DisplayName("§25.4 force-releases under listed tokens while the lock changes hands break exactly the holders they "
+            + "name")
     default void rule_25_4_forceReleasesRacingHandOversBreakOnlyTheNamedHolders() throws Exception {
         Tck.assumeForceRelease(tck());
         String name = tck().name("racing hand-overs");

@@ -30,7 +30,8 @@ public interface LeadershipRules extends TckSupport {
     Duration MIN_HELD = Tck.SHORT_LEASE.multipliedBy(2);
 
     @Test
-    @DisplayName("§16.1 tryRun runs the task under a valid lease when the lock is free, and not at all when it is held elsewhere")
+    @DisplayName("§16.1 tryRun runs the task under a valid lease when the lock is free, and not at all when it is held "
+            + "elsewhere")
     default void rule_16_1_tryRunRunsWhenFreeSkipsWhenHeld() throws Exception {
         LockStore one = tck().client();
         LockStore other = tck().client();
@@ -89,7 +90,8 @@ public interface LeadershipRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§16.4 a lease lost during the task is never hidden: LockLostException after a completed task, suppressed on a failed one")
+    @DisplayName("§16.4 a lease lost during the task is never hidden: LockLostException after a completed task, "
+            + "suppressed on a failed one")
     default void rule_16_4_leaseLostDuringTaskIsReported() {
         Tck.assumeForceRelease(tck());
         LockStore one = tck().client();
@@ -116,7 +118,8 @@ public interface LeadershipRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§16.5 tryRun(minHeld) returns at once but keeps the lock from other clients until minHeld, then frees it")
+    @DisplayName("§16.5 tryRun(minHeld) returns at once but keeps the lock from other clients until minHeld, then "
+            + "frees it")
     default void rule_16_5_releaseAfterKeepsLockUntilMinHeld() throws Exception {
         LockStore one = tck().client();
         LockStore other = tck().client();
@@ -180,7 +183,8 @@ public interface LeadershipRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§16.7 leadership: at most one leader among campaigners on three clients; terms strictly increase; close hands over promptly")
+    @DisplayName("§16.7 leadership: at most one leader among campaigners on three clients; terms strictly increase; "
+            + "close hands over promptly")
     default void rule_16_7_oneLeaderTermsIncreaseCloseHandsOver() {
         String name = tck().name("leader");
         AtomicInteger leaders = new AtomicInteger();
@@ -327,7 +331,8 @@ public interface LeadershipRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§16.10 leadership: a leader whose process is killed (SIGKILL) loses its term within lease time or session timeout plus margin")
+    @DisplayName("§16.10 leadership: a leader whose process is killed (SIGKILL) loses its term within lease time or "
+            + "session timeout plus margin")
     default void rule_16_10_killedLeaderTermEnds() throws InterruptedException {
         RemoteLeaderRace.run(tck(), "killed-leader", (remote, remoteTerm, local, elected) -> {
             assertThat(elected.poll(Tck.SHORT_LEASE.toMillis(), TimeUnit.MILLISECONDS))
@@ -344,7 +349,8 @@ public interface LeadershipRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§16.11 leadership: a leader frozen (SIGSTOP) past its term is replaced by a higher term, and is told revoked when it resumes")
+    @DisplayName("§16.11 leadership: a leader frozen (SIGSTOP) past its term is replaced by a higher term, and is told "
+            + "revoked when it resumes")
     default void rule_16_11_frozenLeaderReplacedAndToldOnResume() throws InterruptedException {
         RemoteLeaderRace.run(tck(), "frozen-leader", (remote, remoteTerm, local, elected) -> {
             remote.pause();

@@ -78,7 +78,8 @@ public interface NameRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§12.4 a lease time or an extension past LockOptions.MAX_LEASE_TIME is refused before the store is asked")
+    @DisplayName("§12.4 a lease time or an extension past LockOptions.MAX_LEASE_TIME is refused before the store is "
+            + "asked")
     default void rule_12_4_tooLongLeaseTimesRefusedBeforeTheStore() throws InterruptedException {
         LockStore store = tck().client();
         LockStore other = tck().client();

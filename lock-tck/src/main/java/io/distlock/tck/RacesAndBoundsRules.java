@@ -122,7 +122,8 @@ public interface RacesAndBoundsRules extends TckSupport {
         String name = tck().name("raced event");
 
         Pause suspended = stub.pauseAt(StubBackend.Point.AFTER_GRANT);
-        CompletableFuture<Lease> first = CompletableFuture.supplyAsync(() -> client.lock(name).tryAcquire().orElseThrow());
+        CompletableFuture<Lease> first = CompletableFuture.supplyAsync(() -> client.lock(name).tryAcquire()
+                .orElseThrow());
         try {
             assertThat(suspended.awaitReached(Tck.HANG)).isTrue();
             stub.events().suspended();
@@ -136,7 +137,8 @@ public interface RacesAndBoundsRules extends TckSupport {
         uncertain.release();
 
         Pause lost = stub.pauseAt(StubBackend.Point.AFTER_GRANT);
-        CompletableFuture<Lease> second = CompletableFuture.supplyAsync(() -> client.lock(name).tryAcquire().orElseThrow());
+        CompletableFuture<Lease> second = CompletableFuture.supplyAsync(() -> client.lock(name).tryAcquire()
+                .orElseThrow());
         try {
             assertThat(lost.awaitReached(Tck.HANG)).isTrue();
             stub.events().sessionLost("session expired");

@@ -63,7 +63,8 @@ public interface ReentrancyRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§7.4 a nested acquisition with other LockOptions is refused with IllegalArgumentException naming both")
+    @DisplayName("§7.4 a nested acquisition with other LockOptions is refused with IllegalArgumentException naming "
+            + "both")
     default void rule_7_4_nestedAcquisitionWithOtherOptionsIsRefused() throws InterruptedException {
         LockStore store = tck().client();
         String name = tck().name("nested options");

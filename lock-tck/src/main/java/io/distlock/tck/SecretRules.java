@@ -36,7 +36,8 @@ public interface SecretRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§17.1 a password holding @ / ? # % : or any secret parameter never shows in toString, messages or logs")
+    @DisplayName("§17.1 a password holding @ / ? # % : or any secret parameter never shows in toString, messages or "
+            + "logs")
     default void rule_17_1_secretsInUrisNeverShow() {
         Assumptions.assumeTrue(!urisWithSecret(LEFT + RIGHT).isEmpty(),
                 "skipped: the store under test gives the kit no URI with secrets");

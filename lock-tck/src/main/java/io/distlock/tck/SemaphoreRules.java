@@ -134,7 +134,8 @@ public interface SemaphoreRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§18.4 a holder whose process is killed (SIGKILL) frees its permit within lease time or session timeout plus margin")
+    @DisplayName("§18.4 a holder whose process is killed (SIGKILL) frees its permit within lease time or session "
+            + "timeout plus margin")
     default void rule_18_4_killedHolderFreesPermit() throws InterruptedException {
         Tck.assumeSeparateJvms(tck());
         LockStore other = Tck.semaphoreClient(tck());
@@ -154,7 +155,8 @@ public interface SemaphoreRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§18.5 a holder that stops renewing frees its permit within its lease time plus margin, and hears of the loss")
+    @DisplayName("§18.5 a holder that stops renewing frees its permit within its lease time plus margin, and hears of "
+            + "the loss")
     default void rule_18_5_abandonedPermitFreesAndSignalsLoss() throws InterruptedException {
         Tck.assumeTimeBound(tck());
         LockStore holder = Tck.semaphoreClient(tck());
@@ -175,7 +177,8 @@ public interface SemaphoreRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§18.6 fencing tokens strictly increase across successive permits of a name, whichever client holds them")
+    @DisplayName("§18.6 fencing tokens strictly increase across successive permits of a name, whichever client holds "
+            + "them")
     default void rule_18_6_tokensIncrease() throws InterruptedException {
         String name = tck().name("tokens");
         List<DistributedSemaphore> semaphores = List.of(Tck.semaphoreClient(tck()).semaphore(name, 2),
@@ -197,7 +200,8 @@ public interface SemaphoreRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§18.7 a full semaphore: tryAcquire() is empty at once, tryAcquire(d) waits about d, and a release during the wait hands over promptly")
+    @DisplayName("§18.7 a full semaphore: tryAcquire() is empty at once, tryAcquire(d) waits about d, and a release "
+            + "during the wait hands over promptly")
     default void rule_18_7_timedWaits() throws Exception {
         String name = tck().name("full");
         DistributedSemaphore mine = Tck.semaphoreClient(tck()).semaphore(name, 1);
@@ -233,7 +237,8 @@ public interface SemaphoreRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§18.8 an acquire stating another limit than the current holders' fails with IllegalStateException naming both")
+    @DisplayName("§18.8 an acquire stating another limit than the current holders' fails with IllegalStateException "
+            + "naming both")
     default void rule_18_8_disagreeingLimitsAreRefused() throws InterruptedException {
         String name = tck().name("limits");
         LockStore first = Tck.semaphoreClient(tck());
@@ -289,7 +294,8 @@ public interface SemaphoreRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§18.11 not reentrant: each acquire of one thread takes one more permit; a permit is released from any thread")
+    @DisplayName("§18.11 not reentrant: each acquire of one thread takes one more permit; a permit is released from "
+            + "any thread")
     default void rule_18_11_notReentrantAndReleasableFromAnyThread() throws Exception {
         String name = tck().name("not reentrant");
         DistributedSemaphore semaphore = Tck.semaphoreClient(tck()).semaphore(name, 2);
@@ -304,7 +310,8 @@ public interface SemaphoreRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§18.12 a waiter refused while a permit's lease was long acquires within margin after the permit's releaseAfter time")
+    @DisplayName("§18.12 a waiter refused while a permit's lease was long acquires within margin after the permit's "
+            + "releaseAfter time")
     default void rule_18_12_permitReleaseAfterWakesAWaiterRefusedUnderTheLongLease() throws Exception {
         String name = tck().name("permit-release-after-waiter");
         LockOptions longLease = LockOptions.defaults().withLeaseTime(ReleaseAfterWaiter.LONG_LEASE);

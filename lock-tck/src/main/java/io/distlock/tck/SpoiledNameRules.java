@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * §20 A spoiled key, row or node of one name never costs another name its lease: one client holds several names
  * with short, renewed leases (renewals batched as the store batches them), an operator spoils the record of the
- * one taken last, and every other name stays held (its lease valid, another client refused) over several renewal intervals
- * and past a whole lease time; the spoiled name is reported lost or its release fails with a {@link LockException}
- * that is no outage. Needs the harness's {@link TckHarness#spoiledNameState()}.
+ * one taken last, and every other name stays held (its lease valid, another client refused) over several renewal
+ * intervals and past a whole lease time; the spoiled name is reported lost or its release fails with a
+ * {@link LockException} that is no outage. Needs the harness's {@link TckHarness#spoiledNameState()}.
  */
 public interface SpoiledNameRules extends TckSupport {
 
@@ -37,7 +37,8 @@ public interface SpoiledNameRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§20.2 one semaphore's record spoiled while a client holds permits of several: every other permit is kept")
+    @DisplayName("§20.2 one semaphore's record spoiled while a client holds permits of several: every other permit is "
+            + "kept")
     default void rule_20_2_aSpoiledSemaphoreCostsNoOtherSemaphoreItsPermit() throws Exception {
         keepsTheOthers("semaphore", Tck.semaphoreClient(tck()),
                 (client, name) -> client.semaphore(name, 1, Tck.renewed()).tryAcquire(),

@@ -109,7 +109,8 @@ public interface UsedOnceRules extends TckSupport {
     }
 
     @Test
-    @DisplayName("§26.3 a client that closes after waiting for a name leaves nothing of it beyond what its holder keeps")
+    @DisplayName("§26.3 a client that closes after waiting for a name leaves nothing of it beyond what its holder "
+            + "keeps")
     default void rule_26_3_aClosedWaiterLeavesNothingOfTheName() throws Exception {
         NameLeftovers leftovers = leftovers();
         String name = tck().name("closed-waiter");

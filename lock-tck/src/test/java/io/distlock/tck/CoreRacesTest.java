@@ -211,7 +211,8 @@ class CoreRacesTest {
         assertThat(hang.awaitReached(LONG)).isTrue();
         assertThat(lost.await(3, TimeUnit.SECONDS)).as("lost-listener told while the renew call still hangs").isTrue();
         Duration after = Tck.elapsedSince(acquired);
-        System.out.println("CoreRacesTest: 600 ms lease with a hanging renew call lost after " + after.toMillis() + " ms");
+        System.out.println("CoreRacesTest: 600 ms lease with a hanging renew call lost after " + after.toMillis()
+                + " ms");
         assertThat(after).isGreaterThanOrEqualTo(Duration.ofMillis(550));
         assertThat(lease.isValid()).isFalse();
     }

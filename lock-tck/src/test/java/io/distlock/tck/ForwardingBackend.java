@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
-/** A backend that forwards to a real one; the broken stores override the one operation they get wrong. */
+/**
+ * A backend that forwards to a real one; the broken stores override the one operation they get wrong. It has no
+ * semaphores, so its admin view lists no permits ({@link ForwardingPermitBackend} has both).
+ */
 abstract class ForwardingBackend implements LockBackend {
 
     protected final LockBackend delegate;
@@ -47,7 +50,8 @@ abstract class ForwardingBackend implements LockBackend {
 
     @Override
     public LockAdmin admin() {
-        return delegate.admin();
+        LockAdmin real = delegate.admin();
+        return real == null ? null : new LocksOnlyAdmin(real);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.distlock.tck;
 
+import io.distlock.LockAdmin;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.PermitBackend;
@@ -17,6 +18,12 @@ abstract class ForwardingPermitBackend extends ForwardingBackend implements Perm
     ForwardingPermitBackend(LockBackend delegate) {
         super(delegate);
         this.permits = (PermitBackend) delegate;
+    }
+
+    /** The real admin view, permits and all. */
+    @Override
+    public LockAdmin admin() {
+        return delegate.admin();
     }
 
     @Override

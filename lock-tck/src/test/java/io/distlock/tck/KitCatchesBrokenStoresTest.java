@@ -5,7 +5,6 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMetho
 
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
-import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
@@ -262,7 +261,9 @@ class KitCatchesBrokenStoresTest {
         }
     }
 
-    /** A lock store of its own (not the shared core) whose tryAcquire() and tryLock() refuse on an interrupted thread. */
+    /**
+     * A lock store of its own (not the shared core) whose tryAcquire() and tryLock() refuse on an interrupted thread.
+     */
     static class StoreRefusesWhenInterruptedTck extends BrokenStubTck {
         StoreRefusesWhenInterruptedTck() {
             super(CountedStub::new);
@@ -633,6 +634,17 @@ class KitCatchesBrokenStoresTest {
     private static final String FEATURES_RULE = "rule_27_1_featuresStateWhatTheStoreDoes";
 
     @Test
+    void theWrappedControlStoresPassTheFeaturesRule() {
+        assertThat(failedRules(ControlTck.class, FEATURES_RULE)).as("locks only").isEmpty();
+        assertThat(failedRules(PermitControlTck.class, FEATURES_RULE)).as("with semaphores").isEmpty();
+    }
+
+    @Test
+    void aTimeBoundStoreThatSaysItsLeasesAreSessionBoundFailsTheFeaturesRule() {
+        assertThat(failedRules(TimeBoundSaysSessionTck.class, FEATURES_RULE)).containsExactly(FEATURES_RULE);
+    }
+
+    @Test
     void aStoreWhoseFeaturesHideItsSemaphoresIsCaught() {
         assertThat(failedRules(UnstatedSemaphoresTck.class, FEATURES_RULE)).containsExactly(FEATURES_RULE);
     }
@@ -798,18 +810,7 @@ class KitCatchesBrokenStoresTest {
             super(backend -> new ForwardingBackend(backend) {
                 @Override
                 public LockAdmin admin() {
-                    LockAdmin real = delegate.admin();
-                    return new LockAdmin() {
-                        @Override
-                        public List<LockInfo> list(String prefix, int limit) {
-                            return real.list(prefix, limit);
-                        }
-
-                        @Override
-                        public boolean forceRelease(String name) {
-                            return real.forceRelease(name);
-                        }
-
+                    return new LocksOnlyAdmin(delegate.admin()) {
                         @Override
                         public boolean forceRelease(String name, long fencingToken) {
                             return real.forceRelease(name);

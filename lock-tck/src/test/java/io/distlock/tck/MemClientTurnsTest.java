@@ -19,7 +19,8 @@ class MemClientTurnsTest {
     void twoClientsWithThreeThreadsEachTakeTurnsOnOneLock() throws Exception {
         String space = "mem:turns-" + UUID.randomUUID();
         try (LockStore a = LockStore.open(space); LockStore b = LockStore.open(space)) {
-            ClientTurns turns = ClientTurns.run(List.of(a, b), "turns", 3, 400, TimeUnit.MICROSECONDS.toNanos(200), 120);
+            ClientTurns turns = ClientTurns.run(List.of(a, b), "turns", 3, 400, TimeUnit.MICROSECONDS.toNanos(200),
+                    120);
             ClientTurnsExpectations.assertBothClientsGetTurns(turns);
         }
     }

@@ -51,7 +51,8 @@ final class FenceFloor {
     }
 
     private static long micros(long millis) {
-        return millis <= 0 ? 0 : millis > Long.MAX_VALUE / MICROS_PER_MILLI ? Long.MAX_VALUE : millis * MICROS_PER_MILLI;
+        return millis <= 0 ? 0 : millis > Long.MAX_VALUE / MICROS_PER_MILLI ? Long.MAX_VALUE
+                : millis * MICROS_PER_MILLI;
     }
 
     private static long written(byte[] data) {

@@ -24,8 +24,9 @@ import org.apache.zookeeper.data.Stat;
  * server, and the acquiring thread, nothing extra (measured: a watch set on every acquisition halves single-thread
  * throughput on a busy machine). While many nodes under a lock root are held long, one {@link RootWatch} on the root
  * stands in for their watches (a watch per node costs about 500 B of heap). After a reconnect, {@link #verify} checks
- * that every node still exists and still belongs to our session. A node is added only while the session it was created in lives, and {@link #endSession}
- * hands back every grant of a session that ended, so no grant escapes the loss of its session.
+ * that every node still exists and still belongs to our session. A node is added only while the session it was created
+ * in lives, and {@link #endSession} hands back every grant of a session that ended, so no grant escapes the loss of its
+ * session.
  */
 final class HeldNodes implements Watcher {
 
@@ -69,7 +70,8 @@ final class HeldNodes implements Watcher {
         this.client = client;
         String namespace = client.getNamespace();
         this.chroot = namespace == null || namespace.isEmpty() ? "" : ZKPaths.makePath(namespace, null);
-        this.roots = List.of(new RootWatch(ZooKeeperBackend.ROOT, chroot), new RootWatch(ZooKeeperPermits.ROOT, chroot));
+        this.roots = List.of(new RootWatch(ZooKeeperBackend.ROOT, chroot),
+                new RootWatch(ZooKeeperPermits.ROOT, chroot));
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "distlock-zookeeper-watch-" + storeName);
             t.setDaemon(true);

@@ -82,7 +82,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final AtomicBoolean warnedOfSessionTimeout = new AtomicBoolean();
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
     volatile Consumer<CreateBuilder> createHook = builder -> { };
-    /** Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves). */
+    /**
+     * Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves).
+     */
     volatile boolean listBehindCreate = true;
     /** Tests only: runs when our node has come first in the queue, before its fencing token is stamped. */
     volatile Runnable beforeStampHook = () -> { };

@@ -81,7 +81,8 @@ class ForceReleaseRacesTest {
     @Test
     void forceReleaseWithThePreviousHoldersTokenSparesAHolderNotYetStamped() throws Exception {
         String name = "unstamped-holder";
-        try (LockStore first = open(); LockStore previous = open(); LockStore next = open(); LockStore operator = open();
+        try (LockStore first = open(); LockStore previous = open(); LockStore next = open();
+                LockStore operator = open();
                 CuratorFramework raw = TestServers.rawClient(server.get().getConnectString(), CHROOT)) {
             Lease firstLease = first.lock(name).acquire();
             Future<Lease> previousAcquire = pool.submit(() -> previous.lock(name).acquire());
@@ -93,7 +94,8 @@ class ForceReleaseRacesTest {
             await().atMost(PROMPTLY).until(() -> contenders(raw, name) == 3);
 
             firstLease.release();
-            Lease previousLease = previousAcquire.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS); // stamps after next queued
+            // stamps after next queued
+            Lease previousLease = previousAcquire.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS);
             previousLease.release();
             assertThat(reached.await(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("next came first").isTrue();
 

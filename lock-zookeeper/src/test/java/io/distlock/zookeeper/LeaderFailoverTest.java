@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The leader of a 3-node ensemble dies while a lock is held and two other clients wait. The holder is connected to
- * that very leader, so it is cut off too: it reconnects to a survivor within its session timeout and keeps its lease, the lock stays exclusive, and the waiters get it in turn once it is released.
+ * that very leader, so it is cut off too: it reconnects to a survivor within its session timeout and keeps its lease,
+ * the lock stays exclusive, and the waiters get it in turn once it is released.
  */
 class LeaderFailoverTest {
 

@@ -91,7 +91,8 @@ class LocalWaitersTest {
             assertThat(counter.get()).as("every thread ran its critical section once").isEqualTo(THREADS);
             assertThat(tokens).hasSize(THREADS).isSorted().doesNotHaveDuplicates();
             // one create per acquisition; each store's first may be tried twice, before and after making the parent
-            assertThat(creates.get()).as("one node per acquisition, none for queuing").isBetween(THREADS, THREADS + storeCount);
+            assertThat(creates.get()).as("one node per acquisition, none for queuing")
+                    .isBetween(THREADS, THREADS + storeCount);
             assertThat(samples.get()).as("the sampler looked").isPositive();
             assertThat(mostNodes.get()).as("contender nodes at once, never more than the stores")
                     .isBetween(1, storeCount);

@@ -99,7 +99,8 @@ class ReconnectSweepAttackTest {
                 assertThat(TestServers.backend(a).currentSession()).as("store a's session").isEqualTo(sessions[0]);
                 assertThat(TestServers.backend(b).currentSession()).as("store b's session").isEqualTo(sessions[1]);
                 assertThat(failures).as("failures after %d reconnects (%d server restarts) and %d back to back, %d"
-                        + " grants, %d unavailable", RECONNECTS, restarts, BURST * stores.size(), workers.grants.get(), workers.unavailable.get())
+                        + " grants, %d unavailable", RECONNECTS, restarts, BURST * stores.size(), workers.grants.get(),
+                        workers.unavailable.get())
                         .isEmpty();
                 assertThat(List.of(longLock.isValid(), longPermitA.isValid(), longPermitB.isValid()))
                         .as("the long-held leases believe they hold").containsOnly(true);
@@ -177,7 +178,8 @@ class ReconnectSweepAttackTest {
                 long start = System.nanoTime();
                 Optional<Lease> got;
                 try {
-                    got = permit ? store.semaphore(name, PERMITS).tryAcquire(BOUND) : store.lock(name).tryAcquire(BOUND);
+                    got = permit ? store.semaphore(name, PERMITS).tryAcquire(BOUND) : store.lock(name)
+                            .tryAcquire(BOUND);
                 } catch (StoreUnavailableException e) {
                     unavailable.incrementAndGet();
                     continue;

@@ -28,7 +28,9 @@ class RevivedNodesTest {
     private static final Duration CONNECTION = Duration.ofSeconds(2);
     /** A reconnect's check and a delete, with margin for a loaded machine; far less than the session. */
     private static final Duration WITHIN = CONNECTION.multipliedBy(2);
-    /** Writes that bring the restored server past every transaction the holder has seen (it saw a few after the copy). */
+    /**
+     * Writes that bring the restored server past every transaction the holder has seen (it saw a few after the copy).
+     */
     private static final int CATCH_UP_WRITES = 20;
 
     @Test

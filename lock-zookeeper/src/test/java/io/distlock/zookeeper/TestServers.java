@@ -87,7 +87,9 @@ final class TestServers {
         return new TestingCluster(specs);
     }
 
-    /** The requests {@code server} has received so far (its {@code srvr} counter): round trips, counted at the server. */
+    /**
+     * The requests {@code server} has received so far (its {@code srvr} counter): round trips, counted at the server.
+     */
     static long requestsReceived(TestingServer server) throws Exception {
         String srvr = FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "srvr", false, 5000);
         for (String line : srvr.split("\n")) {

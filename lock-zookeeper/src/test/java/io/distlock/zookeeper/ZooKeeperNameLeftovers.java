@@ -18,7 +18,10 @@ final class ZooKeeperNameLeftovers implements NameLeftovers {
     private final CuratorFramework raw;
     private final Duration grace;
 
-    /** Counts through {@code raw}, a client rooted at the store's chroot, on a server checking containers every {@code check}. */
+    /**
+     * Counts through {@code raw}, a client rooted at the store's chroot, on a server checking containers every
+     * {@code check}.
+     */
     ZooKeeperNameLeftovers(CuratorFramework raw, Duration check) {
         this.raw = raw;
         this.grace = check.multipliedBy(4).plusSeconds(2);

@@ -74,6 +74,7 @@ class ZooKeeperTckTest extends ZooKeeperTckBase {
     /** The digest password of the user info (ZooKeeper accepts any digest credentials). */
     @Override
     public List<String> urisWithSecret(String secret) {
-        return List.of(storeUri().replaceFirst("//", "//app:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"));
+        return List.of(storeUri()
+                .replaceFirst("//", "//app:" + java.util.regex.Matcher.quoteReplacement(secret) + "@"));
     }
 }

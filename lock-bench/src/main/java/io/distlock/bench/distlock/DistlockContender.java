@@ -35,7 +35,8 @@ public final class DistlockContender extends Contender {
 
     @Override
     public LockClient openRenewingClient(Duration leaseTime) {
-        return new StoreClient(LockStore.open(uri), LockOptions.defaults().withLeaseTime(leaseTime).withAutoRenew(true));
+        return new StoreClient(LockStore.open(uri), LockOptions.defaults().withLeaseTime(leaseTime)
+                .withAutoRenew(true));
     }
 
     /** One distlock store as a benchmark client. */

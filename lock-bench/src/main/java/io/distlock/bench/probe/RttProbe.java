@@ -49,7 +49,8 @@ public final class RttProbe {
     public static void main(String[] args) throws Exception {
         if (args.length != 5 || !List.of("pair", "handoff").contains(args[0])
                 || !List.of("redis", "postgresql", "mariadb").contains(args[1])) {
-            System.err.println("usage: RttProbe pair|handoff redis|postgresql|mariadb DELAY_MS_EACH_WAY SECONDS ROUNDS");
+            System.err.println(
+                    "usage: RttProbe pair|handoff redis|postgresql|mariadb DELAY_MS_EACH_WAY SECONDS ROUNDS");
             System.exit(2);
         }
         boolean pairs = args[0].equals("pair");

@@ -50,7 +50,8 @@ public final class RawRedisContender extends Contender {
         public Held acquire(String name) {
             String token = OwnerTokens.newToken();
             if (!"OK".equals(jedis.set(name, token, ACQUIRE))) {
-                throw new IllegalStateException("raw acquire of '" + name + "' found it held; the raw limit never waits");
+                throw new IllegalStateException("raw acquire of '" + name
+                        + "' found it held; the raw limit never waits");
             }
             return () -> {
                 Object deleted = jedis.evalsha(sha, List.of(name), List.of(token));

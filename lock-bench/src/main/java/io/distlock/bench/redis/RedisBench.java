@@ -63,7 +63,9 @@ public final class RedisBench implements StoreBench {
         return WireProtocol.REDIS;
     }
 
-    /** Keys whose name contains {@code marker}, by SCAN (every layout of every library keeps the lock name in the key). */
+    /**
+     * Keys whose name contains {@code marker}, by SCAN (every layout of every library keeps the lock name in the key).
+     */
     @Override
     public OptionalLong leftover(String marker) {
         try (RedisClient jedis = RedisClient.create(server.host(), server.port())) {

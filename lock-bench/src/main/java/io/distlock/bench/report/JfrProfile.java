@@ -76,7 +76,8 @@ public final class JfrProfile {
                     }
                 }
             } else if (type.equals("jdk.SocketRead") && event.getThread() != null
-                    && event.getThread().getJavaName() != null && event.getThread().getJavaName().startsWith("bench-")) {
+                    && event.getThread().getJavaName() != null
+                    && event.getThread().getJavaName().startsWith("bench-")) {
                 benchSocketReads++;
                 benchSocketReadNanos += event.getDuration().toNanos();
             }
@@ -88,7 +89,8 @@ public final class JfrProfile {
         if (sample.operations() > 0) {
             md.append(String.format(Locale.ROOT, "- blocking socket reads by benchmark threads (zero for clients that "
                             + "do I/O on their own threads, like ZooKeeper's): %.2f per operation, "
-                            + "%.0f%% of the benchmark threads' time (the rest is CPU in client code and waiting for a core)%n",
+                            + "%.0f%% of the benchmark threads' time (the rest is CPU in client code and waiting "
+                            + "for a core)%n",
                     (double) benchSocketReads / sample.operations(),
                     100.0 * benchSocketReadNanos / Math.max(1, sample.elapsedNanos() * threadsOf(scenario))));
         }

@@ -49,10 +49,10 @@ public final class MarkdownReport {
             md.append("- **Not run:** ").append(missing).append('\n');
         }
         if (ScaleReport.any(report)) {
-            md.append("\nThe report leads with what is counted (round trips, server requests, bytes, CPU and allocation "
-                    + "per operation), which does not drift with the machine's load, then throughput at a real "
-                    + "round-trip time, then how cost grows; the no-delay timed figures with their run-to-run spread "
-                    + "and the history come last.\n\n");
+            md.append("\nThe report leads with what is counted (round trips, server requests, bytes, CPU and "
+                    + "allocation per operation), which does not drift with the machine's load, then throughput "
+                    + "at a real round-trip time, then how cost grows; the no-delay timed figures with their "
+                    + "run-to-run spread and the history come last.\n\n");
             ScaleReport.render(md, report);
             md.append("# No-delay figures (loopback, timed)\n");
         }

@@ -80,7 +80,8 @@ public final class ScaleReport {
                 md.append("| ").append(c.contender()).append(c.role().isRaw() ? " (raw limit)" : "").append(" | ")
                         .append(c.scenario()).append(" | ").append(c.runs().size()).append(" |");
                 if (!c.usable()) {
-                    md.append(" failed: ").append(c.failure()).append(" |").append(" |".repeat(OpCost.FIGURES.length - 1))
+                    md.append(" failed: ").append(c.failure()).append(" |")
+                            .append(" |".repeat(OpCost.FIGURES.length - 1))
                             .append('\n');
                     continue;
                 }
@@ -105,7 +106,8 @@ public final class ScaleReport {
                 .filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey).distinct().toList();
         for (String label : labels) {
             double rttMillis = Double.parseDouble(label.replace(" ms", ""));
-            double settleMillis = CostProbe.handoffSettle(java.time.Duration.ofNanos(Math.round(rttMillis * 1e6 / 2))).toNanos() / 1e6;
+            double settleMillis = CostProbe.handoffSettle(java.time.Duration.ofNanos(Math.round(rttMillis * 1e6 / 2)))
+                    .toNanos() / 1e6;
             md.append("## Counted cost per operation at a ").append(label).append(" round trip\n\n")
                     .append("The counted loops above once more, every contender's fresh clients connected through the "
                             + "proxy holding each chunk of data ").append(trim(rttMillis / 2))
@@ -114,7 +116,8 @@ public final class ScaleReport {
                             + "(median, then min-max over the runs); `ms per op` is the median time per operation, "
                             + "`round trips timed` that time divided by the ").append(label).append(" round trip (the "
                             + "round trips an operation costs in wall-clock time), `x distlock` distlock's time per "
-                            + "operation divided by this contender's in the same loop (below 1: distlock is faster). A hand-off's time leaves out the ").append(trim(settleMillis))
+                            + "operation divided by this contender's in the same loop (below 1: distlock is faster). A "
+                            + "hand-off's time leaves out the ").append(trim(settleMillis))
                     .append(" ms the holder waits before releasing (so the other client is already waiting): it is "
                             + "the release, the wake-up and the waiter's acquire.\n\n");
             for (StoreResult store : report.stores()) {
@@ -260,7 +263,8 @@ public final class ScaleReport {
                         + "(Redis `SCAN` over all keys; SQL rows of distlock's lock and fence tables, ShedLock's and "
                         + "the raw baseline's; ZooKeeper nodes): right after the last release, and after the 30 s "
                         + "lease plus a grace period, with every client still open (as a service's would be: the SQL "
-                        + "stores reclaim rows from the clients' side). Chart: [`").append(NAMES_SVG).append("`](").append(NAMES_SVG)
+                        + "stores reclaim rows from the clients' side). Chart: [`").append(NAMES_SVG).append("`](")
+                        .append(NAMES_SVG)
                 .append("). With several sizes, `µs per name` (wall-clock time per acquire + release, 8 threads) and "
                         + "`per name` (entries left per name) show whether the cost per name grows with the "
                         + "names.\n\n| store | contender | names | locked in s | µs per name | left after release | "

@@ -157,7 +157,8 @@ public final class ScaleTargets {
 
     private static Optional<TargetCheck> namesLeaveNothing(StoreResult store) {
         return store.namesOnce().stream().filter(n -> n.role() == Role.DISTLOCK && n.failure() == null
-                && n.afterGrace() >= 0).max(java.util.Comparator.comparingInt(NamesOnceResult::names)).map(n -> new TargetCheck(store.store(), String.format(Locale.ROOT,
+                && n.afterGrace() >= 0).max(java.util.Comparator.comparingInt(NamesOnceResult::names))
+                .map(n -> new TargetCheck(store.store(), String.format(Locale.ROOT,
                         "names used once: nothing left %d s after release (lease + grace)", n.waited().toSeconds()),
                 String.format(Locale.ROOT, "%,d names: %,d entries right after release, %,d after %d s",
                         n.names(), n.afterRelease(), n.afterGrace(), n.waited().toSeconds()),

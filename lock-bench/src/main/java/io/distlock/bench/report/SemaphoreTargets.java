@@ -49,14 +49,16 @@ public final class SemaphoreTargets {
 
     private static TargetCheck ratio(StoreResult store, String scenario, Role otherRole) {
         String ours = DistlockSemaphoreContender.NAME;
-        String other = otherRole == Role.REDISSON_SEMAPHORE ? RedissonSemaphoreContender.NAME : CuratorSemaphoreContender.NAME;
+        String other = otherRole == Role.REDISSON_SEMAPHORE ? RedissonSemaphoreContender.NAME
+                : CuratorSemaphoreContender.NAME;
         String target = String.format(Locale.ROOT, "%s: %s >= %.2fx %s", scenario, ours, AT_LEAST, other);
         Optional<ScenarioResult> mine = store.firstOf(Role.DISTLOCK, scenario).filter(ScenarioResult::usable);
         Optional<ScenarioResult> theirs = store.firstOf(otherRole, scenario).filter(ScenarioResult::usable);
         if (mine.isEmpty() || theirs.isEmpty() || theirs.get().medianOpsPerSecond() == 0) {
             String why = mine.isEmpty() ? ours + " did not run" : theirs.isEmpty() ? other + " did not run"
                     : "no throughput";
-            return new TargetCheck(store.store(), target, why, TargetCheck.Verdict.NOT_MEASURED, "", null, null, Double.NaN);
+            return new TargetCheck(store.store(), target, why, TargetCheck.Verdict.NOT_MEASURED, "", null, null,
+                    Double.NaN);
         }
         double a = mine.get().medianOpsPerSecond();
         double b = theirs.get().medianOpsPerSecond();

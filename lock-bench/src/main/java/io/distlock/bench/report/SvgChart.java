@@ -27,12 +27,14 @@ public final class SvgChart {
     public static String render(BenchReport report) {
         StringBuilder body = new StringBuilder();
         int y = 40;
-        body.append(text(20, 26, "distlock benchmark: ops/s per scenario (longer is better), hand-off p99 (shorter is better)",
+        body.append(text(20, 26,
+                "distlock benchmark: ops/s per scenario (longer is better), hand-off p99 (shorter is better)",
                 "font-size=\"16\" font-weight=\"bold\""));
         y = legend(body, y);
         for (StoreResult store : report.stores()) {
             y += 14;
-            body.append(text(20, y + 14, store.store() + " - " + store.server(), "font-size=\"15\" font-weight=\"bold\""));
+            body.append(text(20, y + 14, store.store() + " - " + store.server(),
+                    "font-size=\"15\" font-weight=\"bold\""));
             y += 24;
             for (String scenario : scenarioIds(store)) {
                 List<ScenarioResult> rows = new ArrayList<>();
@@ -45,7 +47,8 @@ public final class SvgChart {
                     continue;
                 }
                 boolean throughput = rows.get(0).throughput();
-                body.append(text(30, y + 13, throughput ? scenario + " (ops/s)" : scenario + " p99 latency (ms, log scale)",
+                body.append(text(30, y + 13,
+                        throughput ? scenario + " (ops/s)" : scenario + " p99 latency (ms, log scale)",
                         "font-size=\"12\" font-style=\"italic\""));
                 y += ROW;
                 double max = 0;
@@ -72,7 +75,8 @@ public final class SvgChart {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                         + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">%n", WIDTH, y, WIDTH, y)
-                + String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, y)
+                + String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>%n",
+                        WIDTH, y)
                 + body
                 + "</svg>\n";
     }

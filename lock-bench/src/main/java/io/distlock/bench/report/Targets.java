@@ -189,7 +189,8 @@ public final class Targets {
         double per100 = h.roundTripsPer100LeasesPerInterval();
         boolean met = per100 < 1.0 && h.lostAtRelease() == 0;
         String measured = String.format(Locale.ROOT, "%.4f (%.1f round trips per interval for %,d leases)%s", per100,
-                h.roundTripsPerInterval(), h.leases(), h.lostAtRelease() == 0 ? "" : ", " + h.lostAtRelease() + " lost");
+                h.roundTripsPerInterval(), h.leases(),
+                h.lostAtRelease() == 0 ? "" : ", " + h.lostAtRelease() + " lost");
         return checked(store, target, measured, met, met ? "" : String.format(Locale.ROOT, "%.2fx the limit", per100),
                 null, per100);
     }

@@ -86,8 +86,8 @@ public final class Contended implements Scenario {
             }
         });
         long elapsed = System.nanoTime() - start;
-        return new Sample(operations.get(), elapsed, total, crossClient.get(), allocationKnown() ? callingBytes.get() : -1,
-                others.allocatedSince());
+        return new Sample(operations.get(), elapsed, total, crossClient.get(),
+                allocationKnown() ? callingBytes.get() : -1, others.allocatedSince());
     }
 
     private static boolean allocationKnown() {

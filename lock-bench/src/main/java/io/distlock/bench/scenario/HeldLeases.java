@@ -84,7 +84,8 @@ public final class HeldLeases {
             driver.start();
             if (!allHeld.await(10, TimeUnit.MINUTES)) {
                 releaseNow.countDown();
-                return HeldLeasesResult.failed(contender.name(), leases, leaseTime, "could not take all leases in 10 min");
+                return HeldLeasesResult.failed(contender.name(), leases, leaseTime,
+                        "could not take all leases in 10 min");
             }
             acquiredAt.set(System.nanoTime());
             long heapAfter = usedHeapAfterGc();

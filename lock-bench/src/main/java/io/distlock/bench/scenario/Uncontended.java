@@ -34,7 +34,8 @@ public final class Uncontended implements Scenario {
 
     @Override
     public String title() {
-        return threads + (threads == 1 ? " thread" : " threads") + ", own lock names, one client: acquire/release pairs";
+        return threads + (threads == 1 ? " thread" : " threads")
+                + ", own lock names, one client: acquire/release pairs";
     }
 
     @Override

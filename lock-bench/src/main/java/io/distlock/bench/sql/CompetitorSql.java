@@ -21,7 +21,8 @@ public enum CompetitorSql {
                     + "expires_at DATETIME(3) NULL) ENGINE=InnoDB",
             "INSERT INTO bench_raw_locks (name, owner_token, fence, expires_at) VALUES (?, ?, 1, NOW(3) + INTERVAL 30 "
                     + "SECOND) ON DUPLICATE KEY UPDATE "
-                    + "owner_token = IF(owner_token IS NULL OR expires_at <= NOW(3), VALUES(owner_token), owner_token), "
+                    + "owner_token = "
+                    + "IF(owner_token IS NULL OR expires_at <= NOW(3), VALUES(owner_token), owner_token), "
                     + "fence = IF(owner_token = VALUES(owner_token), fence + 1, fence), "
                     + "expires_at = IF(owner_token = VALUES(owner_token), VALUES(expires_at), expires_at)",
             "UPDATE bench_raw_locks SET owner_token = NULL, expires_at = NULL WHERE name = ? AND owner_token = ?",

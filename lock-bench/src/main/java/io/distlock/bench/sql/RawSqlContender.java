@@ -49,7 +49,8 @@ public final class RawSqlContender extends Contender {
         public Held acquire(String name) throws SQLException {
             String token = OwnerTokens.newToken();
             if (update(database.rawAcquire(), name, token) == 0) {
-                throw new IllegalStateException("raw acquire of '" + name + "' found it held; the raw limit never waits");
+                throw new IllegalStateException("raw acquire of '" + name
+                        + "' found it held; the raw limit never waits");
             }
             return () -> {
                 if (update(database.rawRelease(), name, token) != 1) {

@@ -39,10 +39,11 @@ public final class ShedLockContender extends Contender {
     @Override
     protected LockClient openClient() {
         HikariDataSource pool = Pools.open(database.jdbcUrl(server), "bench-shedlock-" + database.storeName());
-        JdbcTemplateLockProvider provider = new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration.builder()
-                .withJdbcTemplate(new JdbcTemplate(pool))
-                .usingDbTime()
-                .build());
+        JdbcTemplateLockProvider provider = new JdbcTemplateLockProvider(
+                JdbcTemplateLockProvider.Configuration.builder()
+                        .withJdbcTemplate(new JdbcTemplate(pool))
+                        .usingDbTime()
+                        .build());
         return new Client(pool, provider);
     }
 

@@ -69,7 +69,8 @@ public final class RawZooKeeperContender extends Contender {
             for (String child : children) {
                 if (child.compareTo(mine) < 0) {
                     zk.delete(path, -1);
-                    throw new IllegalStateException("raw acquire of '" + name + "' found it held; the raw limit never waits");
+                    throw new IllegalStateException("raw acquire of '" + name
+                            + "' found it held; the raw limit never waits");
                 }
             }
             return () -> zk.delete(path, -1);

@@ -42,7 +42,8 @@ public final class ZooKeeperBench implements StoreBench {
 
     @Override
     public String describeServer() {
-        return "ZooKeeper " + Version.getFullVersion().split("[ ,-]")[0] + " in-process (curator-test TestingServer) at "
+        return "ZooKeeper " + Version.getFullVersion().split("[ ,-]")[0]
+                + " in-process (curator-test TestingServer) at "
                 + server();
     }
 

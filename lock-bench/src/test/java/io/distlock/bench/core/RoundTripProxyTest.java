@@ -41,7 +41,8 @@ class RoundTripProxyTest {
 
     private static void startEcho(ServerSocket echo) {
         Thread server = new Thread(() -> {
-            try (Socket s = echo.accept(); InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+            try (Socket s = echo.accept(); InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream()) {
                 byte[] buffer = new byte[64];
                 int n;
                 while ((n = in.read(buffer)) > 0) {
@@ -60,7 +61,8 @@ class RoundTripProxyTest {
     void countsOneRoundTripPerRequestAnswered() throws Exception {
         try (ServerSocket echo = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
             Thread server = new Thread(() -> {
-                try (Socket s = echo.accept(); InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                try (Socket s = echo.accept(); InputStream in = s.getInputStream();
+                        OutputStream out = s.getOutputStream()) {
                     byte[] buffer = new byte[64];
                     int n;
                     while ((n = in.read(buffer)) > 0) {

@@ -40,9 +40,11 @@ class TargetsTest {
     void semaphoreTargetsCompareDistlocksSemaphoreWithTheStoresOtherSemaphore() {
         StoreResult zk = new StoreResult("zookeeper", "test");
         zk.scenarios().add(result("distlock Semaphore", Role.DISTLOCK, "semaphore-uncontended-1", 500));
-        zk.scenarios().add(result("Curator InterProcessSemaphoreV2", Role.CURATOR_SEMAPHORE, "semaphore-uncontended-1", 200));
+        zk.scenarios().add(result("Curator InterProcessSemaphoreV2", Role.CURATOR_SEMAPHORE,
+                "semaphore-uncontended-1", 200));
         zk.scenarios().add(result("distlock Semaphore", Role.DISTLOCK, "semaphore-contended-8x2", 300));
-        zk.scenarios().add(result("Curator InterProcessSemaphoreV2", Role.CURATOR_SEMAPHORE, "semaphore-contended-8x2", 200));
+        zk.scenarios().add(result("Curator InterProcessSemaphoreV2", Role.CURATOR_SEMAPHORE,
+                "semaphore-contended-8x2", 200));
         zk.scenarios().add(result("distlock", Role.DISTLOCK, "semaphore-uncontended-8", 9000));
 
         List<TargetCheck> semaphore = targets.check(zk).stream()

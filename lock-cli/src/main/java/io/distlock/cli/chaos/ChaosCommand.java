@@ -44,8 +44,9 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--workload", split = ",", paramLabel = "NAME", defaultValue = "lock",
             description = {"What the workers do, comma-separated (default: lock): lock (acquire, fenced read and "
                     + "write, release), lock-threads (the same with 2 threads in each worker JVM, so releases "
-                    + "hand the lock over inside a client), leadership (campaign; the leader writes with its term), semaphore (permits "
-                    + "of a semaphore of 2), sql-fence-postgresql or sql-fence-mariadb (the lock protecting a SQL "
+                    + "hand the lock over inside a client), leadership (campaign; the leader writes with its term), "
+                    + "semaphore (permits of a semaphore of 2), sql-fence-postgresql or sql-fence-mariadb "
+                    + "(the lock protecting a SQL "
                     + "counter row through SqlFence). Each has its own table in the report."})
     List<String> workloads = new ArrayList<>();
 

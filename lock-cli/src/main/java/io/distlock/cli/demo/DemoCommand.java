@@ -111,7 +111,8 @@ public final class DemoCommand implements Callable<Integer> {
                 created.set(ctx); // an embedded server's data goes with it: nothing to delete there
             }
             Prose.println(out, "", "Store: " + ctx.shownUri() + " (" + describe(ctx) + ")");
-            Prose.println(out, "", "Each service is a separate JVM; they share only the lock store and the data (a file "
+            Prose.println(out, "",
+                    "Each service is a separate JVM; they share only the lock store and the data (a file "
                     + "for the counters, an SQL table for the fencing records).");
             Map<Scenario, Boolean> results = runScenarios(ctx);
             return summarize(out, results, System.nanoTime() - start);

@@ -30,8 +30,8 @@ final class DemoNameCleanup {
      */
     static String deleteNames(String storeUri, String namePrefix) {
         if (namePrefix == null || !PLAIN_PREFIX.matcher(namePrefix).matches()) {
-            throw new IllegalArgumentException("a demo name prefix to delete must be letters, digits, ':' and '-', got '"
-                    + namePrefix + "'");
+            throw new IllegalArgumentException("a demo name prefix to delete must be letters, digits, ':' and '-', "
+                    + "got '" + namePrefix + "'");
         }
         StoreUri uri = StoreUri.parse(storeUri);
         String scheme = uri.scheme();

@@ -24,17 +24,18 @@ import java.util.Optional;
  * contenders really are different processes sharing only the lock store and the files.
  *
  * <p>The first line in is the store URI (it travels on stdin, never on the command line, so a password never shows
- * in {@code ps}); the worker answers {@code READY} once it has opened the store. Commands in: {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits
- * for {@code GO}, then answers {@code DONE ok|refused seen token}), {@code HOLD lockName leaseMs} (answers
- * {@code HELD token}, waits for {@code WRITE jdbcUrl table value}, then answers {@code WROTE plain fenced} and, once
- * it has released, {@code DONE releaseOutcome}),
+ * in {@code ps}); the worker answers {@code READY} once it has opened the store. Commands in:
+ * {@code SPEND lock? lockName counterFile amount pauseMs} (answers {@code ARMED}, waits for {@code GO}, then answers
+ * {@code DONE ok|refused seen token}), {@code HOLD lockName leaseMs} (answers {@code HELD token}, waits for
+ * {@code WRITE jdbcUrl table value}, then answers {@code WROTE plain fenced} and, once it has released,
+ * {@code DONE releaseOutcome}),
  * {@code SCHEDULE lock? lockName journal ticks periodMs skewMs jobMs minHeldMs startAtEpochMs} (runs this service's
  * timer, answers {@code DONE ran skipped}), {@code TAKE lockName maxWaitMs jdbcUrl table value} (answers
  * {@code DONE token waitedMs plain fenced}), {@code CALL semaphore? semaphoreName apiFile limit calls callMs} (answers
  * {@code ARMED}, waits for {@code GO}, makes its calls to the {@link RateLimitedApi}, each inside a permit of the
- * semaphore or not, then answers {@code DONE calls overLimit waitedMs tokens}) and {@code QUIT}. The writes go to the {@link SqlRecords} of
- * {@code table}: the plain record as is, the fenced one through {@code SqlFence} with the lease's token. Any failure
- * is answered {@code ERROR message}.
+ * semaphore or not, then answers {@code DONE calls overLimit waitedMs tokens}) and {@code QUIT}. The writes go to the
+ * {@link SqlRecords} of {@code table}: the plain record as is, the fenced one through {@code SqlFence} with the lease's
+ * token. Any failure is answered {@code ERROR message}.
  */
 public final class DemoWorker {
 

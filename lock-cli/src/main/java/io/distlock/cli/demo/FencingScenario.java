@@ -56,7 +56,8 @@ public final class FencingScenario implements Scenario {
         Prose.println(ctx.out(), "  ", "Service A takes the lock, then freezes (SIGSTOP: think of a long GC pause) "
                 + (session ? "past its ZooKeeper session timeout (" + Durations.show(ctx.sessionTimeout()) + ")."
                         : "past its lease (" + Durations.show(LEASE) + ", auto-renew off)."));
-        Prose.println(ctx.out(), "  ", "Service B takes the lock and writes. A wakes up and writes with its old token to a plain"
+        Prose.println(ctx.out(), "  ",
+                "Service B takes the lock and writes. A wakes up and writes with its old token to a plain"
                 + " record and to a fenced one.");
         Outcome outcome = play(ctx);
         ctx.out().println("  plain record now holds:  \"" + outcome.plainValue() + "\""

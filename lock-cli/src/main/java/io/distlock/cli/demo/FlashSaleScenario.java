@@ -39,8 +39,8 @@ public final class FlashSaleScenario implements Scenario {
         for (int i = 0; i < amounts.length; i++) {
             orders.append(i == 0 ? "" : ", ").append((char) ('A' + i)).append(' ').append(amounts[i]);
         }
-        Prose.println(ctx.out(), "  ", "Stock is " + STOCK + ". At the same instant each service takes an order (" + orders
-                + " units).");
+        Prose.println(ctx.out(), "  ", "Stock is " + STOCK + ". At the same instant each service takes an order ("
+                + orders + " units).");
         ctx.out().println("  Each service reads the stock, checks it covers the order, works "
                 + DemoContext.WORK_PAUSE_MS + " ms, then deducts the order.");
         List<RaceRun> runs = races(ctx, amounts);

@@ -37,7 +37,8 @@ public final class PointsScenario implements Scenario {
 
     @Override
     public boolean run(DemoContext ctx) {
-        Prose.println(ctx.out(), "  ", "A member has " + POINTS + " points; a bookmark costs " + COST + ". A double click sends"
+        Prose.println(ctx.out(), "  ", "A member has " + POINTS + " points; a bookmark costs " + COST
+                + ". A double click sends"
                 + " \"redeem\" to " + servicesPhrase(ctx) + " at the same instant.");
         ctx.out().println("  Each service reads the balance, checks it covers " + COST + ", works "
                 + DemoContext.WORK_PAUSE_MS + " ms, then deducts " + COST + ".");

@@ -58,7 +58,8 @@ public final class ScheduledJobScenario implements Scenario {
         Prose.println(ctx.out(), "  ", count + " services run the same job every " + PERIOD_MS + " ms, " + TICKS
                 + " ticks per run; their timers fire up to " + SPREAD_MS + " ms apart (0-" + SPREAD_MS
                 + " ms after each tick), the job takes " + JOB_MS + " ms.");
-        Prose.println(ctx.out(), "  ", "minHeld = " + MIN_HELD_MS + " ms (half the period): the lock stays taken that long after "
+        Prose.println(ctx.out(), "  ", "minHeld = " + MIN_HELD_MS
+                + " ms (half the period): the lock stays taken that long after "
                 + "it was acquired, then frees by itself.");
         List<ScheduledJobRun> runs = runs(ctx);
         print(ctx, runs);

@@ -92,7 +92,8 @@ class DemoEndToEndTest extends ScenarioOnSharedRedis {
                 .contains("fenced record now holds: \"written by service B\"");
         assertThat(printed).containsPattern("tryRun\\(minHeld, task\\) +1 +1x +[A-D]#\\d+\\R")
                 .containsPattern("all +3 for 3 +correct: once per tick");
-        assertThat(printed).containsPattern("most at once +\\d +[12]\\R").containsPattern("over limit +\\d of 8 +0 of 8")
+        assertThat(printed).containsPattern("most at once +\\d +[12]\\R")
+                .containsPattern("over limit +\\d of 8 +0 of 8")
                 .contains("correct: never more than 2 at once");
         assertThat(printed.lines().filter(l -> l.length() > DemoOnRedisTest.MAX_COLUMNS)).as(printed).isEmpty();
     }

@@ -19,8 +19,10 @@ public final class ClientTurnsExpectations {
     /** Asserts that each of two clients got its share of {@code turns} and that the lock changed client often. */
     public static void assertBothClientsGetTurns(ClientTurns turns) {
         int n = turns.acquisitions();
-        assertThat(turns.acquisitionsOf(0)).as("client 0's acquisitions in " + turns).isGreaterThanOrEqualTo(n * 15 / 100);
-        assertThat(turns.acquisitionsOf(1)).as("client 1's acquisitions in " + turns).isGreaterThanOrEqualTo(n * 15 / 100);
+        assertThat(turns.acquisitionsOf(0)).as("client 0's acquisitions in " + turns)
+                .isGreaterThanOrEqualTo(n * 15 / 100);
+        assertThat(turns.acquisitionsOf(1)).as("client 1's acquisitions in " + turns)
+                .isGreaterThanOrEqualTo(n * 15 / 100);
         assertThat(turns.changesOfClient()).as("changes of client in " + turns)
                 .isGreaterThanOrEqualTo(n / (2 * LONGEST_STREAK));
     }

@@ -102,7 +102,9 @@ record ExplorerProgram(long seed, LeaseModel model, int clients, boolean handOve
          * expiry.
          */
         RENEW_LATE,
-        /** An operator sets the expiry of 'x''s holder to the farthest one (Long.MAX_VALUE ns): waiters must not spin. */
+        /**
+         * An operator sets the expiry of 'x''s holder to the farthest one (Long.MAX_VALUE ns): waiters must not spin.
+         */
         FAR_EXPIRY,
         /** An operator force-releases the client's hold on a name behind its back (the core is not told). */
         TAKEOVER,

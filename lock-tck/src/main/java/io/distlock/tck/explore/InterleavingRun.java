@@ -73,7 +73,9 @@ final class InterleavingRun {
     /** How long the store may keep a lock nobody holds after the end: a releaseAfter's expiry (minHeld + 1 s). */
     static final Duration EXPIRY_ALLOWED = Duration.ofSeconds(2);
     static final Duration RUN_BOUND = Duration.ofSeconds(20);
-    /** The stub's lease-time limit (as Redis's maxLeaseTime with its restart guard): above every lease asked but one. */
+    /**
+     * The stub's lease-time limit (as Redis's maxLeaseTime with its restart guard): above every lease asked but one.
+     */
     static final Duration MAX_LEASE = Duration.ofSeconds(11);
     /** The lease time of OVER_LIMIT: refused by the stub. */
     static final Duration OVER_LIMIT_LEASE = Duration.ofSeconds(20);
@@ -1092,7 +1094,8 @@ final class InterleavingRun {
     /**
      * Whether a fault waiting for its moment strikes now: a LOST or SESSION_LOST fault once a grant of client
      * {@code c} is in flight (granted by the store, not yet registered), a FAR_EXPIRY fault once 'x' is held in the
-     * store while a worker of another client waits for it, an INTERRUPT once its target worker holds a lock, any other once a lock of {@code c} is held with a local waiter.
+     * store while a worker of another client waits for it, an INTERRUPT once its target worker holds a lock, any other
+     * once a lock of {@code c} is held with a local waiter.
      */
     private boolean strikeNow(int c) {
         if (program.fault() == Fault.LOST || program.fault() == Fault.SESSION_LOST) {

@@ -22,9 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  * pause a real holder. The first line of stdin is the store URI ({@link JvmProcess#readStoreUri}). Commands:
  * {@code acquire NAME LEASE_MS AUTORENEW}, {@code try NAME LEASE_MS AUTORENEW WAIT_MS},
  * {@code release}, {@code lead NAME LEASE_MS}, {@code work NAME ROUNDS COUNTER_FILE PAUSE_MS}, {@code exit}.
- * Replies: {@code READY}, {@code ACQUIRED token}, {@code NOT_ACQUIRED}, {@code RELEASED}, {@code LOST message}, {@code SECTION ...},
- * {@code DONE}, {@code LOST_SIGNAL token}, {@code ELECTED term}, {@code REVOKED term}, {@code ERROR message}.
- * Names are URL-style encoded with %20 for spaces.
+ * Replies: {@code READY}, {@code ACQUIRED token}, {@code NOT_ACQUIRED}, {@code RELEASED}, {@code LOST message},
+ * {@code SECTION ...}, {@code DONE}, {@code LOST_SIGNAL token}, {@code ELECTED term}, {@code REVOKED term},
+ * {@code ERROR message}. Names are URL-style encoded with %20 for spaces.
  */
 public final class LockClientMain {
 

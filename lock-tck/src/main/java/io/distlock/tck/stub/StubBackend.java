@@ -16,15 +16,14 @@ import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -182,20 +181,13 @@ public sealed class StubBackend implements LockBackend, LockAdmin, CorePoints {
         this.space = space;
     }
 
-    /** The backends behind the stores {@link StubSpace#openStore()} opened, weakly by store. */
-    private static final Map<LockStore, StubBackend> BEHIND = Collections.synchronizedMap(new WeakHashMap<>());
-
-    /** Remembers that {@code store} runs over {@code backend}. */
-    static void register(LockStore store, StubBackend backend) {
-        BEHIND.put(store, backend);
-    }
-
     /**
-     * The stub backend behind {@code store}, if {@link StubSpace#openStore()} opened it: how the kit reaches the stub
-     * of a client for rules that need a fault the real stores cannot be made to show.
+     * The stub backend behind {@code store}, if {@link StubSpace#openStore()} (or {@link BackendStores}) opened it
+     * over a bare stub: how the kit reaches the stub of a client for rules that need a fault the real stores cannot
+     * be made to show.
      */
     public static Optional<StubBackend> behind(LockStore store) {
-        return Optional.ofNullable(BEHIND.get(store));
+        return BackendStores.find(store, StubBackend.class);
     }
 
     /** The shared store behind this client. */

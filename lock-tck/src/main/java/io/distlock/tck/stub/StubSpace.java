@@ -4,11 +4,11 @@ import io.distlock.LockException;
 import io.distlock.LockStore;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.ReleaseSignals;
-import io.distlock.spi.Stores;
 import io.distlock.tck.FenceStateTampering;
 import io.distlock.tck.NameLeftovers;
 import io.distlock.tck.SpoiledNameState;
 import io.distlock.tck.StoreOutage;
+import io.distlock.tck.fixture.BackendStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
@@ -97,10 +97,7 @@ public final class StubSpace {
 
     /** A new client of this space, with its own backend, behind the shared core ({@link StubBackend#behind}). */
     public LockStore openStore() {
-        StubBackend backend = new StubBackend(this);
-        LockStore store = Stores.over(backend, "stub");
-        StubBackend.register(store, backend);
-        return store;
+        return BackendStores.over(new StubBackend(this), "stub");
     }
 
     /** Stops the store: operations in flight and new ones fail after the operation timeout until {@link #start()}. */

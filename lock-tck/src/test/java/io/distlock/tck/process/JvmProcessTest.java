@@ -34,7 +34,8 @@ class JvmProcessTest {
         // that long on the command line would hide the arguments the test above checks
         StringBuilder classPath = new StringBuilder(JvmClassPath.current());
         while (classPath.length() < 20_000) {
-            classPath.append(java.io.File.pathSeparator).append("/nonexistent/padding-").append(classPath.length()).append(".jar");
+            classPath.append(java.io.File.pathSeparator).append("/nonexistent/padding-").append(classPath.length())
+                    .append(".jar");
         }
         try (JvmProcess child = JvmProcess.builder("echo", EchoMain.class).classPath(classPath.toString())
                 .args("long-class-path").storeUri("mem:x").start()) {
