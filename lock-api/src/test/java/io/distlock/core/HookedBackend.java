@@ -28,6 +28,8 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
     final CountDownLatch handOverEntered = new CountDownLatch(1);
     /** What each hand-over's new grant goes through before the core has it. */
     volatile UnaryOperator<Grant> afterHandOver = UnaryOperator.identity();
+    /** The last grant this backend made (acquire, hand-over or permit), for a test to drop behind the core's back. */
+    volatile Grant lastGrant;
     /** The grant the last hand-over passed on (the released one). */
     volatile Grant handedOverFrom;
     /** What each permit grant goes through before the core has it. */
@@ -41,7 +43,14 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
 
     @Override
     public Grant acquire(String name, Duration leaseTime, Wait wait) throws InterruptedException {
-        return delegate.acquire(name, leaseTime, wait);
+        return last(delegate.acquire(name, leaseTime, wait));
+    }
+
+    private Grant last(Grant grant) {
+        if (grant != null) {
+            lastGrant = grant;
+        }
+        return grant;
     }
 
     @Override
@@ -74,7 +83,7 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
         }
         handedOverFrom = from;
         Grant grant = handOvers.handOver(from, leaseTime, receiver);
-        return grant == null ? null : afterHandOver.apply(grant);
+        return grant == null ? null : afterHandOver.apply(last(grant));
     }
 
     @Override
@@ -95,7 +104,7 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
     @Override
     public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait) throws InterruptedException {
         Grant grant = permits.acquirePermit(name, limit, leaseTime, wait);
-        return grant == null ? null : afterPermit.apply(grant);
+        return grant == null ? null : afterPermit.apply(last(grant));
     }
 
     @Override
