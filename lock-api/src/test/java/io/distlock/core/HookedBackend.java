@@ -32,6 +32,9 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
     volatile Grant lastGrant;
     /** The grant the last hand-over passed on (the released one). */
     volatile Grant handedOverFrom;
+    /** When set, each permit acquire counts down {@link #permitEntered} and waits here before its store call. */
+    volatile CountDownLatch permitGate;
+    final CountDownLatch permitEntered = new CountDownLatch(1);
     /** What each permit grant goes through before the core has it. */
     volatile UnaryOperator<Grant> afterPermit = UnaryOperator.identity();
 
@@ -103,6 +106,11 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
 
     @Override
     public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait) throws InterruptedException {
+        CountDownLatch gate = permitGate;
+        if (gate != null) {
+            permitEntered.countDown();
+            gate.await();
+        }
         Grant grant = permits.acquirePermit(name, limit, leaseTime, wait);
         return grant == null ? null : afterPermit.apply(last(grant));
     }
