@@ -317,4 +317,22 @@ class NameStateAttacksTest {
         second.get().release();
         assertNothingLeft(store);
     }
+    @Test
+    void aSuspensionDuringAHandOverLeavesTheReceiversLeaseUncertainUntilReconnected() throws Exception {
+        BackendLockStore store = store();
+        Lease first = store.lock("x").acquire();
+        backend.afterHandOver = grant -> {
+            backend.events.suspended(); // the walk sees no active hold: the released one, the grant in flight
+            return grant;
+        };
+        Future<Lease> receiver = pool.submit(() -> store.lock("x").acquire());
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        first.release();
+        Lease second = receiver.get(20, TimeUnit.SECONDS);
+        assertThat(second.state()).as("registered while suspended").isEqualTo(io.distlock.LeaseState.UNCERTAIN);
+        backend.events.reconnected();
+        assertThat(second.state()).isEqualTo(io.distlock.LeaseState.HELD);
+        second.release();
+        assertNothingLeft(store);
+    }
 }
