@@ -335,4 +335,25 @@ class NameStateAttacksTest {
         second.release();
         assertNothingLeft(store);
     }
+    @Test
+    void aReleaseAfterWithAWaiterQueuedKeepsTheMinimumHoldAndLeavesNothingPending() throws Exception {
+        BackendLockStore store = store();
+        Lease first = store.lock("x").acquire();
+        long acquiredAt = System.nanoTime(); // after the core's own mark: a lower bound on the hold
+        Future<Long> receiver = pool.submit(() -> {
+            Lease lease = store.lock("x").acquire();
+            long at = System.nanoTime();
+            assertThat(lease.fencingToken()).isGreaterThan(first.fencingToken());
+            lease.release();
+            return at;
+        });
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        first.releaseAfter(Duration.ofMillis(400));
+        long gotAt = receiver.get(20, TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(gotAt - acquiredAt)).as("the minimum hold kept")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.delayedReleasesPending() == 0);
+        assertNothingLeft(store);
+        assertThat(other().lock("x").tryAcquire()).isPresent();
+    }
 }
