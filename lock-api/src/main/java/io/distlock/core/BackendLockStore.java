@@ -228,7 +228,8 @@ public final class BackendLockStore implements LockStore {
         NameState.Waiter.HandOff handed = through.handOff();
         if (handed != null) {
             try {
-                return register(state, options, me, handed.grant(), handed.sentAtNanos(), handed.sessionEpoch());
+                return register(state, true, options, me, handed.grant(), handed.sentAtNanos(),
+                        handed.sessionEpoch());
             } finally {
                 acquisitionsInFlight.exit(); // entered by the releasing thread's hand-over
             }
@@ -257,10 +258,10 @@ public final class BackendLockStore implements LockStore {
                 return null;
             }
             registering = true;
-            return register(state, options, me, grant, calledAt, epoch);
+            return register(state, through != NameState.Waiter.OUTSIDE, options, me, grant, calledAt, epoch);
         } finally {
             if (!registering) {
-                state.failed(begun);
+                state.failed(begun, through != NameState.Waiter.OUTSIDE);
                 names.leave(state);
             }
             if (entered) {
@@ -300,16 +301,17 @@ public final class BackendLockStore implements LockStore {
     }
 
     /**
-     * Registers the hold of a grant the caller got through {@code state}'s gate (from its own acquire, or handed over
-     * by the previous holder), requested at {@code calledAt}; a loss reported for the grant while it was in flight
-     * comes back from the registration, in the same step.
+     * Registers the hold of a grant the caller got through {@code state}'s gate ({@code placed}; or outside it, for a
+     * semaphore limit the threads there do not use), from its own acquire or handed over by the previous holder,
+     * requested at {@code calledAt}; a loss reported for the grant while it was in flight comes back from the
+     * registration, in the same step.
      */
-    private Lease register(NameState state, LockOptions options, Thread me, Grant grant, long calledAt,
-            long sessionEpochAtCall) {
+    private Lease register(NameState state, boolean placed, LockOptions options, Thread me, Grant grant,
+            long calledAt, long sessionEpochAtCall) {
         Hold hold = new Hold(grant, me, options, sessionBound(), state, state.permit);
         hold.acquiredAtNanos = System.nanoTime();
         hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
-        String lostEarly = state.registered(hold);
+        String lostEarly = state.registered(hold, placed);
         // registered, then look: a suspension or lost session reported before registration is found here, one
         // reported after it finds the hold registered
         return registered(hold, lostEarly, sessionEpochAtCall);

@@ -3,7 +3,6 @@ package io.distlock.core;
 import io.distlock.LockOptions;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OthersWaiting;
-import io.distlock.spi.PermitBackend;
 import io.distlock.spi.Wait;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -61,6 +60,11 @@ final class NameState implements Hold.Exit {
     private final ReentrantLock lock = new ReentrantLock();
     /** The places of the gate: 1 for a lock; a semaphore's limit, taken from its users while any is here. */
     private int limit;
+    /**
+     * Holds of a semaphore acquired stating another limit than {@link #limit} (they took no place): made by the first.
+     * The store decides on such an acquire, as it refuses a limit its holders did not record.
+     */
+    private List<Hold> outside;
     /** Threads through the gate: contending, holding, or claimed for a hand-over. */
     private int through;
     /** Made by the first thread that has to queue: most names never have one (an uncontended hold). */
@@ -89,11 +93,14 @@ final class NameState implements Hold.Exit {
      * Passes the gate within {@code wait} with {@code options} (whose lease time a hand-over uses): at once if a place
      * is free and nobody queues, else in arrival order.
      *
+     * <p>A semaphore's caller stating another limit than the threads here use gets {@link Waiter#OUTSIDE} at once:
+     * it takes no place and asks the store, which grants it only if its holders recorded that limit (they may be
+     * other clients), else refuses it naming both limits.
+     *
      * @param limit the places a semaphore's caller states (1 for a lock)
      * @return the caller's waiter when it got through ({@link Waiter#handOff()} says whether with a store lock
      *         already), or null if it did not get through in time
      * @throws InterruptedException if interrupted while queued and no hand-over had claimed it yet
-     * @throws IllegalStateException if other threads of this store use the semaphore with another limit
      */
     Waiter pass(int limit, LockOptions options, Wait wait) throws InterruptedException {
         Waiter me;
@@ -101,10 +108,9 @@ final class NameState implements Hold.Exit {
         try {
             if (limit != this.limit) {
                 if (through > 0 || queue != null && !queue.isEmpty()) {
-                    throw new IllegalStateException(PermitBackend.limitMismatch(name, this.limit, limit)
-                            + " (the other is used by threads of this store)");
+                    return Waiter.OUTSIDE;
                 }
-                this.limit = limit; // nobody here: the name takes the new limit, as the store does
+                this.limit = limit; // nobody here: the name takes the new limit
             }
             if (through < this.limit && (queue == null || queue.isEmpty())) {
                 through++;
@@ -121,16 +127,20 @@ final class NameState implements Hold.Exit {
         } finally {
             lock.unlock();
         }
-        if (me.await(wait)) {
-            return me;
-        }
-        lock.lock();
+        boolean passed = false;
         try {
-            queue.remove(me);
+            passed = me.await(wait);
         } finally {
-            lock.unlock();
+            if (!passed) { // gave up, or interrupted: not left queued behind the holder
+                lock.lock();
+                try {
+                    queue.remove(me);
+                } finally {
+                    lock.unlock();
+                }
+            }
         }
-        return null;
+        return passed ? me : null;
     }
 
     /** A thread through the gate begins a store call whose grant it will register (or fail with). */
@@ -144,15 +154,18 @@ final class NameState implements Hold.Exit {
     }
 
     /**
-     * A thread through the gate got no hold: its store call, if {@code begun}, is over, and the next waiter may pass.
+     * A thread through the gate ({@code placed}) or {@link Waiter#OUTSIDE} it got no hold: its store call, if
+     * {@code begun}, is over, and a place it took passes on.
      */
-    void failed(boolean begun) {
+    void failed(boolean begun, boolean placed) {
         lock.lock();
         try {
             if (begun) {
                 endFlight(null);
             }
-            passOn();
+            if (placed) {
+                passOn();
+            }
         } finally {
             lock.unlock();
         }
@@ -162,10 +175,17 @@ final class NameState implements Hold.Exit {
      * The thread through the gate registered {@code hold}: it is held here, its acquisition is no longer in flight,
      * and a loss the backend reported for its grant meanwhile is returned (or null), for the caller to apply.
      */
-    String registered(Hold hold) {
+    String registered(Hold hold, boolean placed) {
         lock.lock();
         try {
-            holds.add(hold);
+            if (placed) {
+                holds.add(hold);
+            } else {
+                if (outside == null) {
+                    outside = new ArrayList<>(1);
+                }
+                outside.add(hold);
+            }
             return endFlight(hold.grant.ownerToken());
         } finally {
             lock.unlock();
@@ -179,10 +199,12 @@ final class NameState implements Hold.Exit {
     Hold lost(Grant grant, String reason) {
         lock.lock();
         try {
-            for (Hold hold : holds) {
-                if (hold.grant.ownerToken().equals(grant.ownerToken())) {
-                    return hold;
-                }
+            Hold hold = find(holds, grant);
+            if (hold == null && outside != null) {
+                hold = find(outside, grant);
+            }
+            if (hold != null) {
+                return hold;
             }
             if (inFlight > 0) {
                 if (lossesInFlight == null) {
@@ -194,6 +216,15 @@ final class NameState implements Hold.Exit {
         } finally {
             lock.unlock();
         }
+    }
+
+    private static Hold find(List<Hold> holds, Grant grant) {
+        for (Hold hold : holds) {
+            if (hold.grant.ownerToken().equals(grant.ownerToken())) {
+                return hold;
+            }
+        }
+        return null;
     }
 
     /** The active hold of {@code owner}, or null: a nested acquisition shares it. */
@@ -215,13 +246,20 @@ final class NameState implements Hold.Exit {
     void addHoldsTo(List<Hold> all) {
         lock.lock();
         try {
-            for (Hold hold : holds) {
-                if (hold.isActive()) {
-                    all.add(hold);
-                }
+            addActive(holds, all);
+            if (outside != null) {
+                addActive(outside, all);
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    private static void addActive(List<Hold> holds, List<Hold> all) {
+        for (Hold hold : holds) {
+            if (hold.isActive()) {
+                all.add(hold);
+            }
         }
     }
 
@@ -234,6 +272,11 @@ final class NameState implements Hold.Exit {
             wasHeld = holds.remove(hold);
             if (wasHeld) {
                 passOn();
+            } else if (outside != null && outside.remove(hold)) {
+                wasHeld = true; // took no place: nothing to pass on
+                if (outside.isEmpty()) {
+                    outside = null;
+                }
             }
         } finally {
             lock.unlock();
@@ -410,8 +453,12 @@ final class NameState implements Hold.Exit {
          */
         static final Waiter PASSED_AT_ONCE = new Waiter(null, null);
 
+        /** The outcome of a semaphore's pass stating another limit than the threads there: no place, ask the store. */
+        static final Waiter OUTSIDE = new Waiter(null, null);
+
         static {
             PASSED_AT_ONCE.state.set(PASSED);
+            OUTSIDE.state.set(PASSED);
         }
 
         /**

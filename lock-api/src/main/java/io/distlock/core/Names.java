@@ -49,7 +49,12 @@ final class Names {
 
     /** Stops counting the caller as a user of {@code state}. */
     void leave(NameState state) {
-        states.compute(state.key, (k, s) -> s == null || --s.users == 0 ? null : s);
+        states.compute(state.key, (k, s) -> {
+            if (s != state) { // a leave without its enter: never take another state's user away
+                throw new IllegalStateException("no user of the state of '" + state.name + "' is left to leave");
+            }
+            return --s.users == 0 ? null : s;
+        });
     }
 
     /** The state of lock {@code name} if one is in use, else null. */

@@ -155,7 +155,7 @@ class CoreSemaphoreTest {
     }
 
     @Test
-    void threadsOfOneStoreStatingAnotherLimitAreRefusedAtOnceAndTheNameTakesANewLimitWhenUnused() throws Exception {
+    void aThreadStatingAnotherLimitThanTheStoresThreadsAsksTheStoreAndTheNameTakesANewLimitWhenUnused() throws Exception {
         BackendLockStore store = store();
         Lease held = store.semaphore("limits", 2).acquire();
         assertThatThrownBy(() -> store.semaphore("limits", 3).tryAcquire(Duration.ofSeconds(5)))

@@ -36,7 +36,7 @@ class HandOverStreakCounterTest {
         assertThat(state.pass(1, LockOptions.defaults(), Wait.none())).isSameAs(NameState.Waiter.PASSED_AT_ONCE);
         state.begin(); // its store call
         Hold first = hold(state, OthersWaiting.NO, 1);
-        state.registered(first);
+        state.registered(first, true);
         // what an unbroken streak with nobody else waiting reaches after 2^31 - 1 hand-overs (days of a busy lock)
         setHandOversInARow(state, Integer.MAX_VALUE);
 
@@ -46,7 +46,7 @@ class HandOverStreakCounterTest {
         Hold secondHold = hold(state, OthersWaiting.YES, 2); // another client has begun to wait meanwhile
         state.handOut(claimed, new NameState.Waiter.HandOff(secondHold.grant, System.nanoTime()));
         assertThat(second.get(20, TimeUnit.SECONDS).handOff()).isNotNull();
-        state.registered(secondHold);
+        state.registered(secondHold, true);
 
         queue(state, 1);
         assertThat(state.claimForHandOver(secondHold))

@@ -296,13 +296,16 @@ class NameStateAttacksTest {
         assertThat(backend.heldPermits("vs")).isZero();
     }
     @Test
-    void anotherLimitIsRefusedWhileAThreadHoldsOrQueuesAndTakenOnceNoneDoes() throws Exception {
+    void anotherLimitIsRefusedByTheStoreWhileAThreadHoldsAndTakenOnceNoneDoes() throws Exception {
         BackendLockStore store = store();
         Lease holder = store.semaphore("s", 1).acquire();
         Future<Lease> queued = pool.submit(() -> store.semaphore("s", 1).acquire());
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
         assertThatThrownBy(() -> store.semaphore("s", 2).tryAcquire(Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("threads of this store");
+                .as("asked of the store, outside the local queue: its holders recorded 1")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'s'").hasMessageContaining("1")
+                .hasMessageContaining("2");
+        assertThat(store.queuedAtGates()).as("the refused thread never queued").isEqualTo(1);
         holder.release();
         Lease next = queued.get(20, TimeUnit.SECONDS);
         assertThatThrownBy(() -> store.semaphore("s", 2).tryAcquire())
@@ -338,8 +341,8 @@ class NameStateAttacksTest {
     @Test
     void aReleaseAfterWithAWaiterQueuedKeepsTheMinimumHoldAndLeavesNothingPending() throws Exception {
         BackendLockStore store = store();
+        long acquiredAt = System.nanoTime(); // before the core's own mark, which the minimum hold counts from
         Lease first = store.lock("x").acquire();
-        long acquiredAt = System.nanoTime(); // after the core's own mark: a lower bound on the hold
         Future<Long> receiver = pool.submit(() -> {
             Lease lease = store.lock("x").acquire();
             long at = System.nanoTime();
