@@ -55,8 +55,9 @@ class SemaphoreLimitContractTest {
             gate.countDown();
         }
         assertThat(right).as("an acquire stating the holders' limit of 3").isPresent();
+        assertThat(wrongLimit).as("refused by the store while the holders of 3 hold")
+                .failsWithin(java.time.Duration.ofSeconds(20));
         right.get().release();
         holdersLimit.release();
-        assertThat(wrongLimit).failsWithin(java.time.Duration.ofSeconds(20));
     }
 }
