@@ -46,7 +46,7 @@ final class AcquisitionsInFlight {
         state.incrementAndGet();
     }
 
-    /** An acquisition counted by {@link #enter} (or a release by {@link #enterRelease}) is over (registered, released or failed). */
+    /** An acquisition counted by {@link #enter} (or a release by {@link #enterRelease}) is over, whatever its end. */
     void exit() {
         if (state.decrementAndGet() == CLOSING) {
             lock.lock();

@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,20 +50,18 @@ public final class BackendLockStore implements LockStore {
     private final String description;
     /** The options of locks, semaphores and leaderships asked for by name only. */
     private final LockOptions defaultOptions;
-    private final LocalGates gates = new LocalGates();
+    /** Every name in use here: its gate, queue, holds and acquisitions in flight. */
+    private final Names names = new Names();
     private final AtomicLong courtesyPauses = new AtomicLong();
-    private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final DelayedReleases delayedReleases;
-    /** Losses a backend reports for grants of a name whose acquisition is in flight (granted, not registered yet). */
-    private final InFlightLosses lossesInFlight = new InFlightLosses();
     /** Whether the backend reported its connection suspended and not yet back; set before holds are walked. */
     private volatile boolean suspended;
     /** The leases each thread took through a Lock view of this store, shared by every view of a name. */
     final LockViews lockViews = new LockViews();
-    /** The semaphore side, or null if the backend has no permit operations. */
-    private final CorePermits permits;
+    /** The backend's permit operations, or null if it has no semaphores. */
+    private final PermitBackend permits;
     /**
      * Acquisitions between their store call and the end of their registration, and releases under way: {@link #close()}
      * waits for them (at most {@link #CLOSE_WAIT_SECONDS}) before it closes the backend, so a grant made while it
@@ -112,9 +109,7 @@ public final class BackendLockStore implements LockStore {
         this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
         renewals.listener(options.listener());
         this.delayedReleases = new DelayedReleases(this::releaseInStore, description);
-        PermitBackend permitBackend = backend.permits();
-        this.permits = permitBackend != null
-                ? new CorePermits(this, permitBackend, sessionBound()) : null;
+        this.permits = backend.permits();
         backend.attach(new Events());
     }
 
@@ -150,9 +145,9 @@ public final class BackendLockStore implements LockStore {
             throw new UnsupportedOperationException("store " + description + " has no semaphore support");
         }
         Arguments.requireSemaphoreName(name, backend.terms().maxNameLength());
-        Arguments.requirePermits(permits, this.permits.backend().maxPermits());
+        Arguments.requirePermits(permits, this.permits.maxPermits());
         Objects.requireNonNull(options, "options must not be null");
-        return new CoreSemaphore(this.permits, name, permits, options);
+        return new CoreSemaphore(this, name, permits, options);
     }
 
     @Override
@@ -168,7 +163,7 @@ public final class BackendLockStore implements LockStore {
         LockAdmin admin = backend.admin();
         return new Features(terms.leaseModel(),
                 session ? Optional.ofNullable(terms.sessionTimeout()) : Optional.empty(), terms.maxNameLength(),
-                permits == null ? 0 : permits.backend().maxPermits(), admin != null,
+                permits == null ? 0 : permits.maxPermits(), admin != null,
                 admin != null && permits != null && admin.listsPermits(), handOvers != null);
     }
 
@@ -181,36 +176,67 @@ public final class BackendLockStore implements LockStore {
         return admin;
     }
 
-    /** Acquires {@code name} within {@code wait}. Returns null if not acquired. */
+    /** Acquires lock {@code name} within {@code wait}. Returns null if not acquired. */
     Lease acquire(String name, LockOptions options, Wait wait) throws InterruptedException {
+        return acquire(name, 1, false, options, wait);
+    }
+
+    /**
+     * One attempt at a lock or permit, as {@code Lock.tryLock()}: it does not wait, so it ignores the interrupt flag
+     * (the store call runs without it: store clients give up on an interrupted thread) and gives it back afterwards.
+     */
+    Optional<Lease> tryOnce(String name, int limit, boolean permit, LockOptions options) {
+        try {
+            return InterruptFlag.aside(() -> Optional.ofNullable(acquire(name, limit, permit, options, Wait.none())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** The backend's permit operations (a store with semaphores). */
+    PermitBackend permits() {
+        return permits;
+    }
+
+    /**
+     * Acquires a lock ({@code permit} false, {@code limit} 1) or one permit of semaphore {@code name} with
+     * {@code limit} within {@code wait}: one path for both. Returns null if not acquired.
+     */
+    Lease acquire(String name, int limit, boolean permit, LockOptions options, Wait wait)
+            throws InterruptedException {
         ensureOpen();
         Thread me = Thread.currentThread();
-        Lease nested = nestedLease(name, options, me);
-        if (nested != null) {
-            return nested;
+        if (!permit) {
+            Lease nested = nestedLease(name, options, me);
+            if (nested != null) {
+                return nested;
+            }
         }
-        LocalGates.Gate gate = gates.enter(name);
-        LocalGates.Waiter through;
+        NameState state = names.enter(name, permit);
+        NameState.Waiter through;
         try {
-            through = gate.pass(options, wait);
+            through = state.pass(limit, options, wait);
         } catch (InterruptedException | RuntimeException e) {
-            gates.leave(name);
+            names.leave(state);
             throw e;
         }
         if (through == null) {
-            gates.leave(name);
+            names.leave(state);
             return null;
         }
-        LocalGates.HandOff handed = through.handOff();
+        NameState.Waiter.HandOff handed = through.handOff();
         if (handed != null) {
             try {
-                return register(name, gate, options, me, handed.grant(), handed.sentAtNanos(), handed.sessionEpoch());
+                return register(state, true, options, me, handed.grant(), handed.sentAtNanos(),
+                        handed.sessionEpoch());
             } finally {
                 acquisitionsInFlight.exit(); // entered by the releasing thread's hand-over
             }
         }
         boolean registering = false;
         boolean entered = false;
+        boolean begun = false;
         try {
             entered = acquisitionsInFlight.enter();
             if (!entered) {
@@ -222,17 +248,9 @@ public final class BackendLockStore implements LockStore {
             }
             long calledAt = System.nanoTime();
             long epoch = sessionEpoch();
-            lossesInFlight.begin(name);
-            Grant grant = null;
-            try {
-                Wait storeWait = inStore(wait);
-                grant = courtesy > 0 ? handOvers.acquireAfterCourtesy(name, options.leaseTime(), storeWait, courtesy)
-                        : backend.acquire(name, options.leaseTime(), storeWait);
-            } finally {
-                if (grant == null) {
-                    lossesInFlight.end(name, null);
-                }
-            }
+            state.begin();
+            begun = true;
+            Grant grant = storeAcquire(name, limit, permit, options.leaseTime(), inStore(wait), courtesy);
             if (grant == null) {
                 if (closed.get()) {
                     throw closedWhileAcquiring(name); // also a wait the close ended: never "not acquired" then
@@ -240,11 +258,11 @@ public final class BackendLockStore implements LockStore {
                 return null;
             }
             registering = true;
-            return register(name, gate, options, me, grant, calledAt, epoch);
+            return register(state, through != NameState.Waiter.OUTSIDE, options, me, grant, calledAt, epoch);
         } finally {
             if (!registering) {
-                gate.openUnheld();
-                gates.leave(name);
+                state.failed(begun, through != NameState.Waiter.OUTSIDE);
+                names.leave(state);
             }
             if (entered) {
                 acquisitionsInFlight.exit();
@@ -252,14 +270,14 @@ public final class BackendLockStore implements LockStore {
         }
     }
 
-    /** Counts an acquisition in flight until {@link #exitAcquisition}; false if the store is closing. */
-    boolean enterAcquisition() {
-        return acquisitionsInFlight.enter();
-    }
-
-    /** Ends an acquisition counted by {@link #enterAcquisition} (registered, released or failed). */
-    void exitAcquisition() {
-        acquisitionsInFlight.exit();
+    /** One acquire in the store: a lock (after a courtesy pause, if any) or a permit. */
+    private Grant storeAcquire(String name, int limit, boolean permit, Duration leaseTime, Wait wait, long courtesy)
+            throws InterruptedException {
+        if (permit) {
+            return permits.acquirePermit(name, limit, leaseTime, wait);
+        }
+        return courtesy > 0 ? handOvers.acquireAfterCourtesy(name, leaseTime, wait, courtesy)
+                : backend.acquire(name, leaseTime, wait);
     }
 
     /** {@code wait} as the backend gets it: as it stands now, and ended early by the store's close. */
@@ -283,25 +301,19 @@ public final class BackendLockStore implements LockStore {
     }
 
     /**
-     * Registers the hold of a grant the caller got through {@code gate} with (from its own acquire, or handed over by
-     * the previous holder), requested at {@code calledAt}; then ends the grant's in-flight slot of early losses
-     * (begun before the store call that made the grant).
+     * Registers the hold of a grant the caller got through {@code state}'s gate ({@code placed}; or outside it, for a
+     * semaphore limit the threads there do not use), from its own acquire or handed over by the previous holder,
+     * requested at {@code calledAt}; a loss reported for the grant while it was in flight comes back from the
+     * registration, in the same step.
      */
-    private Lease register(String name, LocalGates.Gate gate, LockOptions options, Thread me, Grant grant,
+    private Lease register(NameState state, boolean placed, LockOptions options, Thread me, Grant grant,
             long calledAt, long sessionEpochAtCall) {
-        Hold hold = null;
-        String lostEarly;
-        try {
-            hold = new Hold(grant, me, options, sessionBound(), gate);
-            gate.held(hold);
-            hold.acquiredAtNanos = System.nanoTime();
-            hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
-            holds.put(name, hold);
-        } finally {
-            lostEarly = lossesInFlight.end(name, grant.ownerToken());
-        }
-        // register, then look: a loss or suspension reported before registration is found here, one reported
-        // after it finds the hold registered
+        Hold hold = new Hold(grant, me, options, sessionBound(), state, state.permit);
+        hold.acquiredAtNanos = System.nanoTime();
+        hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
+        String lostEarly = state.registered(hold, placed);
+        // registered, then look: a suspension or lost session reported before registration is found here, one
+        // reported after it finds the hold registered
         return registered(hold, lostEarly, sessionEpochAtCall);
     }
 
@@ -309,7 +321,7 @@ public final class BackendLockStore implements LockStore {
      * A hold just registered: tracked for renewal, told of a loss reported before (or null) and of a session lost
      * since its store call began ({@code sessionEpochAtCall}), checked for close.
      */
-    Lease registered(Hold hold, String lostEarly, long sessionEpochAtCall) {
+    private Lease registered(Hold hold, String lostEarly, long sessionEpochAtCall) {
         SessionLoss loss = sessionLoss.get(); // read after the hold was registered (see Events.sessionLost)
         if (loss.epoch() != sessionEpochAtCall && !confirmedAfterSessionLoss(hold)) {
             lose(hold, loss.reason());
@@ -345,8 +357,9 @@ public final class BackendLockStore implements LockStore {
     }
 
     private Lease nestedLease(String name, LockOptions options, Thread me) {
-        Hold existing = holds.get(name);
-        if (existing == null || existing.owner != me || !existing.isActive()) {
+        NameState state = names.lock(name);
+        Hold existing = state == null ? null : state.heldBy(me);
+        if (existing == null) {
             return null;
         }
         if (!existing.options.equals(options)) {
@@ -390,9 +403,9 @@ public final class BackendLockStore implements LockStore {
     }
 
     /**
-     * Releases the store lock of an outermost lease. Counted in flight from before the hold leaves {@link #holds}, so
-     * a concurrent {@link #close()} either finds the hold (and frees it) or waits for this release before it closes
-     * the backend: closed under the store call, the release would fail and leave the lock held by nobody alive.
+     * Releases the store lock of an outermost lease. Counted in flight from before the hold is marked released, so a
+     * concurrent {@link #close()} either finds the hold active (and frees it) or waits for this release before it
+     * closes the backend: closed under the store call, the release would fail and leave the lock held by nobody alive.
      */
     void releaseHold(Hold hold) {
         acquisitionsInFlight.enterRelease();
@@ -404,7 +417,6 @@ public final class BackendLockStore implements LockStore {
     }
 
     private void releaseHoldCounted(Hold hold) {
-        holds.remove(hold.grant.name(), hold);
         renewals.untrack(hold);
         if (!hold.markReleased()) {
             // lost before: still free it in the store if it is somehow ours, then report the loss
@@ -412,8 +424,8 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
             throw hold.lostCause();
         }
-        LocalGates.Gate gate = hold.permit || handOvers == null ? null : gates.gate(hold.grant.name());
-        LocalGates.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
+        NameState gate = hold.permit || handOvers == null ? null : names.lock(hold.grant.name());
+        NameState.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
         if (next != null) {
             handOver(hold, gate, next);
             return;
@@ -444,14 +456,12 @@ public final class BackendLockStore implements LockStore {
      * fencing token that cannot grow), ran nothing: the lock is then freed as a plain release frees it, and the
      * waiter meets the same refusal at its own acquire.
      */
-    private void handOver(Hold hold, LocalGates.Gate gate, LocalGates.Waiter next) {
-        String name = hold.grant.name();
+    private void handOver(Hold hold, NameState gate, NameState.Waiter next) {
         if (!acquisitionsInFlight.enter()) {
             releaseWhileClosing(hold, gate, next);
             return;
         }
         long epoch = sessionEpoch();
-        lossesInFlight.begin(name); // ended by the waiter when it registers the grant
         long sentAt = System.nanoTime();
         Grant grant = null;
         boolean stillOurs = false;
@@ -469,11 +479,9 @@ public final class BackendLockStore implements LockStore {
             }
         } finally {
             if (grant == null) {
-                lossesInFlight.end(name, null);
                 acquisitionsInFlight.exit();
             } // else the waiter ends the acquisition in flight when it has registered the grant
-            gate.handOut(next, grant == null ? null : new LocalGates.HandOff(grant, sentAt, epoch));
-            gates.leave(name); // the releaser's use of the gate; the waiter has its own
+            gate.handOut(next, grant == null ? null : new NameState.Waiter.HandOff(grant, sentAt, epoch));
         }
         if (!stillOurs) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
@@ -485,13 +493,12 @@ public final class BackendLockStore implements LockStore {
      * A release due to hand over while the store closes: no new grant may start then, so the lock is freed as a plain
      * release frees it, and the waiter gets the gate alone (and finds the store closed).
      */
-    private void releaseWhileClosing(Hold hold, LocalGates.Gate gate, LocalGates.Waiter next) {
+    private void releaseWhileClosing(Hold hold, NameState gate, NameState.Waiter next) {
         boolean stillOurs;
         try {
             stillOurs = releaseInStore(hold);
         } finally {
             gate.handOut(next, null);
-            gates.leave(hold.grant.name());
         }
         if (!stillOurs) {
             hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
@@ -541,7 +548,6 @@ public final class BackendLockStore implements LockStore {
             releaseHold(hold);
             return;
         }
-        holds.remove(hold.grant.name(), hold);
         if (!hold.markReleased()) {
             releaseHold(hold); // lost meanwhile: reported as release reports it
             return;
@@ -640,19 +646,22 @@ public final class BackendLockStore implements LockStore {
         return hold.isActive();
     }
 
-    /** Declares a hold lost: tells its listeners and lets the next local waiter through. */
+    /**
+     * Declares an active hold lost: tells its listeners and lets the next local waiter through. A hold released or
+     * lost already is left alone: its release (or first loss) opens its gate.
+     */
     void lose(Hold hold, String reason) {
         lose(hold, reason, Level.WARNING);
     }
 
     /** As {@link #lose(Hold, String)}, logged at {@code level}: a close is expected, an expiry is not. */
     private void lose(Hold hold, String reason, Level level) {
-        if (hold.markLost(reason)) {
-            LOG.log(level, "lease on {0} ''{1}'' (fencing token {2}) of store {3} lost: {4}",
-                    hold.permit ? "semaphore" : "lock", hold.grant.name(), Long.toString(hold.grant.fencingToken()),
-                    description, reason);
+        if (!hold.markLost(reason)) {
+            return;
         }
-        holds.remove(hold.grant.name(), hold);
+        LOG.log(level, "lease on {0} ''{1}'' (fencing token {2}) of store {3} lost: {4}",
+                hold.permit ? "semaphore" : "lock", hold.grant.name(), Long.toString(hold.grant.fencingToken()),
+                description, reason);
         renewals.untrack(hold);
         hold.openGate();
     }
@@ -662,8 +671,7 @@ public final class BackendLockStore implements LockStore {
      * and a release must not fail because the thread was interrupted); the flag is set again afterwards.
      */
     private boolean releaseInStore(Hold hold) {
-        return InterruptFlag.aside(() -> hold.permit
-                ? permits.backend().releasePermit(hold.grant) : backend.release(hold.grant));
+        return InterruptFlag.aside(() -> hold.permit ? permits.releasePermit(hold.grant) : backend.release(hold.grant));
     }
 
     /** The store's release for other clients at the end of a streak, run without the caller's interrupt flag. */
@@ -677,7 +685,7 @@ public final class BackendLockStore implements LockStore {
      * flag is set again afterwards.
      */
     private Set<Grant> renewInStore(Hold hold, List<Renewal> one) {
-        return InterruptFlag.aside(() -> hold.permit ? permits.backend().renewPermits(one) : backend.renew(one));
+        return InterruptFlag.aside(() -> hold.permit ? permits.renewPermits(one) : backend.renew(one));
     }
 
     private void releaseQuietly(Hold hold) {
@@ -696,7 +704,7 @@ public final class BackendLockStore implements LockStore {
 
     /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
     int lossesKeptForUnregisteredGrants() {
-        return lossesInFlight.kept();
+        return names.lossesKept();
     }
 
     /** Courtesy pauses waiters took after a streak of hand-overs, before contending in the store (for tests). */
@@ -704,14 +712,14 @@ public final class BackendLockStore implements LockStore {
         return courtesyPauses.get();
     }
 
-    /** Number of local gates in use (for tests: gates must not leak). */
+    /** Number of lock names with local state (for tests: states must not leak). */
     int gatesInUse() {
-        return gates.size();
+        return names.locksInUse();
     }
 
-    /** Number of threads queued at local gates (for tests: waiters that gave up must not stay queued). */
+    /** Number of threads queued locally (for tests: waiters that gave up must not stay queued). */
     int queuedAtGates() {
-        return gates.queued();
+        return names.queued();
     }
 
     /** Number of releaseAfter releases scheduled and not yet done (for tests: they must not be left behind). */
@@ -719,9 +727,9 @@ public final class BackendLockStore implements LockStore {
         return delayedReleases.pending();
     }
 
-    /** Number of local semaphore gates in use (for tests: gates must not leak). */
+    /** Number of semaphore names with local state (for tests: states must not leak). */
     int permitGatesInUse() {
-        return permits == null ? 0 : permits.gatesInUse();
+        return names.semaphoresInUse();
     }
 
     @Override
@@ -733,7 +741,7 @@ public final class BackendLockStore implements LockStore {
         closingBackend();
         // every lease is told first; then the releases, which stop being sent after CLOSE_WAIT_SECONDS: on a store
         // that answers nothing each one waits the client's timeout, and one timeout per lease is no bound
-        List<Hold> held = allHolds();
+        List<Hold> held = names.holds();
         for (Hold hold : held) {
             lose(hold, "its store was closed", Level.DEBUG);
         }
@@ -776,15 +784,6 @@ public final class BackendLockStore implements LockStore {
         return "LockStore[" + description + "]";
     }
 
-    /** Lock holds and permit holds, for the walks that treat both alike (connection events, close). */
-    private List<Hold> allHolds() {
-        List<Hold> all = new java.util.ArrayList<>(holds.values());
-        if (permits != null) {
-            all.addAll(permits.holds());
-        }
-        return all;
-    }
-
     /** How many sessions the backend reported lost, and the reason of the last one. */
     private record SessionLoss(long epoch, String reason) {
         static final SessionLoss NONE = new SessionLoss(0, null);
@@ -795,13 +794,13 @@ public final class BackendLockStore implements LockStore {
         @Override
         public void suspended() {
             suspended = true;
-            allHolds().forEach(Hold::markUncertain);
+            names.holds().forEach(Hold::markUncertain);
         }
 
         @Override
         public void reconnected() {
             suspended = false;
-            allHolds().forEach(Hold::markCertain);
+            names.holds().forEach(Hold::markCertain);
         }
 
         @Override
@@ -809,31 +808,24 @@ public final class BackendLockStore implements LockStore {
             // the epoch moves before the holds are walked; a registration puts its hold first, then reads the epoch:
             // either the walk finds the hold or the registration finds the new epoch
             sessionLoss.updateAndGet(last -> new SessionLoss(last.epoch() + 1, reason));
-            allHolds().forEach(hold -> lose(hold, reason));
+            names.holds().forEach(hold -> lose(hold, reason));
         }
 
         @Override
         public void lost(Grant grant, String reason) {
-            if (permits != null && permits.lost(grant, reason)) {
-                return;
-            }
-            Hold hold = holds.get(grant.name());
-            if (hold != null && sameOwner(hold.grant, grant)) {
-                lose(hold, reason);
-                return;
-            }
-            // not registered (yet): if its acquisition is in flight, leave the loss where acquire looks after
-            // registering; then look once more in case acquire registered it meanwhile (losing twice is harmless)
-            lossesInFlight.record(grant.name(), grant.ownerToken(), reason);
-            Hold registered = holds.get(grant.name());
-            if (registered != null && sameOwner(registered.grant, grant)) {
-                lose(registered, reason);
+            // the grant's lock or permit: its hold, or, while not registered yet, its loss kept for the registration
+            // (the backend does not say which space; owner tokens never repeat, so looking in both is safe)
+            lostIn(names.lock(grant.name()), grant, reason);
+            if (permits != null) {
+                lostIn(names.semaphore(grant.name()), grant, reason);
             }
         }
 
-        /** The same grant, whatever the backend filled in since (its issue time, say): same name and owner token. */
-        private boolean sameOwner(Grant a, Grant b) {
-            return a.name().equals(b.name()) && a.ownerToken().equals(b.ownerToken());
+        private void lostIn(NameState state, Grant grant, String reason) {
+            Hold hold = state == null ? null : state.lost(grant, reason);
+            if (hold != null) {
+                lose(hold, reason);
+            }
         }
     }
 }

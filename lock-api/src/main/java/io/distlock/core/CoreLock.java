@@ -4,7 +4,6 @@ import io.distlock.Arguments;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
-import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.Wait;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -54,14 +53,7 @@ final class CoreLock implements DistributedLock {
 
     @Override
     public Optional<Lease> tryAcquire() {
-        // a single attempt does not wait, so, as Lock.tryLock(), it ignores the interrupt flag: the store call runs
-        // without it (store clients give up on an interrupted thread) and the caller gets it back afterwards
-        try {
-            return InterruptFlag.aside(() -> Optional.ofNullable(store.acquire(name, options, Wait.none())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        return store.tryOnce(name, 1, false, options);
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.distlock.Arguments;
 import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.DistributedSemaphore;
-import io.distlock.spi.InterruptFlag;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Optional;
@@ -12,13 +11,13 @@ import java.util.Optional;
 /** A named semaphore of a {@link BackendLockStore}: a name, a limit and options, no state of its own. */
 final class CoreSemaphore implements DistributedSemaphore {
 
-    private final CorePermits permits;
+    private final BackendLockStore store;
     private final String name;
     private final int limit;
     private final LockOptions options;
 
-    CoreSemaphore(CorePermits permits, String name, int limit, LockOptions options) {
-        this.permits = permits;
+    CoreSemaphore(BackendLockStore store, String name, int limit, LockOptions options) {
+        this.store = store;
         this.name = name;
         this.limit = limit;
         this.options = options;
@@ -41,29 +40,23 @@ final class CoreSemaphore implements DistributedSemaphore {
 
     @Override
     public Lease acquire() throws InterruptedException {
-        return permits.acquire(name, limit, options, Wait.forever());
+        return store.acquire(name, limit, true, options, Wait.forever());
     }
 
     @Override
     public Optional<Lease> tryAcquire() {
-        // as DistributedLock.tryAcquire(): one attempt ignores the interrupt flag and gives it back afterwards
-        try {
-            return InterruptFlag.aside(() -> Optional.ofNullable(permits.acquire(name, limit, options, Wait.none())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        return store.tryOnce(name, limit, true, options);
     }
 
     @Override
     public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
         Arguments.requireNonNegative(maxWait, "maxWait");
-        return Optional.ofNullable(permits.acquire(name, limit, options, Wait.upTo(maxWait)));
+        return Optional.ofNullable(store.acquire(name, limit, true, options, Wait.upTo(maxWait)));
     }
 
     @Override
     public int availablePermits() {
-        return Math.max(0, limit - permits.backend().heldPermits(name));
+        return Math.max(0, limit - store.permits().heldPermits(name));
     }
 
     @Override

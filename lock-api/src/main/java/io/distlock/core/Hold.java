@@ -185,7 +185,7 @@ final class Hold {
 
     // ---- store calls: one lease-setting call at a time ------------------------------------------------------------
 
-    /** Claims the hold for one lease-setting store call if no other has it; pair a success with {@link #endStoreCall}. */
+    /** Claims the hold for one lease-setting store call if none has it; pair a success with {@link #endStoreCall}. */
     boolean tryClaimStoreCall() {
         return STORE_CALL.compareAndSet(this, false, true);
     }

@@ -44,7 +44,7 @@ final class RenewalScheduler {
     private final String storeName;
     private final BiConsumer<Hold, String> onLost;
     private final Consumer<Hold> releaseOrphan;
-    /** The permit operations of the backend, or null; permit holds are renewed through them, in batches of their own. */
+    /** The backend's permit operations, or null; permit holds are renewed through them, in batches of their own. */
     private final PermitBackend permits;
     /** A test backend's yield points ({@link CorePoints}), or null. */
     private final CorePoints points;

@@ -1,10 +1,10 @@
 package io.distlock.spi;
 
 /**
- * Waiting for a permit on a store that offers one atomic attempt: after a failed attempt, sleep until a release
- * signal for the name, the next poll (backing off from 2 ms to 250 ms, with jitter) or the deadline, whichever comes
- * first, so a lost signal costs at most one poll. Backends keep a {@link ReleaseSignals} for permits apart from the
- * one for locks, since the two name spaces are independent.
+ * Waiting for a permit on a store that offers one atomic attempt, in the wait loop of locks
+ * ({@link PollingLockBackend}): after a failed attempt, sleep until a release signal for the name, the next poll
+ * (backing off from 2 ms to 250 ms, with jitter) or the deadline, whichever comes first. Backends keep a
+ * {@link ReleaseSignals} for permits apart from the one for locks, since the two name spaces are independent.
  */
 public final class PermitWaits {
 
@@ -29,25 +29,10 @@ public final class PermitWaits {
             return timed(attempt);
         }
         try (ReleaseSignals.Ticket ticket = signals.ticket(name)) {
-            int failures = 0;
-            while (true) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while waiting for a permit of semaphore '" + name
-                            + "'");
-                }
-                if (wait.stopped()) {
-                    return null; // the store is closing: no attempt after that
-                }
+            return PollingLockBackend.waitFor("a permit of semaphore", name, wait, ticket, null, () -> {
                 Grant grant = timed(attempt);
-                if (grant != null) {
-                    return grant;
-                }
-                long delay = Backoff.pollNanos(failures++);
-                if (wait.expired()) {
-                    return null;
-                }
-                ticket.await(wait.cap(delay));
-            }
+                return grant != null ? Attempt.granted(grant) : Attempt.held(-1);
+            }, (failures, holderTtlNanos) -> Backoff.pollNanos((int) failures));
         }
     }
 

@@ -2,6 +2,8 @@ package io.distlock.spi;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongBinaryOperator;
+import java.util.function.Supplier;
 
 /**
  * A backend whose store offers one atomic acquire attempt (Redis {@code SET NX PX}, a conditional SQL upsert, the
@@ -102,31 +104,43 @@ public abstract class PollingLockBackend implements LockBackend {
         }
     }
 
-    /**
-     * Attempts until granted or {@code wait} ends, sleeping on {@code ticket}; {@code first}: an attempt made already.
-     */
+    /** Attempts until granted or {@code wait} ends, sleeping on {@code ticket}; {@code first}: an attempt made. */
     private Grant waitFor(String name, Duration leaseTime, Wait wait, ReleaseSignals.Ticket ticket, Attempt first)
             throws InterruptedException {
+        return waitFor("lock", name, wait, ticket, first, () -> timedAttempt(name, leaseTime),
+                (failures, holderTtlNanos) -> pollDelayNanos((int) failures, holderTtlNanos));
+    }
+
+    /**
+     * The one wait loop of stores that offer atomic attempts, for locks and permits ({@link PermitWaits}) alike:
+     * attempts until granted or {@code wait} ends, sleeping on {@code ticket} after each failed attempt for
+     * {@code delay} (given the failures so far and the holder's TTL, or -1), so a lost signal costs at most one poll.
+     *
+     * @param kind what is waited for, in the interrupt's message ("lock", "a permit of semaphore")
+     * @param first an attempt made already, or null
+     */
+    static Grant waitFor(String kind, String name, Wait wait, ReleaseSignals.Ticket ticket, Attempt first,
+            Supplier<Attempt> attempts, LongBinaryOperator delay) throws InterruptedException {
         int failures = 0;
         Attempt attempt = first;
         while (true) {
             if (attempt == null) {
                 if (Thread.interrupted()) {
-                    throw interruptedWaitingFor(name);
+                    throw new InterruptedException("interrupted while waiting for " + kind + " '" + name + "'");
                 }
                 if (wait.stopped()) {
                     return null; // the store is closing: no attempt after that
                 }
-                attempt = timedAttempt(name, leaseTime);
+                attempt = attempts.get();
                 if (attempt.isGranted()) {
                     return attempt.grant();
                 }
             }
-            long delay = pollDelayNanos(failures++, attempt.holderTtlNanos());
+            long nanos = delay.applyAsLong(failures++, attempt.holderTtlNanos());
             if (wait.expired()) {
                 return null;
             }
-            ticket.await(wait.cap(delay));
+            ticket.await(wait.cap(nanos));
             attempt = null;
         }
     }

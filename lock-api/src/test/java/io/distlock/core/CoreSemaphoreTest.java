@@ -100,7 +100,8 @@ class CoreSemaphoreTest {
         Lease lock = store.lock("same", shortLease).acquire();
         Lease a = store.semaphore("same", 2, shortLease).acquire();
         Lease b = store.semaphore("same", 2, shortLease).acquire();
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> backend.permitRenewals.get() >= 6 && backend.permitRenewCalls.get() >= 3);
+        Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> backend.permitRenewals.get() >= 6 && backend.permitRenewCalls.get() >= 3);
         assertThat(backend.lockRenewCalls.get()).as("the lock was renewed too").isPositive();
         assertThat(a.isValid()).isTrue();
         assertThat(b.isValid()).isTrue();
@@ -151,5 +152,20 @@ class CoreSemaphoreTest {
         assertThat(Duration.ofNanos(System.nanoTime() - acquiredAt))
                 .as("freed no earlier than minHeld after acquisition").isGreaterThanOrEqualTo(Duration.ofMillis(3900));
         next.release();
+    }
+
+    @Test
+    void aThreadStatingAnotherLimitThanTheStoresThreadsAsksTheStoreAndTheNameTakesANewLimitWhenUnused() throws Exception {
+        BackendLockStore store = store();
+        Lease held = store.semaphore("limits", 2).acquire();
+        assertThatThrownBy(() -> store.semaphore("limits", 3).tryAcquire(Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'limits'")
+                .hasMessageContaining("2").hasMessageContaining("3");
+        assertThat(store.semaphore("limits", 2).tryAcquire()).as("the place of the other limit is kept")
+                .isPresent().get().satisfies(Lease::release);
+        held.release();
+        assertThat(store.permitGatesInUse()).as("nothing of the refused limit left behind").isZero();
+        Lease renamed = store.semaphore("limits", 3).tryAcquire().orElseThrow();
+        renamed.release();
     }
 }

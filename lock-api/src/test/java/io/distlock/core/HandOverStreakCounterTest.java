@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 class HandOverStreakCounterTest {
 
     private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final Names names = new Names();
 
     @AfterEach
     void tearDown() {
@@ -31,46 +32,46 @@ class HandOverStreakCounterTest {
 
     @Test
     void aStreakThatRanPastIntegerMaxValueHandOversStillEndsWhenAnotherClientWaits() throws Exception {
-        LocalGates gates = new LocalGates();
-        LocalGates.Gate gate = gates.enter("long-streak");
-        assertThat(gate.pass(LockOptions.defaults(), Wait.none())).isSameAs(LocalGates.Waiter.PASSED_AT_ONCE);
-        Hold first = hold(gate, OthersWaiting.NO, 1);
-        gate.held(first);
+        NameState state = names.enter("long-streak", false);
+        assertThat(state.pass(1, LockOptions.defaults(), Wait.none())).isSameAs(NameState.Waiter.PASSED_AT_ONCE);
+        state.begin(); // its store call
+        Hold first = hold(state, OthersWaiting.NO, 1);
+        state.registered(first, true);
         // what an unbroken streak with nobody else waiting reaches after 2^31 - 1 hand-overs (days of a busy lock)
-        setHandOversInARow(gate, Integer.MAX_VALUE);
+        setHandOversInARow(state, Integer.MAX_VALUE);
 
-        Future<LocalGates.Waiter> second = queue(gates, gate, 1);
-        LocalGates.Waiter claimed = gate.claimForHandOver(first);
+        Future<NameState.Waiter> second = queue(state, 1);
+        NameState.Waiter claimed = state.claimForHandOver(first);
         assertThat(claimed).as("nobody else waits: the streak goes on").isNotNull();
-        Hold secondHold = hold(gate, OthersWaiting.YES, 2); // another client has begun to wait meanwhile
-        gate.handOut(claimed, new LocalGates.HandOff(secondHold.grant, System.nanoTime()));
+        Hold secondHold = hold(state, OthersWaiting.YES, 2); // another client has begun to wait meanwhile
+        state.handOut(claimed, new NameState.Waiter.HandOff(secondHold.grant, System.nanoTime()));
         assertThat(second.get(20, TimeUnit.SECONDS).handOff()).isNotNull();
-        gate.held(secondHold);
+        state.registered(secondHold, true);
 
-        queue(gates, gate, 1);
-        assertThat(gate.claimForHandOver(secondHold))
+        queue(state, 1);
+        assertThat(state.claimForHandOver(secondHold))
                 .as("past the bound with another client waiting: the lock is freed in the store, not handed over")
                 .isNull();
     }
 
-    private static Hold hold(LocalGates.Gate gate, OthersWaiting others, long fence) {
+    private static Hold hold(NameState state, OthersWaiting others, long fence) {
         Grant grant = new Grant("long-streak", "token-" + fence, fence, null, System.nanoTime(), others);
-        return new Hold(grant, Thread.currentThread(), LockOptions.defaults(), false, gate);
+        return new Hold(grant, Thread.currentThread(), LockOptions.defaults(), false, state);
     }
 
-    /** A thread queued at {@code gate} (a user of {@code gates}), waiting until it is let through. */
-    private Future<LocalGates.Waiter> queue(LocalGates gates, LocalGates.Gate gate, int queuedAfter) {
-        Future<LocalGates.Waiter> waiter = pool.submit(() -> {
-            gates.enter("long-streak");
-            return gate.pass(LockOptions.defaults(), Wait.forever());
+    /** A thread queued at {@code state} (a user of {@link #names}), waiting until it is let through. */
+    private Future<NameState.Waiter> queue(NameState state, int queuedAfter) {
+        Future<NameState.Waiter> waiter = pool.submit(() -> {
+            names.enter("long-streak", false);
+            return state.pass(1, LockOptions.defaults(), Wait.forever());
         });
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> gates.queued() == queuedAfter);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> names.queued() == queuedAfter);
         return waiter;
     }
 
-    private static void setHandOversInARow(LocalGates.Gate gate, int n) throws ReflectiveOperationException {
-        Field count = LocalGates.Gate.class.getDeclaredField("handOversInARow");
+    private static void setHandOversInARow(NameState state, int n) throws ReflectiveOperationException {
+        Field count = NameState.class.getDeclaredField("handOversInARow");
         count.setAccessible(true);
-        count.setInt(gate, n);
+        count.setInt(state, n);
     }
 }

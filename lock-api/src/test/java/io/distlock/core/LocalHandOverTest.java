@@ -229,7 +229,7 @@ class LocalHandOverTest {
     void afterTheBoundOfHandOversInARowAReleaseFreesTheLockInTheStoreWhileAnotherClientWaits() throws Exception {
         BackendLockStore store = store();
         backend.othersWaitingOverride = OthersWaiting.YES;
-        int bound = LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        int bound = NameState.MAX_HAND_OVERS_IN_A_ROW;
         Lease current = store.lock("chain").acquire();
         List<Future<Lease>> waiters = new ArrayList<>();
         for (int i = 1; i <= bound + 2; i++) {
@@ -261,7 +261,7 @@ class LocalHandOverTest {
     void aWaiterWhoseHandOverFailedAcquiresInTheStoreAndStartsANewStreak() throws Exception {
         BackendLockStore store = store();
         backend.othersWaitingOverride = OthersWaiting.YES; // so the bound counts
-        int bound = LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        int bound = NameState.MAX_HAND_OVERS_IN_A_ROW;
         Lease current = store.lock("restreak").acquire();
         List<Future<Lease>> waiters = new ArrayList<>();
         for (int i = 1; i <= bound + 1; i++) {
@@ -290,7 +290,7 @@ class LocalHandOverTest {
     @Test
     void withNobodyElseWaitingTheThreadsOfOneStoreKeepHandingOverPastTheBoundAndNeverPause() throws Exception {
         BackendLockStore store = store();
-        int transfers = 2 * LocalGates.MAX_HAND_OVERS_IN_A_ROW + 2;
+        int transfers = 2 * NameState.MAX_HAND_OVERS_IN_A_ROW + 2;
         Lease current = store.lock("alone").acquire();
         List<Future<Lease>> waiters = queue(store, "alone", transfers);
         for (int i = 0; i < transfers; i++) {
@@ -309,7 +309,7 @@ class LocalHandOverTest {
     @Test
     void aClientWaitingInTheStoreEndsTheStreakAtTheBound() throws Exception {
         BackendLockStore store = store();
-        int bound = LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        int bound = NameState.MAX_HAND_OVERS_IN_A_ROW;
         Lease current = store.lock("watched").acquire();
         List<Future<Lease>> waiters = queue(store, "watched", bound + 1);
         Future<Long> otherClient = pool.submit(() -> {
@@ -339,7 +339,7 @@ class LocalHandOverTest {
     @Test
     void aClientThatBeginsToWaitDuringAStreakPastTheBoundGetsTheLockFreedAfterOneMoreHandOver() throws Exception {
         BackendLockStore store = store();
-        int pastTheBound = 2 * LocalGates.MAX_HAND_OVERS_IN_A_ROW;
+        int pastTheBound = 2 * NameState.MAX_HAND_OVERS_IN_A_ROW;
         Lease current = store.lock("late").acquire();
         List<Future<Lease>> waiters = queue(store, "late", pastTheBound + 2);
         for (int i = 0; i < pastTheBound; i++) {

@@ -54,7 +54,7 @@ public final class HandOverHolder {
             return false;
         }
         for (StackTraceElement e : t.getStackTrace()) {
-            if (e.getClassName().endsWith("LocalGates$Gate")) {
+            if (e.getClassName().equals("io.distlock.core.NameState$Waiter")) {
                 return true;
             }
         }

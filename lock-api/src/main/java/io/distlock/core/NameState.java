@@ -1,0 +1,559 @@
+package io.distlock.core;
+
+import io.distlock.LockOptions;
+import io.distlock.spi.Grant;
+import io.distlock.spi.OthersWaiting;
+import io.distlock.spi.Wait;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Everything a store keeps locally about one name, a lock (limit 1) or a semaphore (a limit of permits) alike: the
+ * threads through its gate, at most {@code limit} (contending in the store, holding, or receiving a hand-over), the
+ * FIFO queue behind them, its registered holds, its acquisitions in flight with the losses reported for their
+ * grants meanwhile, and the streak of hand-overs. Only the threads through the gate contend in the store, so many
+ * local waiters cost the store at most {@code limit} contenders, and they get the name in arrival order.
+ *
+ * <p>Each change is one method, run under the name's lock, so the rules between them are code:
+ * <pre>
+ *   free/queued --{@link #pass}--&gt; through --{@link #begin}--&gt; in flight --{@link #registered}--&gt; held
+ *   through, in flight --{@link #failed}--&gt; (the next waiter through)
+ *   held --{@link #opened} (released or lost)--&gt; (the next waiter through)
+ *   held --{@link #claimForHandOver}--&gt; handing over --{@link #handOut}--&gt; the claimed waiter through
+ *   a loss reported by the backend --{@link #lost}--&gt; the hold to lose, or kept for the grant in flight
+ * </pre>
+ *
+ * <p>A releasing holder of a lock may claim the first queued waiter and pass it the store lock directly (one store
+ * operation, nothing freed in between). When a streak of hand-overs reaches {@link #MAX_HAND_OVERS_IN_A_ROW} while
+ * another client may wait, the holder frees the lock in the store instead and the waiter it lets through first waits
+ * a short courtesy before it contends: other clients' waiters are only being woken then, and would otherwise lose
+ * the race to it every time. A hand-over whose store said nobody else waits ({@link OthersWaiting#NO}) lets the
+ * streak go on past the bound, with no pause: nobody would take the turn.
+ */
+final class NameState implements Hold.Exit {
+
+    /**
+     * Hand-overs in a row before a holder frees the lock in the store instead, when other clients may wait: without
+     * a bound one client's threads could pass a contended lock among themselves forever. Small, so another client gets
+     * a chance at least every few holders; large enough that most local transfers still cost one store operation.
+     */
+    static final int MAX_HAND_OVERS_IN_A_ROW = 8;
+
+    /** The least courtesy after a streak: a woken thread of another client needs about this long to run. */
+    static final long MIN_COURTESY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** The most courtesy after a streak: what the local waiter may lose when no other client waits. */
+    static final long MAX_COURTESY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final Names names;
+    /** The name's key in {@link Names}: the name itself for a lock, a {@link Names.PermitKey} for a semaphore. */
+    final Object key;
+    final String name;
+    /** Whether this is a semaphore's state (permits) rather than a lock's. */
+    final boolean permit;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** The places of the gate: 1 for a lock; a semaphore's limit, taken from its users while any is here. */
+    private int limit;
+    /**
+     * Holds of a semaphore acquired stating another limit than {@link #limit} (they took no place): made by the first.
+     * The store decides on such an acquire, as it refuses a limit its holders did not record.
+     */
+    private List<Hold> outside;
+    /** Threads through the gate: contending, holding, or claimed for a hand-over. */
+    private int through;
+    /** Made by the first thread that has to queue: most names never have one (an uncontended hold). */
+    private ArrayDeque<Waiter> queue;
+    /** The registered holds through the gate, at most {@link #limit}. */
+    private final List<Hold> holds = new ArrayList<>(1);
+    /** Acquisitions whose store call runs or whose grant is not registered yet. */
+    private int inFlight;
+    /** Losses the backend reported for grants of acquisitions in flight, by owner token; made by the first. */
+    private HashMap<String, String> lossesInFlight;
+    private int handOversInARow;
+    /** The courtesy the next waiter let through waits before contending in the store, 0 for none. */
+    private long courtesyNanos;
+    /** Threads and holds using this state; guarded by the map's atomic updates of {@link #key}. */
+    int users = 1;
+
+    NameState(Names names, Object key, String name, boolean permit) {
+        this.names = names;
+        this.key = key;
+        this.name = name;
+        this.permit = permit;
+        this.limit = 1;
+    }
+
+    /**
+     * Passes the gate within {@code wait} with {@code options} (whose lease time a hand-over uses): at once if a place
+     * is free and nobody queues, else in arrival order.
+     *
+     * <p>A semaphore's caller stating another limit than the threads here use gets {@link Waiter#OUTSIDE} at once:
+     * it takes no place and asks the store, which grants it only if its holders recorded that limit (they may be
+     * other clients), else refuses it naming both limits.
+     *
+     * @param limit the places a semaphore's caller states (1 for a lock)
+     * @return the caller's waiter when it got through ({@link Waiter#handOff()} says whether with a store lock
+     *         already), or null if it did not get through in time
+     * @throws InterruptedException if interrupted while queued and no hand-over had claimed it yet
+     */
+    Waiter pass(int limit, LockOptions options, Wait wait) throws InterruptedException {
+        Waiter me;
+        lock.lock();
+        try {
+            if (limit != this.limit) {
+                if (through > 0 || queue != null && !queue.isEmpty()) {
+                    return Waiter.OUTSIDE;
+                }
+                this.limit = limit; // nobody here: the name takes the new limit
+            }
+            if (through < this.limit && (queue == null || queue.isEmpty())) {
+                through++;
+                return Waiter.PASSED_AT_ONCE;
+            }
+            if (wait.isNone()) {
+                return null;
+            }
+            me = new Waiter(options, Thread.currentThread());
+            if (queue == null) {
+                queue = new ArrayDeque<>(4);
+            }
+            queue.addLast(me);
+        } finally {
+            lock.unlock();
+        }
+        boolean passed = false;
+        try {
+            passed = me.await(wait);
+        } finally {
+            if (!passed) { // gave up, or interrupted: not left queued behind the holder
+                lock.lock();
+                try {
+                    queue.remove(me);
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+        return passed ? me : null;
+    }
+
+    /** A thread through the gate begins a store call whose grant it will register (or fail with). */
+    void begin() {
+        lock.lock();
+        try {
+            inFlight++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A thread through the gate ({@code placed}) or {@link Waiter#OUTSIDE} it got no hold: its store call, if
+     * {@code begun}, is over, and a place it took passes on.
+     */
+    void failed(boolean begun, boolean placed) {
+        lock.lock();
+        try {
+            if (begun) {
+                endFlight(null);
+            }
+            if (placed) {
+                passOn();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The thread through the gate registered {@code hold}: it is held here, its acquisition is no longer in flight,
+     * and a loss the backend reported for its grant meanwhile is returned (or null), for the caller to apply.
+     */
+    String registered(Hold hold, boolean placed) {
+        lock.lock();
+        try {
+            if (placed) {
+                holds.add(hold);
+            } else {
+                if (outside == null) {
+                    outside = new ArrayList<>(1);
+                }
+                outside.add(hold);
+            }
+            return endFlight(hold.grant.ownerToken());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The backend reported {@code grant} lost: its registered hold, for the caller to lose, or null. A grant not
+     * registered yet while an acquisition is in flight has its loss kept until {@link #registered} returns it.
+     */
+    Hold lost(Grant grant, String reason) {
+        lock.lock();
+        try {
+            Hold hold = find(holds, grant);
+            if (hold == null && outside != null) {
+                hold = find(outside, grant);
+            }
+            if (hold != null) {
+                return hold;
+            }
+            if (inFlight > 0) {
+                if (lossesInFlight == null) {
+                    lossesInFlight = new HashMap<>(2);
+                }
+                lossesInFlight.putIfAbsent(grant.ownerToken(), reason);
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static Hold find(List<Hold> holds, Grant grant) {
+        for (Hold hold : holds) {
+            if (hold.grant.ownerToken().equals(grant.ownerToken())) {
+                return hold;
+            }
+        }
+        return null;
+    }
+
+    /** The active hold of {@code owner}, or null: a nested acquisition shares it. */
+    Hold heldBy(Thread owner) {
+        lock.lock();
+        try {
+            for (Hold hold : holds) {
+                if (hold.owner == owner && hold.isActive()) {
+                    return hold;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The registered holds still active, copied (for the walks of connection events and close). */
+    void addHoldsTo(List<Hold> all) {
+        lock.lock();
+        try {
+            addActive(holds, all);
+            if (outside != null) {
+                addActive(outside, all);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void addActive(List<Hold> holds, List<Hold> all) {
+        for (Hold hold : holds) {
+            if (hold.isActive()) {
+                all.add(hold);
+            }
+        }
+    }
+
+    /** {@code hold} was released or lost: the next waiter may pass, and the hold no longer uses this state. */
+    @Override
+    public void opened(Hold hold) {
+        boolean wasHeld;
+        lock.lock();
+        try {
+            wasHeld = holds.remove(hold);
+            if (wasHeld) {
+                passOn();
+            } else if (outside != null && outside.remove(hold)) {
+                wasHeld = true; // took no place: nothing to pass on
+                if (outside.isEmpty()) {
+                    outside = null;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wasHeld) {
+            names.leave(this);
+        }
+    }
+
+    /**
+     * Whether {@code hold}, still held here, ends a streak of hand-overs with its release: it then frees the lock
+     * {@linkplain io.distlock.spi.HandOvers#releaseForOthers for other clients}.
+     */
+    boolean streakEndsAt(Hold hold) {
+        lock.lock();
+        try {
+            return holds.contains(hold) && streakEnds(hold);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Notes that {@code hold} freed its lock in the store in {@code releaseNanos}, before it {@link #opened opens}: if
+     * that ended a streak of hand-overs, the next waiter waits about two such round trips (within
+     * {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which gives another client's
+     * waiter, woken by this release, time to take the lock first.
+     */
+    void freedInStore(Hold hold, long releaseNanos) {
+        lock.lock();
+        try {
+            if (holds.contains(hold) && streakEnds(hold)) {
+                courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Claims the first queued waiter for a hand-over of {@code hold}'s store lock, if {@code hold} is held here, a
+     * waiter is queued and the streak does not end. The hold then leaves (its {@link #opened} does nothing more) and
+     * the claimed waiter has its place and an acquisition in flight: the caller must {@link #handOut} it an outcome,
+     * whatever happens.
+     *
+     * @return the claimed waiter, or null for a plain release
+     */
+    Waiter claimForHandOver(Hold hold) {
+        lock.lock();
+        try {
+            if (!holds.contains(hold) || streakEnds(hold)) {
+                return null;
+            }
+            for (Waiter w; (w = pollQueued()) != null; ) {
+                if (w.claim()) {
+                    // stops at the bound: a streak nobody else waits for goes on without end, and must not wrap
+                    if (handOversInARow < MAX_HAND_OVERS_IN_A_ROW) {
+                        handOversInARow++;
+                    }
+                    holds.remove(hold);
+                    inFlight++;
+                    return w;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives the {@link #claimForHandOver claimed} waiter {@code w} its outcome and wakes it. Without a hand-over
+     * ({@code null}) its acquisition in flight ends and it takes the lock in the store itself, which begins a new
+     * streak. Then the releasing hold's use of this state ends.
+     */
+    void handOut(Waiter w, Waiter.HandOff outcome) {
+        if (outcome == null) {
+            lock.lock();
+            try {
+                handOversInARow = 0;
+                endFlight(null);
+            } finally {
+                lock.unlock();
+            }
+        }
+        w.receive(outcome);
+        names.leave(this);
+    }
+
+    /** Number of threads queued (for tests: waiters that gave up must not stay queued). */
+    int queued() {
+        lock.lock();
+        try {
+            return queue == null ? 0 : queue.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
+    int lossesKept() {
+        lock.lock();
+        try {
+            return lossesInFlight == null ? 0 : lossesInFlight.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One acquisition in flight less; returns the loss kept for {@code ownerToken} (null for none). Under lock. */
+    private String endFlight(String ownerToken) {
+        inFlight--;
+        String lost = ownerToken == null || lossesInFlight == null ? null : lossesInFlight.remove(ownerToken);
+        if (inFlight == 0) {
+            lossesInFlight = null;
+        }
+        return lost;
+    }
+
+    /**
+     * Whether {@code hold}'s release ends the streak of hand-overs: the bound is reached and, by what the store said
+     * when it granted the hold's lock, another client may wait. Under lock.
+     */
+    private boolean streakEnds(Hold hold) {
+        return handOversInARow >= MAX_HAND_OVERS_IN_A_ROW && hold.grant.othersWaiting().mayWait();
+    }
+
+    /** The first queued waiter, taken off the queue, or null. Under lock. */
+    private Waiter pollQueued() {
+        return queue == null ? null : queue.pollFirst();
+    }
+
+    /** A place is free: the first queued waiter that has not given up passes, with any courtesy due. Under lock. */
+    private void passOn() {
+        long courtesy = courtesyNanos;
+        courtesyNanos = 0;
+        handOversInARow = 0;
+        for (Waiter w; (w = pollQueued()) != null; ) {
+            if (w.pass(courtesy)) {
+                return;
+            }
+        }
+        through--;
+    }
+
+    /**
+     * One thread queued at the gate, with the options it asked for and the outcome it leaves with. A waiter that
+     * times out or is interrupted cancels with the same compare-and-set as a pass or a hand-over's claim, so exactly
+     * one of them wins.
+     */
+    static final class Waiter {
+
+        private static final int WAITING = 0;
+        private static final int CLAIMED = 1;
+        private static final int PASSED = 2;
+        private static final int CANCELLED = 3;
+
+        final LockOptions options;
+        private final Thread thread;
+        private final AtomicInteger state;
+        private volatile HandOff handOff;
+        /** Written before the waiter is passed (the state's write publishes it); 0 for no courtesy. */
+        private long courtesyNanos;
+
+        Waiter(LockOptions options, Thread thread) {
+            this.options = options;
+            this.thread = thread;
+            this.state = new AtomicInteger(WAITING);
+        }
+
+        /**
+         * The outcome of every pass of a free gate: through at once, with no store lock handed over and no courtesy to
+         * wait. One shared instance, as nothing of it is read or changed for a waiter that never queued.
+         */
+        static final Waiter PASSED_AT_ONCE = new Waiter(null, null);
+
+        /** The outcome of a semaphore's pass stating another limit than the threads there: no place, ask the store. */
+        static final Waiter OUTSIDE = new Waiter(null, null);
+
+        static {
+            PASSED_AT_ONCE.state.set(PASSED);
+            OUTSIDE.state.set(PASSED);
+        }
+
+        /**
+         * A store lock handed over to a waiter: the grant, when its request was sent, and the store's session epoch
+         * read before it was sent (a session lost since then loses the grant at registration).
+         */
+        record HandOff(Grant grant, long sentAtNanos, long sessionEpoch) {
+            /** A hand-over sent while the store had reported no lost session. */
+            HandOff(Grant grant, long sentAtNanos) {
+                this(grant, sentAtNanos, 0);
+            }
+        }
+
+        /**
+         * Waits, queued, until passed or claimed, or until {@code wait} ends or the thread is interrupted. A claimed
+         * waiter waits on for its outcome (a hand-over's store lock must not be left behind), keeping a late interrupt
+         * in its flag.
+         *
+         * @return true if passed; false if it gave up (the caller takes it off the queue)
+         * @throws InterruptedException if interrupted while nothing had passed or claimed it yet
+         */
+        boolean await(Wait wait) throws InterruptedException {
+            boolean interrupted = false;
+            while (state.get() == WAITING) {
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    break;
+                }
+                if (wait.isForever()) {
+                    LockSupport.park(this);
+                } else {
+                    long left = wait.remainingNanos();
+                    if (left <= 0) {
+                        break;
+                    }
+                    LockSupport.parkNanos(this, left);
+                }
+            }
+            if (state.compareAndSet(WAITING, CANCELLED)) {
+                if (interrupted) {
+                    throw new InterruptedException("interrupted while queued for a lock");
+                }
+                return false;
+            }
+            while (state.get() != PASSED) {
+                LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // through the gate (and maybe with a store lock): the flag stays
+            }
+            return true;
+        }
+
+        /** Lets this waiter through with {@code courtesy} to wait first; false if it had given up. */
+        boolean pass(long courtesy) {
+            courtesyNanos = courtesy; // before the state's write, which publishes it (unused if cancelled)
+            if (state.compareAndSet(WAITING, PASSED)) {
+                LockSupport.unpark(thread);
+                return true;
+            }
+            return false;
+        }
+
+        /** Claims this waiter for a hand-over; false if it had given up. */
+        boolean claim() {
+            return state.compareAndSet(WAITING, CLAIMED);
+        }
+
+        /** Gives a claimed waiter its outcome (a hand-over, or null: contend yourself) and wakes it. */
+        void receive(HandOff outcome) {
+            handOff = outcome;
+            state.set(PASSED);
+            LockSupport.unpark(thread);
+        }
+
+        /** The queued thread: a hand-over takes the store lock on its behalf. */
+        Thread thread() {
+            return thread;
+        }
+
+        /** The store lock handed over with the place, or null: the waiter then contends in the store itself. */
+        HandOff handOff() {
+            return handOff;
+        }
+
+        /**
+         * The courtesy this waiter was let through with, 0 for none: after a streak of hand-overs it gives another
+         * client's woken waiter that long to take the freed lock first
+         * ({@link io.distlock.spi.HandOvers#acquireAfterCourtesy}).
+         */
+        long courtesyNanos() {
+            return courtesyNanos;
+        }
+    }
+}
