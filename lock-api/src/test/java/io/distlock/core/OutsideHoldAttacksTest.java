@@ -67,6 +67,10 @@ class OutsideHoldAttacksTest {
      * its store call) when it is taken, then the store refuses that thread. The gate's limit stays 3, nobody through.
      */
     private Lease outsideHoldOfTwo(BackendLockStore store) throws Exception {
+        return outsideHoldOfTwo(store, io.distlock.LockOptions.defaults());
+    }
+
+    private Lease outsideHoldOfTwo(BackendLockStore store, io.distlock.LockOptions options) throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         backend.permitGate = gate;
         Future<Optional<Lease>> three = pool.submit(() -> store.semaphore("s", 3).tryAcquire());
@@ -74,7 +78,7 @@ class OutsideHoldAttacksTest {
         backend.permitGate = null;
         Lease outside;
         try {
-            outside = store.semaphore("s", 2).tryAcquire().orElseThrow();
+            outside = store.semaphore("s", 2, options).tryAcquire().orElseThrow();
         } finally {
             gate.countDown();
         }
@@ -194,5 +198,42 @@ class OutsideHoldAttacksTest {
         Lease renamed = other.semaphore("s", 3).tryAcquire().orElseThrow(
                 () -> new AssertionError("the outside hold's permit was not freed at close"));
         renamed.release();
+    }
+
+    @Test
+    void anOutsideHoldIsRenewedInTheBackground() throws Exception {
+        BackendLockStore store = store();
+        Lease outside = outsideHoldOfTwo(store,
+                io.distlock.LockOptions.defaults().withLeaseTime(Duration.ofMillis(600)));
+        // not a synchronisation: three lease times pass, which only the background renewal survives
+        Awaitility.await().pollDelay(Duration.ofMillis(1800)).atMost(LONG).until(() -> true);
+        assertThat(outside.state()).isEqualTo(LeaseState.HELD);
+        assertThat(other().semaphore("s", 2).availablePermits()).as("the outside permit still held in the store")
+                .isEqualTo(1);
+        outside.release();
+        assertNothingLeft(store);
+    }
+
+    /** A close stops a semaphore waiter queued at the gate behind an outside hold's neighbour: it leaves, closed. */
+    @Test
+    void aCloseEndsAWaiterQueuedAtTheGateWhileAnOutsideHoldIsHeld() throws Exception {
+        BackendLockStore store = store();
+        Lease outside = outsideHoldOfTwo(store);
+        Lease one = store.semaphore("s", 2).tryAcquire().orElseThrow(); // gate of 2: one place
+        Future<Lease> inStore = pool.submit(() -> store.semaphore("s", 2).acquire()); // second place, in the store
+        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() == 1);
+        Future<Lease> queued = pool.submit(() -> store.semaphore("s", 2).acquire());
+        Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 1);
+        store.close();
+        for (Future<Lease> f : List.of(inStore, queued)) {
+            assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class)
+                    .cause().hasMessageContaining("closed");
+        }
+        assertThat(outside.state()).isEqualTo(LeaseState.LOST);
+        assertThat(one.state()).isEqualTo(LeaseState.LOST);
+        assertNothingLeft(store);
+        Lease three = other().semaphore("s", 3).tryAcquire().orElseThrow(
+                () -> new AssertionError("a permit of the closed store is still held"));
+        three.release();
     }
 }
