@@ -236,4 +236,32 @@ class OutsideHoldAttacksTest {
                 () -> new AssertionError("a permit of the closed store is still held"));
         three.release();
     }
+
+    /** A loss the backend reports for an outside grant before its registration loses the lease it returns. */
+    @Test
+    void aLossOfAnOutsideGrantInFlightLosesItsLease() throws Exception {
+        BackendLockStore store = store();
+        CountDownLatch gate = new CountDownLatch(1);
+        backend.permitGate = gate;
+        Future<Optional<Lease>> three = pool.submit(() -> store.semaphore("s", 3).tryAcquire());
+        assertThat(backend.permitEntered.await(20, TimeUnit.SECONDS)).isTrue();
+        backend.permitGate = null;
+        backend.afterPermit = grant -> {
+            backend.releasePermit(grant);
+            backend.events.lost(grant, "permit vanished before its registration");
+            return grant;
+        };
+        Lease outside;
+        try {
+            outside = store.semaphore("s", 2).tryAcquire().orElseThrow();
+        } finally {
+            backend.afterPermit = java.util.function.UnaryOperator.identity(); // the 3's grant, if any, stays
+            gate.countDown();
+        }
+        assertThat(outside.state()).isEqualTo(LeaseState.LOST);
+        Optional<Lease> threeGot = three.get(20, TimeUnit.SECONDS); // nothing held now: the store may grant it
+        threeGot.ifPresent(Lease::release);
+        assertThatThrownBy(outside::release).isInstanceOf(LockLostException.class);
+        assertNothingLeft(store);
+    }
 }
