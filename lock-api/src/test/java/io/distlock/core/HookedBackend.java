@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 /**
@@ -37,6 +38,9 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
     final CountDownLatch permitEntered = new CountDownLatch(1);
     /** What each permit grant goes through before the core has it. */
     volatile UnaryOperator<Grant> afterPermit = UnaryOperator.identity();
+    /** Permit acquires running now (this client's threads contending in the store), and the most seen at once. */
+    final AtomicInteger permitCalls = new AtomicInteger();
+    final AtomicInteger mostPermitCalls = new AtomicInteger();
 
     HookedBackend(LockBackend delegate) {
         super(delegate);
@@ -89,6 +93,12 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
         return grant == null ? null : afterHandOver.apply(last(grant));
     }
 
+    /** Passed on: the real backend wakes its waiters so they see the closing store's stopped waits at once. */
+    @Override
+    public void closing() {
+        delegate.closing();
+    }
+
     @Override
     public PermitBackend permits() {
         return this;
@@ -106,6 +116,15 @@ final class HookedBackend extends CountingBackendBase implements HandOvers, Perm
 
     @Override
     public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait) throws InterruptedException {
+        mostPermitCalls.accumulateAndGet(permitCalls.incrementAndGet(), Math::max);
+        try {
+            return hookedPermit(name, limit, leaseTime, wait);
+        } finally {
+            permitCalls.decrementAndGet();
+        }
+    }
+
+    private Grant hookedPermit(String name, int limit, Duration leaseTime, Wait wait) throws InterruptedException {
         CountDownLatch gate = permitGate;
         if (gate != null) {
             permitEntered.countDown();
