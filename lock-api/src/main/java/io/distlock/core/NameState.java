@@ -93,9 +93,10 @@ final class NameState implements Hold.Exit {
      * Passes the gate within {@code wait} with {@code options} (whose lease time a hand-over uses): at once if a place
      * is free and nobody queues, else in arrival order.
      *
-     * <p>A semaphore's caller stating another limit than the threads here use gets {@link Waiter#OUTSIDE} at once:
-     * it takes no place and asks the store, which grants it only if its holders recorded that limit (they may be
-     * other clients), else refuses it naming both limits.
+     * <p>A semaphore's caller stating another limit than the threads through the gate gets {@link Waiter#OUTSIDE}
+     * while one of them holds (the store, whose holders recorded the other limit, refuses it at once naming both), or
+     * when it makes one attempt that does not wait: it takes no place and asks the store. Otherwise (they only
+     * contend) it queues until none is through, and the name takes its limit.
      *
      * @param limit the places a semaphore's caller states (1 for a lock)
      * @return the caller's waiter when it got through ({@link Waiter#handOff()} says whether with a store lock
@@ -106,20 +107,17 @@ final class NameState implements Hold.Exit {
         Waiter me;
         lock.lock();
         try {
-            if (limit != this.limit) {
-                if (through > 0 || queue != null && !queue.isEmpty()) {
-                    return Waiter.OUTSIDE;
-                }
-                this.limit = limit; // nobody here: the name takes the new limit
-            }
-            if (through < this.limit && (queue == null || queue.isEmpty())) {
-                through++;
+            if ((queue == null || queue.isEmpty()) && mayPass(limit)) {
+                take(limit);
                 return Waiter.PASSED_AT_ONCE;
+            }
+            if (limit != this.limit && (wait.isNone() || !holds.isEmpty())) {
+                return Waiter.OUTSIDE;
             }
             if (wait.isNone()) {
                 return null;
             }
-            me = new Waiter(options, Thread.currentThread());
+            me = new Waiter(limit, options, Thread.currentThread());
             if (queue == null) {
                 queue = new ArrayDeque<>(4);
             }
@@ -130,11 +128,15 @@ final class NameState implements Hold.Exit {
         boolean passed = false;
         try {
             passed = me.await(wait);
+        } catch (InterruptedException e) {
+            throw new InterruptedException("interrupted while queued for " + (permit
+                    ? "a permit of semaphore '" + name + "'" : "lock '" + name + "'"));
         } finally {
-            if (!passed) { // gave up, or interrupted: not left queued behind the holder
+            if (!passed) { // gave up, or interrupted: not left queued, nor in the way of those behind
                 lock.lock();
                 try {
                     queue.remove(me);
+                    admit(0);
                 } finally {
                     lock.unlock();
                 }
@@ -409,17 +411,47 @@ final class NameState implements Hold.Exit {
         return queue == null ? null : queue.pollFirst();
     }
 
-    /** A place is free: the first queued waiter that has not given up passes, with any courtesy due. Under lock. */
+    /** A place is free: queued waiters pass as {@link #admit} allows, the first with any courtesy due. Under lock. */
     private void passOn() {
         long courtesy = courtesyNanos;
         courtesyNanos = 0;
         handOversInARow = 0;
-        for (Waiter w; (w = pollQueued()) != null; ) {
-            if (w.pass(courtesy)) {
+        through--;
+        admit(courtesy);
+    }
+
+    /**
+     * Lets queued waiters through in arrival order while a place is free for the first one's limit; the first let
+     * through waits {@code courtesy} before contending. Under lock.
+     */
+    private void admit(long courtesy) {
+        for (Waiter w; queue != null && (w = queue.peekFirst()) != null; ) {
+            if (w.gaveUp()) {
+                queue.pollFirst();
+                continue;
+            }
+            if (!mayPass(w.limit)) {
                 return;
             }
+            queue.pollFirst();
+            if (w.pass(courtesy)) {
+                take(w.limit);
+                courtesy = 0;
+            }
         }
-        through--;
+    }
+
+    /** Whether a thread stating {@code limit} may take a place now: none is through, or one of its limit is free. */
+    private boolean mayPass(int limit) {
+        return through == 0 || limit == this.limit && through < limit;
+    }
+
+    /** A thread stating {@code limit} takes a place; the first through sets the name's limit. Under lock. */
+    private void take(int limit) {
+        if (through == 0) {
+            this.limit = limit;
+        }
+        through++;
     }
 
     /**
@@ -434,6 +466,8 @@ final class NameState implements Hold.Exit {
         private static final int PASSED = 2;
         private static final int CANCELLED = 3;
 
+        /** The limit its caller stated (1 for a lock). */
+        final int limit;
         final LockOptions options;
         private final Thread thread;
         private final AtomicInteger state;
@@ -441,7 +475,8 @@ final class NameState implements Hold.Exit {
         /** Written before the waiter is passed (the state's write publishes it); 0 for no courtesy. */
         private long courtesyNanos;
 
-        Waiter(LockOptions options, Thread thread) {
+        Waiter(int limit, LockOptions options, Thread thread) {
+            this.limit = limit;
             this.options = options;
             this.thread = thread;
             this.state = new AtomicInteger(WAITING);
@@ -451,10 +486,10 @@ final class NameState implements Hold.Exit {
          * The outcome of every pass of a free gate: through at once, with no store lock handed over and no courtesy to
          * wait. One shared instance, as nothing of it is read or changed for a waiter that never queued.
          */
-        static final Waiter PASSED_AT_ONCE = new Waiter(null, null);
+        static final Waiter PASSED_AT_ONCE = new Waiter(0, null, null);
 
-        /** The outcome of a semaphore's pass stating another limit than the threads there: no place, ask the store. */
-        static final Waiter OUTSIDE = new Waiter(null, null);
+        /** The outcome of a pass stating another semaphore limit than the threads there: no place, ask the store. */
+        static final Waiter OUTSIDE = new Waiter(0, null, null);
 
         static {
             PASSED_AT_ONCE.state.set(PASSED);
@@ -499,7 +534,7 @@ final class NameState implements Hold.Exit {
             }
             if (state.compareAndSet(WAITING, CANCELLED)) {
                 if (interrupted) {
-                    throw new InterruptedException("interrupted while queued for a lock");
+                    throw new InterruptedException("interrupted while queued");
                 }
                 return false;
             }
@@ -523,6 +558,11 @@ final class NameState implements Hold.Exit {
                 return true;
             }
             return false;
+        }
+
+        /** Whether it gave up (timed out or interrupted) before anything passed or claimed it. */
+        boolean gaveUp() {
+            return state.get() == CANCELLED;
         }
 
         /** Claims this waiter for a hand-over; false if it had given up. */

@@ -171,6 +171,13 @@ final class MemBackend extends PollingLockBackend implements HandOvers, LockAdmi
         return this;
     }
 
+    /** Wakes the lock waiters and the permit waiters, which wait on signals of their own. */
+    @Override
+    public void closing() {
+        super.closing();
+        space.permits.wakeAll();
+    }
+
     @Override
     public LockAdmin admin() {
         return this;

@@ -121,6 +121,11 @@ final class MemPermits {
         return removed[0];
     }
 
+    /** Wakes every permit waiter of the space, so a closing store's waiters see their stopped waits at once. */
+    void wakeAll() {
+        signals.signalAll();
+    }
+
     Set<Grant> renew(List<Renewal> renewals) {
         Set<Grant> lost = new HashSet<>();
         for (Renewal renewal : renewals) {

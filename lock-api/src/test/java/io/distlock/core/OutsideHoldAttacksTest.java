@@ -88,9 +88,10 @@ class OutsideHoldAttacksTest {
 
     /**
      * The gate's javadoc: "Only the threads through the gate contend in the store, so many local waiters cost the
-     * store at most {@code limit} contenders, and they get the name in arrival order." A waiting acquire stating the
-     * holders' limit while one thread of another limit is through goes OUTSIDE and waits in the store for its whole
-     * wait, never joining the gate: here 4 threads of a limit of 2 contend at once, and more join through the gate.
+     * store at most {@code limit} contenders, and they get the name in arrival order." Waiting acquires stating the
+     * holders' limit while one thread of another limit only contends queue behind it (C27: they went OUTSIDE and
+     * waited in the store for their whole wait, never joining the gate: 4 threads of a limit of 2 contended at once,
+     * and more joined through the gate).
      */
     @Test
     void waitersStatingTheHoldersLimitWhileAnotherLimitIsThroughContendBesideTheGate() throws Exception {
@@ -107,11 +108,14 @@ class OutsideHoldAttacksTest {
         for (int i = 0; i < 4; i++) {
             twos.add(pool.submit(() -> takeAndGiveBack(store)));
         }
-        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() == 5);
+        // they queue behind the thread of another limit, which only contends: none of them is in the store
+        Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 4);
+        assertThat(backend.permitCalls.get()).as("only the thread stating 3 is in the store").isEqualTo(1);
         gate.countDown();
         assertThat(three).as("refused by the store").failsWithin(LONG);
-        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() == 4);
-        for (int i = 0; i < 2; i++) { // later callers with the same limit: the gate takes 2 and lets them through
+        // the name takes the limit of 2: two of them contend, two stay queued
+        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() == 2 && store.queuedAtGates() == 2);
+        for (int i = 0; i < 2; i++) { // later callers with the same limit queue behind them
             twos.add(pool.submit(() -> takeAndGiveBack(store)));
         }
         Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() + store.queuedAtGates() == 6);
