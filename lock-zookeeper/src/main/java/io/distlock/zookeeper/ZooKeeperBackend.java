@@ -85,6 +85,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** The session timeout the URI asked for: the server may agree a different one (see {@link #sessionTimeout()}). */
     private final Duration askedSessionTimeout;
     private final AtomicBoolean warnedOfSessionTimeout = new AtomicBoolean();
+    /** The session timeout the server agreed last, as {@link #sessionTimeout()} last made it (none at first). */
+    private volatile Duration agreedSessionTimeout;
+    /** The terms {@link #terms()} last made, kept while the session timeout they state stays the same. */
+    private volatile Terms terms;
     /** The clean-up of a create that answered after we stopped waiting: made once, not per create. */
     private final Consumer<CuratorEvent> deleteLateCreate = late -> {
         if (late.getResultCode() == KeeperException.Code.OK.intValue() && late.getName() != null) {
@@ -113,6 +117,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout, Duration sessionTimeout) {
         this.client = client;
         this.askedSessionTimeout = sessionTimeout;
+        this.agreedSessionTimeout = Duration.ZERO; // no server has agreed one yet
+        this.terms = Terms.session(sessionTimeout, NodeNames.MAX_NAME_LENGTH);
         this.errors = new ZooKeeperErrors(redactedUri);
         this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
@@ -149,7 +155,13 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** Leases end with the session, {@link #sessionTimeout()} after the client goes silent. */
     @Override
     public Terms terms() {
-        return Terms.session(sessionTimeout(), NodeNames.MAX_NAME_LENGTH);
+        Duration timeout = sessionTimeout();
+        Terms last = terms;
+        if (last.sessionTimeout() != timeout) {
+            last = Terms.session(timeout, NodeNames.MAX_NAME_LENGTH);
+            terms = last;
+        }
+        return last;
     }
 
     /**
@@ -163,7 +175,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         if (negotiated <= 0) {
             return askedSessionTimeout;
         }
+        Duration last = agreedSessionTimeout;
+        if (last.toMillis() == negotiated) {
+            return last; // the core asks on every lock(name): no Duration made each time
+        }
         Duration agreed = Duration.ofMillis(negotiated);
+        agreedSessionTimeout = agreed;
         if (!agreed.equals(askedSessionTimeout) && warnedOfSessionTimeout.compareAndSet(false, true)) {
             LOG.log(Level.WARNING, "ZooKeeper store " + errors.store() + ": the server agreed a session timeout of "
                     + agreed + ", not the " + askedSessionTimeout + " asked for (the server's minSessionTimeout and "
