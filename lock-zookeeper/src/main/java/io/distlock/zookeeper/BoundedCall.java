@@ -1,7 +1,8 @@
 package io.distlock.zookeeper;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
@@ -16,8 +17,22 @@ import org.apache.curator.framework.api.CuratorEvent;
 final class BoundedCall implements BackgroundCallback {
 
     private static final Object ABANDONED = new Object();
+    /** A call's late results when they need no clean-up: one for every such call. */
+    private static final Consumer<CuratorEvent> NO_CLEANUP = event -> { };
+    /** {@link #outcome}'s atomic operations, on the field itself: no AtomicReference per call. */
+    private static final VarHandle OUTCOME;
 
-    private final AtomicReference<Object> outcome = new AtomicReference<>();
+    static {
+        try {
+            OUTCOME = MethodHandles.lookup().findVarHandle(BoundedCall.class, "outcome", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Null until the event came ({@link CuratorEvent}) or the caller left ({@link #ABANDONED}); set once. */
+    @SuppressWarnings("unused") // through OUTCOME
+    private volatile Object outcome;
     private final CountDownLatch done = new CountDownLatch(1);
     private final Consumer<CuratorEvent> lateResult;
 
@@ -28,12 +43,12 @@ final class BoundedCall implements BackgroundCallback {
 
     /** A call whose late results need no clean-up. */
     BoundedCall() {
-        this(event -> { });
+        this(NO_CLEANUP);
     }
 
     @Override
     public void processResult(CuratorFramework client, CuratorEvent event) {
-        if (outcome.compareAndSet(null, event)) {
+        if (OUTCOME.compareAndSet(this, null, event)) {
             done.countDown();
         } else {
             lateResult.accept(event);
@@ -53,22 +68,22 @@ final class BoundedCall implements BackgroundCallback {
             abandon();
             throw e;
         }
-        if (outcome.compareAndSet(null, ABANDONED)) {
+        if (OUTCOME.compareAndSet(this, null, ABANDONED)) {
             return null;
         }
-        return outcome.get() instanceof CuratorEvent event ? event : null;
+        return outcome instanceof CuratorEvent event ? event : null;
     }
 
     /** Ends the wait now without a result (the store is closing); a result still to come goes to the clean-up. */
     void cancel() {
-        if (outcome.compareAndSet(null, ABANDONED)) {
+        if (OUTCOME.compareAndSet(this, null, ABANDONED)) {
             done.countDown();
         }
     }
 
     /** Leaves without the result: one that came already goes to the clean-up, one still to come will. */
     void abandon() {
-        Object before = outcome.getAndSet(ABANDONED);
+        Object before = OUTCOME.getAndSet(this, ABANDONED);
         if (before instanceof CuratorEvent event) {
             lateResult.accept(event);
         }

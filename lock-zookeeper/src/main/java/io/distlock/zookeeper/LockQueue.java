@@ -14,6 +14,9 @@ final class LockQueue {
     /** Our part of every contender's node name; Curator's protection prefix comes before it. */
     static final String NODE_PREFIX = "lock-";
 
+    /** Contender node names by sequence: one comparator for every queue, not one made per listing. */
+    private static final Comparator<String> BY_SEQUENCE = Comparator.comparingLong(LockQueue::sequence);
+
     private final List<String> ordered;
 
     private LockQueue(List<String> ordered) {
@@ -28,7 +31,9 @@ final class LockQueue {
                 contenders.add(child);
             }
         }
-        contenders.sort(Comparator.comparingLong(LockQueue::sequence));
+        if (contenders.size() > 1) {
+            contenders.sort(BY_SEQUENCE); // an uncontended lock lists one node: nothing to sort
+        }
         return new LockQueue(contenders);
     }
 
@@ -39,7 +44,7 @@ final class LockQueue {
             return Long.MIN_VALUE;
         }
         try {
-            return Long.parseLong(child.substring(at + NODE_PREFIX.length()));
+            return Long.parseLong(child, at + NODE_PREFIX.length(), child.length(), 10); // no substring
         } catch (NumberFormatException e) {
             return Long.MIN_VALUE;
         }

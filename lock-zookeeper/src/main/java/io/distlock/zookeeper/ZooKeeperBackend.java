@@ -56,6 +56,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     private static final System.Logger LOG = System.getLogger(ZooKeeperBackend.class.getName());
     private static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** What a create does, for messages: followed by the parent's path. */
+    private static final String CREATING = "creating a node under ";
+    /** What a release's delete does, for messages: followed by the lock's name. */
+    private static final String RELEASING = "releasing (its delete goes on in the background past a timeout) ";
 
     final CuratorFramework client;
     private final ZooKeeperErrors errors;
@@ -81,6 +85,16 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** The session timeout the URI asked for: the server may agree a different one (see {@link #sessionTimeout()}). */
     private final Duration askedSessionTimeout;
     private final AtomicBoolean warnedOfSessionTimeout = new AtomicBoolean();
+    /** The session timeout the server agreed last, as {@link #sessionTimeout()} last made it (none at first). */
+    private volatile Duration agreedSessionTimeout;
+    /** The terms {@link #terms()} last made, kept while the session timeout they state stays the same. */
+    private volatile Terms terms;
+    /** The clean-up of a create that answered after we stopped waiting: made once, not per create. */
+    private final Consumer<CuratorEvent> deleteLateCreate = late -> {
+        if (late.getResultCode() == KeeperException.Code.OK.intValue() && late.getName() != null) {
+            deleteInBackground(late.getName());
+        }
+    };
     /** Tests only: a chance to change each create request (for example to make it lose its reply). */
     volatile Consumer<CreateBuilder> createHook = builder -> { };
     /**
@@ -103,6 +117,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout, Duration sessionTimeout) {
         this.client = client;
         this.askedSessionTimeout = sessionTimeout;
+        this.agreedSessionTimeout = Duration.ZERO; // no server has agreed one yet
+        this.terms = Terms.session(sessionTimeout, NodeNames.MAX_NAME_LENGTH);
         this.errors = new ZooKeeperErrors(redactedUri);
         this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
@@ -139,7 +155,13 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** Leases end with the session, {@link #sessionTimeout()} after the client goes silent. */
     @Override
     public Terms terms() {
-        return Terms.session(sessionTimeout(), NodeNames.MAX_NAME_LENGTH);
+        Duration timeout = sessionTimeout();
+        Terms last = terms;
+        if (last.sessionTimeout() != timeout) {
+            last = Terms.session(timeout, NodeNames.MAX_NAME_LENGTH);
+            terms = last;
+        }
+        return last;
     }
 
     /**
@@ -153,7 +175,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         if (negotiated <= 0) {
             return askedSessionTimeout;
         }
+        Duration last = agreedSessionTimeout;
+        if (last.toMillis() == negotiated) {
+            return last; // the core asks on every lock(name): no Duration made each time
+        }
         Duration agreed = Duration.ofMillis(negotiated);
+        agreedSessionTimeout = agreed;
         if (!agreed.equals(askedSessionTimeout) && warnedOfSessionTimeout.compareAndSet(false, true)) {
             LOG.log(Level.WARNING, "ZooKeeper store " + errors.store() + ": the server agreed a session timeout of "
                     + agreed + ", not the " + askedSessionTimeout + " asked for (the server's minSessionTimeout and "
@@ -196,8 +223,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 } else {
                     listing = listBehindCreate ? startListing(parent) : null; // woken: list and read the fence at once
                 }
-                LockQueue queue = LockQueue.of(childrenAfter(ours, listing, parent, budget));
-                int position = queue.position(nodeName(ours.path()));
+                String ourName = nodeName(ours.path());
+                LockQueue queue = LockQueue.of(childrenAfter(ours, ourName, listing, parent, budget));
+                int position = queue.position(ourName);
                 boolean current = ours.sessionId() == currentSession();
                 long token = 0;
                 if (position == 0 && current) {
@@ -287,25 +315,23 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             WaitBudget budget) throws InterruptedException {
         beforeStampHook.run();
         long giveUp = budget.operationDeadline();
-        String reading = "reading the fence of " + parent;
-        String writing = "writing the fence of " + parent;
         Listing.Fence read = behind == null ? null : behind.fence(giveUp, budget.interruptible());
         while (true) {
             if (read == null) {
-                CuratorEvent event = call(budget, reading, new BoundedCall(),
+                CuratorEvent event = call(budget, "reading the fence of ", parent, new BoundedCall(),
                         callback -> client.getData().inBackground(callback).forPath(parent));
                 if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
                     return 0;
                 }
-                check(event, reading);
+                check(event, "reading the fence of ", parent);
                 read = new Listing.Fence(event.getData(), event.getStat());
             }
             long next = FenceFloor.next(what, name, FenceFloor.last(read.data(), read.stat().getMtime()));
             int version = read.stat().getVersion();
             read = null; // a write that fails reads again
             int ourVersion = ours.version();
-            CuratorEvent written = call(budget, writing, new BoundedCall(), callback -> client.transaction()
-                    .inBackground(callback).forOperations(
+            CuratorEvent written = call(budget, "writing the fence of ", parent, new BoundedCall(),
+                    callback -> client.transaction().inBackground(callback).forOperations(
                             client.transactionOp().setData().withVersion(ourVersion).forPath(ours.path(), ourData),
                             client.transactionOp().setData().withVersion(version)
                                     .forPath(parent, FenceFloor.encode(next))));
@@ -320,7 +346,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             if (ourError == KeeperException.Code.BADVERSION.intValue()) {
                 // another hand wrote into our node: stamp it at its new version if it is still ours, else queue again
-                Stat stat = exists(ours.path(), budget, "reading our node " + ours.path());
+                Stat stat = exists(ours.path(), budget, "reading our node ", ours.path());
                 if (stat == null || !isOurs(stat, ours)) {
                     return 0;
                 }
@@ -331,7 +357,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                     return 0;
                 }
                 if (fenceError != KeeperException.Code.BADVERSION.intValue()) {
-                    check(written, writing);
+                    check(written, "writing the fence of ", parent);
                 }
             }
             if (System.nanoTime() - giveUp > 0) {
@@ -411,8 +437,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** One create of our contender node; null if a parent was deleted before our node could be made (NONODE). */
     private Created createOnce(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
             throws InterruptedException {
-        String path = ZKPaths.makePath(parent, nodePrefix);
-        String what = "creating a node under " + parent;
+        String path = parent + '/' + nodePrefix;
         CreateBuilder builder = client.create();
         createHook.accept(builder);
         Listing[] listing = new Listing[1];
@@ -420,11 +445,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         long number = pending.creating(); // before the create is sent: its node may be listed before it is read
         String made = null;
         try {
-            CuratorEvent event = call(budget, what, new BoundedCall(late -> {
-                if (late.getResultCode() == KeeperException.Code.OK.intValue() && late.getName() != null) {
-                    deleteInBackground(late.getName());
-                }
-            }), callback -> {
+            CuratorEvent event = call(budget, CREATING, parent, new BoundedCall(deleteLateCreate), callback -> {
                 builder.creatingParentContainersIfNeeded().withProtection().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
                         .inBackground(callback).forPath(path, ownerData);
                 listing[0] = listBehind ? startListing(parent) : null;
@@ -432,7 +453,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
                 return null;
             }
-            Created created = new Created(node(event, parent, budget, what), listing[0]);
+            Created created = new Created(node(event, parent, budget), listing[0]);
             made = created.node().path();
             done = true;
             return created;
@@ -472,10 +493,16 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     List<String> childrenAfter(LockNode ours, Listing listing, String parent, WaitBudget budget)
             throws InterruptedException {
+        return childrenAfter(ours, nodeName(ours.path()), listing, parent, budget);
+    }
+
+    /** {@link #childrenAfter(LockNode, Listing, String, WaitBudget)} for our node named {@code ourName}. */
+    private List<String> childrenAfter(LockNode ours, String ourName, Listing listing, String parent,
+            WaitBudget budget) throws InterruptedException {
         if (listing != null) {
             List<String> listed;
             try {
-                listed = listing.awaitShowing(nodeName(ours.path()), budget.operationDeadline(),
+                listed = listing.awaitShowing(ourName, budget.operationDeadline(),
                         budget.interruptible());
             } finally {
                 listings.remove(listing);
@@ -496,14 +523,13 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /** Our node from the reply to its create. */
-    private LockNode node(CuratorEvent event, String parent, WaitBudget budget, String what)
-            throws InterruptedException {
-        check(event, what);
+    private LockNode node(CuratorEvent event, String parent, WaitBudget budget) throws InterruptedException {
+        check(event, CREATING, parent);
         String created = event.getName();
         Stat stat = event.getStat();
         if (stat == null) {
             // the reply was lost and Curator found our node again by its protected id: read its stat
-            stat = exists(created, budget, what);
+            stat = exists(created, budget, CREATING, parent);
             if (stat == null) {
                 throw new StoreUnavailableException("ZooKeeper store " + errors.store() + ": our node under "
                         + parent + " vanished right after it was created (its session ended)");
@@ -527,23 +553,22 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     List<String> children(String parent, WaitBudget budget) throws InterruptedException {
-        String what = "listing " + parent;
-        CuratorEvent event = call(budget, what, new BoundedCall(),
+        CuratorEvent event = call(budget, "listing ", parent, new BoundedCall(),
                 callback -> client.getChildren().inBackground(callback).forPath(parent));
         if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
             return List.of();
         }
-        check(event, what);
+        check(event, "listing ", parent);
         return event.getChildren();
     }
 
-    private Stat exists(String path, WaitBudget budget, String what) throws InterruptedException {
-        CuratorEvent event = call(budget, what, new BoundedCall(),
+    private Stat exists(String path, WaitBudget budget, String doing, String subject) throws InterruptedException {
+        CuratorEvent event = call(budget, doing, subject, new BoundedCall(),
                 callback -> client.checkExists().inBackground(callback).forPath(path));
         if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
             return null;
         }
-        check(event, what);
+        check(event, doing, subject);
         return event.getStat();
     }
 
@@ -614,22 +639,22 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         LockNode node = (LockNode) grant.handle();
         pending.add(node.path()); // in use until its delete has answered (or not): not one to sweep meanwhile
         held.remove(node.path());
-        String what = "releasing " + grant.name();
         WaitBudget budget = WaitBudget.forCall(operationNanos);
         try {
             long disconnectsBefore = disconnects.get();
             beforeDeleteHook.run();
-            int code = delete(node.path(), node.version(), budget, what);
+            int code = delete(node.path(), node.version(), budget, grant.name());
             if (code == KeeperException.Code.NONODE.intValue() && disconnects.get() != disconnectsBefore
                     && node.sessionId() == currentSession()) {
                 return true; // most likely our own first delete, whose reply the dropped connection lost
             }
             if (code == KeeperException.Code.BADVERSION.intValue()) {
-                Stat stat = exists(node.path(), budget, what + " (checking its changed node is still ours)");
+                Stat stat = exists(node.path(), budget, "checking that its changed node is still ours, releasing ",
+                        grant.name());
                 if (stat == null || !isOurs(stat, node)) {
                     return false; // made again at its path by another session (an operator's hand): not ours
                 }
-                code = delete(node.path(), stat.getVersion(), budget, what);
+                code = delete(node.path(), stat.getVersion(), budget, grant.name());
             }
             return code == KeeperException.Code.OK.intValue();
         } catch (InterruptedException e) {
@@ -643,12 +668,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * Deletes {@code path} at {@code version} (Curator retries a guaranteed delete in the background past the
      * budget): OK, NONODE or BADVERSION; any other result is thrown.
      */
-    private int delete(String path, int version, WaitBudget budget, String what) throws InterruptedException {
-        CuratorEvent event = call(budget, what + " (the delete goes on in the background)", new BoundedCall(),
+    private int delete(String path, int version, WaitBudget budget, String name) throws InterruptedException {
+        CuratorEvent event = call(budget, RELEASING, name, new BoundedCall(),
                 callback -> client.delete().guaranteed().withVersion(version).inBackground(callback).forPath(path));
         int code = event.getResultCode();
         if (code != KeeperException.Code.NONODE.intValue() && code != KeeperException.Code.BADVERSION.intValue()) {
-            check(event, what);
+            check(event, RELEASING, name);
         }
         return code;
     }
@@ -716,8 +741,17 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** Starts one background operation and waits for its event within the budget. */
     CuratorEvent call(WaitBudget budget, String what, BoundedCall call, Starter starter)
             throws InterruptedException {
-        start(what, call, starter);
-        return await(budget, what, call);
+        return call(budget, what, "", call, starter);
+    }
+
+    /**
+     * {@link #call(WaitBudget, String, BoundedCall, Starter)} doing {@code doing + subject}, a text put together only
+     * for a message (a failure): an operation that succeeds builds no string to describe itself.
+     */
+    private CuratorEvent call(WaitBudget budget, String doing, String subject, BoundedCall call, Starter starter)
+            throws InterruptedException {
+        start(doing, subject, call, starter);
+        return await(budget, doing, subject, call);
     }
 
     /**
@@ -725,6 +759,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * each with {@link #await} (or {@link #abandon} it). Closing the store ends the wait.
      */
     void start(String what, BoundedCall call, Starter starter) {
+        start(what, "", call, starter);
+    }
+
+    private void start(String doing, String subject, BoundedCall call, Starter starter) {
         inFlight.add(call);
         boolean started = false;
         try {
@@ -732,7 +770,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             try {
                 starter.start(call);
             } catch (Exception e) {
-                throw errors.translate(e, what);
+                throw errors.translate(e, doing + subject);
             }
             started = true;
         } finally {
@@ -750,11 +788,16 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /** Waits within the budget for the event of an operation begun with {@link #start}. */
     CuratorEvent await(WaitBudget budget, String what, BoundedCall call) throws InterruptedException {
+        return await(budget, what, "", call);
+    }
+
+    private CuratorEvent await(WaitBudget budget, String doing, String subject, BoundedCall call)
+            throws InterruptedException {
         try {
             CuratorEvent event = call.await(budget.operationDeadline(), budget.interruptible());
             if (event == null) {
                 ensureOpen(); // a wait ended by close
-                throw noAnswer(what);
+                throw noAnswer(doing + subject);
             }
             return event;
         } finally {
@@ -777,19 +820,23 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /** {@link #sync(String)} within {@code budget}. */
     void sync(String path, WaitBudget budget) throws InterruptedException {
-        String what = "syncing " + path;
-        CuratorEvent event = call(budget, what, new BoundedCall(),
+        CuratorEvent event = call(budget, "syncing ", path, new BoundedCall(),
                 callback -> client.sync().inBackground(callback).forPath(path));
         if (event.getResultCode() != KeeperException.Code.NONODE.intValue()) {
-            check(event, what);
+            check(event, "syncing ", path);
         }
     }
 
     /** Throws what {@code event}'s result code means, unless it is OK. */
     void check(CuratorEvent event, String what) {
-        KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-        if (code != KeeperException.Code.OK) {
-            throw errors.translate(KeeperException.create(code, event.getPath()), what);
+        check(event, what, "");
+    }
+
+    /** {@link #check(CuratorEvent, String)} doing {@code doing + subject}, put together only if it is not OK. */
+    private void check(CuratorEvent event, String doing, String subject) {
+        if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
+            throw errors.translate(KeeperException.create(KeeperException.Code.get(event.getResultCode()),
+                    event.getPath()), doing + subject);
         }
     }
 
