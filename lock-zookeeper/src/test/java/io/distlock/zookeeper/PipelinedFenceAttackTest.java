@@ -6,6 +6,7 @@ import io.distlock.DistributedSemaphore;
 import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.tck.fixture.BackendStores;
+import java.util.Optional;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -14,8 +15,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientSessions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -150,6 +153,60 @@ class PipelinedFenceAttackTest {
                 assertThat(bumped.get()).as("the attack ran").isPositive();
                 assertThat(lease.fencingToken()).as("the token after a restart and a fence of %d behind our read",
                         bumped.get()).isGreaterThan(bumped.get());
+            }
+        }
+    }
+
+    @Test
+    void aContenderWhoseSessionTheServerEndedAfterItsPipelinedReadIsNotGrantedBesideTheNextHolder() throws Exception {
+        try (TestingServer server = TestServers.server(); LockStore a = open(server, "pipe-expired");
+                LockStore b = open(server, "pipe-expired")) {
+            a.lock("x").acquire().release();
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease[] other = new Lease[1];
+            atFirstStamp(a, parent, () -> {
+                Sessions.expire(TestServers.backend(a).curator(), server.getConnectString()); // A's node goes
+                other[0] = b.lock("x").tryAcquire(Duration.ofSeconds(10)).orElseThrow(); // B comes first
+            });
+            Optional<Lease> got = a.lock("x").tryAcquire(Duration.ofSeconds(8));
+            try {
+                assertThat(other[0]).as("B was granted once A's session ended").isNotNull();
+                assertThat(got).as("A's lease while B holds %s (A's session ended between its read and its stamp)",
+                        other[0]).isEmpty();
+            } finally {
+                got.ifPresent(Lease::release);
+                if (other[0] != null) {
+                    other[0].release();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aContenderWhoseClientAloneSawItsSessionEndAfterItsPipelinedReadIsNotGrantedBesideAnother()
+            throws Exception {
+        try (TestingServer server = TestServers.server(); LockStore a = open(server, "pipe-client-expired");
+                LockStore b = open(server, "pipe-client-expired")) {
+            a.lock("x").acquire().release();
+            String parent = ZooKeeperBackend.parentPath("x");
+            AtomicReference<Future<Optional<Lease>>> other = new AtomicReference<>();
+            atFirstStamp(a, parent, () -> {
+                // the server keeps A's node (its old session) until it times out; A's client goes on in a new one
+                ClientSessions.expireOnClientOnly(TestServers.backend(a).curator().getZookeeperClient()
+                        .getZooKeeper());
+                other.set(pool.submit(() -> b.lock("x").tryAcquire(Duration.ofSeconds(12))));
+            });
+            Optional<Lease> got = a.lock("x").tryAcquire(Duration.ofSeconds(8));
+            Optional<Lease> ofB = Optional.empty();
+            try {
+                if (got.isPresent()) {
+                    ofB = other.get().get(30, TimeUnit.SECONDS); // B's wait ends while A still holds
+                    assertThat(ofB).as("B's lease while A holds %s", got.get()).isEmpty();
+                }
+            } finally {
+                got.ifPresent(Lease::release);
+                ofB = ofB.isPresent() ? ofB : other.get().get(30, TimeUnit.SECONDS);
+                ofB.ifPresent(Lease::release);
             }
         }
     }
