@@ -123,7 +123,8 @@ class PipelinedFenceAttackTest {
             AtomicLong other = new AtomicLong();
             Lease[] bLease = new Lease[1];
             atFirstStamp(a, ZooKeeperPermits.parentPath("s"), () -> {
-                bLease[0] = ofB.tryAcquire(Duration.ofSeconds(10)).orElseThrow(); // the other permit, stamped behind A's read
+                // the other permit, stamped behind A's read
+                bLease[0] = ofB.tryAcquire(Duration.ofSeconds(10)).orElseThrow();
                 other.set(bLease[0].fencingToken());
             });
             try (Lease lease = ofA.tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
