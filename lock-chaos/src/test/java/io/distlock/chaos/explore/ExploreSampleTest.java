@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * restore from a copy taken mid-run. Each must meet every bar. {@code postgresql/lock/22/reply-lost} finds an acquire
  * whose answer was lost left at the store when the take-back is missing, {@code postgresql/lock/21/row-locked} an
  * acquire committed after its client gave up (no server-side bound), {@code zookeeper/lock/4/server-restore-mid}
- * tokens repeated after a restore (czxid tokens), {@code zookeeper/lock/46/server-restore-released} a node its
+ * tokens repeated after a restore (czxid tokens), {@code zookeeper/lock/40/server-restore-released} a node its
  * client released brought back by a restore and kept by that client's resumed session,
  * {@code redis/lock/12/operator-exhaust} tokens going backwards past 2^53,
  * {@code postgresql-notices/lock/24/silent-drop} a LISTEN connection dropped silently and never checked (B waits on
@@ -35,7 +35,7 @@ class ExploreSampleTest {
                         "postgresql/lock/7/cut-after", "postgresql/lock/21/row-locked"),
                 List.of("zookeeper/lock/7/reply-lost", "zookeeper/lock/7/server-pause",
                         "zookeeper/lock/13/late-request", "zookeeper/lock/4/server-restore-mid",
-                        "zookeeper/lock/46/server-restore-released"),
+                        "zookeeper/lock/40/server-restore-released"),
                 List.of("postgresql-notices/lock/24/silent-drop"));
     }
 
