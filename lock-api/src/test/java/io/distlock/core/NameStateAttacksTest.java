@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.DistributedSemaphore;
 import io.distlock.Lease;
-import io.distlock.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,50 +26,24 @@ import org.junit.jupiter.api.Test;
  */
 class NameStateAttacksTest {
 
-    private final String space = "mem:attacks-" + UUID.randomUUID();
-    private final List<LockStore> stores = new ArrayList<>();
-    private final ExecutorService pool = Executors.newCachedThreadPool();
-    private HookedBackend backend;
-
-    private BackendLockStore store() {
-        BackendLockStore plain = (BackendLockStore) LockStore.open(space);
-        stores.add(plain);
-        backend = new HookedBackend(plain.backend());
-        BackendLockStore store = new BackendLockStore(backend, "hooked " + space);
-        stores.add(store);
-        return store;
-    }
-
-    private LockStore other() {
-        LockStore s = LockStore.open(space);
-        stores.add(s);
-        return s;
-    }
+    private final HookedStores stores = new HookedStores("attacks");
 
     @AfterEach
     void tearDown() {
-        pool.shutdownNow();
-        stores.forEach(LockStore::close);
-    }
-
-    private static void assertNothingLeft(BackendLockStore store) {
-        assertThat(store.gatesInUse()).as("lock states").isZero();
-        assertThat(store.permitGatesInUse()).as("semaphore states").isZero();
-        assertThat(store.queuedAtGates()).as("queued").isZero();
-        assertThat(store.lossesKeptForUnregisteredGrants()).as("kept losses").isZero();
+        stores.close();
     }
 
     @Test
     void aLossOfTheHandedOverGrantBeforeItsRegistrationLosesTheReceiversLease() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease first = store.lock("x").acquire();
-        backend.afterHandOver = grant -> {
-            backend.release(grant); // the store no longer has it, as after an operator's delete
-            backend.events.lost(grant, "node vanished right after the hand-over");
+        stores.backend.afterHandOver = grant -> {
+            stores.backend.release(grant); // the store no longer has it, as after an operator's delete
+            stores.backend.events.lost(grant, "node vanished right after the hand-over");
             return grant;
         };
         CountDownLatch told = new CountDownLatch(1);
-        Future<Lease> receiver = pool.submit(() -> {
+        Future<Lease> receiver = stores.pool.submit(() -> {
             Lease lease = store.lock("x").acquire();
             lease.onLost(e -> told.countDown());
             return lease;
@@ -82,39 +53,39 @@ class NameStateAttacksTest {
         Lease second = receiver.get(20, TimeUnit.SECONDS);
         assertThat(second.isValid()).as("a lease whose grant was reported lost").isFalse();
         assertThat(told.await(20, TimeUnit.SECONDS)).as("lost-lease listener told").isTrue();
-        backend.afterHandOver = g -> g;
+        stores.backend.afterHandOver = g -> g;
         Optional<Lease> third = store.lock("x").tryAcquire(Duration.ofSeconds(20));
         assertThat(third).as("the gate opened by the loss").isPresent();
         third.get().release();
         assertThatThrownBy(second::release).isInstanceOf(io.distlock.LockLostException.class);
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
 
     @Test
     void aLossOfTheReleasedGrantDuringItsHandOverKeepsNothing() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease first = store.lock("x").acquire();
-        backend.afterHandOver = grant -> {
-            backend.events.lost(backend.handedOverFrom, "a late watch on the released node");
+        stores.backend.afterHandOver = grant -> {
+            stores.backend.events.lost(stores.backend.handedOverFrom, "a late watch on the released node");
             return grant;
         };
-        Future<Lease> receiver = pool.submit(() -> store.lock("x").acquire());
+        Future<Lease> receiver = stores.pool.submit(() -> store.lock("x").acquire());
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
         first.release();
         Lease second = receiver.get(20, TimeUnit.SECONDS);
         assertThat(second.isValid()).as("the receiver's lease, its own grant never reported lost").isTrue();
         second.release();
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
 
     @Test
     void aCloseDuringAHandOverLeavesNothingHeldInTheStore() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease first = store.lock("x").acquire();
         CountDownLatch gate = new CountDownLatch(1);
-        backend.handOverGate = gate;
+        stores.backend.handOverGate = gate;
         CompletableFuture<Throwable> receiver = new CompletableFuture<>();
-        pool.submit(() -> {
+        stores.pool.submit(() -> {
             try {
                 store.lock("x").acquire();
                 receiver.complete(null);
@@ -123,33 +94,33 @@ class NameStateAttacksTest {
             }
         });
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
-        Future<?> release = pool.submit(() -> first.release());
-        assertThat(backend.handOverEntered.await(20, TimeUnit.SECONDS)).isTrue();
-        Future<?> close = pool.submit(store::close);
+        Future<?> release = stores.pool.submit(() -> first.release());
+        assertThat(stores.backend.handOverEntered.await(20, TimeUnit.SECONDS)).isTrue();
+        Future<?> close = stores.pool.submit(store::close);
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(store::isClosed);
         gate.countDown();
         close.get(30, TimeUnit.SECONDS);
         release.get(30, TimeUnit.SECONDS);
         assertThat(receiver.get(30, TimeUnit.SECONDS)).as("the receiver finds the store closed")
                 .isInstanceOf(IllegalStateException.class);
-        assertThat(other().lock("x").tryAcquire()).as("nothing held by the closed store").isPresent();
+        assertThat(stores.other().lock("x").tryAcquire()).as("nothing held by the closed store").isPresent();
     }
 
     @Test
     void aClaimedWaiterWhoseWaitEndsDuringTheHandOverStillGetsTheLockAndLeaksNothing() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease first = store.lock("x").acquire();
         CountDownLatch gate = new CountDownLatch(1);
-        backend.handOverGate = gate;
+        stores.backend.handOverGate = gate;
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(300);
         long[] deadline = new long[1];
-        Future<Optional<Lease>> receiver = pool.submit(() -> {
+        Future<Optional<Lease>> receiver = stores.pool.submit(() -> {
             deadline[0] = System.nanoTime() + waitNanos;
             return store.lock("x").tryAcquire(Duration.ofNanos(waitNanos));
         });
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
-        Future<?> release = pool.submit(() -> first.release());
-        assertThat(backend.handOverEntered.await(20, TimeUnit.SECONDS)).isTrue();
+        Future<?> release = stores.pool.submit(() -> first.release());
+        assertThat(stores.backend.handOverEntered.await(20, TimeUnit.SECONDS)).isTrue();
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> System.nanoTime() - deadline[0] > 0);
         gate.countDown();
         release.get(20, TimeUnit.SECONDS);
@@ -157,15 +128,15 @@ class NameStateAttacksTest {
         assertThat(second).as("the hand-over's lock, not left behind").isPresent();
         assertThat(second.get().isValid()).isTrue();
         second.get().release();
-        assertNothingLeft(store);
-        assertThat(other().lock("x").tryAcquire()).isPresent();
+        HookedStores.assertNothingLeft(store);
+        assertThat(stores.other().lock("x").tryAcquire()).isPresent();
     }
 
     @Test
     void nestingWhileAnotherThreadQueuesKeepsOneHolderAndHandsOverAfterTheOutermost() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease outer = store.lock("x").acquire();
-        Future<Lease> queued = pool.submit(() -> store.lock("x").acquire());
+        Future<Lease> queued = stores.pool.submit(() -> store.lock("x").acquire());
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
         Lease inner = store.lock("x").acquire();
         assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
@@ -177,18 +148,18 @@ class NameStateAttacksTest {
         assertThat(next.fencingToken()).isGreaterThan(outer.fencingToken());
         assertThat(outer.isValid()).isFalse();
         next.release();
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
 
     @Test
     void aPermitLossBetweenGrantAndRegistrationWhileOthersAreInFlightIsAppliedAndNotKept() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         DistributedSemaphore semaphore = store.semaphore("s", 3);
         AtomicInteger n = new AtomicInteger();
-        backend.afterPermit = grant -> {
+        stores.backend.afterPermit = grant -> {
             if (n.incrementAndGet() % 2 == 0) {
-                backend.releasePermit(grant);
-                backend.events.lost(grant, "permit node vanished right after the grant");
+                stores.backend.releasePermit(grant);
+                stores.backend.events.lost(grant, "permit node vanished right after the grant");
             }
             return grant;
         };
@@ -196,7 +167,7 @@ class NameStateAttacksTest {
         AtomicInteger valid = new AtomicInteger();
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < 6; t++) {
-            workers.add(pool.submit(() -> {
+            workers.add(stores.pool.submit(() -> {
                 for (int r = 0; r < 50; r++) {
                     Lease lease = semaphore.acquire();
                     if (lease.isValid()) {
@@ -218,26 +189,26 @@ class NameStateAttacksTest {
             w.get(2, TimeUnit.MINUTES);
         }
         assertThat(lost.get()).as("leases lost at registration").isEqualTo(n.get() / 2);
-        assertNothingLeft(store);
-        assertThat(backend.heldPermits("s")).isZero();
+        HookedStores.assertNothingLeft(store);
+        assertThat(stores.backend.heldPermits("s")).isZero();
     }
 
     @Test
     void aSemaphoreLimitChangingUnderReleasesLeavesNothingAndNeverExceedsTheStoresLimit() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         AtomicInteger refused = new AtomicInteger();
         AtomicInteger taken = new AtomicInteger();
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
             int limit = 1 + t % 2;
-            workers.add(pool.submit(() -> {
+            workers.add(stores.pool.submit(() -> {
                 DistributedSemaphore semaphore = store.semaphore("s", limit);
                 for (int r = 0; r < 300; r++) {
                     try {
                         Optional<Lease> lease = semaphore.tryAcquire(Duration.ofMillis(5));
                         if (lease.isPresent()) {
                             taken.incrementAndGet();
-                            assertThat(backend.heldPermits("s")).isLessThanOrEqualTo(limit);
+                            assertThat(stores.backend.heldPermits("s")).isLessThanOrEqualTo(limit);
                             lease.get().release();
                         }
                     } catch (IllegalStateException otherLimit) {
@@ -251,12 +222,12 @@ class NameStateAttacksTest {
             w.get(2, TimeUnit.MINUTES);
         }
         assertThat(taken.get()).isPositive();
-        assertNothingLeft(store);
-        assertThat(backend.heldPermits("s")).isZero();
+        HookedStores.assertNothingLeft(store);
+        assertThat(stores.backend.heldPermits("s")).isZero();
     }
     @Test
     void virtualThreadsTimingOutAndInterruptedOnASemaphoreNeverExceedItsLimitAndLeaveNothing() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         DistributedSemaphore semaphore = store.semaphore("vs", 3);
         ExecutorService virtual = VirtualThreads.executor();
         AtomicInteger inside = new AtomicInteger();
@@ -292,14 +263,14 @@ class NameStateAttacksTest {
             assertThat(virtual.awaitTermination(2, TimeUnit.MINUTES)).isTrue();
         }
         assertThat(most.get()).isBetween(1, 3);
-        assertNothingLeft(store);
-        assertThat(backend.heldPermits("vs")).isZero();
+        HookedStores.assertNothingLeft(store);
+        assertThat(stores.backend.heldPermits("vs")).isZero();
     }
     @Test
     void anotherLimitIsRefusedByTheStoreWhileAThreadHoldsAndTakenOnceNoneDoes() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease holder = store.semaphore("s", 1).acquire();
-        Future<Lease> queued = pool.submit(() -> store.semaphore("s", 1).acquire());
+        Future<Lease> queued = stores.pool.submit(() -> store.semaphore("s", 1).acquire());
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
         assertThatThrownBy(() -> store.semaphore("s", 2).tryAcquire(Duration.ofSeconds(1)))
                 .as("asked of the store, outside the local queue: its holders recorded 1")
@@ -315,35 +286,35 @@ class NameStateAttacksTest {
         assertThat(wider).as("nobody of this store uses 's' any more: the new limit").isPresent();
         Optional<Lease> second = store.semaphore("s", 2).tryAcquire();
         assertThat(second).isPresent();
-        assertThat(backend.heldPermits("s")).isEqualTo(2);
+        assertThat(stores.backend.heldPermits("s")).isEqualTo(2);
         wider.get().release();
         second.get().release();
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
     @Test
     void aSuspensionDuringAHandOverLeavesTheReceiversLeaseUncertainUntilReconnected() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease first = store.lock("x").acquire();
-        backend.afterHandOver = grant -> {
-            backend.events.suspended(); // the walk sees no active hold: the released one, the grant in flight
+        stores.backend.afterHandOver = grant -> {
+            stores.backend.events.suspended(); // the walk sees no active hold: the released one, the grant in flight
             return grant;
         };
-        Future<Lease> receiver = pool.submit(() -> store.lock("x").acquire());
+        Future<Lease> receiver = stores.pool.submit(() -> store.lock("x").acquire());
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
         first.release();
         Lease second = receiver.get(20, TimeUnit.SECONDS);
         assertThat(second.state()).as("registered while suspended").isEqualTo(io.distlock.LeaseState.UNCERTAIN);
-        backend.events.reconnected();
+        stores.backend.events.reconnected();
         assertThat(second.state()).isEqualTo(io.distlock.LeaseState.HELD);
         second.release();
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
     @Test
     void aReleaseAfterWithAWaiterQueuedKeepsTheMinimumHoldAndLeavesNothingPending() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         long acquiredAt = System.nanoTime(); // before the core's own mark, which the minimum hold counts from
         Lease first = store.lock("x").acquire();
-        Future<Long> receiver = pool.submit(() -> {
+        Future<Long> receiver = stores.pool.submit(() -> {
             Lease lease = store.lock("x").acquire();
             long at = System.nanoTime();
             assertThat(lease.fencingToken()).isGreaterThan(first.fencingToken());
@@ -356,7 +327,7 @@ class NameStateAttacksTest {
         assertThat(Duration.ofNanos(gotAt - acquiredAt)).as("the minimum hold kept")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(400));
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.delayedReleasesPending() == 0);
-        assertNothingLeft(store);
-        assertThat(other().lock("x").tryAcquire()).isPresent();
+        HookedStores.assertNothingLeft(store);
+        assertThat(stores.other().lock("x").tryAcquire()).isPresent();
     }
 }

@@ -11,10 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -30,36 +27,11 @@ class OutsideHoldAttacksTest {
 
     private static final Duration LONG = Duration.ofSeconds(20);
 
-    private final String space = "mem:outside-" + UUID.randomUUID();
-    private final List<LockStore> stores = new ArrayList<>();
-    private final ExecutorService pool = Executors.newCachedThreadPool();
-    private HookedBackend backend;
-
-    private BackendLockStore store() {
-        BackendLockStore plain = (BackendLockStore) LockStore.open(space);
-        stores.add(plain);
-        backend = new HookedBackend(plain.backend());
-        BackendLockStore store = new BackendLockStore(backend, "hooked " + space);
-        stores.add(store);
-        return store;
-    }
-
-    private LockStore other() {
-        LockStore s = LockStore.open(space);
-        stores.add(s);
-        return s;
-    }
+    private final HookedStores stores = new HookedStores("outside");
 
     @AfterEach
     void tearDown() {
-        pool.shutdownNow();
-        stores.forEach(LockStore::close);
-    }
-
-    private static void assertNothingLeft(BackendLockStore store) {
-        assertThat(store.permitGatesInUse()).as("semaphore states").isZero();
-        assertThat(store.queuedAtGates()).as("queued").isZero();
-        assertThat(store.lossesKeptForUnregisteredGrants()).as("kept losses").isZero();
+        stores.close();
     }
 
     /**
@@ -72,10 +44,10 @@ class OutsideHoldAttacksTest {
 
     private Lease outsideHoldOfTwo(BackendLockStore store, io.distlock.LockOptions options) throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
-        backend.permitGate = gate;
-        Future<Optional<Lease>> three = pool.submit(() -> store.semaphore("s", 3).tryAcquire());
-        assertThat(backend.permitEntered.await(20, TimeUnit.SECONDS)).isTrue();
-        backend.permitGate = null;
+        stores.backend.permitGate = gate;
+        Future<Optional<Lease>> three = stores.pool.submit(() -> store.semaphore("s", 3).tryAcquire());
+        assertThat(stores.backend.permitEntered.await(20, TimeUnit.SECONDS)).isTrue();
+        stores.backend.permitGate = null;
         Lease outside;
         try {
             outside = store.semaphore("s", 2, options).tryAcquire().orElseThrow();
@@ -95,31 +67,31 @@ class OutsideHoldAttacksTest {
      */
     @Test
     void waitersStatingTheHoldersLimitWhileAnotherLimitIsThroughContendBesideTheGate() throws Exception {
-        LockStore other = other();
+        LockStore other = stores.other();
         Lease a = other.semaphore("s", 2).acquire();
         Lease b = other.semaphore("s", 2).acquire(); // full, the holders recorded 2
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         CountDownLatch gate = new CountDownLatch(1);
-        backend.permitGate = gate;
-        Future<Optional<Lease>> three = pool.submit(() -> store.semaphore("s", 3).tryAcquire());
-        assertThat(backend.permitEntered.await(20, TimeUnit.SECONDS)).isTrue();
-        backend.permitGate = null;
+        stores.backend.permitGate = gate;
+        Future<Optional<Lease>> three = stores.pool.submit(() -> store.semaphore("s", 3).tryAcquire());
+        assertThat(stores.backend.permitEntered.await(20, TimeUnit.SECONDS)).isTrue();
+        stores.backend.permitGate = null;
         List<Future<?>> twos = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            twos.add(pool.submit(() -> takeAndGiveBack(store)));
+            twos.add(stores.pool.submit(() -> takeAndGiveBack(store)));
         }
         // they queue behind the thread of another limit, which only contends: none of them is in the store
         Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 4);
-        assertThat(backend.permitCalls.get()).as("only the thread stating 3 is in the store").isEqualTo(1);
+        assertThat(stores.backend.permitCalls.get()).as("only the thread stating 3 is in the store").isEqualTo(1);
         gate.countDown();
         assertThat(three).as("refused by the store").failsWithin(LONG);
         // the name takes the limit of 2: two of them contend, two stay queued
-        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() == 2 && store.queuedAtGates() == 2);
+        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() == 2 && store.queuedAtGates() == 2);
         for (int i = 0; i < 2; i++) { // later callers with the same limit queue behind them
-            twos.add(pool.submit(() -> takeAndGiveBack(store)));
+            twos.add(stores.pool.submit(() -> takeAndGiveBack(store)));
         }
-        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() + store.queuedAtGates() == 6);
-        int contending = backend.permitCalls.get();
+        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() + store.queuedAtGates() == 6);
+        int contending = stores.backend.permitCalls.get();
         a.release();
         b.release();
         for (Future<?> f : twos) { // each takes a permit in turn and gives it back
@@ -136,20 +108,20 @@ class OutsideHoldAttacksTest {
 
     @Test
     void anOutsideHoldLostAndThenReleasedFreesNoPlaceAndLeavesNothing() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease outside = outsideHoldOfTwo(store);
-        io.distlock.spi.Grant grant = backend.lastGrant;
-        backend.releasePermit(grant); // gone from the store, as after an operator's delete
-        backend.events.lost(grant, "permit vanished");
+        io.distlock.spi.Grant grant = stores.backend.lastGrant;
+        stores.backend.releasePermit(grant); // gone from the store, as after an operator's delete
+        stores.backend.events.lost(grant, "permit vanished");
         assertThat(outside.state()).isEqualTo(LeaseState.LOST);
         assertThatThrownBy(outside::release).isInstanceOf(LockLostException.class);
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
         Lease one = store.semaphore("s", 2).tryAcquire().orElseThrow();
         Lease two = store.semaphore("s", 2).tryAcquire().orElseThrow();
         assertThat(store.semaphore("s", 2).tryAcquire()).as("a third permit of 2").isEmpty();
         one.release();
         two.release();
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
 
     /**
@@ -159,12 +131,12 @@ class OutsideHoldAttacksTest {
      */
     @Test
     void anOutsideHoldsReleaseAfterUnderTheGateOfItsOwnLimitFreesNoPlace() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease outside = outsideHoldOfTwo(store);
         Lease placed = store.semaphore("s", 2).tryAcquire().orElseThrow(); // the gate takes 2: outside + this = full
-        Future<Lease> inStore = pool.submit(() -> store.semaphore("s", 2).acquire()); // second place, waits in store
-        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() == 1);
-        Future<Lease> queued = pool.submit(() -> store.semaphore("s", 2).acquire());
+        Future<Lease> inStore = stores.pool.submit(() -> store.semaphore("s", 2).acquire()); // second place, waits in store
+        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() == 1);
+        Future<Lease> queued = stores.pool.submit(() -> store.semaphore("s", 2).acquire());
         Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 1);
         outside.releaseAfter(Duration.ofMillis(200));
         Lease second = inStore.get(20, TimeUnit.SECONDS); // the delayed release freed the permit in the store
@@ -174,31 +146,31 @@ class OutsideHoldAttacksTest {
         queued.get(20, TimeUnit.SECONDS).release();
         second.release();
         assertThat(store.delayedReleasesPending()).isZero();
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
 
     @Test
     void anOutsideHoldIsExtendedAndWalkedAtConnectionEvents() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease outside = outsideHoldOfTwo(store);
         assertThat(outside.extend(Duration.ofSeconds(40))).isTrue();
-        backend.events.suspended();
+        stores.backend.events.suspended();
         assertThat(outside.state()).isEqualTo(LeaseState.UNCERTAIN);
-        backend.events.reconnected();
+        stores.backend.events.reconnected();
         assertThat(outside.state()).isEqualTo(LeaseState.HELD);
-        backend.events.sessionLost("session gone");
+        stores.backend.events.sessionLost("session gone");
         assertThat(outside.state()).isEqualTo(LeaseState.LOST);
         assertThatThrownBy(outside::release).isInstanceOf(LockLostException.class);
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
 
     @Test
     void aCloseLosesAndFreesAnOutsideHold() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease outside = outsideHoldOfTwo(store);
         store.close();
         assertThat(outside.state()).isEqualTo(LeaseState.LOST);
-        LockStore other = other();
+        LockStore other = stores.other();
         Lease renamed = other.semaphore("s", 3).tryAcquire().orElseThrow(
                 () -> new AssertionError("the outside hold's permit was not freed at close"));
         renamed.release();
@@ -206,27 +178,27 @@ class OutsideHoldAttacksTest {
 
     @Test
     void anOutsideHoldIsRenewedInTheBackground() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease outside = outsideHoldOfTwo(store,
                 io.distlock.LockOptions.defaults().withLeaseTime(Duration.ofMillis(600)));
         // not a synchronisation: three lease times pass, which only the background renewal survives
         Awaitility.await().pollDelay(Duration.ofMillis(1800)).atMost(LONG).until(() -> true);
         assertThat(outside.state()).isEqualTo(LeaseState.HELD);
-        assertThat(other().semaphore("s", 2).availablePermits()).as("the outside permit still held in the store")
+        assertThat(stores.other().semaphore("s", 2).availablePermits()).as("the outside permit still held in the store")
                 .isEqualTo(1);
         outside.release();
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
 
     /** A close stops a semaphore waiter queued at the gate behind an outside hold's neighbour: it leaves, closed. */
     @Test
     void aCloseEndsAWaiterQueuedAtTheGateWhileAnOutsideHoldIsHeld() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease outside = outsideHoldOfTwo(store);
         Lease one = store.semaphore("s", 2).tryAcquire().orElseThrow(); // gate of 2: one place
-        Future<Lease> inStore = pool.submit(() -> store.semaphore("s", 2).acquire()); // second place, in the store
-        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() == 1);
-        Future<Lease> queued = pool.submit(() -> store.semaphore("s", 2).acquire());
+        Future<Lease> inStore = stores.pool.submit(() -> store.semaphore("s", 2).acquire()); // second place, in the store
+        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() == 1);
+        Future<Lease> queued = stores.pool.submit(() -> store.semaphore("s", 2).acquire());
         Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 1);
         store.close();
         for (Future<Lease> f : List.of(inStore, queued)) {
@@ -235,8 +207,8 @@ class OutsideHoldAttacksTest {
         }
         assertThat(outside.state()).isEqualTo(LeaseState.LOST);
         assertThat(one.state()).isEqualTo(LeaseState.LOST);
-        assertNothingLeft(store);
-        Lease three = other().semaphore("s", 3).tryAcquire().orElseThrow(
+        HookedStores.assertNothingLeft(store);
+        Lease three = stores.other().semaphore("s", 3).tryAcquire().orElseThrow(
                 () -> new AssertionError("a permit of the closed store is still held"));
         three.release();
     }
@@ -244,28 +216,28 @@ class OutsideHoldAttacksTest {
     /** A loss the backend reports for an outside grant before its registration loses the lease it returns. */
     @Test
     void aLossOfAnOutsideGrantInFlightLosesItsLease() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         CountDownLatch gate = new CountDownLatch(1);
-        backend.permitGate = gate;
-        Future<Optional<Lease>> three = pool.submit(() -> store.semaphore("s", 3).tryAcquire());
-        assertThat(backend.permitEntered.await(20, TimeUnit.SECONDS)).isTrue();
-        backend.permitGate = null;
-        backend.afterPermit = grant -> {
-            backend.releasePermit(grant);
-            backend.events.lost(grant, "permit vanished before its registration");
+        stores.backend.permitGate = gate;
+        Future<Optional<Lease>> three = stores.pool.submit(() -> store.semaphore("s", 3).tryAcquire());
+        assertThat(stores.backend.permitEntered.await(20, TimeUnit.SECONDS)).isTrue();
+        stores.backend.permitGate = null;
+        stores.backend.afterPermit = grant -> {
+            stores.backend.releasePermit(grant);
+            stores.backend.events.lost(grant, "permit vanished before its registration");
             return grant;
         };
         Lease outside;
         try {
             outside = store.semaphore("s", 2).tryAcquire().orElseThrow();
         } finally {
-            backend.afterPermit = java.util.function.UnaryOperator.identity(); // the 3's grant, if any, stays
+            stores.backend.afterPermit = java.util.function.UnaryOperator.identity(); // the 3's grant, if any, stays
             gate.countDown();
         }
         assertThat(outside.state()).isEqualTo(LeaseState.LOST);
         Optional<Lease> threeGot = three.get(20, TimeUnit.SECONDS); // nothing held now: the store may grant it
         threeGot.ifPresent(Lease::release);
         assertThatThrownBy(outside::release).isInstanceOf(LockLostException.class);
-        assertNothingLeft(store);
+        HookedStores.assertNothingLeft(store);
     }
 }

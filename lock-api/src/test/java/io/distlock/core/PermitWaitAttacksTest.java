@@ -11,10 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -32,30 +29,11 @@ class PermitWaitAttacksTest {
 
     private static final Duration LONG = Duration.ofSeconds(20);
 
-    private final String space = "mem:permitwaits-" + UUID.randomUUID();
-    private final List<LockStore> stores = new ArrayList<>();
-    private final ExecutorService pool = Executors.newCachedThreadPool();
-    private HookedBackend backend;
-
-    private BackendLockStore store() {
-        BackendLockStore plain = (BackendLockStore) LockStore.open(space);
-        stores.add(plain);
-        backend = new HookedBackend(plain.backend());
-        BackendLockStore store = new BackendLockStore(backend, "hooked " + space);
-        stores.add(store);
-        return store;
-    }
-
-    private LockStore other() {
-        LockStore s = LockStore.open(space);
-        stores.add(s);
-        return s;
-    }
+    private final HookedStores stores = new HookedStores("permitwaits");
 
     @AfterEach
     void tearDown() {
-        pool.shutdownNow();
-        stores.forEach(LockStore::close);
+        stores.close();
     }
 
     /**
@@ -64,10 +42,10 @@ class PermitWaitAttacksTest {
      */
     @Test
     void anInterruptedQueuedPermitWaiterSaysWhichSemaphore() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         Lease held = store.semaphore("s", 1).acquire();
         Thread[] waiter = new Thread[1];
-        Future<Lease> queued = pool.submit(() -> {
+        Future<Lease> queued = stores.pool.submit(() -> {
             waiter[0] = Thread.currentThread();
             return store.semaphore("s", 1).acquire();
         });
@@ -86,20 +64,20 @@ class PermitWaitAttacksTest {
      */
     @Test
     void aClosingStoreWakesItsPermitWaitersInTheStore() throws Exception {
-        LockStore other = other();
-        BackendLockStore store = store();
+        LockStore other = stores.other();
+        BackendLockStore store = stores.hooked();
         List<Lease> full = new ArrayList<>();
         List<Future<Long>> waiters = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             String name = "full-" + i;
             full.add(other.semaphore(name, 1).acquire());
-            waiters.add(pool.submit(() -> {
+            waiters.add(stores.pool.submit(() -> {
                 assertThatThrownBy(() -> store.semaphore(name, 1).acquire()).isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("closed");
                 return System.nanoTime();
             }));
         }
-        Awaitility.await().atMost(LONG).until(() -> backend.permitCalls.get() == 8);
+        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() == 8);
         // not a synchronisation: lets each waiter's poll back off to its cap, as a waiter of a busy name does
         Awaitility.await().pollDelay(Duration.ofMillis(1500)).atMost(LONG).until(() -> true);
         long closing = System.nanoTime();
@@ -116,14 +94,14 @@ class PermitWaitAttacksTest {
     /** The control of the test above: the same close wakes lock waiters in the store at once. */
     @Test
     void aClosingStoreWakesItsLockWaitersInTheStore() throws Exception {
-        LockStore other = other();
-        BackendLockStore store = store();
+        LockStore other = stores.other();
+        BackendLockStore store = stores.hooked();
         List<Lease> held = new ArrayList<>();
         List<Future<Long>> waiters = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             String name = "held-" + i;
             held.add(other.lock(name).acquire());
-            waiters.add(pool.submit(() -> {
+            waiters.add(stores.pool.submit(() -> {
                 assertThatThrownBy(() -> store.lock(name).acquire()).isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("closed");
                 return System.nanoTime();
@@ -144,8 +122,8 @@ class PermitWaitAttacksTest {
 
     @Test
     void aDeadlineOfZeroIsOneAttemptAndLeavesNothing() throws Exception {
-        LockStore other = other();
-        BackendLockStore store = store();
+        LockStore other = stores.other();
+        BackendLockStore store = stores.hooked();
         Lease held = other.semaphore("z", 1).acquire();
         long start = System.nanoTime();
         assertThat(store.semaphore("z", 1).tryAcquire(Duration.ZERO)).isEmpty();
@@ -166,7 +144,7 @@ class PermitWaitAttacksTest {
      */
     @Test
     void mixedLimitsTimeoutsInterruptsAndLossesNeverLeaveWithoutEntering() throws Exception {
-        BackendLockStore store = store();
+        BackendLockStore store = stores.hooked();
         List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> workers = new ArrayList<>();
@@ -179,9 +157,9 @@ class PermitWaitAttacksTest {
         while (System.nanoTime() < until) {
             Thread victim = workers.get(ThreadLocalRandom.current().nextInt(workers.size()));
             victim.interrupt();
-            io.distlock.spi.Grant last = backend.lastGrant;
+            io.distlock.spi.Grant last = stores.backend.lastGrant;
             if (last != null && ThreadLocalRandom.current().nextInt(4) == 0) {
-                backend.events.lost(last, "chaos loss");
+                stores.backend.events.lost(last, "chaos loss");
             }
             Thread.onSpinWait();
             Awaitility.await().pollDelay(Duration.ofMillis(3)).atMost(LONG).until(() -> true);
