@@ -13,6 +13,7 @@ import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -114,14 +115,15 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         ensureOpen();
         checkLease(leaseTime);
         String token = tokens.next();
-        HeldLock held = HeldLock.encoded(OwnerValue.encoded(token, Thread.currentThread()), calls.encode(name));
+        HeldLock held = HeldLock.of(Thread.currentThread());
+        SentBytes value = held.valueArg(token);
         Object reply;
         long sentAt = System.nanoTime(); // the grant's issue time, so the core need not copy it to add one
         try {
-            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueArg(), leaseTime));
+            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(name, value, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
-                reaper.reap(name, held.value(), leaseTime);
+                reaper.reap(name, new String(value.getRaw(), StandardCharsets.UTF_8), leaseTime);
             }
             throw RedisErrors.translate(store, "acquire lock '" + name + "'", e);
         }
@@ -198,8 +200,9 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         try {
             reply = slotted
                     ? RedisScripts.RELEASE.run(client,
-                            calls.releaseWithTombstone(name, held.value(), grant.ownerToken(), tombstoneMs))
-                    : RedisScripts.RELEASE.run(client, calls.release(held.keys(), held.valueArg()));
+                            calls.releaseWithTombstone(name, held.value(grant.ownerToken()), grant.ownerToken(),
+                                    tombstoneMs))
+                    : RedisScripts.RELEASE.run(client, calls.release(name, held.valueArg(grant.ownerToken())));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
         }
@@ -218,7 +221,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         Object reply;
         try {
             reply = RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
-                    HeldLock.valueOf(grant.handle()), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
+                    HeldLock.valueOf(grant), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
                     slotted ? tombstoneMs : null));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
@@ -238,15 +241,15 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         checkLease(leaseTime);
         String name = from.name();
         String token = tokens.next();
-        HeldLock held = new HeldLock(OwnerValue.of(token, receiver), calls.encode(name));
-        String value = held.value();
+        HeldLock held = HeldLock.of(receiver);
+        SentBytes value = held.valueArg(token);
         Object reply;
         try {
-            reply = RedisScripts.HAND_OVER.run(client,
-                    calls.handOver(held.keys(), ((HeldLock) from.handle()).valueArg(), held.valueArg(), leaseTime));
+            reply = RedisScripts.HAND_OVER.run(client, calls.handOver(name,
+                    ((HeldLock) from.handle()).valueArg(from.ownerToken()), value, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) {
-                reaper.reap(name, value, leaseTime);
+                reaper.reap(name, new String(value.getRaw(), StandardCharsets.UTF_8), leaseTime);
             }
             throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
         }

@@ -23,15 +23,16 @@ class OwnerValueTest {
     }
 
     @Test
-    void aHandleAcquiredEncodedShowsAndEqualsItsValue() {
-        LockCalls.EncodedName keys = new LockCalls(new RedisKeys("p:"), false, java.time.Duration.ofSeconds(60), null)
-                .encode("n");
-        String value = OwnerValue.of("abc", Thread.currentThread());
-        HeldLock encoded = HeldLock.encoded(OwnerValue.encoded("abc", Thread.currentThread()), keys);
-        HeldLock fromString = new HeldLock(value, keys);
-        assertThat(encoded.value()).isEqualTo(value);
-        assertThat(HeldLock.valueOf(encoded)).isEqualTo(value);
-        assertThat(encoded).isEqualTo(fromString).hasSameHashCodeAs(fromString);
-        assertThat(encoded.toString()).doesNotContain("abc");
+    void aHandleGivesTheValueOfItsThreadAtAcquireAndShowsNoValue() {
+        Thread holder = new Thread(() -> { }, "worker-1");
+        String value = OwnerValue.of("abc", holder);
+        HeldLock held = HeldLock.of(holder);
+        holder.setName("renamed while holding");
+        assertThat(held.value("abc")).isEqualTo(value);
+        assertThat(held.valueArg("abc").getRaw()).isEqualTo(value.getBytes(StandardCharsets.UTF_8));
+        assertThat(HeldLock.valueOf(new io.distlock.spi.Grant("n", "abc", 1, held))).isEqualTo(value);
+        assertThat(HeldLock.valueOf(new io.distlock.spi.Grant("n", "abc", 1, value))).as("a Redlock grant's")
+                .isEqualTo(value);
+        assertThat(held.toString()).doesNotContain("abc");
     }
 }
