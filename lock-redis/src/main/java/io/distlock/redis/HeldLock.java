@@ -1,58 +1,55 @@
 package io.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import io.distlock.spi.Grant;
+import redis.clients.jedis.args.Rawable;
 
 /**
- * The handle of a {@link RedisBackend} lease: the name of the thread it was taken for, which with the grant's owner
- * token gives the value stored at the lock key ({@link OwnerValue}). A process may hold many thousands of leases, so a
- * held lease keeps no encoded value or keys: the token is kept once (in the grant), the thread name is the thread's
- * own string, and a call that sends the value or the keys encodes them then. Equal when the thread names are (the
- * owner token, in the grant, tells leases apart); its {@code toString} shows no value.
+ * The handle of a {@link RedisBackend} lease: the value stored at the lock key (owner token and holder description),
+ * UTF-8 encoded once at acquire and sent as it is by the release (it is the {@link Rawable} itself, as a
+ * {@link SentBytes} is: not copied). A process may hold many thousands of leases, so a held lease keeps only these
+ * bytes: the lock's keys are encoded by each call that sends them, and the value string is made only where one is
+ * needed (a renewal batch, a Cluster release), not kept. Equal when the stored values are; its {@code toString}
+ * shows no value (it holds the owner token).
  */
-final class HeldLock {
+final class HeldLock implements Rawable {
 
-    /** The holder's thread name at acquire: the value stays the same if the thread is renamed while it holds. */
-    private final String holderName;
+    private final byte[] value;
 
-    HeldLock(String holderName) {
-        this.holderName = holderName;
+    /** The handle of a lease whose stored value is {@code value}, UTF-8 encoded (by {@link OwnerValue#encoded}). */
+    HeldLock(byte[] value) {
+        this.value = value;
     }
 
-    /** The handle of a lease taken for {@code holder}. */
-    static HeldLock of(Thread holder) {
-        return new HeldLock(holder.getName());
+    /** The value at the lock key: owner token and holder description; a new string at each call. */
+    String value() {
+        return new String(value, StandardCharsets.UTF_8);
     }
 
-    /** The value at the lock key of the lease with {@code ownerToken}: the token and the holder description. */
-    String value(String ownerToken) {
-        return new String(valueArg(ownerToken).getRaw(), StandardCharsets.UTF_8);
+    /** {@link #value()} in UTF-8, as sent. */
+    @Override
+    public byte[] getRaw() {
+        return value;
     }
 
-    /** {@link #value(String)} in UTF-8, as sent; encoded at each call, not kept. */
-    SentBytes valueArg(String ownerToken) {
-        return new SentBytes(OwnerValue.encoded(ownerToken, holderName));
-    }
-
-    /**
-     * The stored value of {@code grant}: made from its {@code HeldLock} handle and owner token, or the handle itself
-     * (Redlock's grants keep the value string).
-     */
-    static String valueOf(io.distlock.spi.Grant grant) {
-        return grant.handle() instanceof HeldLock held ? held.value(grant.ownerToken()) : (String) grant.handle();
+    /** The stored value of {@code grant}: its {@code HeldLock}'s, or the handle itself (Redlock's grants). */
+    static String valueOf(Grant grant) {
+        return grant.handle() instanceof HeldLock held ? held.value() : (String) grant.handle();
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof HeldLock other && other.holderName.equals(holderName);
+        return o instanceof HeldLock other && Arrays.equals(other.value, value);
     }
 
     @Override
     public int hashCode() {
-        return holderName.hashCode();
+        return Arrays.hashCode(value);
     }
 
     @Override
     public String toString() {
-        return "HeldLock[for thread '" + holderName + "']";
+        return "HeldLock[" + value.length + " bytes]";
     }
 }

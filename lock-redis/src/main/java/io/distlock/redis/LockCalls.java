@@ -86,6 +86,32 @@ final class LockCalls {
         return name.indexOf('}') >= 0 ? SentBytes.of(keys.key(kind, name)) : around(encodedName, tail);
     }
 
+    /**
+     * {@link #key(String, byte[], RedisKeys.Kind, byte[])} for a call that sends no encoded name of its own: an ASCII
+     * name is written straight into the key, so the call encodes no name array.
+     */
+    private Rawable key(String name, RedisKeys.Kind kind, byte[] tail) {
+        if (name.indexOf('}') >= 0 || !isAscii(name)) {
+            return key(name, bytes(name), kind, tail);
+        }
+        int length = name.length();
+        byte[] key = Arrays.copyOf(keyHead, keyHead.length + length + tail.length);
+        for (int i = 0; i < length; i++) {
+            key[keyHead.length + i] = (byte) name.charAt(i);
+        }
+        System.arraycopy(tail, 0, key, keyHead.length + length, tail.length);
+        return new SentBytes(key);
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@code P{}, the encoded name, then {@code tail}: a key of a name that is its own hash tag. */
     private SentBytes around(byte[] encodedName, byte[] tail) {
         byte[] key = Arrays.copyOf(keyHead, keyHead.length + encodedName.length + tail.length);
@@ -102,14 +128,13 @@ final class LockCalls {
 
     /**
      * {@link #acquire(String, String, Duration)} in encoded form, a call of {@link RedisScripts#ACQUIRE} built from
-     * the name's keys, encoded here from one encoding of the name, and the {@code value} encoded by the caller.
+     * the name's keys, encoded here, and the {@code value} encoded by the caller.
      */
     CommandArguments acquire(String name, Rawable value, Duration leaseTime) {
-        byte[] encodedName = bytes(name);
         CommandArguments call = RedisScripts.ACQUIRE.call(guarded ? 4 : 3)
-                .key(key(name, encodedName, RedisKeys.Kind.LOCK, LOCK_TAIL))
-                .key(key(name, encodedName, RedisKeys.Kind.FENCE, FENCE_TAIL))
-                .key(key(name, encodedName, RedisKeys.Kind.WAITING, WAITING_TAIL));
+                .key(key(name, RedisKeys.Kind.LOCK, LOCK_TAIL))
+                .key(key(name, RedisKeys.Kind.FENCE, FENCE_TAIL))
+                .key(key(name, RedisKeys.Kind.WAITING, WAITING_TAIL));
         if (guarded) {
             call.key(guardKeyArg);
         }
@@ -203,14 +228,13 @@ final class LockCalls {
 
     /**
      * Hand {@code name} over from the stored {@code fromValue} to {@code toValue}, for {@code leaseTime}, in encoded
-     * form (the keys encoded here from one encoding of the name).
+     * form (the keys encoded here).
      */
     CommandArguments handOver(String name, Rawable fromValue, Rawable toValue, Duration leaseTime) {
-        byte[] encodedName = bytes(name);
         return RedisScripts.HAND_OVER.call(3)
-                .key(key(name, encodedName, RedisKeys.Kind.LOCK, LOCK_TAIL))
-                .key(key(name, encodedName, RedisKeys.Kind.FENCE, FENCE_TAIL))
-                .key(key(name, encodedName, RedisKeys.Kind.WAITING, WAITING_TAIL))
+                .key(key(name, RedisKeys.Kind.LOCK, LOCK_TAIL))
+                .key(key(name, RedisKeys.Kind.FENCE, FENCE_TAIL))
+                .key(key(name, RedisKeys.Kind.WAITING, WAITING_TAIL))
                 .add(fromValue).add(toValue).add(leaseMs(leaseTime));
     }
 

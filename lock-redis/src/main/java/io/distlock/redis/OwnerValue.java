@@ -34,12 +34,8 @@ final class OwnerValue {
      * the holder description is made (the process part is encoded once).
      */
     static byte[] encoded(String token, Thread holder) {
-        return encoded(token, holder.getName());
-    }
-
-    /** {@link #encoded(String, Thread)} for a holder thread named {@code thread} (its name when it acquired). */
-    static byte[] encoded(String token, String thread) {
         byte[] process = processBytes();
+        String thread = holder.getName();
         byte[] tokenBytes = isAscii(token) ? null : token.getBytes(StandardCharsets.UTF_8);
         byte[] threadBytes = isAscii(thread) ? null : thread.getBytes(StandardCharsets.UTF_8);
         int tokenLength = tokenBytes == null ? token.length() : tokenBytes.length;

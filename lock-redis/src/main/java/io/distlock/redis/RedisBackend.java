@@ -13,7 +13,6 @@ import io.distlock.spi.PollingLockBackend;
 import io.distlock.spi.Renewal;
 import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -115,15 +114,14 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         ensureOpen();
         checkLease(leaseTime);
         String token = tokens.next();
-        HeldLock held = HeldLock.of(Thread.currentThread());
-        SentBytes value = held.valueArg(token);
+        HeldLock held = new HeldLock(OwnerValue.encoded(token, Thread.currentThread()));
         Object reply;
         long sentAt = System.nanoTime(); // the grant's issue time, so the core need not copy it to add one
         try {
-            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(name, value, leaseTime));
+            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(name, held, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
-                reaper.reap(name, new String(value.getRaw(), StandardCharsets.UTF_8), leaseTime);
+                reaper.reap(name, held.value(), leaseTime);
             }
             throw RedisErrors.translate(store, "acquire lock '" + name + "'", e);
         }
@@ -200,9 +198,8 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         try {
             reply = slotted
                     ? RedisScripts.RELEASE.run(client,
-                            calls.releaseWithTombstone(name, held.value(grant.ownerToken()), grant.ownerToken(),
-                                    tombstoneMs))
-                    : RedisScripts.RELEASE.run(client, calls.release(name, held.valueArg(grant.ownerToken())));
+                            calls.releaseWithTombstone(name, held.value(), grant.ownerToken(), tombstoneMs))
+                    : RedisScripts.RELEASE.run(client, calls.release(name, held));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
         }
@@ -241,15 +238,14 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         checkLease(leaseTime);
         String name = from.name();
         String token = tokens.next();
-        HeldLock held = HeldLock.of(receiver);
-        SentBytes value = held.valueArg(token);
+        HeldLock held = new HeldLock(OwnerValue.encoded(token, receiver));
         Object reply;
         try {
-            reply = RedisScripts.HAND_OVER.run(client, calls.handOver(name,
-                    ((HeldLock) from.handle()).valueArg(from.ownerToken()), value, leaseTime));
+            reply = RedisScripts.HAND_OVER.run(client,
+                    calls.handOver(name, (HeldLock) from.handle(), held, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) {
-                reaper.reap(name, new String(value.getRaw(), StandardCharsets.UTF_8), leaseTime);
+                reaper.reap(name, held.value(), leaseTime);
             }
             throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
         }

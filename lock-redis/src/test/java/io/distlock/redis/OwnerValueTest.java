@@ -23,16 +23,16 @@ class OwnerValueTest {
     }
 
     @Test
-    void aHandleGivesTheValueOfItsThreadAtAcquireAndShowsNoValue() {
-        Thread holder = new Thread(() -> { }, "worker-1");
-        String value = OwnerValue.of("abc", holder);
-        HeldLock held = HeldLock.of(holder);
-        holder.setName("renamed while holding");
-        assertThat(held.value("abc")).isEqualTo(value);
-        assertThat(held.valueArg("abc").getRaw()).isEqualTo(value.getBytes(StandardCharsets.UTF_8));
+    void aHandleShowsAndEqualsItsValueAndShowsNoToken() {
+        String value = OwnerValue.of("abc", Thread.currentThread());
+        HeldLock held = new HeldLock(OwnerValue.encoded("abc", Thread.currentThread()));
+        assertThat(held.value()).isEqualTo(value);
+        assertThat(held.getRaw()).isEqualTo(value.getBytes(StandardCharsets.UTF_8));
         assertThat(HeldLock.valueOf(new io.distlock.spi.Grant("n", "abc", 1, held))).isEqualTo(value);
         assertThat(HeldLock.valueOf(new io.distlock.spi.Grant("n", "abc", 1, value))).as("a Redlock grant's")
                 .isEqualTo(value);
+        assertThat(held).isEqualTo(new HeldLock(value.getBytes(StandardCharsets.UTF_8)))
+                .hasSameHashCodeAs(new HeldLock(value.getBytes(StandardCharsets.UTF_8)));
         assertThat(held.toString()).doesNotContain("abc");
     }
 }
