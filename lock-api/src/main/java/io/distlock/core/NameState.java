@@ -52,11 +52,11 @@ final class NameState implements Hold.Exit {
     static final long MAX_COURTESY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final Names names;
-    /** The name's key in {@link Names}: the name itself for a lock, a {@link Names.PermitKey} for a semaphore. */
+    /**
+     * The name's key in {@link Names}: the name itself for a lock, a {@link Names.PermitKey} for a semaphore (so the
+     * key alone says both, {@link #name()} and {@link #isPermit()}).
+     */
     final Object key;
-    final String name;
-    /** Whether this is a semaphore's state (permits) rather than a lock's. */
-    final boolean permit;
     private final ReentrantLock lock = new ReentrantLock();
     /** The places of the gate: 1 for a lock; a semaphore's limit, taken from its users while any is here. */
     private int limit;
@@ -69,8 +69,12 @@ final class NameState implements Hold.Exit {
     private int through;
     /** Made by the first thread that has to queue: most names never have one (an uncontended hold). */
     private ArrayDeque<Waiter> queue;
-    /** The registered holds through the gate, at most {@link #limit}. */
-    private final List<Hold> holds = new ArrayList<>(1);
+    /**
+     * The registered holds through the gate, at most {@link #limit}: the first in a field of its own (a lock's only
+     * one), the others of a semaphore in a list made by the second. Many names are held at once, each by one hold.
+     */
+    private Hold held;
+    private List<Hold> moreHeld;
     /** Acquisitions whose store call runs or whose grant is not registered yet. */
     private int inFlight;
     /** Losses the backend reported for grants of acquisitions in flight, by owner token; made by the first. */
@@ -81,12 +85,20 @@ final class NameState implements Hold.Exit {
     /** Threads and holds using this state; guarded by the map's atomic updates of {@link #key}. */
     int users = 1;
 
-    NameState(Names names, Object key, String name, boolean permit) {
+    NameState(Names names, Object key) {
         this.names = names;
         this.key = key;
-        this.name = name;
-        this.permit = permit;
         this.limit = 1;
+    }
+
+    /** The lock's or semaphore's name. */
+    String name() {
+        return key instanceof Names.PermitKey p ? p.name() : (String) key;
+    }
+
+    /** Whether this is a semaphore's state (permits) rather than a lock's. */
+    boolean isPermit() {
+        return key instanceof Names.PermitKey;
     }
 
     /**
@@ -111,7 +123,7 @@ final class NameState implements Hold.Exit {
                 take(limit);
                 return Waiter.PASSED_AT_ONCE;
             }
-            if (limit != this.limit && (wait.isNone() || !holds.isEmpty())) {
+            if (limit != this.limit && (wait.isNone() || held != null)) {
                 return Waiter.OUTSIDE;
             }
             if (wait.isNone()) {
@@ -129,8 +141,8 @@ final class NameState implements Hold.Exit {
         try {
             passed = me.await(wait);
         } catch (InterruptedException e) {
-            throw new InterruptedException("interrupted while queued for " + (permit
-                    ? "a permit of semaphore '" + name + "'" : "lock '" + name + "'"));
+            throw new InterruptedException("interrupted while queued for " + (isPermit()
+                    ? "a permit of semaphore '" + name() + "'" : "lock '" + name() + "'"));
         } finally {
             if (!passed) { // gave up, or interrupted: not left queued, nor in the way of those behind
                 lock.lock();
@@ -181,7 +193,7 @@ final class NameState implements Hold.Exit {
         lock.lock();
         try {
             if (placed) {
-                holds.add(hold);
+                addHeld(hold);
             } else {
                 if (outside == null) {
                     outside = new ArrayList<>(1);
@@ -201,7 +213,10 @@ final class NameState implements Hold.Exit {
     Hold lost(Grant grant, String reason) {
         lock.lock();
         try {
-            Hold hold = find(holds, grant);
+            Hold hold = held != null && held.grant.ownerToken().equals(grant.ownerToken()) ? held : null;
+            if (hold == null && moreHeld != null) {
+                hold = find(moreHeld, grant);
+            }
             if (hold == null && outside != null) {
                 hold = find(outside, grant);
             }
@@ -233,9 +248,14 @@ final class NameState implements Hold.Exit {
     Hold heldBy(Thread owner) {
         lock.lock();
         try {
-            for (Hold hold : holds) {
-                if (hold.owner == owner && hold.isActive()) {
-                    return hold;
+            if (held != null && held.owner == owner && held.isActive()) {
+                return held;
+            }
+            if (moreHeld != null) {
+                for (Hold hold : moreHeld) {
+                    if (hold.owner == owner && hold.isActive()) {
+                        return hold;
+                    }
                 }
             }
             return null;
@@ -248,7 +268,12 @@ final class NameState implements Hold.Exit {
     void addHoldsTo(List<Hold> all) {
         lock.lock();
         try {
-            addActive(holds, all);
+            if (held != null && held.isActive()) {
+                all.add(held);
+            }
+            if (moreHeld != null) {
+                addActive(moreHeld, all);
+            }
             if (outside != null) {
                 addActive(outside, all);
             }
@@ -271,7 +296,7 @@ final class NameState implements Hold.Exit {
         boolean wasHeld;
         lock.lock();
         try {
-            wasHeld = holds.remove(hold);
+            wasHeld = removeHeld(hold);
             if (wasHeld) {
                 passOn();
             } else if (outside != null && outside.remove(hold)) {
@@ -295,7 +320,7 @@ final class NameState implements Hold.Exit {
     boolean streakEndsAt(Hold hold) {
         lock.lock();
         try {
-            return holds.contains(hold) && streakEnds(hold);
+            return isHeld(hold) && streakEnds(hold);
         } finally {
             lock.unlock();
         }
@@ -310,7 +335,7 @@ final class NameState implements Hold.Exit {
     void freedInStore(Hold hold, long releaseNanos) {
         lock.lock();
         try {
-            if (holds.contains(hold) && streakEnds(hold)) {
+            if (isHeld(hold) && streakEnds(hold)) {
                 courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
             }
         } finally {
@@ -329,7 +354,7 @@ final class NameState implements Hold.Exit {
     Waiter claimForHandOver(Hold hold) {
         lock.lock();
         try {
-            if (!holds.contains(hold) || streakEnds(hold)) {
+            if (!isHeld(hold) || streakEnds(hold)) {
                 return null;
             }
             for (Waiter w; (w = pollQueued()) != null; ) {
@@ -338,7 +363,7 @@ final class NameState implements Hold.Exit {
                     if (handOversInARow < MAX_HAND_OVERS_IN_A_ROW) {
                         handOversInARow++;
                     }
-                    holds.remove(hold);
+                    removeHeld(hold);
                     inFlight++;
                     return w;
                 }
@@ -386,6 +411,36 @@ final class NameState implements Hold.Exit {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Whether {@code hold} is registered through the gate. Under lock. */
+    private boolean isHeld(Hold hold) {
+        return held == hold || moreHeld != null && moreHeld.contains(hold);
+    }
+
+    /** Registers {@code hold} through the gate. Under lock. */
+    private void addHeld(Hold hold) {
+        if (held == null) {
+            held = hold;
+            return;
+        }
+        if (moreHeld == null) {
+            moreHeld = new ArrayList<>(2);
+        }
+        moreHeld.add(hold);
+    }
+
+    /** Takes {@code hold} out of those registered through the gate; false if it was not there. Under lock. */
+    private boolean removeHeld(Hold hold) {
+        if (held == hold) {
+            held = moreHeld == null ? null : moreHeld.remove(moreHeld.size() - 1);
+        } else if (moreHeld == null || !moreHeld.remove(hold)) {
+            return false;
+        }
+        if (moreHeld != null && moreHeld.isEmpty()) {
+            moreHeld = null;
+        }
+        return true;
     }
 
     /** One acquisition in flight less; returns the loss kept for {@code ownerToken} (null for none). Under lock. */

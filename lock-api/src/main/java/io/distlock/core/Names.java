@@ -26,7 +26,7 @@ final class Names {
     NameState enter(String name, boolean permit) {
         Object key = permit ? new PermitKey(name) : name;
         if (states.get(key) == null) {
-            return states.merge(key, new NameState(this, key, name, permit), Names::join);
+            return states.merge(key, new NameState(this, key), Names::join);
         }
         return states.compute(key, joinOrMake);
     }
@@ -34,8 +34,7 @@ final class Names {
     /** For {@link #enter}'s compute: one user more, or a new state; made once, as it refers to this object. */
     private final BiFunction<Object, NameState, NameState> joinOrMake = (key, s) -> {
         if (s == null) {
-            return key instanceof PermitKey p ? new NameState(this, key, p.name(), true)
-                    : new NameState(this, key, (String) key, false);
+            return new NameState(this, key);
         }
         s.users++;
         return s;
@@ -51,7 +50,7 @@ final class Names {
     void leave(NameState state) {
         states.compute(state.key, (k, s) -> {
             if (s != state) { // a leave without its enter: never take another state's user away
-                throw new IllegalStateException("no user of the state of '" + state.name + "' is left to leave");
+                throw new IllegalStateException("no user of the state of '" + state.name() + "' is left to leave");
             }
             return --s.users == 0 ? null : s;
         });
@@ -76,12 +75,12 @@ final class Names {
 
     /** Number of lock names with a state in use (for tests: states must not leak). */
     int locksInUse() {
-        return (int) states.values().stream().filter(s -> !s.permit).count();
+        return (int) states.values().stream().filter(s -> !s.isPermit()).count();
     }
 
     /** Number of semaphore names with a state in use (for tests: states must not leak). */
     int semaphoresInUse() {
-        return (int) states.values().stream().filter(s -> s.permit).count();
+        return (int) states.values().stream().filter(s -> s.isPermit()).count();
     }
 
     /** Number of threads queued at every name (for tests: waiters that gave up must not stay queued). */

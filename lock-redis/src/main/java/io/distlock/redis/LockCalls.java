@@ -21,11 +21,6 @@ final class LockCalls {
     record Call(List<String> keys, List<String> args) {
     }
 
-    /** A lock's keys, release channel and name, encoded once for the acquire and the release of one lease. */
-    record EncodedName(String name, Rawable lock, Rawable fence, Rawable waiting, Rawable channel,
-            Rawable encodedName) {
-    }
-
     /** A lease time and its milliseconds as sent. */
     private record LeaseMs(Duration leaseTime, Rawable ms) {
     }
@@ -82,17 +77,39 @@ final class LockCalls {
     }
 
     /**
-     * The keys of {@code name} as {@link RedisKeys} names them, encoded: the name is encoded once and put between the
-     * encoded head and tails, instead of building and encoding four strings.
+     * The key of {@code name} with {@code tail} (the tag's {@code '}'} and a kind) as {@link RedisKeys} names it,
+     * encoded: the name's UTF-8 {@code encodedName}, encoded once per call, is put between the encoded head and tail,
+     * instead of building and encoding a string per key. A name that is not its own hash tag gets the key as
+     * {@link RedisKeys} builds it.
      */
-    EncodedName encode(String name) {
-        byte[] encodedName = bytes(name);
-        if (name.indexOf('}') >= 0) { // not its own hash tag: the keys as RedisKeys builds them
-            return new EncodedName(name, SentBytes.of(keys.lock(name)), SentBytes.of(keys.fence(name)),
-                    SentBytes.of(keys.waiting(name)), join(channelHead, encodedName), new SentBytes(encodedName));
+    private Rawable key(String name, byte[] encodedName, RedisKeys.Kind kind, byte[] tail) {
+        return name.indexOf('}') >= 0 ? SentBytes.of(keys.key(kind, name)) : around(encodedName, tail);
+    }
+
+    /**
+     * {@link #key(String, byte[], RedisKeys.Kind, byte[])} for a call that sends no encoded name of its own: an ASCII
+     * name is written straight into the key, so the call encodes no name array.
+     */
+    private Rawable key(String name, RedisKeys.Kind kind, byte[] tail) {
+        if (name.indexOf('}') >= 0 || !isAscii(name)) {
+            return key(name, bytes(name), kind, tail);
         }
-        return new EncodedName(name, around(encodedName, LOCK_TAIL), around(encodedName, FENCE_TAIL),
-                around(encodedName, WAITING_TAIL), join(channelHead, encodedName), new SentBytes(encodedName));
+        int length = name.length();
+        byte[] key = Arrays.copyOf(keyHead, keyHead.length + length + tail.length);
+        for (int i = 0; i < length; i++) {
+            key[keyHead.length + i] = (byte) name.charAt(i);
+        }
+        System.arraycopy(tail, 0, key, keyHead.length + length, tail.length);
+        return new SentBytes(key);
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code P{}, the encoded name, then {@code tail}: a key of a name that is its own hash tag. */
@@ -111,11 +128,13 @@ final class LockCalls {
 
     /**
      * {@link #acquire(String, String, Duration)} in encoded form, a call of {@link RedisScripts#ACQUIRE} built from
-     * the name's keys and the {@code value} encoded at acquire: nothing is encoded or copied here.
+     * the name's keys, encoded here, and the {@code value} encoded by the caller.
      */
-    CommandArguments acquire(EncodedName name, Rawable value, Duration leaseTime) {
+    CommandArguments acquire(String name, Rawable value, Duration leaseTime) {
         CommandArguments call = RedisScripts.ACQUIRE.call(guarded ? 4 : 3)
-                .key(name.lock()).key(name.fence()).key(name.waiting());
+                .key(key(name, RedisKeys.Kind.LOCK, LOCK_TAIL))
+                .key(key(name, RedisKeys.Kind.FENCE, FENCE_TAIL))
+                .key(key(name, RedisKeys.Kind.WAITING, WAITING_TAIL));
         if (guarded) {
             call.key(guardKeyArg);
         }
@@ -138,10 +157,16 @@ final class LockCalls {
         return -2 - acquireReply; // -1 (unknown) maps to itself
     }
 
-    /** {@link #release(String, String)} in encoded form, a call of {@link RedisScripts#RELEASE}. */
-    CommandArguments release(EncodedName name, Rawable value) {
-        return RedisScripts.RELEASE.call(2).key(name.lock()).key(name.waiting())
-                .add(value).add(name.channel()).add(name.encodedName()).add(wakeHeadArg);
+    /**
+     * {@link #release(String, String)} in encoded form, a call of {@link RedisScripts#RELEASE}: the keys and channel
+     * encoded here from one encoding of the name.
+     */
+    CommandArguments release(String name, Rawable value) {
+        byte[] encodedName = bytes(name);
+        return RedisScripts.RELEASE.call(2)
+                .key(key(name, encodedName, RedisKeys.Kind.LOCK, LOCK_TAIL))
+                .key(key(name, encodedName, RedisKeys.Kind.WAITING, WAITING_TAIL))
+                .add(value).add(join(channelHead, encodedName)).add(new SentBytes(encodedName)).add(wakeHeadArg);
     }
 
     /**
@@ -203,10 +228,13 @@ final class LockCalls {
 
     /**
      * Hand {@code name} over from the stored {@code fromValue} to {@code toValue}, for {@code leaseTime}, in encoded
-     * form (the new holder's keys are encoded once for its hand-over and its release).
+     * form (the keys encoded here).
      */
-    CommandArguments handOver(EncodedName name, Rawable fromValue, Rawable toValue, Duration leaseTime) {
-        return RedisScripts.HAND_OVER.call(3).key(name.lock()).key(name.fence()).key(name.waiting())
+    CommandArguments handOver(String name, Rawable fromValue, Rawable toValue, Duration leaseTime) {
+        return RedisScripts.HAND_OVER.call(3)
+                .key(key(name, RedisKeys.Kind.LOCK, LOCK_TAIL))
+                .key(key(name, RedisKeys.Kind.FENCE, FENCE_TAIL))
+                .key(key(name, RedisKeys.Kind.WAITING, WAITING_TAIL))
                 .add(fromValue).add(toValue).add(leaseMs(leaseTime));
     }
 

@@ -114,11 +114,11 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         ensureOpen();
         checkLease(leaseTime);
         String token = tokens.next();
-        HeldLock held = HeldLock.encoded(OwnerValue.encoded(token, Thread.currentThread()), calls.encode(name));
+        HeldLock held = new HeldLock(OwnerValue.encoded(token, Thread.currentThread()));
         Object reply;
         long sentAt = System.nanoTime(); // the grant's issue time, so the core need not copy it to add one
         try {
-            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(held.keys(), held.valueArg(), leaseTime));
+            reply = RedisScripts.ACQUIRE.run(client, calls.acquire(name, held, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
                 reaper.reap(name, held.value(), leaseTime);
@@ -199,7 +199,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
             reply = slotted
                     ? RedisScripts.RELEASE.run(client,
                             calls.releaseWithTombstone(name, held.value(), grant.ownerToken(), tombstoneMs))
-                    : RedisScripts.RELEASE.run(client, calls.release(held.keys(), held.valueArg()));
+                    : RedisScripts.RELEASE.run(client, calls.release(name, held));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
         }
@@ -218,7 +218,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         Object reply;
         try {
             reply = RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
-                    HeldLock.valueOf(grant.handle()), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
+                    HeldLock.valueOf(grant), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
                     slotted ? tombstoneMs : null));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
@@ -238,15 +238,14 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         checkLease(leaseTime);
         String name = from.name();
         String token = tokens.next();
-        HeldLock held = new HeldLock(OwnerValue.of(token, receiver), calls.encode(name));
-        String value = held.value();
+        HeldLock held = new HeldLock(OwnerValue.encoded(token, receiver));
         Object reply;
         try {
             reply = RedisScripts.HAND_OVER.run(client,
-                    calls.handOver(held.keys(), ((HeldLock) from.handle()).valueArg(), held.valueArg(), leaseTime));
+                    calls.handOver(name, (HeldLock) from.handle(), held, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) {
-                reaper.reap(name, value, leaseTime);
+                reaper.reap(name, held.value(), leaseTime);
             }
             throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
         }

@@ -18,41 +18,32 @@ class LockCallsTest {
     private final LockCalls guarded = new LockCalls(keys, true, Duration.ofSeconds(60), null);
 
     @Test
-    void encodedKeysAreTheKeysOfRedisKeys() {
+    void encodedCallsCarryTheStringCallsKeysAndArgumentsForEveryName() {
         for (String name : List.of("orders:42", "", "a}b", "{x}", "zürich-✓", "with space")) {
-            LockCalls.EncodedName encoded = calls.encode(name);
-            assertThat(text(encoded.lock())).isEqualTo(keys.lock(name));
-            assertThat(text(encoded.fence())).isEqualTo(keys.fence(name));
-            assertThat(text(encoded.waiting())).isEqualTo(keys.waiting(name));
-            assertThat(text(encoded.channel())).isEqualTo(keys.channel(name));
-            assertThat(text(encoded.encodedName())).isEqualTo(name);
-        }
-    }
+            for (LockCalls c : List.of(calls, guarded)) {
+                LockCalls.Call acquire = c.acquire(name, "v|me", Duration.ofMillis(1500));
+                CommandArguments encodedAcquire = c.acquire(name, SentBytes.of("v|me"), Duration.ofMillis(1500));
+                assertThat(text(encodedAcquire.get(1))).isEqualTo(RedisScripts.ACQUIRE.sha());
+                assertThat(keysOf(encodedAcquire)).isEqualTo(acquire.keys());
+                assertThat(argsOf(encodedAcquire)).isEqualTo(acquire.args());
+                assertThat(encodedAcquire.getKeys()).hasSize(acquire.keys().size()); // routed by every key
 
-    @Test
-    void encodedAcquireAndReleaseCarryTheStringCallsKeysAndArguments() {
-        for (LockCalls c : List.of(calls, guarded)) {
-            LockCalls.Call acquire = c.acquire("n", "v|me", Duration.ofMillis(1500));
-            CommandArguments encodedAcquire = c.acquire(c.encode("n"), SentBytes.of("v|me"), Duration.ofMillis(1500));
-            assertThat(text(encodedAcquire.get(1))).isEqualTo(RedisScripts.ACQUIRE.sha());
-            assertThat(keysOf(encodedAcquire)).isEqualTo(acquire.keys());
-            assertThat(argsOf(encodedAcquire)).isEqualTo(acquire.args());
-            assertThat(encodedAcquire.getKeys()).hasSize(acquire.keys().size()); // routed by every key
-
-            LockCalls.Call release = c.release("n", "v|me");
-            CommandArguments encodedRelease = c.release(c.encode("n"), SentBytes.of("v|me"));
-            assertThat(text(encodedRelease.get(1))).isEqualTo(RedisScripts.RELEASE.sha());
-            assertThat(keysOf(encodedRelease)).isEqualTo(release.keys());
-            assertThat(argsOf(encodedRelease)).isEqualTo(release.args());
+                LockCalls.Call release = c.release(name, "v|me");
+                CommandArguments encodedRelease = c.release(name, SentBytes.of("v|me"));
+                assertThat(text(encodedRelease.get(1))).isEqualTo(RedisScripts.RELEASE.sha());
+                assertThat(keysOf(encodedRelease)).isEqualTo(release.keys());
+                assertThat(argsOf(encodedRelease)).isEqualTo(release.args());
+            }
+            assertThat(keysOf(calls.handOver(name, SentBytes.of("v|a"), SentBytes.of("v|b"), Duration.ofMillis(1500))))
+                    .containsExactly(keys.lock(name), keys.fence(name), keys.waiting(name));
         }
     }
 
     @Test
     void anotherLeaseTimeIsEncodedAfresh() {
-        LockCalls.EncodedName name = calls.encode("n");
-        assertThat(argsOf(calls.acquire(name, SentBytes.of("v"), Duration.ofMillis(1500))).get(1)).isEqualTo("1500");
-        assertThat(argsOf(calls.acquire(name, SentBytes.of("v"), Duration.ofSeconds(7))).get(1)).isEqualTo("7000");
-        assertThat(argsOf(calls.acquire(name, SentBytes.of("v"), Duration.ofMillis(1500))).get(1)).isEqualTo("1500");
+        assertThat(argsOf(calls.acquire("n", SentBytes.of("v"), Duration.ofMillis(1500))).get(1)).isEqualTo("1500");
+        assertThat(argsOf(calls.acquire("n", SentBytes.of("v"), Duration.ofSeconds(7))).get(1)).isEqualTo("7000");
+        assertThat(argsOf(calls.acquire("n", SentBytes.of("v"), Duration.ofMillis(1500))).get(1)).isEqualTo("1500");
     }
 
     /** The KEYS of an EVALSHA call: after the command, the SHA and the key count. */

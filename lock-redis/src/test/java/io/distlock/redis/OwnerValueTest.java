@@ -23,15 +23,16 @@ class OwnerValueTest {
     }
 
     @Test
-    void aHandleAcquiredEncodedShowsAndEqualsItsValue() {
-        LockCalls.EncodedName keys = new LockCalls(new RedisKeys("p:"), false, java.time.Duration.ofSeconds(60), null)
-                .encode("n");
+    void aHandleShowsAndEqualsItsValueAndShowsNoToken() {
         String value = OwnerValue.of("abc", Thread.currentThread());
-        HeldLock encoded = HeldLock.encoded(OwnerValue.encoded("abc", Thread.currentThread()), keys);
-        HeldLock fromString = new HeldLock(value, keys);
-        assertThat(encoded.value()).isEqualTo(value);
-        assertThat(HeldLock.valueOf(encoded)).isEqualTo(value);
-        assertThat(encoded).isEqualTo(fromString).hasSameHashCodeAs(fromString);
-        assertThat(encoded.toString()).doesNotContain("abc");
+        HeldLock held = new HeldLock(OwnerValue.encoded("abc", Thread.currentThread()));
+        assertThat(held.value()).isEqualTo(value);
+        assertThat(held.getRaw()).isEqualTo(value.getBytes(StandardCharsets.UTF_8));
+        assertThat(HeldLock.valueOf(new io.distlock.spi.Grant("n", "abc", 1, held))).isEqualTo(value);
+        assertThat(HeldLock.valueOf(new io.distlock.spi.Grant("n", "abc", 1, value))).as("a Redlock grant's")
+                .isEqualTo(value);
+        assertThat(held).isEqualTo(new HeldLock(value.getBytes(StandardCharsets.UTF_8)))
+                .hasSameHashCodeAs(new HeldLock(value.getBytes(StandardCharsets.UTF_8)));
+        assertThat(held.toString()).doesNotContain("abc");
     }
 }
