@@ -53,6 +53,7 @@ final class EmptiedParents {
     private final CuratorFramework client;
     private final HeldNodes paths;
     private final long delayNanos = DELAY.toNanos();
+    private final int maxPending;
     /** Released lock names: the parent version to delete at and when. */
     private final Map<String, Due> locks = new ConcurrentHashMap<>();
     /** Released semaphore names, the same way. */
@@ -69,8 +70,14 @@ final class EmptiedParents {
      * @param paths the store's held nodes, for the chroot of the plain ZooKeeper handle's paths
      */
     EmptiedParents(CuratorFramework client, HeldNodes paths, String storeName) {
+        this(client, paths, storeName, MAX_PENDING);
+    }
+
+    /** As the store makes it, with at most {@code maxPending} names waiting (tests). */
+    EmptiedParents(CuratorFramework client, HeldNodes paths, String storeName, int maxPending) {
         this.client = client;
         this.paths = paths;
+        this.maxPending = maxPending;
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "distlock-zookeeper-parents-" + storeName);
             t.setDaemon(true);
@@ -95,7 +102,7 @@ final class EmptiedParents {
             return;
         }
         Due due = new Due(version, System.nanoTime() + delayNanos);
-        if (pending() < MAX_PENDING) {
+        if (pending() < maxPending) {
             pending.merge(name, due, EmptiedParents::later);
         } else {
             pending.computeIfPresent(name, (n, before) -> later(before, due)); // full: a new name is the server's

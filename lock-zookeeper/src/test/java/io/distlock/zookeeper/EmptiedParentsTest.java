@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.spi.Grant;
+import io.distlock.spi.LeaseEvents;
+import io.distlock.spi.Wait;
 import io.distlock.tck.fixture.ClassFixture;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -143,6 +146,33 @@ class EmptiedParentsTest {
             store.close();
         }
         assertThat(emptied.pending()).as("names waiting after the store closed").isZero();
+    }
+
+    @Test
+    void atMostTheirLimitOfNamesWaitAndANameWaitingAlreadyMovesOn() throws Exception {
+        ZooKeeperBackend backend = TestServers.backend(TestServers.uri(zk.get().server().getConnectString(),
+                "emptied", Duration.ofSeconds(6), Duration.ofSeconds(5)));
+        backend.attach(LeaseEvents.NONE);
+        EmptiedParents emptied = new EmptiedParents(backend.curator(), backend.heldNodes(), "limit-test", 5);
+        List<Grant> grants = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                grants.add(backend.acquire("limit:" + i, Duration.ofSeconds(30), Wait.none()));
+            }
+            for (Grant grant : grants) {
+                emptied.released(grant.name(), (LockNode) grant.handle()); // still held: any delete is refused
+            }
+            assertThat(emptied.pending()).as("names waiting with a limit of 5, 10 released").isEqualTo(5);
+            emptied.released(grants.get(0).name(), (LockNode) grants.get(0).handle());
+            assertThat(emptied.pending()).as("after a waiting name was released again").isEqualTo(5);
+        } finally {
+            emptied.close();
+            for (Grant grant : grants) {
+                backend.release(grant);
+            }
+            backend.close();
+        }
+        assertThat(emptied.pending()).as("names waiting once closed").isZero();
     }
 
     /**
