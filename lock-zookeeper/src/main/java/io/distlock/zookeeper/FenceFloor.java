@@ -45,6 +45,20 @@ final class FenceFloor {
         return Math.max(next, micros(writtenMillis));
     }
 
+    /**
+     * Whether {@code token}, granted by a stamp the server wrote at {@code writtenMillis}, is below the server clock
+     * from the next millisecond on: true of every token the clock seeded, and of a counter that went on from one by
+     * fewer than 1,000 grants in a millisecond; false of a floor an operator moved ahead of the clock. Only a parent
+     * whose last token is below the clock may be deleted by a client ({@link EmptiedParents}), and only after that
+     * millisecond: a parent made again seeds its first token from its creation time, so it starts above every token
+     * its predecessor granted (a deletion within the millisecond of the last stamp could repeat a token, defect Z6 of
+     * lock-tck/DEFECTS.md).
+     */
+    static boolean belowClockAfter(long token, long writtenMillis) {
+        return writtenMillis > 0 && writtenMillis < Long.MAX_VALUE / MICROS_PER_MILLI
+                && token < micros(writtenMillis + 1);
+    }
+
     /** {@code token} as the parent's data: decimal digits, as an operator reads them. */
     static byte[] encode(long token) {
         return Long.toString(token).getBytes(StandardCharsets.US_ASCII);

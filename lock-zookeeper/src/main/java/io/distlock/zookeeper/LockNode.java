@@ -9,6 +9,9 @@ import java.util.Objects;
  */
 final class LockNode {
 
+    /** {@link #parentVersion()} of a node whose parent this client must leave to the server. */
+    static final int KEEP_PARENT = -1;
+
     private final String path;
     private final long czxid;
     private final long sessionId;
@@ -19,6 +22,13 @@ final class LockNode {
      * grant is published.
      */
     private int version;
+    /**
+     * The data version our stamp left the parent at, if the token it granted is below the server clock from the next
+     * millisecond on ({@link FenceFloor#belowClockAfter}); {@link #KEEP_PARENT} if not, or if unknown. What
+     * {@link EmptiedParents} deletes the parent at once the node is released. Written by the acquiring thread before
+     * the grant is published.
+     */
+    private int parentVersion = KEEP_PARENT;
     /**
      * How far the sweep got with this node: {@link HeldNodes#NEW}, {@code SEEN}, {@code WATCHED} (on its own) or
      * {@code COVERED} (by its root's watch); written by the sweep thread only.
@@ -59,6 +69,19 @@ final class LockNode {
     /** Records the version our write (the stamp) left the node at. */
     void version(int version) {
         this.version = version;
+    }
+
+    /**
+     * The data version our stamp left the parent at, or {@link #KEEP_PARENT}: its token is ahead of the server clock
+     * (an operator's floor), or the node was never stamped.
+     */
+    int parentVersion() {
+        return parentVersion;
+    }
+
+    /** Records the version our stamp left the parent at, or {@link #KEEP_PARENT}. */
+    void parentVersion(int parentVersion) {
+        this.parentVersion = parentVersion;
     }
 
     @Override

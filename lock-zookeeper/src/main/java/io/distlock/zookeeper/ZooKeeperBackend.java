@@ -70,6 +70,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final long operationNanos;
     final Set<Wakeup> waiting = ConcurrentHashMap.newKeySet();
     private final ZooKeeperPermits permits = new ZooKeeperPermits(this);
+    /** Deletes the parents of the names this store released, once they are past their delay and empty. */
+    private final EmptiedParents emptiedParents;
     /** Operations being waited for: closing the store ends their waits at once. */
     private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     /** Listings sent behind a create and not yet waited for: closing the store ends their waits too. */
@@ -123,6 +125,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         this.operationNanos = operationTimeout.toNanos();
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
         this.held = new HeldNodes(client, redactedUri);
+        this.emptiedParents = new EmptiedParents(client, held, redactedUri);
         this.sessionListener = new SessionListener(held, new RevivedNodes(held, pending), this::wakeWaiters,
                 redactedUri);
         client.getConnectionStateListenable().addListener(sessionListener);
@@ -145,6 +148,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** The nodes held through this backend, for tests. */
     HeldNodes heldNodes() {
         return held;
+    }
+
+    /** The parents this backend will delete, for tests. */
+    EmptiedParents emptiedParents() {
+        return emptiedParents;
     }
 
     /** The Curator client, for tests and tools. */
@@ -338,7 +346,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             if (written.getResultCode() == KeeperException.Code.OK.intValue()) {
                 List<CuratorTransactionResult> results = written.getOpResults();
                 ours.version(results.get(0).getResultStat().getVersion());
-                return FenceFloor.granted(next, results.get(1).getResultStat().getMtime());
+                Stat stamped = results.get(1).getResultStat();
+                long token = FenceFloor.granted(next, stamped.getMtime());
+                ours.parentVersion(FenceFloor.belowClockAfter(token, stamped.getMtime()) ? stamped.getVersion()
+                        : LockNode.KEEP_PARENT); // a floor ahead of the clock: its parent is left to the server
+                return token;
             }
             int ourError = opError(written, 0);
             if (ourError == KeeperException.Code.NONODE.intValue()) {
@@ -627,6 +639,19 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /**
+     * Releases the grant ({@link #deleteOurNode}) and, if it was released, has {@link EmptiedParents} delete the
+     * name's parent a while later if nobody stamps it again and it is empty then (no request on the release's path).
+     */
+    @Override
+    public boolean release(Grant grant) {
+        boolean released = deleteOurNode(grant);
+        if (released) {
+            emptiedParents.released(grant.name(), (LockNode) grant.handle());
+        }
+        return released;
+    }
+
+    /**
      * Deletes the grant's node at the version its stamp left it (one request): a node made again at our path by
      * another client has another version and is not deleted in our name. A node whose version moved on (an
      * operator wrote into it) is deleted only if it is still ours ({@link #isOurs}: our session, our create). A
@@ -634,8 +659,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * taken as released: Curator sends a guaranteed delete again after a connection loss, so the first one may have
      * deleted the node and lost its reply (a force-release in that same moment then goes unreported at release).
      */
-    @Override
-    public boolean release(Grant grant) {
+    private boolean deleteOurNode(Grant grant) {
         LockNode node = (LockNode) grant.handle();
         pending.add(node.path()); // in use until its delete has answered (or not): not one to sweep meanwhile
         held.remove(node.path());
@@ -916,6 +940,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         listings.forEach(Listing::cancel);
         sessionListener.close();
         held.close();
+        emptiedParents.close();
         client.close();
     }
 

@@ -1,0 +1,176 @@
+package io.distlock.zookeeper;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * Deletes the parent node of a name this store released, {@link #DELAY} after its last release, so that names used
+ * once (one lock per order) leave nothing behind within seconds: the server deletes an emptied CONTAINER parent
+ * only at its container check (every minute by default, and at most {@code znode.container.maxPerMinute} of them a
+ * minute), far behind a steady stream of new names. The delete is sent in the background, at the data version our
+ * grant's stamp left the parent at, so it is refused, harmlessly, if the parent is not empty (NOTEMPTY: others
+ * queued or hold), was stamped again since (BADVERSION: another grant, or an operator's write) or is gone (NONODE).
+ *
+ * <p>Tokens never repeat: a parent made again seeds its first token from its creation time ({@link FenceFloor}), so
+ * it starts above every token of the parent deleted before it if that parent's last token is below the server clock
+ * at the deletion. The version makes the last token the one our grant got, which {@link FenceFloor#belowClockAfter}
+ * checked at the grant: below the clock from the millisecond after the stamp on (a token ahead of the clock, an
+ * operator's floor, is never recorded: its parent is left to the server). The delay puts the deletion seconds, not
+ * one millisecond, past the stamp, so a server clock that steps back a little, or another ensemble member's clock
+ * after a leader change, still reads later than the stamp. The version cannot tell our parent from one the server
+ * deleted and someone made and stamped again to the same version within the delay; deleting that one is no worse
+ * than the server's own deletion at an arbitrary moment (defect Z6 of lock-tck/DEFECTS.md, open, not widened).
+ *
+ * <p>Bounded: one entry per released name (a name released again moves its delay on, and keeps the newest version
+ * this store stamped), dropped once its delete is sent; at most {@link #MAX_PENDING} names, past which a released
+ * name is left to the server. Closing the store drops the pending ones (the server's container check takes them).
+ * No request is sent on the acquire or release path, and none while a name keeps being taken again within the delay.
+ */
+final class EmptiedParents {
+
+    /**
+     * How long after a name's last release its parent is deleted: far more than the millisecond the clock must move
+     * past the last stamp (see above), long enough that a name taken again soon keeps its parent (no parent made
+     * again, no refused delete), short beside the server's minute.
+     */
+    static final Duration DELAY = Duration.ofSeconds(2);
+    /** How many released names wait at most; about 100 B each. */
+    static final int MAX_PENDING = 100_000;
+    /** How often due parents are looked for. */
+    static final long TICK_MS = 250;
+
+    private static final System.Logger LOG = System.getLogger(EmptiedParents.class.getName());
+    private static final String PERMITS_PREFIX = ZooKeeperPermits.ROOT + "/";
+
+    private final CuratorFramework client;
+    private final HeldNodes paths;
+    private final long delayNanos = DELAY.toNanos();
+    private final int maxPending;
+    /** Released lock names: the parent version to delete at and when. */
+    private final Map<String, Due> locks = new ConcurrentHashMap<>();
+    /** Released semaphore names, the same way. */
+    private final Map<String, Due> semaphores = new ConcurrentHashMap<>();
+    private final ScheduledThreadPoolExecutor timer;
+    private volatile boolean closed;
+
+    /** When a parent is due to be deleted, and at which data version. */
+    private record Due(int version, long atNanos) {
+    }
+
+    /**
+     * @param client the store's client, whose session sends the deletes
+     * @param paths the store's held nodes, for the chroot of the plain ZooKeeper handle's paths
+     */
+    EmptiedParents(CuratorFramework client, HeldNodes paths, String storeName) {
+        this(client, paths, storeName, MAX_PENDING);
+    }
+
+    /** As the store makes it, with at most {@code maxPending} names waiting (tests). */
+    EmptiedParents(CuratorFramework client, HeldNodes paths, String storeName, int maxPending) {
+        this.client = client;
+        this.paths = paths;
+        this.maxPending = maxPending;
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "distlock-zookeeper-parents-" + storeName);
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::deleteDue, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Records that {@code node}, a grant of {@code name}, was released: its parent is deleted {@link #DELAY} from now
+     * if nobody stamped it since and it is empty then. If its token was ahead of the clock, the name's parent is
+     * left to the server, also by an earlier release of the name still waiting.
+     */
+    void released(String name, LockNode node) {
+        Map<String, Due> pending = node.path().startsWith(PERMITS_PREFIX) ? semaphores : locks;
+        int version = node.parentVersion();
+        if (version == LockNode.KEEP_PARENT) {
+            pending.remove(name); // ahead of the clock now: an earlier release's version must not delete it either
+            return;
+        }
+        if (closed) {
+            return;
+        }
+        Due due = new Due(version, System.nanoTime() + delayNanos);
+        if (pending() < maxPending) {
+            pending.merge(name, due, EmptiedParents::later);
+        } else {
+            pending.computeIfPresent(name, (n, before) -> later(before, due)); // full: a new name is the server's
+        }
+    }
+
+    /**
+     * The later delay, with the newer version of the two: both are our stamps, each checked below the clock, and
+     * only the newer can still be the parent's (two permits of one name released out of their stamps' order).
+     */
+    private static Due later(Due before, Due now) {
+        long at = now.atNanos() - before.atNanos() > 0 ? now.atNanos() : before.atNanos(); // nanoTime may wrap
+        return new Due(Math.max(before.version(), now.version()), at);
+    }
+
+    /** How many names wait for their parent's delete. */
+    long pending() {
+        return locks.size() + (long) semaphores.size();
+    }
+
+    private void deleteDue() {
+        if (closed) {
+            return;
+        }
+        ZooKeeper zk;
+        try {
+            zk = client.getZookeeperClient().getZooKeeper();
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "no ZooKeeper handle to delete released names' parents with; trying at the next tick",
+                    e);
+            return;
+        }
+        long now = System.nanoTime();
+        deleteDue(zk, locks, ZooKeeperBackend::parentPath, now);
+        deleteDue(zk, semaphores, ZooKeeperPermits::parentPath, now);
+    }
+
+    private void deleteDue(ZooKeeper zk, Map<String, Due> pending, UnaryOperator<String> parentOf, long now) {
+        for (Map.Entry<String, Due> entry : pending.entrySet()) {
+            Due due = entry.getValue();
+            if (now - due.atNanos() < 0 || !pending.remove(entry.getKey(), due)) {
+                continue; // not due yet, or released again since: its new entry is
+            }
+            String parent = paths.fullPath(parentOf.apply(entry.getKey()));
+            try {
+                zk.delete(parent, due.version(), EmptiedParents::deleted, null);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "could not send the delete of " + parent + "; the server's container check "
+                        + "deletes it once empty", e);
+            }
+        }
+    }
+
+    /** The answer to a delete: anything but OK leaves the parent to its holders and to the server. */
+    private static void deleted(int rc, String path, Object ctx) {
+        KeeperException.Code code = KeeperException.Code.get(rc);
+        if (code != KeeperException.Code.OK && code != KeeperException.Code.NOTEMPTY
+                && code != KeeperException.Code.BADVERSION && code != KeeperException.Code.NONODE) {
+            LOG.log(Level.DEBUG, "the delete of the emptied parent " + path + " failed with " + code
+                    + "; the server's container check deletes it once empty");
+        }
+    }
+
+    /** Drops the pending deletes (the server's container check takes those parents) and stops the timer. */
+    void close() {
+        closed = true;
+        timer.shutdownNow();
+        locks.clear();
+        semaphores.clear();
+    }
+}
