@@ -117,9 +117,6 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     @Override
     protected Attempt attempt(String name, Duration leaseTime) {
         String token = OwnerTokens.newToken();
-        if (shared.othersTurn(name, signals)) {
-            return heldHere(name); // a release just woke another store of this JVM for it: its turn first
-        }
         String owner = owner();
         long fence;
         boolean[] sent = {false};
@@ -146,15 +143,9 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             sweeper.granted(leaseTime, fence);
             return Attempt.granted(new Grant(name, token, fence, null));
         }
-        return heldHere(name);
-    }
-
-    /**
-     * {@code name} is held: a waiting loop (not a single try) asks the other stores of this JVM and other processes to
-     * tell it of the release.
-     */
-    private Attempt heldHere(String name) {
         if (signals.hasWaiters(name)) {
+            // a waiting loop (not a single try) found it held: ask the other stores of this JVM and other processes
+            // to tell
             shared.waiting(name, signals);
             remote.waiting(name);
             refused.set(name);

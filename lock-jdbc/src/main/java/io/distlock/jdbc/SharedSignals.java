@@ -4,7 +4,6 @@ import io.distlock.spi.ReleaseSignals;
 import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The release wake-ups shared by every store of this JVM that opens the same database table, so that a release
@@ -26,20 +25,7 @@ final class SharedSignals {
     /** Per name, the stores whose waiters found it held, first queued first; changed only inside the map's compute. */
     private final ConcurrentHashMap<String, ArrayDeque<ReleaseSignals>> queued = new ConcurrentHashMap<>();
     /** Per name, the store the last release woke, until it queues again (then at the head) or the next release. */
-    private final ConcurrentHashMap<String, Turn> woken = new ConcurrentHashMap<>();
-
-    /**
-     * How long a store woken by a release has the name to itself among this JVM's stores: the others' attempts in that
-     * time are answered "held" without a statement ({@link #othersTurn}), so the store woken is not beaten to the row
-     * by the releasing store asking again at once, and the attempts that would find it taken by the store woken cost
-     * nothing. Short, so a woken store that neither takes the name nor queues again (its wait ended, a forced
-     * release) keeps the others out of the database for at most this long.
-     */
-    static final long TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-    /** The store a release woke for a name, and until when the others of this JVM leave it the name. */
-    private record Turn(ReleaseSignals store, long until) {
-    }
+    private final ConcurrentHashMap<String, ReleaseSignals> woken = new ConcurrentHashMap<>();
 
     /** The shared wake-ups for {@code table} of the database described by {@code redactedUrl}. */
     static SharedSignals forTable(String redactedUrl, String table) {
@@ -59,7 +45,7 @@ final class SharedSignals {
     /** A store closed: it is woken no more. */
     void leave(ReleaseSignals store) {
         stores.remove(store);
-        woken.values().removeIf(turn -> turn.store() == store);
+        woken.values().remove(store);
         for (String name : queued.keySet()) {
             queued.computeIfPresent(name, (k, q) -> {
                 q.remove(store);
@@ -73,15 +59,11 @@ final class SharedSignals {
      * the head if the last release woke it and it lost the race.
      */
     void waiting(String name, ReleaseSignals store) {
-        boolean[] wasWoken = {false};
-        woken.computeIfPresent(name, (k, turn) -> {
-            wasWoken[0] = turn.store() == store;
-            return wasWoken[0] ? null : turn;
-        });
+        boolean wasWoken = woken.remove(name, store);
         queued.compute(name, (k, q) -> {
             ArrayDeque<ReleaseSignals> stores = q == null ? new ArrayDeque<>() : q;
             if (!stores.contains(store)) {
-                if (wasWoken[0]) {
+                if (wasWoken) {
                     stores.addFirst(store);
                 } else {
                     stores.addLast(store);
@@ -89,15 +71,6 @@ final class SharedSignals {
             }
             return stores;
         });
-    }
-
-    /**
-     * Whether the last release of {@code name} woke another store than {@code store} less than {@link #TURN_NANOS}
-     * ago that has not queued again since (its attempt lost): then {@code store} leaves it its turn.
-     */
-    boolean othersTurn(String name, ReleaseSignals store) {
-        Turn turn = woken.get(name);
-        return turn != null && turn.store() != store && turn.until() - System.nanoTime() > 0;
     }
 
     /** How many other stores whose waiters still wait for {@code name} queued before {@code store}. */
@@ -137,7 +110,7 @@ final class SharedSignals {
             return q.isEmpty() ? null : q;
         });
         if (next[0] != null) {
-            woken.put(name, new Turn(next[0], System.nanoTime() + TURN_NANOS));
+            woken.put(name, next[0]);
             next[0].signal(name);
         } else {
             woken.remove(name);
