@@ -42,13 +42,6 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     private static final Terms TERMS = Terms.timed(MAX_NAME_LENGTH);
     private static final int OWNER_LENGTH = 255;
     private static final int RELEASE_TRIES = 3;
-    /**
-     * A waiter's pause grows by one step per store of this JVM queued ahead of it for the name, up to this many: the
-     * store ahead is woken by the release, so those behind need not poll as often (their polls per hand-off then
-     * stay about constant as stores are added); the pause stays bounded, so a store ahead whose waiter died costs
-     * the others at most this many pauses more.
-     */
-    static final int MAX_PAUSE_STEPS = 8;
     private static final System.Logger LOG = System.getLogger(JdbcBackend.class.getName());
 
     private final HikariDataSource pool;
@@ -59,8 +52,6 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     /** The wake-ups this store shares with the other stores of this JVM on the same table. */
     private final SharedSignals shared;
     private final RemoteWakeups remote;
-    /** The name this thread's last attempt found held while it waits, for the pause that follows on this thread. */
-    private final ThreadLocal<String> refused = new ThreadLocal<>();
     private final long pollMinNanos;
     private final long pollMaxNanos;
     private final String store;
@@ -148,7 +139,6 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             // to tell
             shared.waiting(name, signals);
             remote.waiting(name);
-            refused.set(name);
         }
         return Attempt.held(-1);
     }
@@ -158,16 +148,12 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
      * jitter (half to all of the step),
      * so many waiting clients neither hammer the database nor wake in lockstep. Local releases wake waiters at once
      * through {@link #signals()}, releases in other processes through {@link RemoteWakeups} where the database has
-     * them (PostgreSQL); polling covers the rest and expiries. A waiter behind other stores of this JVM queued for the
-     * same name pauses one step longer per store ahead, at most {@value #MAX_PAUSE_STEPS} steps.
+     * them (PostgreSQL); polling covers the rest and expiries.
      */
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
-        String name = refused.get();
-        refused.remove();
-        int steps = name == null ? 1 : 1 + Math.min(MAX_PAUSE_STEPS - 1, shared.ahead(name, signals));
-        return notPastHolderExpiry(steps * Backoff.jittered(Backoff.exponential(pollMinNanos, pollMaxNanos,
-                failures)), holderTtlNanos);
+        return notPastHolderExpiry(Backoff.jittered(Backoff.exponential(pollMinNanos, pollMaxNanos, failures)),
+                holderTtlNanos);
     }
 
     @Override

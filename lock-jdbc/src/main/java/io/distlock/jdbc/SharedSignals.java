@@ -11,9 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * signals of its own ({@link #join}); a store whose waiter found a lock held queues for the name ({@link #waiting}),
  * and a release wakes the releasing store's own waiters and, of the other stores, only the one that queued first and
  * still waits, as Curator wakes only the next node's watcher. So a hand-off among N stores waiting on one name costs
- * one attempt, not N - 1 (issue #33's waiters); the others keep polling, at a pace slowed by how many stores are
- * queued ahead of them ({@link #ahead}), so a wake-up that finds its waiter gone costs them at most a poll, never a
- * hang. A woken store that loses the race keeps its place at the head. Semaphore waiters share one set of signals ({@link #permits}): a release frees a
+ * one attempt, not N - 1 (issue #33's waiters); the others keep polling, so a wake-up that finds its waiter gone costs
+ * them at most a poll, never a hang. Semaphore waiters share one set of signals ({@link #permits}): a release frees a
  * slot that any of them may take. Keyed by the credential-free description of the database and the table name.
  */
 final class SharedSignals {
@@ -24,8 +23,6 @@ final class SharedSignals {
     private final Set<ReleaseSignals> stores = ConcurrentHashMap.newKeySet();
     /** Per name, the stores whose waiters found it held, first queued first; changed only inside the map's compute. */
     private final ConcurrentHashMap<String, ArrayDeque<ReleaseSignals>> queued = new ConcurrentHashMap<>();
-    /** Per name, the store the last release woke, until it queues again (then at the head) or the next release. */
-    private final ConcurrentHashMap<String, ReleaseSignals> woken = new ConcurrentHashMap<>();
 
     /** The shared wake-ups for {@code table} of the database described by {@code redactedUrl}. */
     static SharedSignals forTable(String redactedUrl, String table) {
@@ -45,7 +42,6 @@ final class SharedSignals {
     /** A store closed: it is woken no more. */
     void leave(ReleaseSignals store) {
         stores.remove(store);
-        woken.values().remove(store);
         for (String name : queued.keySet()) {
             queued.computeIfPresent(name, (k, q) -> {
                 q.remove(store);
@@ -54,40 +50,15 @@ final class SharedSignals {
         }
     }
 
-    /**
-     * A waiter of {@code store} found {@code name} held: the store queues for its release (once), at the end, or at
-     * the head if the last release woke it and it lost the race.
-     */
+    /** A waiter of {@code store} found {@code name} held: the store queues for its release (once). */
     void waiting(String name, ReleaseSignals store) {
-        boolean wasWoken = woken.remove(name, store);
         queued.compute(name, (k, q) -> {
             ArrayDeque<ReleaseSignals> stores = q == null ? new ArrayDeque<>() : q;
             if (!stores.contains(store)) {
-                if (wasWoken) {
-                    stores.addFirst(store);
-                } else {
-                    stores.addLast(store);
-                }
+                stores.addLast(store);
             }
             return stores;
         });
-    }
-
-    /** How many other stores whose waiters still wait for {@code name} queued before {@code store}. */
-    int ahead(String name, ReleaseSignals store) {
-        int[] ahead = {0};
-        queued.computeIfPresent(name, (k, q) -> {
-            for (ReleaseSignals s : q) {
-                if (s == store) {
-                    break;
-                }
-                if (s.hasWaiters(name)) {
-                    ahead[0]++;
-                }
-            }
-            return q;
-        });
-        return ahead[0];
     }
 
     /**
@@ -110,10 +81,7 @@ final class SharedSignals {
             return q.isEmpty() ? null : q;
         });
         if (next[0] != null) {
-            woken.put(name, next[0]);
             next[0].signal(name);
-        } else {
-            woken.remove(name);
         }
     }
 
