@@ -47,10 +47,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     private final HikariDataSource pool;
     private final SqlDialect dialect;
     private final SqlFailures failures;
-    /** Where this store's lock waiters wait. */
-    private final ReleaseSignals signals = new ReleaseSignals();
-    /** The wake-ups this store shares with the other stores of this JVM on the same table. */
-    private final SharedSignals shared;
+    private final ReleaseSignals signals;
     private final RemoteWakeups remote;
     private final long pollMinNanos;
     private final long pollMaxNanos;
@@ -62,11 +59,11 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     private final JdbcPermits permits;
     private final RowSweeper sweeper;
 
-    JdbcBackend(HikariDataSource pool, SqlDialect dialect, SharedSignals shared, RemoteWakeups remote,
+    JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, RemoteWakeups remote,
             long pollMinMillis, long pollMaxMillis, long socketTimeoutMillis, String redactedUri) {
         this.pool = pool;
         this.dialect = dialect;
-        this.shared = shared;
+        this.signals = signals;
         this.remote = remote;
         this.pollMinNanos = TimeUnit.MILLISECONDS.toNanos(pollMinMillis);
         this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
@@ -75,9 +72,8 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
-        this.permits = new JdbcPermits(this, pool, dialect, shared.permits(), redactedUri, abandoned);
+        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri, abandoned);
         this.sweeper = new RowSweeper(this, dialect, redactedUri);
-        shared.join(signals);
     }
 
     /** Sweeps the rows of unused names now, as the background tick does; answers how many names' rows went. */
@@ -135,10 +131,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             return Attempt.granted(new Grant(name, token, fence, null));
         }
         if (signals.hasWaiters(name)) {
-            // a waiting loop (not a single try) found it held: ask the other stores of this JVM and other processes
-            // to tell
-            shared.waiting(name, signals);
-            remote.waiting(name);
+            remote.waiting(name); // a waiting loop (not a single try) found it held: ask other processes to tell
         }
         return Attempt.held(-1);
     }
@@ -175,7 +168,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                 }
             }
         } finally {
-            shared.released(grant.name(), signals);
+            signals.signal(grant.name());
             remote.released(grant.name());
         }
     }
@@ -235,7 +228,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             }
         });
         if (freed) {
-            shared.released(name, signals);
+            signals.signal(name);
             remote.released(name);
         }
         return freed;
@@ -377,13 +370,6 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         return this;
     }
 
-    /** Wakes this store's lock waiters (as every polling store does) and the semaphore waiters of the table. */
-    @Override
-    public void closing() {
-        super.closing();
-        shared.permits().signalAll();
-    }
-
     @Override
     public LockAdmin admin() {
         return admin;
@@ -448,7 +434,6 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         if (closed.compareAndSet(false, true)) {
             abandoned.close();
             sweeper.close();
-            shared.leave(signals);
             remote.close();
             pool.close();
         }

@@ -6,6 +6,7 @@ import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
+import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.StoreUri;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -49,7 +50,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             pool.close();
             throw e;
         }
-        SharedSignals signals = SharedSignals.forTable(StoreUri.redact(settings.driverUrl()), settings.table());
+        ReleaseSignals signals = SharedSignals.forTable(StoreUri.redact(settings.driverUrl()), settings.table());
         RemoteWakeups remote = dialect instanceof PostgresDialect
                 ? new PostgresNotices(pool.getDataSource(), pool, settings.table(), signals,
                         Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.spi.ReleaseSignals;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -44,10 +45,10 @@ final class PostgresNotices implements RemoteWakeups {
     private final DataSource direct;
     private final DataSource pool;
     private final String channel;
-    private final SharedSignals signals;
+    private final ReleaseSignals signals;
     private final String store;
     /** One id for all stores of this JVM on the same table: they share release signals, so need no notices. */
-    private static final ConcurrentHashMap<SharedSignals, String> JVM_IDS = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<ReleaseSignals, String> JVM_IDS = new ConcurrentHashMap<>();
 
     private final String me;
     private final long wantedForNanos;
@@ -68,7 +69,7 @@ final class PostgresNotices implements RemoteWakeups {
      * Returns once the listener listens (or has failed once; it then keeps trying), at most after {@code
      * readyWithinMillis}, so a store just opened hears the announcements of waiters that start after it.
      */
-    PostgresNotices(DataSource direct, DataSource pool, String table, SharedSignals signals, long wantedForMillis,
+    PostgresNotices(DataSource direct, DataSource pool, String table, ReleaseSignals signals, long wantedForMillis,
                     long readyWithinMillis, String store) {
         this.direct = direct;
         this.pool = pool;
@@ -135,7 +136,7 @@ final class PostgresNotices implements RemoteWakeups {
                 listening = c;
                 s.execute("LISTEN \"" + channel + "\"");
                 listenTried.countDown();
-                signals.wakeAll(); // releases may have gone unannounced while this connection was down
+                signals.signalAll(); // releases may have gone unannounced while this connection was down
                 PGConnection pg = c.unwrap(PGConnection.class);
                 long checkedAt = System.nanoTime();
                 while (!closed) {
@@ -183,7 +184,7 @@ final class PostgresNotices implements RemoteWakeups {
                     // not one of ours: another program on the channel
                 }
             } else if (f[0].equals("r")) {
-                signals.released(payload.substring(f[0].length() + f[1].length() + 2), null);
+                signals.signal(payload.substring(f[0].length() + f[1].length() + 2));
             }
         }
         long now = System.nanoTime();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.StoreUri;
 import java.net.InetSocketAddress;
 import java.sql.Connection;
@@ -77,7 +78,7 @@ class PostgresDeafListenerTest {
     }
 
     /** The in-JVM release signals of the stores opened on {@code uri}, where a parked waiter shows. */
-    private static SharedSignals signalsOf(String uri, String table) {
+    private static ReleaseSignals signalsOf(String uri, String table) {
         return SharedSignals.forTable(StoreUri.redact(JdbcSettings.parse(StoreUri.parse(uri)).driverUrl()), table);
     }
 
