@@ -86,6 +86,11 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         sweeper.granted(leaseTime, fence);
     }
 
+    /** This store uses semaphores, so their table exists: the sweep of unused names covers it from now on. */
+    void permitTableInUse() {
+        sweeper.permitTableInUse();
+    }
+
     @Override
     public Terms terms() {
         return TERMS;

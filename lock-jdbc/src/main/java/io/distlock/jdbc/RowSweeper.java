@@ -35,6 +35,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * that still grants.
  * Each name is its own bounded statement: a row another transaction keeps locked costs only that row a turn, never
  * another name its clean-up or its lease, and a failed tick is tried again at the next.
+ *
+ * <p>The permit table is swept only once this store has used a semaphore ({@link #permitTableInUse}): a store that
+ * only locks sends it nothing (it is usually missing, and every failed statement on a missing table is a WARN in the
+ * MariaDB client's log). Semaphores left by stopped processes are swept by any store that still uses semaphores.
  */
 final class RowSweeper implements AutoCloseable {
 
@@ -61,6 +65,8 @@ final class RowSweeper implements AutoCloseable {
     private final ScheduledThreadPoolExecutor executor;
     private final AtomicLong activeUntil = new AtomicLong(System.nanoTime());
     private final AtomicBoolean ticking = new AtomicBoolean();
+    /** Whether this store has used a semaphore, so the permit table exists and has rows this store may leave. */
+    private volatile boolean permitTableInUse;
     /** The last lock name the walk looked at ("" from the start); touched by one sweep at a time. */
     private volatile String lockCursor = "";
     /** The last semaphore name the walk looked at ("" from the start). */
@@ -97,6 +103,11 @@ final class RowSweeper implements AutoCloseable {
         }
     }
 
+    /** This store found or created the permit table to use a semaphore: from now on the sweep covers it too. */
+    void permitTableInUse() {
+        permitTableInUse = true;
+    }
+
     private void schedule() {
         try {
             executor.schedule(this::tick, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
@@ -123,7 +134,10 @@ final class RowSweeper implements AutoCloseable {
         }
     }
 
-    /** One sweep: up to {@value #BATCHES} batches of each table. Answers how many names' rows it deleted. */
+    /**
+     * One sweep: up to {@value #BATCHES} batches of the lock table and, once this store used a semaphore, of the
+     * permit table. Answers how many names' rows it deleted.
+     */
     int sweepOnce() {
         int deleted = 0;
         for (int i = 0; i < BATCHES; i++) {
@@ -133,7 +147,7 @@ final class RowSweeper implements AutoCloseable {
                 break;
             }
         }
-        for (int i = 0; i < BATCHES; i++) {
+        for (int i = 0; permitTableInUse && i < BATCHES; i++) {
             int[] batch = backend.withConnection("sweeping unused permit rows", this::sweepPermits);
             deleted += batch[1];
             if (batch[0] < WALK) {

@@ -1,0 +1,67 @@
+package io.distlock.jdbc;
+
+import io.distlock.tck.fixture.FreePorts;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.netcrusher.core.reactor.NioReactor;
+import org.netcrusher.tcp.TcpCrusher;
+import org.netcrusher.tcp.TcpCrusherBuilder;
+
+/**
+ * A TCP proxy in front of a database that counts the client's requests whose text names a given word (a table):
+ * what the store sent to the server, read off the wire, so a test can say a store never touched a table without any
+ * hook in the store. Statement text travels in clear on the MySQL text protocol and in PostgreSQL's Parse messages.
+ */
+final class RequestCountingProxy implements AutoCloseable {
+
+    private static final Pattern HOST_PORT = Pattern.compile("//([^/:?]+):(\\d+)/");
+
+    private final String word;
+    private final AtomicInteger requests = new AtomicInteger();
+    private final NioReactor reactor;
+    private final TcpCrusher crusher;
+    private final String hostPort;
+    private final int port = FreePorts.next();
+
+    /** A proxy for the host:port in {@code jdbcUrl}, counting requests that contain {@code word}. */
+    RequestCountingProxy(String jdbcUrl, String word) throws Exception {
+        Matcher target = HOST_PORT.matcher(jdbcUrl);
+        if (!target.find()) {
+            throw new IllegalArgumentException("no host:port in the test database URL");
+        }
+        this.word = word;
+        hostPort = target.group(0);
+        reactor = new NioReactor();
+        crusher = TcpCrusherBuilder.builder().withReactor(reactor).withBindAddress("127.0.0.1", port)
+                .withConnectAddress(target.group(1), Integer.parseInt(target.group(2)))
+                .withOutgoingTransformFilterFactory(address -> this::watchRequest)
+                .buildAndOpen();
+    }
+
+    private void watchRequest(ByteBuffer request) {
+        byte[] bytes = new byte[request.remaining()];
+        request.duplicate().get(bytes);
+        if (new String(bytes, StandardCharsets.ISO_8859_1).contains(word)) {
+            requests.incrementAndGet();
+        }
+    }
+
+    /** Requests so far whose text contained the word. */
+    int requests() {
+        return requests.get();
+    }
+
+    /** {@code jdbcUrl} pointed at the proxy instead of the server. */
+    String route(String jdbcUrl) {
+        return jdbcUrl.replace(hostPort, "//127.0.0.1:" + port + "/");
+    }
+
+    @Override
+    public void close() {
+        crusher.close();
+        reactor.close();
+    }
+}
