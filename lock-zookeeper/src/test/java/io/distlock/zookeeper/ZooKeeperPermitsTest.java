@@ -53,6 +53,17 @@ class ZooKeeperPermitsTest {
         return raw.checkExists().forPath(parent) == null ? List.of() : raw.getChildren().forPath(parent);
     }
 
+    /** Node names without Curator's protected prefix (made now) and with it (made by earlier versions). */
+    @Test
+    void theLimitIsReadFromANodeNameWithOrWithoutCuratorsProtectedPrefix() {
+        assertThat(ZooKeeperPermits.limitOf("p3-lock-0000000007")).isEqualTo(3);
+        assertThat(ZooKeeperPermits.limitOf("_c_0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0-p12-lock-0000000007"))
+                .isEqualTo(12);
+        assertThat(ZooKeeperPermits.limitOf("lock-0000000007")).as("a lock's node").isZero();
+        assertThat(ZooKeeperPermits.limitOf("px-lock-0000000007")).as("no number").isZero();
+        assertThat(ZooKeeperPermits.limitOf("p-lock-0000000007")).as("no digits").isZero();
+    }
+
     @Test
     void aPermitNodeDeletedBehindItsHoldersBackIsLost() throws Exception {
         LockStore store = client();
