@@ -6,9 +6,10 @@ import java.util.List;
 
 /**
  * The contenders of one lock, in the order ZooKeeper queued them. A contender's node is named
- * {@code lock-<sequence>} (our prefix, then the parent's sequence counter; earlier versions of this store put
- * Curator's protected prefix {@code _c_<uuid>-} before it, and such names are read the same way); the lowest
- * sequence holds the lock and every other contender waits for the one just before it.
+ * {@code <store id>-<create>-lock-<sequence>} (the creating store's random id and the number of its create, our
+ * prefix, then the parent's sequence counter; earlier versions of this store put Curator's protected prefix
+ * {@code _c_<uuid>-} before {@code lock-}, and such names are read the same way); the lowest sequence holds the lock
+ * and every other contender waits for the one just before it.
  */
 final class LockQueue {
 

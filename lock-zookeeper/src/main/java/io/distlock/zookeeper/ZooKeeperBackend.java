@@ -13,6 +13,7 @@ import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -94,6 +95,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     private final AtomicLong disconnects = new AtomicLong();
     private final byte[] ownerData;
+    /**
+     * A random id of this backend, put before the number of the create and our prefix in the name of every node it
+     * creates ({@code <id>-<create>-lock-<sequence>}), so that no two creates ever make the same path: not two
+     * stores, and not one store after the server's sequence went back (a restore from an older copy, a reaped
+     * parent). Curator's protection mode gave that with a random prefix per create; this costs no random draw per
+     * create. A release deletes at our node's version, and a node made again at our path would be another's.
+     */
+    private final String storeId = String.format("%016x", new SecureRandom().nextLong());
     /** The session timeout the URI asked for: the server may agree a different one (see {@link #sessionTimeout()}). */
     private final Duration askedSessionTimeout;
     private final AtomicBoolean warnedOfSessionTimeout = new AtomicBoolean();
@@ -390,13 +399,13 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /**
-     * The owner token of a grant made with {@code node}: its path and its creation zxid. ZooKeeper proves ownership by
-     * the session that owns the ephemeral node, not by a token, so the core only needs a value unique to the grant:
-     * no two nodes exist at one path at once, and a path comes again only after its parent was deleted (the sequence
-     * starts again at 0), by then under a later zxid. No random draw per acquire.
+     * The owner token of a grant made with {@code node}: its path. ZooKeeper proves ownership by the session that owns
+     * the ephemeral node, not by a token, so the core only needs a value unique to the grant, and the path is one
+     * (its name carries this store's random id and the number of the create, {@link #storeId}): no random draw per
+     * acquire and no second string per held lease.
      */
     static String ownerToken(LockNode node) {
-        return node.path() + '@' + Long.toHexString(node.czxid());
+        return node.path();
     }
 
     /**
@@ -450,12 +459,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** One create of our contender node; null if a parent was deleted before our node could be made (NONODE). */
     private Created createOnce(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
             throws InterruptedException {
-        String path = parent + '/' + nodePrefix;
+        long number = pending.creating(); // before the create is sent: its node may be listed before it is read
+        String path = parent + '/' + storeId + '-' + number + '-' + nodePrefix;
         CreateBuilder builder = client.create();
         createHook.accept(builder);
         Listing[] listing = new Listing[1];
         boolean done = false;
-        long number = pending.creating(); // before the create is sent: its node may be listed before it is read
         String made = null;
         try {
             CuratorEvent event = call(budget, CREATING, parent, new BoundedCall(deleteLateCreate), callback -> {

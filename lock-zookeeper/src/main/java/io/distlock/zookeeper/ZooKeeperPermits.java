@@ -52,8 +52,8 @@ final class ZooKeeperPermits {
     }
 
     /**
-     * The limit in a contender's node name ({@code p<limit>-lock-<sequence>}, or with Curator's protected prefix
-     * {@code _c_<uuid>-} before it, as earlier versions of this store made them), or 0 if it has none.
+     * The limit in a contender's node name ({@code <store id>-<create>-p<limit>-lock-<sequence>}; earlier versions
+     * of this store put Curator's protected prefix {@code _c_<uuid>-} before {@code p<limit>}), or 0 if it has none.
      */
     static int limitOf(String child) {
         int lock = child.lastIndexOf("-" + LockQueue.NODE_PREFIX);
