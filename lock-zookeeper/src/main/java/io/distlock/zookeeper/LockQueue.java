@@ -6,12 +6,14 @@ import java.util.List;
 
 /**
  * The contenders of one lock, in the order ZooKeeper queued them. A contender's node is named
- * {@code _c_<uuid>-lock-<sequence>} (Curator's protected prefix, then ours, then the parent's sequence counter);
- * the lowest sequence holds the lock and every other contender waits for the one just before it.
+ * {@code <store id>-<create>-lock-<sequence>} (the creating store's random id and the number of its create, our
+ * prefix, then the parent's sequence counter; earlier versions of this store put Curator's protected prefix
+ * {@code _c_<uuid>-} before {@code lock-}, and such names are read the same way); the lowest sequence holds the lock
+ * and every other contender waits for the one just before it.
  */
 final class LockQueue {
 
-    /** Our part of every contender's node name; Curator's protection prefix comes before it. */
+    /** Our part of every contender's node name, before the sequence. */
     static final String NODE_PREFIX = "lock-";
 
     /** Contender node names by sequence: one comparator for every queue, not one made per listing. */

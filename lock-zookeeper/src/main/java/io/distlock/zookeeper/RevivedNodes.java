@@ -7,13 +7,21 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * Deletes, after a reconnect in the same session, the nodes of that session under the lock roots that this client
- * neither holds nor still uses ({@link PendingNodes}). ZooKeeper ends a node only with its session, and a live
- * session can own a node its client let go of: a server restored from an older copy brings back the nodes the copy
- * had, with their sessions, and a client whose session is in the copy reconnects in it as soon as other clients'
- * writes take the server past the transactions it had seen; a node it released after the copy then holds the name for
- * as long as the client lives. (A release whose delete was lost with the server is repeated by Curator: a guaranteed
- * delete.)
+ * The nodes of this client's live session that it neither holds nor still uses ({@link PendingNodes}): after a
+ * reconnect in the same session it lists and deletes all of them under the lock roots, and a contender asks it about
+ * the node just ahead of its own ({@link #unused}, {@link #settled}). ZooKeeper ends a node only with its session, so
+ * such a node would hold the name for as long as the client lives. Two ways make one:
+ * <ul>
+ * <li>a server restored from an older copy brings back the nodes the copy had, with their sessions, and a client
+ * whose session is in the copy reconnects in it as soon as other clients' writes take the server past the
+ * transactions it had seen: a node it released after the copy is back (a release whose delete was lost with the
+ * server is repeated by Curator: a guaranteed delete);</li>
+ * <li>a create whose reply the dropped connection lost: the server made the node, the client heard of no node, and
+ * Curator sends the create again (the store does not use Curator's protection mode, whose clean-up of a spent create
+ * recurses while the client is not connected: Z8 of lock-tck/DEFECTS.md), so the lost node sits ahead of the one in
+ * use. A lost reply comes with a disconnect, so the sweep after the reconnect finds it; the contender behind it
+ * usually finds it first.</li>
+ * </ul>
  */
 final class RevivedNodes {
 
@@ -54,25 +62,40 @@ final class RevivedNodes {
         return pending.createdUpTo(found.lastCreate());
     }
 
+    /** Whether every create begun so far has ended (its node, if any, registered): its node can be judged. */
+    boolean settled() {
+        return pending.createdUpTo(pending.lastCreate());
+    }
+
     /**
-     * Deletes the nodes of {@code found} this client neither uses nor holds; call once {@link #ready}. A node moves
-     * between the two sets while we look (a grant adds it to the held ones before it leaves the pending ones, a
-     * release adds it to the pending ones before it leaves the held ones), so pending is asked, then held, then
-     * pending again: a node found in neither was given up, or its release has ended.
+     * Whether this client neither uses nor holds the node of its session at {@code path}. A node moves between the
+     * two sets while we look (a grant adds it to the held ones before it leaves the pending ones, a release adds it
+     * to the pending ones before it leaves the held ones), so pending is asked, then held, then pending again: a node
+     * found in neither was given up, or its release has ended. Ask only once {@link #settled} (or {@link #ready}), so
+     * that a node whose create has not answered yet is not taken for an unused one.
+     */
+    boolean unused(String path) {
+        return !(pending.contains(path) || held.contains(path) || pending.contains(path));
+    }
+
+    /**
+     * Deletes the nodes of {@code found} this client neither uses nor holds ({@link #unused}); call once
+     * {@link #ready}.
      *
      * @return how many were deleted
      */
     int deleteUnused(ZooKeeper zk, Found found) throws KeeperException, InterruptedException {
         int deleted = 0;
         for (String path : found.paths()) {
-            if (pending.contains(path) || held.contains(path) || pending.contains(path)) {
+            if (!unused(path)) {
                 continue;
             }
             try {
                 zk.delete(held.fullPath(path), -1);
                 deleted++;
                 LOG.log(Level.INFO, "deleted " + path + ": a node of this client's session that it neither holds nor"
-                        + " waits with (a server restored from an older copy brings back nodes released since)");
+                        + " waits with (a create whose reply was lost, or a node a server restored from an older copy"
+                        + " brought back)");
             } catch (KeeperException.NoNodeException e) {
                 // gone meanwhile (a delete of our own in the background)
             }

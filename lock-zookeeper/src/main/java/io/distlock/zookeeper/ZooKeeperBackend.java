@@ -13,6 +13,7 @@ import io.distlock.spi.Terms;
 import io.distlock.spi.Wait;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,7 +38,7 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The ZooKeeper store's operations. A contender creates a protected EPHEMERAL_SEQUENTIAL node under the lock's
+ * The ZooKeeper store's operations. A contender creates an EPHEMERAL_SEQUENTIAL node under the lock's
  * CONTAINER parent; the lowest sequence holds the lock; every other contender watches only the node just before its
  * own (no herd effect) and re-checks when it goes, or every {@link #RECHECK_NANOS} as a safety net. The fencing token
  * is stamped into the parent's data when our node comes first ({@link #nextToken}, {@link FenceFloor}): one more than
@@ -48,6 +49,16 @@ import org.apache.zookeeper.data.Stat;
  * <p>Every store operation is a Curator background operation waited for within a {@link WaitBudget}, so an acquire
  * returns within its limit plus one operation timeout also while the server is gone; what it leaves behind (a node,
  * a watch) is removed in the background. A node is granted only if it belongs to the current session.
+ *
+ * <p>The create is not Curator's protected one (Z8 of lock-tck/DEFECTS.md): once a protected create's retries are
+ * spent, Curator hands it to a background clean-up that runs itself again on the same stack while the client is not
+ * connected (CURATOR-106), a {@code StackOverflowError} and a storm of logged errors on the thread that also delivers
+ * our watches and replies. What protection was for, we do ourselves: a create whose reply the dropped connection lost
+ * made a node of our live session that we neither hold nor use, and Curator's retry of the create makes the one we
+ * use behind it. The contender behind it deletes it when it reads it as its predecessor ({@link #lostCreate}: the
+ * read that sets the watch returns the node's owner, so this costs no request), and the sweep after the reconnect
+ * that came with the loss deletes any such node nobody waits behind ({@link RevivedNodes}). Both are one delete, from
+ * our own threads, never a retry loop of Curator's.
  */
 final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
@@ -66,6 +77,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     final HeldNodes held;
     /** Our nodes in use but not held (contenders, releases on their way): see {@link RevivedNodes}. */
     final PendingNodes pending = new PendingNodes();
+    /** Our session's nodes we neither hold nor use: a lost create's, a restored server's ({@link #lostCreate}). */
+    private final RevivedNodes unused;
     private final SessionListener sessionListener;
     private final long operationNanos;
     final Set<Wakeup> waiting = ConcurrentHashMap.newKeySet();
@@ -84,6 +97,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     private final AtomicLong disconnects = new AtomicLong();
     private final byte[] ownerData;
+    /**
+     * A random id of this backend, put before the number of the create and our prefix in the name of every node it
+     * creates ({@code <id>-<create>-lock-<sequence>}), so that no two creates ever make the same path: not two
+     * stores, and not one store after the server's sequence went back (a restore from an older copy, a reaped
+     * parent). Curator's protection mode gave that with a random prefix per create; this costs no random draw per
+     * create. A release deletes at our node's version, and a node made again at our path would be another's.
+     */
+    private final String storeId = String.format("%016x", new SecureRandom().nextLong());
     /** The session timeout the URI asked for: the server may agree a different one (see {@link #sessionTimeout()}). */
     private final Duration askedSessionTimeout;
     private final AtomicBoolean warnedOfSessionTimeout = new AtomicBoolean();
@@ -126,8 +147,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         this.ownerData = OwnerTokens.processDescription().getBytes(StandardCharsets.UTF_8);
         this.held = new HeldNodes(client, redactedUri);
         this.emptiedParents = new EmptiedParents(client, held, redactedUri);
-        this.sessionListener = new SessionListener(held, new RevivedNodes(held, pending), this::wakeWaiters,
-                redactedUri);
+        this.unused = new RevivedNodes(held, pending);
+        this.sessionListener = new SessionListener(held, unused, this::wakeWaiters, redactedUri);
         client.getConnectionStateListenable().addListener(sessionListener);
         client.getCuratorListenable().addListener((c, event) -> {
             if (event.getType() == CuratorEventType.WATCHED && event.getWatchedEvent() != null
@@ -392,8 +413,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /**
      * The owner token of a grant made with {@code node}: its path. ZooKeeper proves ownership by the session that owns
      * the ephemeral node, not by a token, so the core only needs a value unique to the grant, and the path is one
-     * (its protected prefix is a random UUID, its suffix the parent's sequence): no random draw per acquire and no
-     * second string per held lease.
+     * (its name carries this store's random id and the number of the create, {@link #storeId}): no random draw per
+     * acquire and no second string per held lease.
      */
     static String ownerToken(LockNode node) {
         return node.path();
@@ -409,8 +430,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * Creates our contender node. A missing parent is created on demand as a CONTAINER node (the server deletes it
      * once it has been emptied), also when the server deletes an emptied parent between its creation and ours, or
      * deletes the emptied root while Curator makes the parent again (Curator then answers NONODE, and we create
-     * again, for up to one operation timeout). A create whose reply is lost is found again by its protected id; one
-     * that succeeds after we stopped waiting is deleted.
+     * again, for up to one operation timeout). A create whose reply is lost is sent again by Curator, and the node the
+     * lost one made is deleted by us ({@link #lostCreate}, {@link RevivedNodes}); one that succeeds after we stopped
+     * waiting is deleted.
      *
      * <p>The listing of the parent goes out right behind the create, without waiting for the create's reply:
      * ZooKeeper processes one session's requests in the order they were sent, so that listing is taken after our node
@@ -449,16 +471,19 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** One create of our contender node; null if a parent was deleted before our node could be made (NONODE). */
     private Created createOnce(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
             throws InterruptedException {
-        String path = parent + '/' + nodePrefix;
+        long number = pending.creating(); // before the create is sent: its node may be listed before it is read
+        String path = parent + '/' + storeId + '-' + number + '-' + nodePrefix;
         CreateBuilder builder = client.create();
         createHook.accept(builder);
         Listing[] listing = new Listing[1];
         boolean done = false;
-        long number = pending.creating(); // before the create is sent: its node may be listed before it is read
         String made = null;
         try {
             CuratorEvent event = call(budget, CREATING, parent, new BoundedCall(deleteLateCreate), callback -> {
-                builder.creatingParentContainersIfNeeded().withProtection().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                // no protection mode: a protected create whose retries are spent hands itself to Curator's
+                // background clean-up, which runs itself again on the same stack while the client is not connected
+                // (CURATOR-106: Z8 of lock-tck/DEFECTS.md). A lost create's node is ours to find: see lostCreate
+                builder.creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
                         .inBackground(callback).forPath(path, ownerData);
                 listing[0] = listBehind ? startListing(parent) : null;
             });
@@ -540,7 +565,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         String created = event.getName();
         Stat stat = event.getStat();
         if (stat == null) {
-            // the reply was lost and Curator found our node again by its protected id: read its stat
+            // a create reply without its stat (none is known from Curator's plain create2): read it
             stat = exists(created, budget, CREATING, parent);
             if (stat == null) {
                 throw new StoreUnavailableException("ZooKeeper store " + errors.store() + ": our node under "
@@ -596,11 +621,35 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             return false; // no watch is left on a node that does not exist
         }
         check(event, what);
+        if (lostCreate(predecessor, event.getStat())) {
+            deleteLostCreate(predecessor); // its deletion fires the watch just set: at most an early re-check
+            return false;
+        }
         String before = wakeup.watching(predecessor);
         if (before != null) {
             removeWatch(before, wakeup);
         }
         return true;
+    }
+
+    /**
+     * Whether the node at {@code path}, which a read has just described with {@code stat}, was made by a create of ours
+     * whose reply was lost: a node of our current session that this client neither holds nor uses, read when every
+     * create we began has ended. Curator sent that create again after the connection loss and the node we use is the
+     * one it made then, behind this one ({@link RevivedNodes}).
+     */
+    boolean lostCreate(String path, Stat stat) {
+        if (stat == null || stat.getEphemeralOwner() == 0 || stat.getEphemeralOwner() != currentSession()) {
+            return false;
+        }
+        return unused.settled() && unused.unused(path);
+    }
+
+    /** Deletes the node of a create of ours whose reply was lost ({@link #lostCreate}), in the background. */
+    void deleteLostCreate(String path) {
+        LOG.log(Level.INFO, "deleting " + path + ": a node of this client's session that it neither holds nor waits "
+                + "with, ahead of its own (a create whose reply was lost)");
+        deleteInBackground(path);
     }
 
     /** Removes our watch on {@code path} from the client (and the server, if connected), in the background. */

@@ -51,15 +51,22 @@ final class ZooKeeperPermits {
         return "p" + permits + "-" + LockQueue.NODE_PREFIX;
     }
 
-    /** The limit in a contender's node name, or 0 if it has none. */
+    /**
+     * The limit in a contender's node name ({@code <store id>-<create>-p<limit>-lock-<sequence>}; earlier versions
+     * of this store put Curator's protected prefix {@code _c_<uuid>-} before {@code p<limit>}), or 0 if it has none.
+     */
     static int limitOf(String child) {
         int lock = child.lastIndexOf("-" + LockQueue.NODE_PREFIX);
-        int p = lock < 0 ? -1 : child.lastIndexOf("-p", lock - 1);
-        if (p < 0) {
+        if (lock < 1) {
+            return 0;
+        }
+        int p = child.lastIndexOf("-p", lock - 1);
+        int digits = p >= 0 ? p + 2 : child.charAt(0) == 'p' ? 1 : -1;
+        if (digits < 0 || digits >= lock) {
             return 0;
         }
         try {
-            return Integer.parseInt(child.substring(p + 2, lock));
+            return Integer.parseInt(child.substring(digits, lock));
         } catch (NumberFormatException e) {
             return 0;
         }
@@ -204,6 +211,11 @@ final class ZooKeeperPermits {
                 }
                 backend.check(event, what);
                 watched.add(paths[i]);
+                if (backend.lostCreate(paths[i], event.getStat())) {
+                    backend.deleteLostCreate(paths[i]); // ahead of ours, made by a create of ours whose reply was lost
+                    allSet = false;
+                    continue;
+                }
                 if (predecessorMayHold && Arrays.equals(event.getData(), HOLDING)) {
                     allSet = false;
                 }

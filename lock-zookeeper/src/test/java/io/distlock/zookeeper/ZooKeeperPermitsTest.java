@@ -53,6 +53,18 @@ class ZooKeeperPermitsTest {
         return raw.checkExists().forPath(parent) == null ? List.of() : raw.getChildren().forPath(parent);
     }
 
+    /** Node names as made now (store id, create number), bare, and with Curator's protected prefix (earlier). */
+    @Test
+    void theLimitIsReadFromANodeNameWithEitherPrefix() {
+        assertThat(ZooKeeperPermits.limitOf("0f1e2d3c4b5a6978-17-p3-lock-0000000007")).isEqualTo(3);
+        assertThat(ZooKeeperPermits.limitOf("p3-lock-0000000007")).isEqualTo(3);
+        assertThat(ZooKeeperPermits.limitOf("_c_0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0-p12-lock-0000000007"))
+                .isEqualTo(12);
+        assertThat(ZooKeeperPermits.limitOf("lock-0000000007")).as("a lock's node").isZero();
+        assertThat(ZooKeeperPermits.limitOf("px-lock-0000000007")).as("no number").isZero();
+        assertThat(ZooKeeperPermits.limitOf("p-lock-0000000007")).as("no digits").isZero();
+    }
+
     @Test
     void aPermitNodeDeletedBehindItsHoldersBackIsLost() throws Exception {
         LockStore store = client();
