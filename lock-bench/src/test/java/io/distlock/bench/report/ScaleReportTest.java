@@ -36,9 +36,9 @@ class ScaleReportTest {
         redisson.add(cost(3.0, 800, 20000));
         redis.costs().add(ours);
         redis.costs().add(redisson);
-        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 1, cost(2.0, 50, 2000), null));
-        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 4, cost(5.0, 90, 3000), null));
-        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 16, cost(16.9, 200, 9000), null));
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 1, cost(2.0, 50, 2000), null, 100, 100));
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 4, cost(5.0, 90, 3000), null, 140, 160));
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 16, cost(16.9, 200, 9000), null, 2, 300));
         redis.namesOnce().add(new NamesOnceResult("distlock", Role.DISTLOCK, 1000, 1.0, 1000, 1000,
                 Duration.ofSeconds(35), null));
         redis.heldCurve().add(new HeldLeasesResult("distlock", 1000, Duration.ofSeconds(6), 1, 3, 9, 900, 0, null));
