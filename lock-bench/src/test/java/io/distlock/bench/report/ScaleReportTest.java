@@ -64,6 +64,14 @@ class ScaleReportTest {
     }
 
     @Test
+    void waitersTableGivesTheFewestAndMostAcquisitionsOfOneClient() {
+        String md = MarkdownReport.render(report());
+
+        assertThat(md).contains("share nothing in-process", "| per client |")
+                .containsPattern("\\| distlock \\| 16 \\| 16.90 \\|.*\\| 2-300 \\|");
+    }
+
+    @Test
     void countedCostsAtARoundTripTimeAreTheirOwnSectionWithTimePerOperationInRoundTrips() {
         BenchReport report = report();
         StoreResult redis = report.stores().get(0);
