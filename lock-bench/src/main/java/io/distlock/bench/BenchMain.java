@@ -130,8 +130,9 @@ public final class BenchMain implements Callable<Integer> {
             description = "Duration of each waiters point (default: 2s).")
     private String waitersDuration;
 
-    @Option(names = "--waiters-hold", defaultValue = "2ms",
-            description = "How long each waiter holds the lock (default: 2ms).")
+    @Option(names = "--waiters-hold", defaultValue = "20ms",
+            description = "How long each waiter holds the lock (default: 20ms: long enough that the others poll "
+                    + "or wait for a message rather than the releaser taking it straight back).")
     private String waitersHold;
 
     @Option(names = "--names-once", split = ",", defaultValue = "100000",
@@ -378,12 +379,12 @@ public final class BenchMain implements Callable<Integer> {
     /** The sizes of the counted, at-round-trip-time and growth phases, as the report states them. */
     static String scaleSettings(ScaleConfig s) {
         return String.format(Locale.ROOT, "counted costs %d runs of %s each (again at round trip %s); scenarios at "
-                        + "round trip %s; waiters %s clients, %s each; names used once %s (issue #33's full size: "
+                        + "round trip %s; waiters %s clients, %s each, holding the lock %s; names used once %s (issue #33's full size: "
                         + "1,000,000); held leases %s (full size: 100,000)",
                 s.costRuns(), Durations.format(s.costDuration()), rtts(s.costDelays()), rtts(s.delays()),
                 s.waiters().isEmpty() ? "none" : s.waiters().stream().map(String::valueOf)
                         .collect(java.util.stream.Collectors.joining(", ")), Durations.format(s.waitersDuration()),
-                sizes(s.namesOnce()), sizes(s.heldCurve()));
+                Durations.format(s.waitersHold()), sizes(s.namesOnce()), sizes(s.heldCurve()));
     }
 
     private static String rtts(List<Duration> delays) {

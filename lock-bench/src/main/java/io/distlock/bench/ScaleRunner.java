@@ -178,7 +178,8 @@ final class ScaleRunner {
         }
         try (RoundTripProxy proxy = new RoundTripProxy(store.server(), Duration.ZERO, store.protocol())) {
             CostProbe probe = new CostProbe(store, proxy);
-            List<Contender> contenders = store.contenders(proxy.address());
+            // each client as its own service: no in-process wake-ups among them
+            List<Contender> contenders = store.separateProcessContenders(proxy.address());
             try {
                 for (int i = 0; i < contenders.size(); i++) {
                     Contender c = contenders.get(i);
@@ -203,14 +204,18 @@ final class ScaleRunner {
                         }
                         try {
                             probe.waiters(c, clients, name, scale.waitersDuration().dividedBy(4), scale.waitersHold());
-                            OpCost cost = probe.waiters(c, clients, name, scale.waitersDuration(), scale.waitersHold());
-                            result.waiters().add(new WaitersPoint(c.name(), c.role(), clients, cost, null));
+                            CostProbe.WaitersRun run = probe.waiters(c, clients, name, scale.waitersDuration(),
+                                    scale.waitersHold());
+                            OpCost cost = run.cost();
+                            result.waiters().add(new WaitersPoint(c.name(), c.role(), clients, cost, null,
+                                    run.fewest(), run.most()));
                             log.printf(Locale.ROOT, "  %-10s waiters %3d  %-38s %6.2f rt %6.2f push %6.2f req "
-                                            + "per acquisition, %7.0f acq/s%n", store.name(), clients, c.name(),
-                                    cost.roundTrips(), cost.pushes(), cost.requests(), cost.opsPerSecond());
+                                            + "per acquisition, %7.0f acq/s, %d-%d per client%n", store.name(),
+                                    clients, c.name(), cost.roundTrips(), cost.pushes(), cost.requests(),
+                                    cost.opsPerSecond(), run.fewest(), run.most());
                         } catch (Exception e) {
                             failed = true;
-                            result.waiters().add(new WaitersPoint(c.name(), c.role(), clients, null,
+                            result.waiters().add(WaitersPoint.failed(c.name(), c.role(), clients,
                                     BenchRunner.describe(e)));
                             log.printf("  %-10s waiters %3d %-38s FAILED: %s%n", store.name(), clients, c.name(),
                                     BenchRunner.describe(e));

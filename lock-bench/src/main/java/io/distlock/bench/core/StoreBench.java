@@ -22,6 +22,15 @@ public interface StoreBench extends AutoCloseable {
     List<Contender> contenders(HostPort via) throws Exception;
 
     /**
+     * As {@link #contenders}, but each client of a contender shares nothing in-process with its other clients (no
+     * release signals, no caches), as if each ran in its own process: the waiters curve stands for N services. The
+     * default is {@link #contenders}, right where every client already keeps its own state.
+     */
+    default List<Contender> separateProcessContenders(HostPort via) throws Exception {
+        return contenders(via);
+    }
+
+    /**
      * CPU seconds the store's server process has used so far, where the store reports it (Redis {@code INFO cpu}),
      * so the harness can give server CPU per operation. On a shared server this includes other clients' load.
      */

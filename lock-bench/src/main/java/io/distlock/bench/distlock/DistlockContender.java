@@ -8,6 +8,8 @@ import io.distlock.bench.core.Held;
 import io.distlock.bench.core.LockClient;
 import io.distlock.bench.core.Role;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 /**
  * distlock itself, opened only through {@link LockStore#open(String)} with its default lock options (30 s lease,
@@ -15,12 +17,25 @@ import java.time.Duration;
  */
 public final class DistlockContender extends Contender {
 
-    private final String uri;
+    private final IntFunction<String> uriOfClient;
+    private final AtomicInteger opened = new AtomicInteger();
 
     /** A contender for the store at {@code uri} (for example {@code redis://127.0.0.1:6379}). */
     public DistlockContender(String uri) {
+        this(client -> uri);
+    }
+
+    /**
+     * A contender whose n-th client (from 0) opens the store at {@code uriOfClient.apply(n)}: a spelling per client
+     * lets each share nothing in-process with the others ({@link io.distlock.bench.sql.SeparateClientUri}).
+     */
+    public DistlockContender(IntFunction<String> uriOfClient) {
         super("distlock", Role.DISTLOCK);
-        this.uri = uri;
+        this.uriOfClient = uriOfClient;
+    }
+
+    private String nextUri() {
+        return uriOfClient.apply(opened.getAndIncrement());
     }
 
     @Override
@@ -30,12 +45,12 @@ public final class DistlockContender extends Contender {
 
     @Override
     protected LockClient openClient() {
-        return new StoreClient(LockStore.open(uri), LockOptions.defaults());
+        return new StoreClient(LockStore.open(nextUri()), LockOptions.defaults());
     }
 
     @Override
     public LockClient openRenewingClient(Duration leaseTime) {
-        return new StoreClient(LockStore.open(uri), LockOptions.defaults().withLeaseTime(leaseTime)
+        return new StoreClient(LockStore.open(nextUri()), LockOptions.defaults().withLeaseTime(leaseTime)
                 .withAutoRenew(true));
     }
 

@@ -220,10 +220,15 @@ public final class ScaleReport {
         }
         md.append("## Growth: waiters on one name\n\n")
                 .append("N clients, each with its own connections and one thread, all on one name; each holds it "
-                        + "briefly, releases and asks again. Per acquisition (counted through the proxy): round "
+                        + "for the waiters' hold time (in the settings), releases and asks again. The clients run in one JVM but share "
+                        + "nothing in-process (distlock's SQL clients each open their own spelling of the URL), so "
+                        + "a release reaches the others only as it would reach N separate services: by the store's "
+                        + "messages or their polls. Per acquisition (counted through the proxy): round "
                         + "trips, server requests, pushed messages, and `extra` = round trips beyond what one "
                         + "client alone needs per pair: mostly wake-ups that lose (retries that find the lock taken "
-                        + "again). Acquisitions per second is timed, so it moves with the load. Chart: [`")
+                        + "again). `per client` is the fewest and the most acquisitions of one client: a client "
+                        + "that takes the lock back right after its own release hides what the others' waits "
+                        + "cost. Acquisitions per second is timed, so it moves with the load. Chart: [`")
                 .append(WAITERS_SVG).append("`](").append(WAITERS_SVG).append(").\n\n");
         for (StoreResult store : report.stores()) {
             if (store.waiters().isEmpty()) {
@@ -231,21 +236,23 @@ public final class ScaleReport {
             }
             md.append("### ").append(store.store()).append(" (waiters)\n\n| contender | clients | round trips | "
                     + "server requests | pushed | bytes up+down | extra round trips | client CPU µs | "
-                    + "acquisitions/s |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                    + "acquisitions/s | per client |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (WaitersPoint w : store.waiters()) {
                 if (w.cost() == null) {
                     md.append("| ").append(w.contender()).append(" | ").append(w.clients()).append(" | failed: ")
-                            .append(w.failure()).append(" | | | | | | |\n");
+                            .append(w.failure()).append(" | | | | | | | |\n");
                     continue;
                 }
                 OpCost c = w.cost();
                 double alone = store.waiters().stream().filter(x -> x.contender().equals(w.contender())
                         && x.clients() == 1 && x.cost() != null).mapToDouble(x -> x.cost().roundTrips()).findFirst()
                         .orElse(Double.NaN);
-                md.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %,.0f | %s | %.0f | %,.0f |%n",
+                md.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %,.0f | %s | %.0f | %,.0f | "
+                                + "%,d-%,d |%n",
                         w.contender(), w.clients(), c.roundTrips(), c.requests(), c.pushes(),
                         c.bytesUp() + c.bytesDown(), Double.isNaN(alone) ? "" : String.format(Locale.ROOT, "%.2f",
-                                Math.max(0, c.roundTrips() - alone)), c.clientCpuMicros(), c.opsPerSecond()));
+                                Math.max(0, c.roundTrips() - alone)), c.clientCpuMicros(), c.opsPerSecond(),
+                        w.fewest(), w.most()));
             }
             store.notes().stream().filter(n -> n.startsWith("waiters curve")).forEach(n -> md.append("\n- ")
                     .append(n).append('\n'));

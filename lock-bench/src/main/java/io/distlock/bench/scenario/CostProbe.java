@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.OptionalDouble;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,7 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * Loops: {@code pair} (one thread, one name, acquire + release: the cost of a lock nobody else wants),
  * {@code semaphore pair} (the same on a semaphore with limit 2), {@code hand-off} (two clients take turns on one
  * name, each already waiting when the other releases: the cost of passing a lock on), and {@code waiters-N} (N
- * clients, one thread each, all on one name, each holding it {@code hold}: the cost per acquisition as waiters grow).
+ * clients, one thread each, all on one name, each holding it {@code hold}: the cost per acquisition as waiters grow,
+ * and how evenly the clients were served).
  */
 public final class CostProbe {
 
@@ -73,10 +75,21 @@ public final class CostProbe {
     }
 
     /**
-     * N clients of {@code contender}, one thread each, all on one name, each holding it for {@code hold} then
-     * releasing and asking again, for {@code duration}: cost per acquisition.
+     * What a waiters run measured: cost per acquisition, and how the acquisitions fell to the clients (a client that
+     * barges back in after its own release hides what the others' waits cost).
+     *
+     * @param cost cost per acquisition
+     * @param fewest acquisitions of the client that got the fewest
+     * @param most acquisitions of the client that got the most
      */
-    public OpCost waiters(Contender contender, int clients, String name, Duration duration, Duration hold)
+    public record WaitersRun(OpCost cost, long fewest, long most) {
+    }
+
+    /**
+     * N clients of {@code contender}, one thread each, all on one name, each holding it for {@code hold} then
+     * releasing and asking again, for {@code duration}: cost per acquisition and acquisitions per client.
+     */
+    public WaitersRun waiters(Contender contender, int clients, String name, Duration duration, Duration hold)
             throws Exception {
         LockClient[] all = new LockClient[clients];
         for (int i = 0; i < clients; i++) {
@@ -84,7 +97,8 @@ public final class CostProbe {
         }
         long end = System.nanoTime() + duration.toNanos();
         long holdNanos = hold.toNanos();
-        return count(() -> Metered.run("waiters", clients, duration.plusSeconds(120), index -> {
+        AtomicLongArray perClient = new AtomicLongArray(clients);
+        OpCost cost = count(() -> Metered.run("waiters", clients, duration.plusSeconds(120), index -> {
             long ops = 0;
             while (System.nanoTime() - end < 0) {
                 Held held = all[index].acquire(name);
@@ -92,8 +106,16 @@ public final class CostProbe {
                 held.release();
                 ops++;
             }
+            perClient.set(index, ops);
             return ops;
         }));
+        long fewest = Long.MAX_VALUE;
+        long most = 0;
+        for (int i = 0; i < clients; i++) {
+            fewest = Math.min(fewest, perClient.get(i));
+            most = Math.max(most, perClient.get(i));
+        }
+        return new WaitersRun(cost, fewest, most);
     }
 
     /** A metered loop. */

@@ -140,6 +140,17 @@ public final class SqlBench implements StoreBench {
                 new RawSqlContender(database, via));
     }
 
+    /** distlock's clients each on their own spelling of the URL ({@link SeparateClientUri}): no shared signals. */
+    @Override
+    public List<Contender> separateProcessContenders(HostPort via) {
+        String uri = via.fill(distlockUri);
+        return List.of(
+                new DistlockContender(client -> SeparateClientUri.of(uri, client)),
+                new SpringJdbcContender(database, via),
+                new ShedLockContender(database, via),
+                new RawSqlContender(database, via));
+    }
+
     @Override
     public void close() {
         // the shared database is not ours to stop

@@ -36,9 +36,9 @@ class ScaleReportTest {
         redisson.add(cost(3.0, 800, 20000));
         redis.costs().add(ours);
         redis.costs().add(redisson);
-        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 1, cost(2.0, 50, 2000), null));
-        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 4, cost(5.0, 90, 3000), null));
-        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 16, cost(16.9, 200, 9000), null));
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 1, cost(2.0, 50, 2000), null, 100, 100));
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 4, cost(5.0, 90, 3000), null, 140, 160));
+        redis.waiters().add(new WaitersPoint("distlock", Role.DISTLOCK, 16, cost(16.9, 200, 9000), null, 2, 300));
         redis.namesOnce().add(new NamesOnceResult("distlock", Role.DISTLOCK, 1000, 1.0, 1000, 1000,
                 Duration.ofSeconds(35), null));
         redis.heldCurve().add(new HeldLeasesResult("distlock", 1000, Duration.ofSeconds(6), 1, 3, 9, 900, 0, null));
@@ -61,6 +61,14 @@ class ScaleReportTest {
                         + "\\*\\*missed\\*\\*, grows 3.38x")
                 .containsPattern("names used once: nothing left.*1,000 entries right after release, 1,000 after 35 s"
                         + " \\| \\*\\*missed\\*\\*, 1.00 entries per name left");
+    }
+
+    @Test
+    void waitersTableGivesTheFewestAndMostAcquisitionsOfOneClient() {
+        String md = MarkdownReport.render(report());
+
+        assertThat(md).contains("share nothing in-process", "| per client |")
+                .containsPattern("\\| distlock \\| 16 \\| 16.90 \\|.*\\| 2-300 \\|");
     }
 
     @Test
