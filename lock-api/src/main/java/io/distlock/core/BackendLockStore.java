@@ -285,11 +285,6 @@ public final class BackendLockStore implements LockStore {
         return wait.now().endingAt(closing);
     }
 
-    /** Whether the store was closed (an acquire that got nothing then says so rather than "not acquired"). */
-    boolean isClosed() {
-        return closed.get();
-    }
-
     /** What an acquisition the close cut off (or found closing) throws. */
     IllegalStateException closedWhileAcquiring(String name) {
         return new IllegalStateException("store " + description + " was closed while acquiring '" + name + "'");
