@@ -26,6 +26,16 @@ class RapidParentCyclesAttackTest {
 
     @Test
     void tokensKeepGrowingWhileTheParentIsDeletedAndMadeAgainEveryMillisecond() throws Exception {
+        run(false);
+    }
+
+    /** The same for permits of a semaphore of 1 (its parent is a CONTAINER node too, under its own root). */
+    @Test
+    void permitTokensKeepGrowingWhileTheParentIsDeletedAndMadeAgainEveryMillisecond() throws Exception {
+        run(true);
+    }
+
+    private static void run(boolean permits) throws Exception {
         String rate = "znode.container.maxPerMinute";
         String rateBefore = System.getProperty(rate);
         System.setProperty(rate, Integer.toString(Integer.MAX_VALUE / 2));
@@ -43,7 +53,8 @@ class RapidParentCyclesAttackTest {
                     runs.add(pool.submit(() -> {
                         int n = 0;
                         while (System.nanoTime() - end < 0) {
-                            Lease lease = store.lock("cycling").acquire();
+                            Lease lease = permits ? store.semaphore("cycling", 1).acquire()
+                                    : store.lock("cycling").acquire();
                             synchronized (granted) {
                                 granted.add(lease.fencingToken());
                             }
@@ -68,7 +79,7 @@ class RapidParentCyclesAttackTest {
                 }
             }
             long firstOfParent = granted.stream().filter(t -> t % 1000 == 1).count();
-            System.out.println("RapidParentCycles: " + granted.size() + " grants, " + firstOfParent
+            System.out.println("RapidParentCycles" + (permits ? " (permits): " : ": ") + granted.size() + " grants, " + firstOfParent
                     + " tokens of the form micros(ms)+1, " + backwards.size() + " not larger than the one before");
             assertThat(backwards).as("grants (in grant order) whose token was not larger than the one before, of %s "
                     + "grants while the server deleted the emptied parent every millisecond", granted.size())
