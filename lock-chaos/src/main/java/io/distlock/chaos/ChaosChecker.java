@@ -118,7 +118,7 @@ public final class ChaosChecker {
     }
 
     /** Writes accepted with token T after another client had been granted a token above T. */
-    static long staleWrites(List<Event> sorted) {
+    public static long staleWrites(List<Event> sorted) {
         long stale = 0;
         long highestGranted = 0;
         for (Event e : sorted) {

@@ -81,6 +81,28 @@ class ExploreCheckerTest {
                 .isZero();
     }
 
+    /**
+     * The shape of {@code zookeeper/lock/26/server-restore-mid}: B was granted before the server was restored from an
+     * older copy, was told its lease was lost (invalid, then the lost-lease signal), A3 was granted a larger token and
+     * never wrote, and B's last write, issued after it had been told, was accepted by the register. That write is the
+     * scenario acting on a lease the store had told it was lost, not a lease that failed; an untold holder's stale
+     * write still counts.
+     */
+    @Test
+    void aWriteIssuedAfterItsHolderWasToldOfTheLossIsNotTheStoresStaleWrite() {
+        List<Event> told = ExploreChecker.invalidAsTold(List.of(new Event("B", 0, "ACQ_OK", 8),
+                new Event("B", 1 * MS, "WRITE_OK", 8), new Event("B", 2000 * MS, "INVALID", 8),
+                new Event("B", 6000 * MS, "LOST_SIGNAL", 8), new Event("A3", 6500 * MS, "ACQ_OK", 9),
+                new Event("A3", 6700 * MS, "REL_OK", 9), new Event("B", 7000 * MS, "WRITE_OK", 8),
+                new Event("B", 7001 * MS, "REL_OK", 8)));
+        assertThat(ExploreChecker.staleWrites(told)).as("stale writes issued after their holder was told").isZero();
+        List<Event> untold = ExploreChecker.invalidAsTold(List.of(new Event("B", 0, "ACQ_OK", 8),
+                new Event("A3", 6500 * MS, "ACQ_OK", 9), new Event("B", 7000 * MS, "WRITE_OK", 8),
+                new Event("B", 7100 * MS, "LOST_SIGNAL", 8), new Event("B", 7200 * MS, "REL_OK", 8)));
+        assertThat(ExploreChecker.staleWrites(untold)).as("a stale write issued before its holder was told")
+                .isEqualTo(1);
+    }
+
     @Test
     void anInvalidLeaseAfterItsReleaseTellsNothing() {
         List<Event> events = ExploreChecker.invalidAsTold(List.of(new Event("A", 0, "ACQ_OK", 7),
