@@ -285,6 +285,11 @@ public final class BackendLockStore implements LockStore {
         return wait.now().endingAt(closing);
     }
 
+    /** Whether the store was closed (for tests that close it while threads wait on it). */
+    boolean isClosed() {
+        return closed.get();
+    }
+
     /** What an acquisition the close cut off (or found closing) throws. */
     IllegalStateException closedWhileAcquiring(String name) {
         return new IllegalStateException("store " + description + " was closed while acquiring '" + name + "'");
