@@ -330,11 +330,10 @@ final class JdbcPermits {
         try {
             createIfMissing();
             tableReady.set(true);
-            backend.permitTableInUse();
         } catch (JdbcBackend.ContentionException concurrentlyCreated) {
             // another client created it at the same moment (PostgreSQL reports a duplicate type): it exists now
-            backend.permitTableInUse();
         }
+        backend.permitTableInUse(); // it exists either way: the sweep covers it from now on
     }
 
     private void createIfMissing() {
