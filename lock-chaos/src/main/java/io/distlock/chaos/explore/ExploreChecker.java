@@ -38,6 +38,8 @@ final class ExploreChecker {
     /** Events after which a token may stay at the store until its lease runs out: its holder could not end it. */
     private static final Set<String> TROUBLE = Set.of("REL_UNKNOWN", "REL_LOST", "EXT_UNKNOWN", "EXT_LOST",
             "LOST_SIGNAL");
+    /** Events that tell a holder its lease is lost (not merely unknown): its later writes are its own doing. */
+    private static final Set<String> TOLD_LOST = Set.of("LOST_SIGNAL", "EXT_LOST", "REL_LOST");
 
     /**
      * The violations of the run recorded in {@code ctx}; empty if it met every bar. {@code samples} are what the store
@@ -229,12 +231,11 @@ final class ExploreChecker {
      * {@link #TOLD_LAG} here: only a telling recorded before the write was issued excuses it.
      */
     static long staleWrites(List<Event> sorted) {
-        Set<String> telling = Set.of("LOST_SIGNAL", "EXT_LOST", "REL_LOST");
         Set<String> told = new HashSet<>(); // worker and token
         List<Event> untold = new ArrayList<>();
         for (Event e : sorted) {
             String key = e.worker() + "#" + e.token();
-            if (telling.contains(e.type())) {
+            if (TOLD_LOST.contains(e.type())) {
                 told.add(key);
             }
             boolean write = e.type().equals("WRITE_OK") || e.type().equals("WRITE_LOST_UPDATE");
