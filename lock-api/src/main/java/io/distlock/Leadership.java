@@ -6,7 +6,9 @@ import java.util.Optional;
  * A campaign for the leadership named {@link #name()}, started by {@link LockStore#leadership}: at most one
  * campaigner per name holds a term at any time, across every client of the store. A term is a lease of the lock of
  * that name (renewed, fenced and freed on crash like any lease); its fencing token is the term number. When a term
- * is lost the campaigner is told ({@link LeadershipListener#revoked}) and campaigns again until closed.
+ * is lost the campaigner is told ({@link LeadershipListener#revoked}) and campaigns again until closed. A store
+ * that is unavailable is asked again after a pause; one that refuses the lock for good (a {@link LockException} such
+ * as a fence at the largest token) ends the campaign, logged at ERROR with the store's reason.
  */
 public interface Leadership extends AutoCloseable {
 

@@ -4,6 +4,7 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.Leadership;
 import io.distlock.LeadershipListener;
+import io.distlock.LockException;
 import io.distlock.LockLostException;
 import io.distlock.StoreUnavailableException;
 import java.lang.System.Logger.Level;
@@ -120,6 +121,11 @@ public final class CampaignLoop implements Leadership {
             }
         } catch (IllegalStateException storeClosed) {
             LOG.log(Level.DEBUG, "leadership ''{0}'' stops: {1}", name(), storeClosed.getMessage());
+        } catch (LockException refused) {
+            // the store answered the lock with a refusal asking again cannot change (an exhausted fence, a key of
+            // another type): campaigning on would repeat it forever
+            LOG.log(Level.ERROR, "leadership '" + name() + "' stopped campaigning: the store refused its lock: "
+                    + refused.getMessage(), refused);
         } catch (RuntimeException | Error e) {
             LOG.log(Level.ERROR, "leadership '" + name() + "' stopped campaigning unexpectedly", e);
         } finally {
