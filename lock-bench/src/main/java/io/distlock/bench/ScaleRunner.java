@@ -178,8 +178,7 @@ final class ScaleRunner {
         }
         try (RoundTripProxy proxy = new RoundTripProxy(store.server(), Duration.ZERO, store.protocol())) {
             CostProbe probe = new CostProbe(store, proxy);
-            // each client as its own service: no in-process wake-ups among them
-            List<Contender> contenders = store.separateProcessContenders(proxy.address());
+            List<Contender> contenders = store.contenders(proxy.address());
             try {
                 for (int i = 0; i < contenders.size(); i++) {
                     Contender c = contenders.get(i);

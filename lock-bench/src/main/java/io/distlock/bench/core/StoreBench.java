@@ -18,17 +18,12 @@ public interface StoreBench extends AutoCloseable {
     /** Where the store listens. */
     HostPort server();
 
-    /** Every contender of this store, connecting to {@code via} (the server itself or a proxy in front of it). */
-    List<Contender> contenders(HostPort via) throws Exception;
-
     /**
-     * As {@link #contenders}, but each client of a contender shares nothing in-process with its other clients (no
-     * release signals, no caches), as if each ran in its own process: the waiters curve stands for N services. The
-     * default is {@link #contenders}, right where every client already keeps its own state.
+     * Every contender of this store, connecting to {@code via} (the server itself or a proxy in front of it). Each
+     * client of a contender shares nothing in-process with its other clients (no release signals, no caches), as if
+     * each ran in its own process: a scenario's N clients stand for N services.
      */
-    default List<Contender> separateProcessContenders(HostPort via) throws Exception {
-        return contenders(via);
-    }
+    List<Contender> contenders(HostPort via) throws Exception;
 
     /**
      * CPU seconds the store's server process has used so far, where the store reports it (Redis {@code INFO cpu}),

@@ -11,6 +11,7 @@ import io.distlock.bench.redis.RawRedisContender;
 import io.distlock.bench.redis.RawWakeUpRedisContender;
 import io.distlock.bench.sql.CompetitorSql;
 import io.distlock.bench.sql.RawSqlContender;
+import io.distlock.bench.sql.SeparateClientUri;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -73,11 +74,13 @@ public final class RttProbe {
         List<RoundTripProxy> proxies = new ArrayList<>();
         RoundTripProxy forDistlock = new RoundTripProxy(server, delay, protocol);
         proxies.add(forDistlock);
-        contenders.add(new DistlockContender(forDistlock.address().fill(switch (store) {
+        String distlockUri = forDistlock.address().fill(switch (store) {
             case "redis" -> "redis://{host}:{port}";
             case "postgresql" -> "jdbc:postgresql://{host}:{port}/test?user=postgres";
             default -> "jdbc:mariadb://{host}:{port}/test?user=root";
-        })));
+        });
+        // the hand-off's two clients as two services: no in-process wake-up between them
+        contenders.add(new DistlockContender(client -> SeparateClientUri.of(distlockUri, client)));
         if (store.equals("redis") || pairs) {
             RoundTripProxy forRaw = new RoundTripProxy(server, delay, protocol);
             proxies.add(forRaw);

@@ -2,6 +2,7 @@ package io.distlock.bench.probe;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.bench.sql.SeparateClientUri;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -12,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * How soon a client waiting for a lock learns that another client released it: store A holds the lock for HOLD_MS
  * while store B waits, then A releases; prints the time from the start of A's release to B's acquire returning
- * (percentiles over COUNT hand-offs). Given a second URI that names the same database differently (for example
- * {@code localhost} for {@code 127.0.0.1}), the two stores share no in-process release signals and B learns of the
- * release as a separate process would (SQL stores: LISTEN/NOTIFY on PostgreSQL, polling on MariaDB). Not a test: a
+ * (percentiles over COUNT hand-offs). B opens URI_OF_B, by default another spelling of URI ({@code
+ * SeparateClientUri}), so the two stores share no in-process release signals and B learns of the release as a
+ * separate process would (SQL stores: LISTEN/NOTIFY on PostgreSQL, polling on MariaDB). Not a test: a
  * tool for lock-bench/README.md, "Where the time goes".
  *
  * <pre>
@@ -31,8 +32,9 @@ public final class WakeProbe {
         String uri = args[0];
         int count = Integer.parseInt(args[1]);
         long holdMillis = Long.parseLong(args[2]);
+        // by default a and b as two services: on SQL another spelling of the URL, so they share no in-process wake-up
         LockStore a = LockStore.open(uri);
-        LockStore b = LockStore.open(args.length > 3 ? args[3] : uri);
+        LockStore b = LockStore.open(args.length > 3 ? args[3] : SeparateClientUri.of(uri, 1));
         String name = "wake-probe-" + System.nanoTime();
         long[] latencies = new long[count];
         ExecutorService waiter = Executors.newSingleThreadExecutor();

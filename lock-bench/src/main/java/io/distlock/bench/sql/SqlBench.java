@@ -131,18 +131,12 @@ public final class SqlBench implements StoreBench {
         return server;
     }
 
+    /**
+     * Every contender; distlock's clients each on their own spelling of the URL ({@link SeparateClientUri}), so two
+     * clients share no in-process wake-ups, as two services cannot.
+     */
     @Override
     public List<Contender> contenders(HostPort via) {
-        return List.of(
-                new DistlockContender(via.fill(distlockUri)),
-                new SpringJdbcContender(database, via),
-                new ShedLockContender(database, via),
-                new RawSqlContender(database, via));
-    }
-
-    /** distlock's clients each on their own spelling of the URL ({@link SeparateClientUri}): no shared signals. */
-    @Override
-    public List<Contender> separateProcessContenders(HostPort via) {
         String uri = via.fill(distlockUri);
         return List.of(
                 new DistlockContender(client -> SeparateClientUri.of(uri, client)),
