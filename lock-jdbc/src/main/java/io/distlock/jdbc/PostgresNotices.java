@@ -6,7 +6,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -16,12 +19,16 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 /**
- * Cross-process wake-ups on PostgreSQL with {@code LISTEN/NOTIFY}, on one channel per lock table. A waiter that finds
- * a lock held announces it ({@code w}); a store that releases a lock some other store announced it wants sends a
- * release notice ({@code r}), and each store's listener wakes its local waiters of that name. So an uncontended lock
- * costs no notice, and notices are sent only where someone waits; an announcement that arrives just after this
- * store released that name (the waiter's attempt crossed the release) is answered with a release notice at once.
- * Notices go out on a background thread through the store's pool (never on the caller's release); the listener
+ * Cross-process wake-ups on PostgreSQL with {@code LISTEN/NOTIFY}. A waiter that finds a lock held announces it
+ * ({@code w}) on the table's channel, which every store of the table hears; a store that releases a lock some other
+ * store announced it wants sends one release notice ({@code r}) on the channel of one of those stores, taking them in
+ * turn (the one told longest ago first), and that store's listener wakes its local waiters of that name: one store
+ * retries per release, not every store that waits. A store told of a release it has no waiter for (its waiter has
+ * just won or given up) passes the notice on to the table's channel, where every store hears it, so a notice aimed
+ * at the wrong store costs a hop, not a hand-off. An uncontended lock costs no notice; an announcement that arrives
+ * just after this store released that name (the waiter's attempt crossed the release) is answered with a release
+ * notice to its store at once. Notices go out on a background thread through the store's pool (never on the
+ * caller's release); the listener
  * holds one dedicated connection outside the pool and, after reconnecting, wakes every local waiter once, since
  * notices may have been missed meanwhile; it checks that connection every few seconds, since one the network
  * dropped silently never fails a read.
@@ -44,7 +51,10 @@ final class PostgresNotices implements RemoteWakeups {
 
     private final DataSource direct;
     private final DataSource pool;
+    /** The table's channel: announcements, and release notices for every store. */
     private final String channel;
+    /** This store's channel: release notices aimed at it. */
+    private final String ownChannel;
     private final ReleaseSignals signals;
     private final String store;
     /** One id for all stores of this JVM on the same table: they share release signals, so need no notices. */
@@ -52,11 +62,11 @@ final class PostgresNotices implements RemoteWakeups {
 
     private final String me;
     private final long wantedForNanos;
-    private final ConcurrentHashMap<String, Long> wantedElsewhereUntil = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Announcers> wantedElsewhere = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Long> announcedAt = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Long> releasedAt = new ConcurrentHashMap<>();
     private final java.util.concurrent.CountDownLatch listenTried = new java.util.concurrent.CountDownLatch(1);
-    private final LinkedBlockingQueue<String> outgoing = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Notice> outgoing = new LinkedBlockingQueue<>();
     private final Thread listener;
     private final Thread sender;
     private volatile boolean closed;
@@ -75,7 +85,8 @@ final class PostgresNotices implements RemoteWakeups {
         this.pool = pool;
         this.channel = channel(table);
         this.signals = signals;
-        this.me = JVM_IDS.computeIfAbsent(signals, k -> UUID.randomUUID().toString().substring(0, 8));
+        this.me = JVM_IDS.computeIfAbsent(signals, k -> UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+        this.ownChannel = channelOf(me);
         this.wantedForNanos = TimeUnit.MILLISECONDS.toNanos(wantedForMillis);
         this.store = store;
         this.listener = new Thread(this::listen, "distlock-pg-listen");
@@ -98,13 +109,19 @@ final class PostgresNotices implements RemoteWakeups {
                 : name.substring(0, 54) + "_" + Integer.toHexString(name.hashCode() & 0x7fffffff);
     }
 
+    /** The channel of the store (or stores of this JVM on one table) whose id is {@code id}. */
+    private static String channelOf(String id) {
+        return "distlock_r_" + id;
+    }
+
     @Override
     public void waiting(String name) {
         long now = System.nanoTime();
         Long last = announcedAt.get(name);
         if (last == null || now - last > wantedForNanos / 2) {
             announcedAt.put(name, now);
-            outgoing.add("w " + me + " " + TimeUnit.NANOSECONDS.toMillis(wantedForNanos) + " " + name);
+            outgoing.add(new Notice(channel, "w " + me + " " + TimeUnit.NANOSECONDS.toMillis(wantedForNanos) + " "
+                    + name));
         }
         if (announcedAt.size() > MAX_TRACKED) {
             announcedAt.entrySet().removeIf(e -> now - e.getValue() > wantedForNanos);
@@ -119,31 +136,35 @@ final class PostgresNotices implements RemoteWakeups {
             lastCleanup = now;
             releasedAt.entrySet().removeIf(e -> now - e.getValue() > LATE_ANNOUNCEMENT_NANOS);
         }
-        Long until = wantedElsewhereUntil.get(name);
-        if (until == null) {
-            return;
+        Announcers wanting = wantedElsewhere.get(name);
+        String next = wanting == null ? null : wanting.next(now);
+        if (next == null) {
+            return; // nobody elsewhere announced it, or every announcement ran out
         }
-        if (System.nanoTime() - until > 0) {
-            wantedElsewhereUntil.remove(name, until);
-            return;
-        }
-        outgoing.add("r " + me + " " + name);
+        outgoing.add(new Notice(channelOf(next), "r " + me + " " + name));
+    }
+
+    /** How many other stores' announcements of {@code name} have not run out: for tests. */
+    int announcers(String name) {
+        Announcers wanting = wantedElsewhere.get(name);
+        return wanting == null ? 0 : wanting.live(System.nanoTime());
     }
 
     private void listen() {
         while (!closed) {
             try (Connection c = direct.getConnection(); Statement s = c.createStatement()) {
                 listening = c;
+                s.execute("LISTEN \"" + ownChannel + "\"");
                 s.execute("LISTEN \"" + channel + "\"");
-                listenTried.countDown();
                 signals.signalAll(); // releases may have gone unannounced while this connection was down
+                listenTried.countDown(); // after the wake-up above: a store just opened has had it
                 PGConnection pg = c.unwrap(PGConnection.class);
                 long checkedAt = System.nanoTime();
                 while (!closed) {
                     PGNotification[] notices = pg.getNotifications(1000);
                     if (notices != null) {
                         for (PGNotification n : notices) {
-                            receive(n.getParameter());
+                            receive(n.getParameter(), ownChannel.equals(n.getName()));
                         }
                     }
                     if (System.nanoTime() - checkedAt >= TimeUnit.MILLISECONDS.toNanos(LIVENESS_CHECK_MILLIS)) {
@@ -166,36 +187,42 @@ final class PostgresNotices implements RemoteWakeups {
 
     /**
      * Reads one notice: {@code w <jvm> <millis> <name>} or {@code r <jvm> <name>}; those of this JVM's stores are
-     * ignored.
+     * ignored. A release notice {@code aimed} at this store that finds no local waiter of the name is passed on to
+     * every store.
      */
-    private void receive(String payload) {
+    private void receive(String payload, boolean aimed) {
         String[] f = payload.split(" ", 4);
         if (f.length >= 3 && !f[1].equals(me)) {
             if (f[0].equals("w") && f.length == 4) {
                 try {
                     long now = System.nanoTime();
-                    wantedElsewhereUntil.put(f[3], now + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(f[2])));
+                    wantedElsewhere.computeIfAbsent(f[3], k -> new Announcers())
+                            .heard(f[1], now + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(f[2])));
                     Long released = releasedAt.get(f[3]);
                     if (released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
                         // the waiter found it held just before our release: its announcement came too late for it
-                        outgoing.add("r " + me + " " + f[3]);
+                        outgoing.add(new Notice(channelOf(f[1]), "r " + me + " " + f[3]));
                     }
                 } catch (NumberFormatException e) {
                     // not one of ours: another program on the channel
                 }
             } else if (f[0].equals("r")) {
-                signals.signal(payload.substring(f[0].length() + f[1].length() + 2));
+                String name = payload.substring(f[0].length() + f[1].length() + 2);
+                if (aimed && !signals.hasWaiters(name)) {
+                    outgoing.add(new Notice(channel, "r " + me + " " + name)); // our waiter is gone: tell everyone
+                }
+                signals.signal(name); // also seen by an attempt in flight, which takes its ticket after it
             }
         }
         long now = System.nanoTime();
-        if (wantedElsewhereUntil.size() > MAX_TRACKED) {
-            wantedElsewhereUntil.entrySet().removeIf(e -> now - e.getValue() > 0);
+        if (wantedElsewhere.size() > MAX_TRACKED) {
+            wantedElsewhere.values().removeIf(a -> a.live(now) == 0);
         }
     }
 
     private void send() {
         while (!closed) {
-            List<String> batch = new ArrayList<>();
+            List<Notice> batch = new ArrayList<>();
             try {
                 batch.add(outgoing.take());
             } catch (InterruptedException e) {
@@ -203,9 +230,10 @@ final class PostgresNotices implements RemoteWakeups {
             }
             outgoing.drainTo(batch, 500);
             try (Connection c = pool.getConnection();
-                 PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, p) FROM unnest(?) AS p")) {
-                ps.setString(1, channel);
-                ps.setArray(2, c.createArrayOf("text", batch.toArray()));
+                 PreparedStatement ps = c.prepareStatement(
+                         "SELECT pg_notify(n.c, n.p) FROM unnest(?::text[], ?::text[]) AS n(c, p)")) {
+                ps.setArray(1, c.createArrayOf("text", batch.stream().map(Notice::channel).toArray()));
+                ps.setArray(2, c.createArrayOf("text", batch.stream().map(Notice::payload).toArray()));
                 ps.execute();
             } catch (SQLException | RuntimeException e) {
                 if (!closed) {
@@ -223,6 +251,42 @@ final class PostgresNotices implements RemoteWakeups {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             closed = true;
+        }
+    }
+
+    /** One notice to send: its channel and its payload. */
+    private record Notice(String channel, String payload) {
+    }
+
+    /**
+     * The other stores that announced they wait for one name, each with the time its announcement runs out, in the
+     * order they are told of releases: the one told longest ago (or never) first.
+     */
+    private static final class Announcers {
+        private final LinkedHashMap<String, Long> until = new LinkedHashMap<>();
+
+        /** Store {@code id} waits until {@code untilNanos}; a store heard before keeps its turn. */
+        synchronized void heard(String id, long untilNanos) {
+            until.put(id, untilNanos);
+        }
+
+        /** The store to tell of a release now, moved to the end of the turns; null if every announcement ran out. */
+        synchronized String next(long now) {
+            until.values().removeIf(u -> now - u > 0);
+            Iterator<Map.Entry<String, Long>> first = until.entrySet().iterator();
+            if (!first.hasNext()) {
+                return null;
+            }
+            Map.Entry<String, Long> told = first.next();
+            first.remove();
+            until.put(told.getKey(), told.getValue());
+            return told.getKey();
+        }
+
+        /** How many announcements have not run out. */
+        synchronized int live(long now) {
+            until.values().removeIf(u -> now - u > 0);
+            return until.size();
         }
     }
 
