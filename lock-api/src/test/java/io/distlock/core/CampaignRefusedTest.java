@@ -14,12 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -52,26 +48,9 @@ class CampaignRefusedTest {
                 return delegate.release(grant);
             }
         };
-        List<LogRecord> errors = new CopyOnWriteArrayList<>();
-        Handler collect = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
-                    errors.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(CampaignLoop.class.getName());
-        log.addHandler(collect);
-        try (BackendLockStore store = new BackendLockStore(refusing, "refusing");
+        List<String> errors;
+        try (LoggedLines logged = new LoggedLines(CampaignLoop.class);
+             BackendLockStore store = new BackendLockStore(refusing, "refusing");
              Leadership leadership = store.leadership("x", new LeadershipListener() {
                  @Override
                  public void elected(Lease term) {
@@ -81,13 +60,12 @@ class CampaignRefusedTest {
                  public void revoked(Lease term) {
                  }
              })) {
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !errors.isEmpty());
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !logged.atLeast(Level.SEVERE).isEmpty());
             assertThat(leadership.isLeader()).isFalse();
-        } finally {
-            log.removeHandler(collect);
+            errors = logged.atLeast(Level.SEVERE);
         }
         assertThat(attempts).as("attempts at a lock the store refused for good").hasValue(1);
-        String said = errors.get(0).getMessage();
+        String said = errors.get(0);
         assertThat(said).as("what the log said").contains("'x'").contains(REFUSAL).doesNotContain("unexpectedly");
     }
 }

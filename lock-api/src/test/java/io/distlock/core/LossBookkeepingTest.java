@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.LeaseModel;
 import io.distlock.LockStore;
 import io.distlock.spi.Grant;
+import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.Test;
 
 /** What the core keeps and logs about losses: nothing for grants it never registers, tokens printed plainly. */
@@ -32,25 +28,8 @@ class LossBookkeepingTest {
 
     @Test
     void theLostLeaseLogPrintsTheFencingTokenWithoutGroupingSeparators() throws Exception {
-        Logger jul = Logger.getLogger(BackendLockStore.class.getName());
-        CopyOnWriteArrayList<String> lines = new CopyOnWriteArrayList<>();
-        SimpleFormatter formatter = new SimpleFormatter();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                lines.add(formatter.formatMessage(record));
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        jul.addHandler(handler);
-        try {
+        List<String> lines;
+        try (LoggedLines logged = new LoggedLines(BackendLockStore.class)) {
             BackendLockStore plain = (BackendLockStore) LockStore.open("mem:tokens-" + UUID.randomUUID());
             CountingBackend backend = new CountingBackend(plain.backend());
             backend.model = LeaseModel.SESSION;
@@ -59,8 +38,7 @@ class LossBookkeepingTest {
                 store.lock("big token").acquire();
                 backend.events.sessionLost("session expired");
             }
-        } finally {
-            jul.removeHandler(handler);
+            lines = logged.all();
         }
         assertThat(lines).anySatisfy(line -> assertThat(line).contains("fencing token 1796111895803499"));
     }
