@@ -5,7 +5,6 @@ import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.HandOvers;
 import io.distlock.spi.OthersWaiting;
-import io.distlock.spi.OwnerTokenSequence;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
@@ -67,7 +66,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
     private final String tombstoneMs;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final RedisPermits permits;
-    private final OwnerTokenSequence tokens = new OwnerTokenSequence();
+    private final OwnerTokens.Sequence tokens = new OwnerTokens.Sequence();
     /** The waiter queues this client stands in, so that close() takes its places out. */
     private final QueuedPlaces places = new QueuedPlaces();
     /** What this store's releases for other clients publish; its own subscriber wakes nobody for it. */
