@@ -2,7 +2,6 @@ package io.distlock.mem;
 
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
-import io.distlock.spi.Attempt;
 import io.distlock.spi.Grant;
 import io.distlock.spi.HandOvers;
 import io.distlock.spi.OthersWaiting;

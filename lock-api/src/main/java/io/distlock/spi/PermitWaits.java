@@ -31,7 +31,8 @@ public final class PermitWaits {
         try (ReleaseSignals.Ticket ticket = signals.ticket(name)) {
             return PollingLockBackend.waitFor("a permit of semaphore", name, wait, ticket, null, () -> {
                 Grant grant = timed(attempt);
-                return grant != null ? Attempt.granted(grant) : Attempt.held(-1);
+                return grant != null ? PollingLockBackend.Attempt.granted(grant)
+                        : PollingLockBackend.Attempt.held(-1);
             }, (failures, holderTtlNanos) -> Backoff.pollNanos((int) failures));
         }
     }

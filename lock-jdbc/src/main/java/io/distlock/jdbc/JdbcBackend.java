@@ -3,7 +3,6 @@ package io.distlock.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
-import io.distlock.spi.Attempt;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.HandOvers;

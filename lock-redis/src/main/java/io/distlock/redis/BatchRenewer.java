@@ -67,7 +67,7 @@ final class BatchRenewer {
                 List<String> batchKeys = new ArrayList<>(batch.size());
                 List<String> args = new ArrayList<>(batch.size() * 2);
                 for (Renewal r : batch) {
-                    calls.addRenewal(batchKeys, args, r.grant().name(), HeldLock.valueOf(r.grant()),
+                    calls.addRenewal(batchKeys, args, r.grant().name(), OwnerValue.of(r.grant()),
                             r.leaseTime());
                 }
                 replies.add(withSource ? RedisScripts.RENEW.queueSource(pipeline, batchKeys, args)

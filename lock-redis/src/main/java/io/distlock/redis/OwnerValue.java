@@ -1,12 +1,16 @@
 package io.distlock.redis;
 
+import io.distlock.spi.Grant;
 import io.distlock.spi.OwnerTokens;
 import java.nio.charset.StandardCharsets;
 
 /**
  * The value stored at a lock key: the holder's secret owner token, a {@code '|'}, and a description of the holder
  * ({@code pid@host thread}) that the admin view shows. Release and renew compare the whole value; the admin view
- * shows only the part after the token.
+ * shows only the part after the token. A {@link RedisBackend} lease's handle is its value {@linkplain #encoded
+ * encoded} once at acquire, a {@link SentBytes} that the release sends as it is: a process may hold many thousands of
+ * leases, so a held lease keeps only these bytes (the lock's keys are encoded by each call that sends them, and the
+ * value string is made only where one is needed: a renewal batch, a Cluster release).
  */
 final class OwnerValue {
 
@@ -33,7 +37,7 @@ final class OwnerValue {
      * {@link #of(String, Thread)} encoded in UTF-8, written straight into one array: no string of the value or of
      * the holder description is made (the process part is encoded once).
      */
-    static byte[] encoded(String token, Thread holder) {
+    static SentBytes encoded(String token, Thread holder) {
         byte[] process = processBytes();
         String thread = holder.getName();
         byte[] tokenBytes = isAscii(token) ? null : token.getBytes(StandardCharsets.UTF_8);
@@ -47,7 +51,12 @@ final class OwnerValue {
         at += process.length;
         value[at++] = ' ';
         put(thread, threadBytes, value, at);
-        return value;
+        return new SentBytes(value);
+    }
+
+    /** The stored value of {@code grant}: its handle's bytes decoded, or the handle itself (Redlock's grants). */
+    static String of(Grant grant) {
+        return grant.handle() instanceof SentBytes held ? held.text() : (String) grant.handle();
     }
 
     /** {@link OwnerTokens#processDescription()} in UTF-8; it does not change, so it is encoded once. */

@@ -1,12 +1,10 @@
 package io.distlock.redis;
 
 import io.distlock.LockAdmin;
-import io.distlock.spi.Attempt;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.HandOvers;
 import io.distlock.spi.OthersWaiting;
-import io.distlock.spi.OwnerTokenSequence;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
 import io.distlock.spi.PollingLockBackend;
@@ -68,7 +66,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
     private final String tombstoneMs;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final RedisPermits permits;
-    private final OwnerTokenSequence tokens = new OwnerTokenSequence();
+    private final OwnerTokens.Sequence tokens = new OwnerTokens.Sequence();
     /** The waiter queues this client stands in, so that close() takes its places out. */
     private final QueuedPlaces places = new QueuedPlaces();
     /** What this store's releases for other clients publish; its own subscriber wakes nobody for it. */
@@ -114,14 +112,14 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         ensureOpen();
         checkLease(leaseTime);
         String token = tokens.next();
-        HeldLock held = new HeldLock(OwnerValue.encoded(token, Thread.currentThread()));
+        SentBytes held = OwnerValue.encoded(token, Thread.currentThread());
         Object reply;
         long sentAt = System.nanoTime(); // the grant's issue time, so the core need not copy it to add one
         try {
             reply = RedisScripts.ACQUIRE.run(client, calls.acquire(name, held, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
-                reaper.reap(name, held.value(), leaseTime);
+                reaper.reap(name, held.text(), leaseTime);
             }
             throw RedisErrors.translate(store, "acquire lock '" + name + "'", e);
         }
@@ -193,12 +191,12 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
     @Override
     public boolean release(Grant grant) {
         String name = grant.name();
-        HeldLock held = (HeldLock) grant.handle();
+        SentBytes held = (SentBytes) grant.handle();
         Object reply;
         try {
             reply = slotted
                     ? RedisScripts.RELEASE.run(client,
-                            calls.releaseWithTombstone(name, held.value(), grant.ownerToken(), tombstoneMs))
+                            calls.releaseWithTombstone(name, OwnerValue.of(grant), grant.ownerToken(), tombstoneMs))
                     : RedisScripts.RELEASE.run(client, calls.release(name, held));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
@@ -218,7 +216,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         Object reply;
         try {
             reply = RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
-                    HeldLock.valueOf(grant), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
+                    OwnerValue.of(grant), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
                     slotted ? tombstoneMs : null));
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "release lock '" + name + "'", e);
@@ -238,14 +236,14 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         checkLease(leaseTime);
         String name = from.name();
         String token = tokens.next();
-        HeldLock held = new HeldLock(OwnerValue.encoded(token, receiver));
+        SentBytes held = OwnerValue.encoded(token, receiver);
         Object reply;
         try {
             reply = RedisScripts.HAND_OVER.run(client,
-                    calls.handOver(name, (HeldLock) from.handle(), held, leaseTime));
+                    calls.handOver(name, (SentBytes) from.handle(), held, leaseTime));
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException)) {
-                reaper.reap(name, held.value(), leaseTime);
+                reaper.reap(name, held.text(), leaseTime);
             }
             throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
         }

@@ -3,7 +3,6 @@ package io.distlock.redis;
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
-import io.distlock.spi.Attempt;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.LockBackend;

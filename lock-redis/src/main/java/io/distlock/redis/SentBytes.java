@@ -22,6 +22,11 @@ final class SentBytes implements Rawable {
         return new SentBytes(text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The bytes as UTF-8 text: a new string at each call. */
+    String text() {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
     @Override
     public byte[] getRaw() {
         return bytes;

@@ -47,14 +47,14 @@ class RedisHandOverTest {
             assertThat(second).isNotNull();
             assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
             assertThat(second.ownerToken()).isNotEqualTo(first.ownerToken());
-            assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(HeldLock.valueOf(second));
+            assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(OwnerValue.of(second));
             assertThat(probe.raw().pttl("distlock:{passed}")).isGreaterThan(30_000);
             assertThat(probe.raw().get("distlock:{passed}:fence")).isEqualTo(Long.toString(second.fencingToken()));
 
             assertThat(backend.handOver(first, Duration.ofSeconds(5), Thread.currentThread()))
 
                     .as("the old holder's value").isNull();
-            assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(HeldLock.valueOf(second));
+            assertThat(probe.raw().get("distlock:{passed}")).isEqualTo(OwnerValue.of(second));
             assertThat(probe.raw().get("distlock:{passed}:fence")).isEqualTo(Long.toString(second.fencingToken()));
             assertThat(backend.release(first)).isFalse();
             assertThat(backend.release(second)).isTrue();

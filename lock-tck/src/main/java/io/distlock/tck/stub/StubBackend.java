@@ -4,7 +4,6 @@ import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
-import io.distlock.spi.Attempt;
 import io.distlock.spi.CorePoints;
 import io.distlock.spi.Grant;
 import io.distlock.spi.HandOvers;
