@@ -1,7 +1,9 @@
 package io.distlock.zookeeper;
 
+import io.distlock.spi.Grant;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -9,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * Deletes the parent node of a name this store released, {@link #DELAY} after its last release, so that names used
@@ -22,8 +27,12 @@ import org.apache.zookeeper.ZooKeeper;
  * <p>Tokens never repeat: a parent made again seeds its first token from its creation time ({@link FenceFloor}), so
  * it starts above every token of the parent deleted before it if that parent's last token is below the server clock
  * at the deletion. The version makes the last token the one our grant got, which {@link FenceFloor#belowClockAfter}
- * checked at the grant: below the clock from the millisecond after the stamp on (a token ahead of the clock, an
- * operator's floor, is never recorded: its parent is left to the server). The delay puts the deletion seconds, not
+ * checked at the grant: below the clock from the millisecond after the stamp on. A parent our grant left pinned
+ * ({@link FencePin}: its token may be ahead of the clock, an operator's floor) goes only with its pin, in one
+ * transaction at the parent's version, once a write of the pin (its server time) shows the clock past our token by
+ * the delay; until then its check is put off to when the clock will have passed it, for at most
+ * {@link #MAX_PIN_WAIT} (further ahead, the pin stays for the name's next grant after the clock passed it, whose
+ * release deletes it, or whose stamp does). The delay puts the deletion seconds, not
  * one millisecond, past the stamp, so a server clock that steps back a little, or another ensemble member's clock
  * after a leader change, still reads later than the stamp. The version cannot tell our parent from one the server
  * deleted and someone made and stamped again to the same version within the delay; deleting that one is no worse
@@ -46,6 +55,11 @@ final class EmptiedParents {
     static final int MAX_PENDING = 100_000;
     /** How often due parents are looked for. */
     static final long TICK_MS = 250;
+    /**
+     * How far ahead of the server clock a pinned parent's token may be for this store to wait for the clock and delete
+     * the pin and the parent; a token further ahead leaves its pin (one node) to the name's next grant.
+     */
+    static final Duration MAX_PIN_WAIT = Duration.ofDays(1);
 
     private static final System.Logger LOG = System.getLogger(EmptiedParents.class.getName());
     private static final String PERMITS_PREFIX = ZooKeeperPermits.ROOT + "/";
@@ -61,8 +75,11 @@ final class EmptiedParents {
     private final ScheduledThreadPoolExecutor timer;
     private volatile boolean closed;
 
-    /** When a parent is due to be deleted, and at which data version. */
-    private record Due(int version, long atNanos) {
+    /**
+     * When a parent is due to be deleted, at which data version, and the token the server clock must have passed
+     * first if the parent is pinned ({@link FencePin}; 0: no pin).
+     */
+    private record Due(int version, long atNanos, long pinnedToken) {
     }
 
     /**
@@ -87,35 +104,43 @@ final class EmptiedParents {
     }
 
     /**
-     * Records that {@code node}, a grant of {@code name}, was released: its parent is deleted {@link #DELAY} from now
-     * if nobody stamped it since and it is empty then. If its token was ahead of the clock, the name's parent is
-     * left to the server, also by an earlier release of the name still waiting.
+     * Records that {@code grant} was released: its parent is deleted {@link #DELAY} from now if nobody stamped it
+     * since and it is empty then (with its pin, once the server clock has passed the grant's token, if the stamp left
+     * it pinned). If its token was ahead of the clock without a pin, the name's parent is left to the server, also by
+     * an earlier release of the name still waiting.
      */
-    void released(String name, LockNode node) {
+    void released(Grant grant) {
+        LockNode node = (LockNode) grant.handle();
         Map<String, Due> pending = node.path().startsWith(PERMITS_PREFIX) ? semaphores : locks;
         int version = node.parentVersion();
         if (version == LockNode.KEEP_PARENT) {
-            pending.remove(name); // ahead of the clock now: an earlier release's version must not delete it either
+            pending.remove(grant.name()); // ahead of the clock now: an earlier release's version must not delete it
             return;
         }
+        schedule(pending, grant.name(), new Due(version, System.nanoTime() + delayNanos,
+                node.pinned() ? grant.fencingToken() : 0));
+    }
+
+    /** Puts {@code due} in for {@code name}, unless closed or full (a new name is then the server's). */
+    private void schedule(Map<String, Due> pending, String name, Due due) {
         if (closed) {
             return;
         }
-        Due due = new Due(version, System.nanoTime() + delayNanos);
         if (pending() < maxPending) {
             pending.merge(name, due, EmptiedParents::later);
         } else {
-            pending.computeIfPresent(name, (n, before) -> later(before, due)); // full: a new name is the server's
+            pending.computeIfPresent(name, (n, before) -> later(before, due));
         }
     }
 
     /**
-     * The later delay, with the newer version of the two: both are our stamps, each checked below the clock, and
-     * only the newer can still be the parent's (two permits of one name released out of their stamps' order).
+     * The later delay, with the newer stamp of the two (its version, and its pin): both are our stamps, and only the
+     * newer can still be the parent's (two permits of one name released out of their stamps' order).
      */
     private static Due later(Due before, Due now) {
         long at = now.atNanos() - before.atNanos() > 0 ? now.atNanos() : before.atNanos(); // nanoTime may wrap
-        return new Due(Math.max(before.version(), now.version()), at);
+        Due newer = now.version() >= before.version() ? now : before;
+        return new Due(newer.version(), at, newer.pinnedToken());
     }
 
     /** How many names wait for their parent's delete. */
@@ -148,11 +173,68 @@ final class EmptiedParents {
             }
             String parent = paths.fullPath(parentOf.apply(entry.getKey()));
             try {
-                zk.delete(parent, due.version(), EmptiedParents::deleted, null);
+                if (due.pinnedToken() == 0) {
+                    zk.delete(parent, due.version(), EmptiedParents::deleted, null);
+                } else {
+                    zk.setData(FencePin.path(parent), FencePin.DATA, -1, this::touched,
+                            new Touch(zk, pending, entry.getKey(), due, parent));
+                }
             } catch (RuntimeException e) {
                 LOG.log(Level.DEBUG, "could not send the delete of " + parent + "; the server's container check "
-                        + "deletes it once empty", e);
+                        + "deletes it once empty (and its pin, if any, stays for the name's next grant)", e);
             }
+        }
+    }
+
+    /** A write of a pin, sent to read the server clock before the pin and its parent are deleted. */
+    private record Touch(ZooKeeper zk, Map<String, Due> pending, String name, Due due, String parent) {
+    }
+
+    /**
+     * The answer to a write of a pin: the server time of the write says whether the clock has passed the pinned token
+     * (then the pin and the parent are deleted in one transaction, the parent at our stamp's version) or when it will
+     * (then the check is put off to then, at most {@link #MAX_PIN_WAIT}). A pin that is gone was deleted with a newer
+     * stamp, which took the parent over; any other failure leaves the pin for the name's next grant.
+     */
+    private void touched(int rc, String pinPath, Object ctx, Stat stat) {
+        Touch touch = (Touch) ctx;
+        KeeperException.Code code = KeeperException.Code.get(rc);
+        if (code != KeeperException.Code.OK) {
+            if (code != KeeperException.Code.NONODE) {
+                LOG.log(Level.DEBUG, "the write of the pin " + pinPath + " failed with " + code + "; the pin stays "
+                        + "for the name's next grant");
+            }
+            return;
+        }
+        long margin = DELAY.toMillis();
+        long token = touch.due().pinnedToken();
+        if (FencePin.passed(token, stat.getMtime(), margin)) {
+            try {
+                touch.zk().multi(List.of(Op.delete(pinPath, stat.getVersion()),
+                        Op.delete(touch.parent(), touch.due().version())), EmptiedParents::unpinned, null);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "could not send the delete of the pin " + pinPath + "; it stays for the name's "
+                        + "next grant", e);
+            }
+            return;
+        }
+        long waitMillis = token / 1000 + margin - stat.getMtime() + 1; // then the clock has passed it
+        if (waitMillis > MAX_PIN_WAIT.toMillis()) {
+            LOG.log(Level.DEBUG, "the pin " + pinPath + " holds a token more than " + MAX_PIN_WAIT + " ahead of the "
+                    + "server clock; it stays for the name's next grant");
+            return;
+        }
+        schedule(touch.pending(), touch.name(), new Due(touch.due().version(),
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis), token));
+    }
+
+    /** The answer to the deletion of a pin and its parent: anything but OK leaves both to the name's next grant. */
+    private static void unpinned(int rc, String path, Object ctx, List<OpResult> results) {
+        KeeperException.Code code = KeeperException.Code.get(rc);
+        if (code != KeeperException.Code.OK && code != KeeperException.Code.NOTEMPTY
+                && code != KeeperException.Code.BADVERSION && code != KeeperException.Code.NONODE) {
+            LOG.log(Level.DEBUG, "the delete of a pinned parent failed with " + code + "; the pin stays for the "
+                    + "name's next grant");
         }
     }
 

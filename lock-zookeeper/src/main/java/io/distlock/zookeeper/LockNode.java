@@ -24,11 +24,17 @@ final class LockNode {
     private int version;
     /**
      * The data version our stamp left the parent at, if the token it granted is below the server clock from the next
-     * millisecond on ({@link FenceFloor#belowClockAfter}); {@link #KEEP_PARENT} if not, or if unknown. What
-     * {@link EmptiedParents} deletes the parent at once the node is released. Written by the acquiring thread before
-     * the grant is published.
+     * millisecond on ({@link FenceFloor#belowClockAfter}) or the parent is pinned ({@link #pinned});
+     * {@link #KEEP_PARENT} if neither, or if unknown. What {@link EmptiedParents} deletes the parent at once the node
+     * is released. Written by the acquiring thread before the grant is published.
      */
     private int parentVersion = KEEP_PARENT;
+    /**
+     * Whether our stamp left the parent with its pin ({@link FencePin}), made by it or by an earlier stamp: then the
+     * parent goes only with its pin, once the server clock has passed our token. Written by the acquiring thread before
+     * the grant is published.
+     */
+    private boolean pinned;
     /**
      * How far the sweep got with this node: {@link HeldNodes#NEW}, {@code SEEN}, {@code WATCHED} (on its own) or
      * {@code COVERED} (by its root's watch); written by the sweep thread only.
@@ -73,7 +79,7 @@ final class LockNode {
 
     /**
      * The data version our stamp left the parent at, or {@link #KEEP_PARENT}: its token is ahead of the server clock
-     * (an operator's floor), or the node was never stamped.
+     * and the parent has no pin (the server clock stepped back), or the node was never stamped.
      */
     int parentVersion() {
         return parentVersion;
@@ -82,6 +88,16 @@ final class LockNode {
     /** Records the version our stamp left the parent at, or {@link #KEEP_PARENT}. */
     void parentVersion(int parentVersion) {
         this.parentVersion = parentVersion;
+    }
+
+    /** Whether our stamp left the parent with its pin ({@link FencePin}). */
+    boolean pinned() {
+        return pinned;
+    }
+
+    /** Records whether our stamp left the parent with its pin. */
+    void pinned(boolean pinned) {
+        this.pinned = pinned;
     }
 
     @Override

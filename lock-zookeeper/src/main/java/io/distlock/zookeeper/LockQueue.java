@@ -9,7 +9,8 @@ import java.util.List;
  * {@code <store id>-<create>-lock-<sequence>} (the creating store's random id and the number of its create, our
  * prefix, then the parent's sequence counter; earlier versions of this store put Curator's protected prefix
  * {@code _c_<uuid>-} before {@code lock-}, and such names are read the same way); the lowest sequence holds the lock
- * and every other contender waits for the one just before it.
+ * and every other contender waits for the one just before it. A parent's pin ({@link FencePin}) is no contender; the
+ * queue only notes whether it was listed.
  */
 final class LockQueue {
 
@@ -20,23 +21,28 @@ final class LockQueue {
     private static final Comparator<String> BY_SEQUENCE = Comparator.comparingLong(LockQueue::sequence);
 
     private final List<String> ordered;
+    private final boolean pinned;
 
-    private LockQueue(List<String> ordered) {
+    private LockQueue(List<String> ordered, boolean pinned) {
         this.ordered = ordered;
+        this.pinned = pinned;
     }
 
-    /** The queue of {@code children} (node names of one lock parent); foreign nodes are ignored. */
+    /** The queue of {@code children} (node names of one lock parent); the pin and foreign nodes are ignored. */
     static LockQueue of(List<String> children) {
         List<String> contenders = new ArrayList<>(children.size());
+        boolean pinned = false;
         for (String child : children) {
             if (sequence(child) != Long.MIN_VALUE) {
                 contenders.add(child);
+            } else if (FencePin.is(child)) {
+                pinned = true;
             }
         }
         if (contenders.size() > 1) {
             contenders.sort(BY_SEQUENCE); // an uncontended lock lists one node: nothing to sort
         }
-        return new LockQueue(contenders);
+        return new LockQueue(contenders, pinned);
     }
 
     /** The sequence number of contender node {@code child}, or Long.MIN_VALUE if it is not a contender's. */
@@ -50,6 +56,11 @@ final class LockQueue {
         } catch (NumberFormatException e) {
             return Long.MIN_VALUE;
         }
+    }
+
+    /** Whether the listing showed the parent's pin ({@link FencePin}). */
+    boolean pinned() {
+        return pinned;
     }
 
     boolean isEmpty() {

@@ -28,6 +28,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CreateBuilder;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.CuratorEventType;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -258,7 +259,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 boolean current = ours.sessionId() == currentSession();
                 long token = 0;
                 if (position == 0 && current) {
-                    token = nextToken("lock", name, parent, ours, ownerData, listing, budget);
+                    token = nextToken("lock", name, parent, ours, ownerData, listing, queue.pinned(), budget);
                     if (token == 0) {
                         position = -1; // our node went before it was stamped (or the parent, and our node with it)
                     }
@@ -327,7 +328,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * fails and 0 is returned, and the caller queues again;</li>
      * <li>the stamp and our node carry the same {@code mzxid}, by which the admin's force-release tells a stamp of
      * the holder's own from an earlier holder's ({@link ZooKeeperAdmin#forceRelease(String, long)});</li>
-     * <li>our node's version moves on from 0, and a release deletes only that version ({@link #release}).</li>
+     * <li>our node's version moves on from 0, and a release deletes only that version ({@link #release});</li>
+     * <li>a token that may be ahead of the server clock ({@link FencePin#needed}) leaves the parent pinned: the pin is
+     * made, or checked to be there, in the same transaction, so the server never deletes the emptied parent of such a
+     * token; a token below the clock deletes a pin it finds. An ordinary stamp (below the clock, no pin) is the two
+     * writes alone.</li>
      * </ul>
      * 0 also if the parent is gone, and our node with it.
      *
@@ -338,13 +343,15 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * @param what "lock" or "semaphore", for messages
      * @param ourData what our node holds once it has been stamped (for a permit, the mark that wakes its successor)
      * @param behind the listing that found our node first and the fence read sent behind it, or null: read now
+     * @param pinned whether the listing that found our node first showed the parent's pin ({@link FencePin})
      * @throws io.distlock.LockException naming the name if its fence is exhausted (an operator's value)
      */
     long nextToken(String what, String name, String parent, LockNode ours, byte[] ourData, Listing behind,
-            WaitBudget budget) throws InterruptedException {
+            boolean pinned, WaitBudget budget) throws InterruptedException {
         beforeStampHook.run();
         long giveUp = budget.operationDeadline();
         Listing.Fence read = behind == null ? null : behind.fence(giveUp, budget.interruptible());
+        boolean pinThere = pinned; // the pin changes only with a stamp (or an operator): a failed op tells us so
         while (true) {
             if (read == null) {
                 CuratorEvent event = call(budget, "reading the fence of ", parent, new BoundedCall(),
@@ -357,20 +364,33 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             long next = FenceFloor.next(what, name, FenceFloor.last(read.data(), read.stat().getMtime()));
             int version = read.stat().getVersion();
+            boolean pin = FencePin.needed(next, read.stat().getMtime());
             read = null; // a write that fails reads again
             int ourVersion = ours.version();
-            CuratorEvent written = call(budget, "writing the fence of ", parent, new BoundedCall(),
-                    callback -> client.transaction().inBackground(callback).forOperations(
-                            client.transactionOp().setData().withVersion(ourVersion).forPath(ours.path(), ourData),
-                            client.transactionOp().setData().withVersion(version)
-                                    .forPath(parent, FenceFloor.encode(next))));
+            boolean pinOp = pin || pinThere; // none on an ordinary stamp: below the clock, no pin
+            boolean pinWas = pinThere;
+            CuratorEvent written = call(budget, "writing the fence of ", parent, new BoundedCall(), callback -> {
+                CuratorOp ourStamp = client.transactionOp().setData().withVersion(ourVersion)
+                        .forPath(ours.path(), ourData);
+                CuratorOp fence = client.transactionOp().setData().withVersion(version)
+                        .forPath(parent, FenceFloor.encode(next));
+                if (pinOp) {
+                    client.transaction().inBackground(callback).forOperations(ourStamp, fence,
+                            pinOp(parent, pin, pinWas));
+                } else {
+                    client.transaction().inBackground(callback).forOperations(ourStamp, fence);
+                }
+            });
             if (written.getResultCode() == KeeperException.Code.OK.intValue()) {
                 List<CuratorTransactionResult> results = written.getOpResults();
                 ours.version(results.get(0).getResultStat().getVersion());
                 Stat stamped = results.get(1).getResultStat();
                 long token = FenceFloor.granted(next, stamped.getMtime());
-                ours.parentVersion(FenceFloor.belowClockAfter(token, stamped.getMtime()) ? stamped.getVersion()
-                        : LockNode.KEEP_PARENT); // a floor ahead of the clock: its parent is left to the server
+                ours.pinned(pin);
+                // an unpinned token ahead of the clock (the server clock stepped back since the parent's last write)
+                // leaves its parent to the server
+                ours.parentVersion(pin || FenceFloor.belowClockAfter(token, stamped.getMtime())
+                        ? stamped.getVersion() : LockNode.KEEP_PARENT);
                 return token;
             }
             int ourError = opError(written, 0);
@@ -389,7 +409,17 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 if (fenceError == KeeperException.Code.NONODE.intValue()) {
                     return 0;
                 }
-                if (fenceError != KeeperException.Code.BADVERSION.intValue()) {
+                if (fenceError == KeeperException.Code.OK.intValue() && pinOp) {
+                    // the pin came or went with another stamp since our listing: write again knowing it
+                    int pinError = opError(written, 2);
+                    if (pinError == KeeperException.Code.NODEEXISTS.intValue()) {
+                        pinThere = true;
+                    } else if (pinError == KeeperException.Code.NONODE.intValue()) {
+                        pinThere = false;
+                    } else {
+                        check(written, "writing the fence of ", parent);
+                    }
+                } else if (fenceError != KeeperException.Code.BADVERSION.intValue()) {
                     check(written, "writing the fence of ", parent);
                 }
             }
@@ -399,6 +429,20 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                         + Duration.ofNanos(operationNanos));
             }
         }
+    }
+
+    /**
+     * The stamp's operation on the parent's pin ({@link FencePin}), when the pin is {@code needed} or was
+     * {@code there}: made if needed and not there, checked to be there if needed and there (an operator may have
+     * deleted it), deleted if there and not needed.
+     */
+    private CuratorOp pinOp(String parent, boolean needed, boolean there) throws Exception {
+        String pin = FencePin.path(parent);
+        if (!needed) {
+            return client.transactionOp().delete().forPath(pin);
+        }
+        return there ? client.transactionOp().check().forPath(pin)
+                : client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(pin, FencePin.DATA);
     }
 
     /** The result code of operation {@code index} of a failed transaction, or the transaction's if it has none. */
@@ -695,7 +739,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     public boolean release(Grant grant) {
         boolean released = deleteOurNode(grant);
         if (released) {
-            emptiedParents.released(grant.name(), (LockNode) grant.handle());
+            emptiedParents.released(grant);
         }
         return released;
     }

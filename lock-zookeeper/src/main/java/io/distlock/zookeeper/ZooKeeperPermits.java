@@ -111,7 +111,7 @@ final class ZooKeeperPermits {
                 long token = 0;
                 if (position >= 0 && position < permits && current) {
                     token = backend.nextToken("semaphore", name, parent, ours, HOLDING,
-                            created != null ? created.listing() : null, budget);
+                            created != null ? created.listing() : null, queue.pinned(), budget);
                     if (token == 0) {
                         position = -1; // the parent went, and our node with it
                     }

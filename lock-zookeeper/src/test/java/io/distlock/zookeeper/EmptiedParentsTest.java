@@ -160,10 +160,10 @@ class EmptiedParentsTest {
                 grants.add(backend.acquire("limit:" + i, Duration.ofSeconds(30), Wait.none()));
             }
             for (Grant grant : grants) {
-                emptied.released(grant.name(), (LockNode) grant.handle()); // still held: any delete is refused
+                emptied.released(grant); // still held: any delete is refused
             }
             assertThat(emptied.pending()).as("names waiting with a limit of 5, 10 released").isEqualTo(5);
-            emptied.released(grants.get(0).name(), (LockNode) grants.get(0).handle());
+            emptied.released(grants.get(0));
             assertThat(emptied.pending()).as("after a waiting name was released again").isEqualTo(5);
         } finally {
             emptied.close();

@@ -4,8 +4,8 @@ import io.distlock.tck.NameLeftovers;
 import java.time.Duration;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.junit.jupiter.api.Assumptions;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -63,15 +63,41 @@ final class ZooKeeperNameLeftovers implements NameLeftovers {
         return stat == null ? 0 : 1 + stat.getNumChildren();
     }
 
-    /**
-     * Not supported: a ZooKeeper parent whose token floor an operator moved ahead of the server clock is still
-     * deleted by the server once emptied, and the next token starts again at the clock, below it. Open defect N3 of
-     * lock-tck/DEFECTS.md; §26.2 is skipped here with that reason until the floor outlives its parent.
-     */
+    /** An operator's floor for lock {@code name}: {@link #floorAhead}. */
     @Override
-    public long pushLockCounterAhead(String name, Duration ahead) {
-        Assumptions.abort("open defect N3 (lock-tck/DEFECTS.md): an emptied ZooKeeper parent is deleted by the server "
-                + "even when its token floor is ahead of the clock, so the next token can be lower");
-        throw new AssertionError("unreachable");
+    public long pushLockCounterAhead(String name, Duration ahead) throws Exception {
+        return floorAhead(raw, ZooKeeperBackend.parentPath(name), ahead);
+    }
+
+    /**
+     * Gives the free name whose parent is {@code parent} a token floor ({@link FenceFloor}) {@code ahead} of the
+     * server clock in microseconds (the in-process server shares this JVM's clock), as an operator would with
+     * {@code zkCli}: {@code delete} of the emptied parent, if there, then {@code create -c} of it holding the floor
+     * ({@code set} if it is not empty). Not a {@code set} into the emptied parent: the server deletes an emptied
+     * CONTAINER node at any container check, with a floor written into it before a grant read it; a CONTAINER node
+     * that never had a child is kept.
+     *
+     * @return the floor written
+     */
+    static long floorAhead(CuratorFramework raw, String parent, Duration ahead) throws Exception {
+        long floor = System.currentTimeMillis() * 1000 + ahead.toNanos() / 1000;
+        for (int attempt = 0; attempt < 10; attempt++) {
+            try {
+                raw.delete().forPath(parent);
+            } catch (KeeperException.NoNodeException gone) {
+                // reaped already, or never made
+            } catch (KeeperException.NotEmptyException kept) {
+                raw.setData().forPath(parent, FenceFloor.encode(floor)); // pinned or queued: the server keeps it
+                return floor;
+            }
+            try {
+                raw.create().creatingParentContainersIfNeeded().withMode(CreateMode.CONTAINER)
+                        .forPath(parent, FenceFloor.encode(floor));
+                return floor;
+            } catch (KeeperException.NodeExistsException madeMeanwhile) {
+                // a grant made it again between: delete it again
+            }
+        }
+        throw new IllegalStateException("the parent " + parent + " was made again at each of 10 attempts to write it");
     }
 }
