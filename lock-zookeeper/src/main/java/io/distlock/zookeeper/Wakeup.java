@@ -6,10 +6,12 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
 /**
- * How one waiting acquire is woken: set as the watch on its predecessor's node, it fires when that node changes or
- * goes; the backend also fires it on connection changes and close. One instance per acquire call, so repeated watches
- * on the same predecessor collapse into one. It remembers which node it still watches, so that a wait that ends
- * without the watch firing (a timeout, say) can remove the watch instead of leaving it in the client.
+ * How one waiting acquire is woken: set as the watch on its predecessor's node, it fires when that node goes (a lock
+ * waiter's child watch, {@link ZooKeeperBackend#watchUntilGone}) or also when it changes (a permit waiter's data
+ * watch on its predecessor); the backend also fires it on connection changes and close. One instance per acquire
+ * call, so repeated watches on the same predecessor collapse into one. It remembers which node it still watches, so
+ * that a wait that ends without the watch firing (a timeout, say) can remove the watch instead of leaving it in the
+ * client.
  */
 final class Wakeup implements Watcher {
 

@@ -308,7 +308,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 waiting.remove(wakeup);
                 String stillWatched = wakeup.stopWatching();
                 if (stillWatched != null) {
-                    removeWatch(stillWatched, wakeup);
+                    removeWatch(stillWatched, wakeup, WatcherType.Children);
                 }
             }
             if (ours != null) {
@@ -653,14 +653,18 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         return event.getStat();
     }
 
-    /** Watches {@code predecessor}; false if it is already gone (re-check at once). */
+    /**
+     * Watches {@code predecessor} until it goes; false if it is already gone (re-check at once). The watch is a child
+     * watch ({@link #watchUntilGone}), so the predecessor's own stamp, a write into its node when it comes first, does
+     * not wake us: only its deletion does.
+     */
     private boolean watch(String predecessor, Wakeup wakeup, WaitBudget budget) throws InterruptedException {
         String what = "watching " + predecessor;
         CuratorEvent event = call(budget, what, new BoundedCall(late -> {
             if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
-                removeWatch(predecessor, wakeup); // set after we stopped waiting for it
+                removeWatch(predecessor, wakeup, WatcherType.Children); // set after we stopped waiting for it
             }
-        }), callback -> client.getData().usingWatcher(wakeup).inBackground(callback).forPath(predecessor));
+        }), callback -> watchUntilGone(predecessor, wakeup, callback));
         if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
             return false; // no watch is left on a node that does not exist
         }
@@ -671,9 +675,22 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         }
         String before = wakeup.watching(predecessor);
         if (before != null) {
-            removeWatch(before, wakeup);
+            removeWatch(before, wakeup, WatcherType.Children);
         }
         return true;
+    }
+
+    /**
+     * Sends a watch on {@code path} that fires when the node is deleted and not when its data changes: a child watch
+     * (getChildren with a watcher), which fires on the node's deletion ({@code NodeDeleted}) and when a child is made
+     * or deleted, and a contender node is ephemeral, so it has no children. A data watch (getData, exists) would also
+     * fire on the write that stamps the node when it comes first: a wake-up, listing and watch for nothing on every
+     * hand-over. Like getData, it answers NONODE and leaves no watch if the node is already gone, and its reply
+     * carries the node's stat ({@code getChildren2}), whose {@code ephemeralOwner} {@link #lostCreate} reads.
+     * Remove it with {@link WatcherType#Children}.
+     */
+    void watchUntilGone(String path, Wakeup wakeup, BoundedCall callback) throws Exception {
+        client.getChildren().usingWatcher(wakeup).inBackground(callback).forPath(path);
     }
 
     /**
@@ -696,13 +713,17 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         deleteInBackground(path);
     }
 
-    /** Removes our watch on {@code path} from the client (and the server, if connected), in the background. */
-    void removeWatch(String path, Wakeup wakeup) {
+    /**
+     * Removes our watch of {@code type} on {@code path} from the client (and the server, if connected), in the
+     * background: {@link WatcherType#Children} for one {@link #watchUntilGone} set, {@link WatcherType#Data} for a
+     * getData watch.
+     */
+    void removeWatch(String path, Wakeup wakeup, WatcherType type) {
         try {
-            client.watchers().remove(wakeup).ofType(WatcherType.Data).locally().quietly().inBackground()
+            client.watchers().remove(wakeup).ofType(type).locally().quietly().inBackground()
                     .forPath(path);
         } catch (Exception e) {
-            LOG.log(Level.DEBUG, "could not remove the watch on " + path + "; it goes when the node changes", e);
+            LOG.log(Level.DEBUG, "could not remove the watch on " + path + "; it goes when it fires", e);
         }
     }
 

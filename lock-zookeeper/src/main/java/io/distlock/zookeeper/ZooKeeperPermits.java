@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher.WatcherType;
 
 /**
  * Semaphores on ZooKeeper, without an internal mutex: a contender creates an ephemeral-sequential node under the
@@ -166,7 +167,7 @@ final class ZooKeeperPermits {
                 backend.waiting.remove(wakeup);
                 wakeup.stopWatching();
                 for (String path : watched) {
-                    backend.removeWatch(path, wakeup);
+                    backend.removeWatch(path, wakeup, WatcherType.Any); // a path may have had either kind (watchAll)
                 }
             }
             if (ours != null) {
@@ -180,6 +181,11 @@ final class ZooKeeperPermits {
      * Watches the nodes {@code ahead}, every watch sent before any reply is awaited (one round trip for all the
      * holders a first waiter watches); false if one is already gone, or (for a waiter's predecessor) already holds,
      * so the caller re-checks at once. Every watch that was set is in {@code watched}, for the caller to remove.
+     *
+     * <p>A waiter's predecessor is watched with a data watch, since the mark it writes when it comes to hold is what
+     * tells us we became the first waiter; the holders a first waiter watches are watched until they go
+     * ({@link ZooKeeperBackend#watchUntilGone}), since only a holder's going lets us in, and a data watch on a holder
+     * that has not stamped yet would wake us for nothing at its stamp.
      */
     private boolean watchAll(String parent, List<String> ahead, boolean predecessorMayHold, Wakeup wakeup,
             Set<String> watched, WaitBudget budget) throws InterruptedException {
@@ -192,13 +198,15 @@ final class ZooKeeperPermits {
             for (; started < count; started++) {
                 String path = ZKPaths.makePath(parent, ahead.get(started));
                 paths[started] = path;
+                WatcherType type = predecessorMayHold ? WatcherType.Data : WatcherType.Children;
                 calls[started] = new BoundedCall(late -> {
                     if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
-                        backend.removeWatch(path, wakeup); // set after we stopped waiting for it
+                        backend.removeWatch(path, wakeup, type); // set after we stopped waiting for it
                     }
                 });
-                backend.start("watching " + path, calls[started],
-                        callback -> backend.client.getData().usingWatcher(wakeup).inBackground(callback).forPath(path));
+                backend.start("watching " + path, calls[started], predecessorMayHold
+                        ? callback -> backend.client.getData().usingWatcher(wakeup).inBackground(callback).forPath(path)
+                        : callback -> backend.watchUntilGone(path, wakeup, callback));
             }
             boolean allSet = true;
             while (awaited < count) {

@@ -9,12 +9,14 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * A loopback proxy in front of one ZooKeeper server that counts the round trips and requests of the clients that
  * connect through it, as lock-bench's proxy does: a round trip is a burst of bytes a client sends after it last
  * received (requests sent together, before their replies came, count once); a request is a frame the client sends
- * after its connect request, pings left out. Counted per client connection, so no other client's traffic counts.
+ * after its connect request, pings left out; a notification is a frame the server sends with xid -1 in its reply
+ * header (a watch event). Counted per client connection, so no other client's traffic counts.
  */
 final class RoundTripCounter implements AutoCloseable {
 
@@ -25,6 +27,7 @@ final class RoundTripCounter implements AutoCloseable {
     private final int serverPort;
     private final AtomicLong roundTrips = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong notifications = new AtomicLong();
     private final List<Socket> sockets = new ArrayList<>();
     /** Every round trip as {@code |} and the request types sent in it (ZooKeeper's op codes), for messages. */
     private final StringBuffer trace = new StringBuffer();
@@ -60,6 +63,11 @@ final class RoundTripCounter implements AutoCloseable {
     /** Requests other than pings sent so far. */
     long requests() {
         return requests.get();
+    }
+
+    /** Watch events the server sent so far (frames with xid -1). */
+    long notifications() {
+        return notifications.get();
     }
 
     private void accept() {
@@ -122,18 +130,29 @@ final class RoundTripCounter implements AutoCloseable {
         }
     }
 
-    /** One client connection: whether it is sending a burst, and where it is in its stream of request frames. */
+    /** One client connection: whether it is sending a burst, and where it is in its streams of frames each way. */
     private final class Connection {
+        /** The xid of a watch event in the server's reply header. */
+        private static final int NOTIFICATION = -1;
         private boolean sending;
-        private boolean connected;
-        /** The frame being read: its 4-byte length, then its xid and type, then the rest is skipped. */
-        private final byte[] header = new byte[12];
-        private int headerRead;
-        private long skip;
+        /** Requests: 4-byte length, then xid and type, the rest skipped; the connect request has no header. */
+        private final Frames up = new Frames(12, header -> {
+            if (int32(header, 8) != PING) {
+                requests.incrementAndGet();
+                trace.append(' ').append(int32(header, 8));
+            }
+        });
+        /** Replies: 4-byte length, then xid (then zxid and error); the connect reply has no header. */
+        private final Frames down = new Frames(8, header -> {
+            if (int32(header, 4) == NOTIFICATION) {
+                notifications.incrementAndGet();
+            }
+        });
 
-        synchronized void count(boolean up, byte[] bytes, int n) {
-            if (!up) {
+        synchronized void count(boolean toServer, byte[] bytes, int n) {
+            if (!toServer) {
                 sending = false;
+                down.read(bytes, n);
                 return;
             }
             if (!sending) {
@@ -141,6 +160,24 @@ final class RoundTripCounter implements AutoCloseable {
                 roundTrips.incrementAndGet();
                 trace.append(" |");
             }
+            up.read(bytes, n);
+        }
+    }
+
+    /** One direction's stream of ZooKeeper frames: the connect frame (its length only), then frames with a header. */
+    private static final class Frames {
+        private final byte[] header;
+        private final Consumer<byte[]> onHeader;
+        private boolean connected;
+        private int headerRead;
+        private long skip;
+
+        Frames(int headerLength, Consumer<byte[]> onHeader) {
+            this.header = new byte[headerLength];
+            this.onHeader = onHeader;
+        }
+
+        void read(byte[] bytes, int n) {
             int at = 0;
             while (at < n) {
                 if (skip > 0) {
@@ -155,30 +192,24 @@ final class RoundTripCounter implements AutoCloseable {
                 headerRead += copied;
                 at += copied;
                 if (headerRead == wanted) {
-                    frame();
+                    frame(wanted);
                 }
             }
         }
 
-        /** A frame's header is read: count it, and skip the rest of it. */
-        private void frame() {
-            int length = int32(0);
-            if (!connected) {
-                connected = true; // the connect request: its length only, then its body
-                skip = length;
-            } else {
-                if (int32(8) != PING) {
-                    requests.incrementAndGet();
-                    trace.append(' ').append(int32(8));
-                }
-                skip = length - 8L;
+        /** A frame's header is read: hand it on (the connect frame's is its length only), and skip the rest. */
+        private void frame(int read) {
+            if (connected) {
+                onHeader.accept(header);
             }
+            connected = true;
+            skip = int32(header, 0) - (read - 4L);
             headerRead = 0;
         }
+    }
 
-        private int int32(int at) {
-            return ((header[at] & 0xff) << 24) | ((header[at + 1] & 0xff) << 16) | ((header[at + 2] & 0xff) << 8)
-                    | (header[at + 3] & 0xff);
-        }
+    private static int int32(byte[] header, int at) {
+        return ((header[at] & 0xff) << 24) | ((header[at + 1] & 0xff) << 16) | ((header[at + 2] & 0xff) << 8)
+                | (header[at + 3] & 0xff);
     }
 }

@@ -112,12 +112,12 @@ final class TestServers {
     }
 
     /**
-     * The watchers the ZooKeeper client of {@code store} keeps on its side (data and exists watchers): what a wait
-     * leaves behind if it does not remove its watch.
+     * The watchers the ZooKeeper client of {@code store} keeps on its side (data, exists and child watchers): what a
+     * wait leaves behind if it does not remove its watch.
      */
     static int clientWatchers(LockStore store) {
         ZooKeeper zk = zooKeeper(store);
-        return ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk);
+        return ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk) + ClientWatches.childWatchers(zk);
     }
 
     /** The persistent recursive watchers the ZooKeeper client of {@code store} keeps: its root watches. */

@@ -23,6 +23,11 @@ public final class ClientWatches {
         return count(zk.getWatchManager().getExistWatches());
     }
 
+    /** Child watchers (set by getChildren) registered in {@code zk}. */
+    public static int childWatchers(ZooKeeper zk) {
+        return count(zk.getWatchManager().getChildWatches());
+    }
+
     /** Persistent recursive watchers (set by addWatch) registered in {@code zk}. */
     public static int persistentRecursiveWatchers(ZooKeeper zk) {
         return count(zk.getWatchManager().getPersistentRecursiveWatches());

@@ -32,6 +32,16 @@ public enum WireProtocol {
         };
     }
 
+    /**
+     * A counter of the messages the server pushes unasked in one new connection's server-to-client byte stream, for a
+     * protocol whose frames mark them (ZooKeeper: watch events), or null: the proxy then counts a read from the server
+     * that answers no request burst as one ({@link RoundTripProxy#pushes}), which also counts the later parts of a
+     * reply split over reads.
+     */
+    public Parser newPushParser() {
+        return this == ZOOKEEPER ? new ZooKeeperEvents() : null;
+    }
+
     /** Parses one connection's client-to-server stream chunk by chunk. */
     public interface Parser {
         /** Consumes {@code n} bytes at {@code off} and returns how many requests they completed or began. */
@@ -206,6 +216,33 @@ public enum WireProtocol {
             }
             connected = true;
             return length - 8L;
+        }
+    }
+
+    /**
+     * ZooKeeper's replies: 4-byte length, then (after the connect reply, its length only) the reply header's xid, which
+     * is -1 in a watch event, the only message a ZooKeeper server sends unasked.
+     */
+    static final class ZooKeeperEvents extends Framed {
+        private static final int NOTIFICATION = -1;
+        private boolean connected;
+
+        @Override
+        int headerLength() {
+            return connected ? 8 : 4;
+        }
+
+        @Override
+        long onHeader(byte[] h) {
+            int length = int32(h, 0);
+            if (!connected) {
+                connected = true;
+                return length;
+            }
+            if (int32(h, 4) == NOTIFICATION) {
+                counted++;
+            }
+            return length - 4L;
         }
     }
 

@@ -58,8 +58,30 @@ class WireProtocolTest {
         assertThat(countInPieces(WireProtocol.ZOOKEEPER, s.toByteArray(), 5)).isEqualTo(2);
     }
 
+    @Test
+    void zookeeperPushesAreWatchEventsOnlyNotRepliesSplitAcrossReads() {
+        ByteArrayOutputStream s = new ByteArrayOutputStream();
+        s.writeBytes(ByteBuffer.allocate(4 + 36).putInt(36).putInt(-1).array()); // connect reply: no reply header
+        s.writeBytes(zkReply(1, 120)); // the reply to a listing, long enough to be split over reads
+        s.writeBytes(zkReply(-1, 40)); // a watch event (NodeDeleted)
+        s.writeBytes(zkReply(-2, 0)); // a ping's reply
+        s.writeBytes(zkReply(2, 4)); // the reply to a delete
+        s.writeBytes(zkReply(-1, 40)); // another watch event
+        byte[] bytes = s.toByteArray();
+        assertThat(countPushesInPieces(WireProtocol.ZOOKEEPER, bytes, 7)).isEqualTo(2);
+        assertThat(countPushesInPieces(WireProtocol.ZOOKEEPER, bytes, bytes.length)).isEqualTo(2);
+        assertThat(WireProtocol.REDIS.newPushParser()).as("no marked pushes: the proxy guesses them").isNull();
+    }
+
+    private static int countPushesInPieces(WireProtocol protocol, byte[] bytes, int piece) {
+        return countInPieces(protocol.newPushParser(), bytes, piece);
+    }
+
     private static int countInPieces(WireProtocol protocol, byte[] bytes, int piece) {
-        WireProtocol.Parser parser = protocol.newParser();
+        return countInPieces(protocol.newParser(), bytes, piece);
+    }
+
+    private static int countInPieces(WireProtocol.Parser parser, byte[] bytes, int piece) {
         int count = 0;
         for (int off = 0; off < bytes.length; off += piece) {
             count += parser.read(bytes, off, Math.min(piece, bytes.length - off));
@@ -80,6 +102,11 @@ class WireProtocolTest {
         p[3] = (byte) sequence;
         p[4] = (byte) command;
         return p;
+    }
+
+    /** A server frame: length, then the reply header (xid, zxid, error), then {@code more} bytes. */
+    private static byte[] zkReply(int xid, int more) {
+        return ByteBuffer.allocate(20 + more).putInt(16 + more).putInt(xid).putLong(7).putInt(0).array();
     }
 
     private static byte[] zk(int xid, int type, int more) {
