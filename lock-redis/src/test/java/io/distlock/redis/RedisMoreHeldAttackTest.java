@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * three permits of the semaphore of the same name; the first permit (the state's own field, the others in its list)
  * is deleted from the server behind the store's back while another thread of the store queues. The background
  * renewal finds it gone: only that permit is lost, the queued thread takes its place, the lock and the other permits
- * stay valid, and another client never gets a fourth permit.
+ * stay valid, and another client never gets a fourth permit. And a close while that thread holds both kinds and
+ * others queue for each: every waiter ends, and the server has freed the lock and both permits at once.
  */
 class RedisMoreHeldAttackTest {
 
@@ -82,6 +83,50 @@ class RedisMoreHeldAttackTest {
             }
             other.lock("n", shortLease).tryAcquire(BOUND).orElseThrow().release();
             all.forEach(Lease::release);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCloseWhileOneThreadHoldsBothKindsOfANameAndOthersQueueFreesAllInTheServerAtOnce() throws Exception {
+        String prefix = "moreheld-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+        String uri = URI + "?keyPrefix=" + prefix + "&timeout=5s";
+        LockOptions longLease = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60));
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try (LockStore other = BackendStores.open(uri); LockStore store = BackendStores.open(uri)) {
+            store.lock("c", longLease).acquire();
+            store.lock("c", longLease).acquire(); // nested, never released: the close frees it
+            DistributedSemaphore sem = store.semaphore("c", 2, longLease);
+            sem.acquire();
+            sem.acquire();
+            List<AtomicReference<Thread>> threads = new ArrayList<>();
+            List<Future<Lease>> waiters = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                AtomicReference<Thread> t = new AtomicReference<>();
+                threads.add(t);
+                boolean lock = i % 2 == 0;
+                waiters.add(pool.submit(() -> {
+                    t.set(Thread.currentThread());
+                    return lock ? store.lock("c", longLease).acquire() : sem.acquire();
+                }));
+            }
+            Awaitility.await().atMost(BOUND).until(() -> threads.stream().allMatch(t -> t.get() != null
+                    && t.get().getState() == Thread.State.WAITING));
+            long start = System.nanoTime();
+            store.close();
+            for (Future<Lease> w : waiters) {
+                assertThatThrownBy(() -> w.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(IllegalStateException.class);
+            }
+            // freed in the server by the close, not left for the 60 s lease
+            other.lock("c", longLease).tryAcquire().orElseThrow().release();
+            Lease p1 = other.semaphore("c", 2, longLease).tryAcquire().orElseThrow();
+            Lease p2 = other.semaphore("c", 2, longLease).tryAcquire().orElseThrow();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("close and the other client's acquires")
+                    .isLessThan(BOUND);
+            p1.release();
+            p2.release();
         } finally {
             pool.shutdownNow();
         }
