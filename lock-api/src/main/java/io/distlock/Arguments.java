@@ -10,7 +10,8 @@ public final class Arguments {
     }
 
     /**
-     * Checks a lock name: not null, not empty, at most {@code maxLength} characters.
+     * Checks a lock name: not null, not empty, at most {@code maxLength} characters, valid Unicode (no unpaired
+     * surrogate: stores that keep names as UTF-8 turn one into {@code '?'}, so two names would share one lock).
      *
      * @return the name
      */
@@ -19,7 +20,7 @@ public final class Arguments {
     }
 
     /**
-     * Checks a semaphore name: not null, not empty, at most {@code maxLength} characters.
+     * Checks a semaphore name: not null, not empty, at most {@code maxLength} characters, valid Unicode.
      *
      * @return the name
      */
@@ -36,7 +37,29 @@ public final class Arguments {
             throw new IllegalArgumentException(what + " name is " + name.length()
                     + " characters long; this store allows at most " + maxLength);
         }
+        int unpaired = unpairedSurrogate(name);
+        if (unpaired >= 0) {
+            throw new IllegalArgumentException(what + " name is not valid Unicode: an unpaired surrogate (\\u"
+                    + Integer.toHexString(name.charAt(unpaired)).toUpperCase(java.util.Locale.ROOT) + ") at index "
+                    + unpaired + "; a store keeping names as UTF-8 would give it the lock of another name");
+        }
         return name;
+    }
+
+    /** The index of the first surrogate in {@code s} that is not half of a pair, or -1 if there is none. */
+    private static int unpairedSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!Character.isSurrogate(c)) {
+                continue;
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+                continue;
+            }
+            return i;
+        }
+        return -1;
     }
 
     /**

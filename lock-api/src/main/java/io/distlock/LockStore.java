@@ -68,7 +68,8 @@ public interface LockStore extends AutoCloseable {
      * A lock named {@code name}. Locks of equal names are the same lock, on every client of the store.
      *
      * @throws NullPointerException if {@code name} or {@code options} is null
-     * @throws IllegalArgumentException if {@code name} is empty or longer than the store allows
+     * @throws IllegalArgumentException if {@code name} is empty, longer than the store allows, or holds an unpaired
+     *         surrogate (not valid Unicode)
      */
     DistributedLock lock(String name, LockOptions options);
 
@@ -95,8 +96,8 @@ public interface LockStore extends AutoCloseable {
      * cheap, no round trip. Independent of the lock of the same name.
      *
      * @throws NullPointerException if {@code name} is null
-     * @throws IllegalArgumentException if {@code name} is empty or too long, or {@code permits} is below 1 or above
-     *         the store's maximum
+     * @throws IllegalArgumentException if {@code name} is empty, too long or not valid Unicode, or {@code permits} is
+     *         below 1 or above the store's maximum
      * @throws UnsupportedOperationException if the store has no semaphores
      */
     default DistributedSemaphore semaphore(String name, int permits) {
@@ -109,8 +110,8 @@ public interface LockStore extends AutoCloseable {
      * Every client must state the same limit for a name (see {@link DistributedSemaphore}).
      *
      * @throws NullPointerException if {@code name} or {@code options} is null
-     * @throws IllegalArgumentException if {@code name} is empty or too long, or {@code permits} is below 1 or above
-     *         the store's maximum
+     * @throws IllegalArgumentException if {@code name} is empty, too long or not valid Unicode, or {@code permits} is
+     *         below 1 or above the store's maximum
      * @throws UnsupportedOperationException if the store has no semaphores (the message names the store; see
      *         {@link Features#semaphores()})
      */

@@ -102,6 +102,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
 
     @Override
     protected Attempt attempt(String name, Duration leaseTime) {
+        dialect.requireStorable(name);
         String token = OwnerTokens.newToken();
         String owner = owner();
         long fence;
@@ -346,6 +347,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     @Override
     public Grant acquirePermit(String name, int limit, Duration leaseTime, Wait wait)
             throws InterruptedException {
+        dialect.requireStorable(name);
         return permits.acquire(name, limit, leaseTime, wait);
     }
 

@@ -338,14 +338,8 @@ final class JdbcPermits {
 
     private void createIfMissing() {
         backend.withConnection("creating the permit table " + table, c -> {
-            try (Statement probe = c.createStatement()) {
-                probe.executeQuery("SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table
-                        + " WHERE 1 = 0").close();
-                return null; // exists (an administrator may have created it for a user without DDL rights)
-            } catch (SQLException e) {
-                if (!dialect.isMissingTable(e)) {
-                    throw e;
-                }
+            if (exists(c)) {
+                return null; // an administrator may have created it for a user without DDL rights
             }
             String resource = dialect.schemaResource(c).replace("schema-", "permits-");
             List<String> statements = new SchemaInstaller(pool, dialect, table, store).statements(resource);
@@ -353,9 +347,29 @@ final class JdbcPermits {
                 for (String sql : statements) {
                     st.execute(sql);
                 }
+            } catch (SQLException e) {
+                // another client's create at the same moment (PostgreSQL: "type ... already exists", 42710): fail
+                // only if the table is still missing, as the lock table's installer does
+                if (!exists(c)) {
+                    throw e;
+                }
             }
             return null;
         });
+    }
+
+    /** Whether the permit table exists, with its columns; false if the database says it is missing. */
+    private boolean exists(Connection c) throws SQLException {
+        try (Statement probe = c.createStatement()) {
+            probe.executeQuery("SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table
+                    + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException e) {
+            if (!dialect.isMissingTable(e)) {
+                throw e;
+            }
+            return false;
+        }
     }
 
     private static String owner() {

@@ -162,6 +162,13 @@ abstract class SqlDialect {
     /** Whether {@code e} says the lock table does not exist. */
     abstract boolean isMissingTable(SQLException e);
 
+    /**
+     * Refuses a name this database cannot store in a text column, with an {@link IllegalArgumentException} saying
+     * why, before any statement: otherwise every acquire of it would fail with a store error. None by default.
+     */
+    void requireStorable(String name) {
+    }
+
     /** The condition "this row is held now" on the lock table. */
     final String held() {
         return "owner_token IS NOT NULL AND expires_at > " + now();
