@@ -173,7 +173,7 @@ public final class BackendLockStore implements LockStore {
         if (admin == null) {
             throw new UnsupportedOperationException("store " + description + " offers no admin view");
         }
-        return admin;
+        return new CheckedAdmin(admin, () -> backend.terms().maxNameLength());
     }
 
     /** Acquires lock {@code name} within {@code wait}. Returns null if not acquired. */

@@ -78,6 +78,36 @@ public interface NameRules extends TckSupport {
     }
 
     @Test
+    @DisplayName("§12.5 a name the API refuses is refused at every door that takes a name (lock, semaphore, admin "
+            + "force-release) and never touches the lock of the name a store would encode it as")
+    default void rule_12_5_everyDoorRefusesABadNameAndLeavesOtherNamesAlone() {
+        LockStore holder = tck().client();
+        LockStore other = tck().client();
+        String near = tck().name("a?"); // an unpaired surrogate becomes '?' where names are kept as UTF-8
+        List<String> refused = List.of("", tck().name("a\uD800"), "n".repeat(other.features().maxNameLength() + 1));
+        try (Lease held = holder.lock(near).tryAcquire().orElseThrow()) {
+            for (String bad : refused) {
+                String shown = bad.length() > 40 ? bad.length() + " characters" : "'" + bad + "'";
+                assertThat(catchThrowable(() -> other.lock(bad))).as("lock %s", shown)
+                        .isInstanceOf(IllegalArgumentException.class);
+                if (other.features().semaphores()) {
+                    assertThat(catchThrowable(() -> other.semaphore(bad, 2))).as("semaphore %s", shown)
+                            .isInstanceOf(IllegalArgumentException.class);
+                }
+                if (other.features().admin()) {
+                    assertThat(catchThrowable(() -> other.admin().forceRelease(bad)))
+                            .as("force-release of %s", shown).isInstanceOf(IllegalArgumentException.class);
+                    assertThat(catchThrowable(() -> other.admin().forceRelease(bad, held.fencingToken())))
+                            .as("force-release of %s under the holder's token", shown)
+                            .isInstanceOf(IllegalArgumentException.class);
+                }
+            }
+            assertThat(held.isValid()).as("'%s' after the refused names", near).isTrue();
+            assertThat(other.lock(near).tryAcquire()).as("'%s' while its holder holds it", near).isEmpty();
+        }
+    }
+
+    @Test
     @DisplayName("§12.4 a lease time or an extension past LockOptions.MAX_LEASE_TIME is refused before the store is "
             + "asked")
     default void rule_12_4_tooLongLeaseTimesRefusedBeforeTheStore() throws InterruptedException {
