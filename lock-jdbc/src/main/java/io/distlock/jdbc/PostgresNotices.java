@@ -42,6 +42,12 @@ final class PostgresNotices implements RemoteWakeups {
     private static final long LATE_ANNOUNCEMENT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final int MAX_TRACKED = 10_000;
     /**
+     * A store id as announced: hex digits, few enough that {@code distlock_r_} and the id fit a channel name (63
+     * bytes). An announcement with another id is not one of ours; a notice aimed at it could not be sent, and would
+     * take the other notices of its batch down with it.
+     */
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[0-9a-f]{1,52}");
+    /**
      * How often the listener asks its connection a question: it only reads, so a connection the network dropped
      * without a word (a middlebox that forgot it) would otherwise go unnoticed for hours of TCP keepalive, and this
      * store's waiters would hear no release elsewhere until their next poll. The answer waits at most the socket
@@ -150,6 +156,12 @@ final class PostgresNotices implements RemoteWakeups {
         return wanting == null ? 0 : wanting.live(System.nanoTime());
     }
 
+    /** How many other stores' announcements of {@code name} are kept, run out or not: for tests. */
+    int kept(String name) {
+        Announcers wanting = wantedElsewhere.get(name);
+        return wanting == null ? 0 : wanting.kept();
+    }
+
     private void listen() {
         while (!closed) {
             try (Connection c = direct.getConnection(); Statement s = c.createStatement()) {
@@ -193,11 +205,11 @@ final class PostgresNotices implements RemoteWakeups {
     private void receive(String payload, boolean aimed) {
         String[] f = payload.split(" ", 4);
         if (f.length >= 3 && !f[1].equals(me)) {
-            if (f[0].equals("w") && f.length == 4) {
+            if (f[0].equals("w") && f.length == 4 && ID.matcher(f[1]).matches()) {
                 try {
                     long now = System.nanoTime();
-                    wantedElsewhere.computeIfAbsent(f[3], k -> new Announcers())
-                            .heard(f[1], now + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(f[2])));
+                    long until = now + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(f[2]));
+                    wantedElsewhere.computeIfAbsent(f[3], k -> new Announcers()).heard(f[1], until, now);
                     Long released = releasedAt.get(f[3]);
                     if (released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
                         // the waiter found it held just before our release: its announcement came too late for it
@@ -263,11 +275,23 @@ final class PostgresNotices implements RemoteWakeups {
      * order they are told of releases: the one told longest ago (or never) first.
      */
     private static final class Announcers {
+        private static final int MIN_PRUNE_ABOVE = 16;
         private final LinkedHashMap<String, Long> until = new LinkedHashMap<>();
 
-        /** Store {@code id} waits until {@code untilNanos}; a store heard before keeps its turn. */
-        synchronized void heard(String id, long untilNanos) {
+        /** Above this many kept announcements, {@link #heard} drops those that ran out. */
+        private int pruneAbove = MIN_PRUNE_ABOVE;
+
+        /**
+         * Store {@code id} waits until {@code untilNanos}; a store heard before keeps its turn. Drops the
+         * announcements that ran out once twice as many are kept as were live at the last such drop, so a name this
+         * store never releases keeps about the stores that wait at once, not every store that ever waited.
+         */
+        synchronized void heard(String id, long untilNanos, long now) {
             until.put(id, untilNanos);
+            if (until.size() > pruneAbove) {
+                until.values().removeIf(u -> now - u > 0);
+                pruneAbove = Math.max(MIN_PRUNE_ABOVE, 2 * until.size());
+            }
         }
 
         /** The store to tell of a release now, moved to the end of the turns; null if every announcement ran out. */
@@ -281,6 +305,11 @@ final class PostgresNotices implements RemoteWakeups {
             first.remove();
             until.put(told.getKey(), told.getValue());
             return told.getKey();
+        }
+
+        /** How many announcements are kept, run out or not. */
+        synchronized int kept() {
+            return until.size();
         }
 
         /** How many announcements have not run out. */
