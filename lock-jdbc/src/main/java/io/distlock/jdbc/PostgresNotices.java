@@ -169,6 +169,8 @@ final class PostgresNotices implements RemoteWakeups {
                 s.execute("LISTEN \"" + ownChannel + "\"");
                 s.execute("LISTEN \"" + channel + "\"");
                 signals.signalAll(); // releases may have gone unannounced while this connection was down
+                // announcements were missed too (or made before this store opened): ask waiting stores to repeat them
+                outgoing.add(new Notice(channel, "h " + me + " listening"));
                 listenTried.countDown(); // after the wake-up above: a store just opened has had it
                 PGConnection pg = c.unwrap(PGConnection.class);
                 long checkedAt = System.nanoTime();
@@ -198,9 +200,11 @@ final class PostgresNotices implements RemoteWakeups {
     }
 
     /**
-     * Reads one notice: {@code w <jvm> <millis> <name>} or {@code r <jvm> <name>}; those of this JVM's stores are
-     * ignored. A release notice {@code aimed} at this store that finds no local waiter of the name is passed on to
-     * every store.
+     * Reads one notice: {@code w <jvm> <millis> <name>}, {@code r <jvm> <name>} or {@code h <jvm> listening}; those of
+     * this JVM's stores are ignored. A release notice {@code aimed} at this store that finds no local waiter of the
+     * name is passed on to every store. A store that (again) listens is sent this store's announcements of the names
+     * it still waits for: without them it would tell these waiters of no release until they announce again, at their
+     * next poll.
      */
     private void receive(String payload, boolean aimed) {
         String[] f = payload.split(" ", 4);
@@ -217,6 +221,13 @@ final class PostgresNotices implements RemoteWakeups {
                     }
                 } catch (NumberFormatException e) {
                     // not one of ours: another program on the channel
+                }
+            } else if (f[0].equals("h") && ID.matcher(f[1]).matches()) {
+                String millis = Long.toString(TimeUnit.NANOSECONDS.toMillis(wantedForNanos));
+                for (String name : announcedAt.keySet()) {
+                    if (signals.hasWaiters(name)) {
+                        outgoing.add(new Notice(channelOf(f[1]), "w " + me + " " + millis + " " + name));
+                    }
                 }
             } else if (f[0].equals("r")) {
                 String name = payload.substring(f[0].length() + f[1].length() + 2);

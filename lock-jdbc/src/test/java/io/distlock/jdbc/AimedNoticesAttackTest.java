@@ -94,6 +94,28 @@ class AimedNoticesAttackTest {
     }
 
     /**
+     * A store opened (or listening again) after another store's waiter announced a name hears of that waiter within
+     * seconds, not when the waiter announces again at its next poll: else its release of the name would tell nobody.
+     */
+    @Test
+    void aStoreOpenedWhileAnotherWaitsLearnsOfItsWaiter() throws Exception {
+        String name = "attack:late";
+        PostgresNotices witness = store(new ReleaseSignals(), "witness");
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = store(waiterSignals, "waiter");
+        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
+            waiter.waiting(name);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> witness.announcers(name) == 1);
+            PostgresNotices late = store(new ReleaseSignals(), "late");
+            Awaitility.await("the store opened later knows of the waiter within 5 s")
+                    .atMost(Duration.ofNanos(TOLD_BOUND_NANOS)).until(() -> late.announcers(name) == 1);
+            late.released(name);
+            assertThat(waits.await(TOLD_BOUND_NANOS)).as("the waiter woken within 5 s of the later store's release")
+                    .isTrue();
+        }
+    }
+
+    /**
      * Stores that announced a name and left (processes that ended: each had an id of its own) are not kept by a
      * store that never releases that name: what it keeps is bounded by the stores that wait at once, not by all
      * that ever waited.

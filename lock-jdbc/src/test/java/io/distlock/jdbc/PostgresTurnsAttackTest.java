@@ -93,6 +93,28 @@ class PostgresTurnsAttackTest {
     }
 
     /**
+     * As above, with each process opened while the ones before it already wait (a fleet starting one by one): a
+     * store opened after a waiter announced must still tell it of its releases.
+     */
+    @Test
+    void processesOpenedWhileOthersWaitTellThemOfTheirReleases() throws Exception {
+        LockStore holder = store("attack-holder");
+        Lease held = holder.lock("turns:late").acquire();
+        List<Future<?>> done = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            done.add(taking(store("attack-late-" + i), "turns:late", 3, Duration.ofMillis(20)));
+            parkedAll(); // this one announced before the next opens
+        }
+        releaseNow(held);
+        for (Future<?> f : done) {
+            f.get(WAIT_BOUND.toSeconds(), TimeUnit.SECONDS);
+        }
+        assertThat(turns.get()).isEqualTo(24);
+        assertThat(Duration.ofNanos(longestTurnNanos.get())).as("the longest turn after a release of 24")
+                .isLessThan(TURN_BOUND);
+    }
+
+    /**
      * Every waiting store's listener connection is killed just before the release: the notice aimed at one of them
      * is lost, and each must take its turn within seconds after it listens again, not at its poll.
      */
