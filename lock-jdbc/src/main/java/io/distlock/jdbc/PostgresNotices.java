@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -25,7 +26,9 @@ import org.postgresql.PGNotification;
  * turn (the one told longest ago first), and that store's listener wakes its local waiters of that name: one store
  * retries per release, not every store that waits. A store told of a release it has no waiter for (its waiter has
  * just won or given up) passes the notice on to the table's channel, where every store hears it, so a notice aimed
- * at the wrong store costs a hop, not a hand-off. An uncontended lock costs no notice; an announcement that arrives
+ * at the wrong store costs a hop, not a hand-off. A store that closes tells the others it waits no more; one that
+ * dies unclosed keeps its turns until its announcements run out, each notice aimed at it costing the waiters
+ * elsewhere a poll. An uncontended lock costs no notice; an announcement that arrives
  * just after this store released that name (the waiter's attempt crossed the release) is answered with a release
  * notice to its store at once. Notices go out on a background thread through the store's pool (never on the
  * caller's release); the listener
@@ -65,6 +68,10 @@ final class PostgresNotices implements RemoteWakeups {
     private final String store;
     /** One id for all stores of this JVM on the same table: they share release signals, so need no notices. */
     private static final ConcurrentHashMap<ReleaseSignals, String> JVM_IDS = new ConcurrentHashMap<>();
+    /** The open stores of each id of this JVM: the last one to close tells the others the id waits no more. */
+    private static final ConcurrentHashMap<String, Integer> OPEN_BY_ID = new ConcurrentHashMap<>();
+    /** The ids of this JVM that announced a wait since their stores opened. */
+    private static final java.util.Set<String> ANNOUNCED_IDS = ConcurrentHashMap.newKeySet();
 
     private final String me;
     private final long wantedForNanos;
@@ -76,6 +83,7 @@ final class PostgresNotices implements RemoteWakeups {
     private final Thread listener;
     private final Thread sender;
     private volatile boolean closed;
+    private final AtomicBoolean closeCalled = new AtomicBoolean();
     private volatile long lastCleanup = System.nanoTime();
     private volatile Connection listening;
 
@@ -93,6 +101,7 @@ final class PostgresNotices implements RemoteWakeups {
         this.signals = signals;
         this.me = JVM_IDS.computeIfAbsent(signals, k -> UUID.randomUUID().toString().replace("-", "").substring(0, 16));
         this.ownChannel = channelOf(me);
+        OPEN_BY_ID.merge(me, 1, Integer::sum);
         this.wantedForNanos = TimeUnit.MILLISECONDS.toNanos(wantedForMillis);
         this.store = store;
         this.listener = new Thread(this::listen, "distlock-pg-listen");
@@ -126,6 +135,7 @@ final class PostgresNotices implements RemoteWakeups {
         Long last = announcedAt.get(name);
         if (last == null || now - last > wantedForNanos / 2) {
             announcedAt.put(name, now);
+            ANNOUNCED_IDS.add(me);
             outgoing.add(new Notice(channel, "w " + me + " " + TimeUnit.NANOSECONDS.toMillis(wantedForNanos) + " "
                     + name));
         }
@@ -200,11 +210,11 @@ final class PostgresNotices implements RemoteWakeups {
     }
 
     /**
-     * Reads one notice: {@code w <jvm> <millis> <name>}, {@code r <jvm> <name>} or {@code h <jvm> listening}; those of
-     * this JVM's stores are ignored. A release notice {@code aimed} at this store that finds no local waiter of the
-     * name is passed on to every store. A store that (again) listens is sent this store's announcements of the names
-     * it still waits for: without them it would tell these waiters of no release until they announce again, at their
-     * next poll.
+     * Reads one notice: {@code w <jvm> <millis> <name>}, {@code r <jvm> <name>}, {@code h <jvm> listening} or
+     * {@code g <jvm> closed}; those of this JVM's stores are ignored. A release notice {@code aimed} at this store
+     * that finds no local waiter of the name is passed on to every store. A store that (again) listens is sent this
+     * store's announcements of the names it still waits for: without them it would tell these waiters of no release
+     * until they announce again, at their next poll.
      */
     private void receive(String payload, boolean aimed) {
         String[] f = payload.split(" ", 4);
@@ -229,6 +239,8 @@ final class PostgresNotices implements RemoteWakeups {
                         outgoing.add(new Notice(channelOf(f[1]), "w " + me + " " + millis + " " + name));
                     }
                 }
+            } else if (f[0].equals("g")) {
+                forget(f[1]);
             } else if (f[0].equals("r")) {
                 String name = payload.substring(f[0].length() + f[1].length() + 2);
                 if (aimed && !signals.hasWaiters(name)) {
@@ -241,6 +253,20 @@ final class PostgresNotices implements RemoteWakeups {
         if (wantedElsewhere.size() > MAX_TRACKED) {
             wantedElsewhere.values().removeIf(a -> a.live(now) == 0);
         }
+    }
+
+    /**
+     * Store {@code id} closed: it is told no more releases. A release of ours just before may have been aimed at it:
+     * that notice goes to every store.
+     */
+    private void forget(String id) {
+        long now = System.nanoTime();
+        wantedElsewhere.forEach((name, wanting) -> {
+            Long released = releasedAt.get(name);
+            if (wanting.forget(id) && released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
+                outgoing.add(new Notice(channel, "r " + me + " " + name));
+            }
+        });
     }
 
     private void send() {
@@ -274,6 +300,23 @@ final class PostgresNotices implements RemoteWakeups {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             closed = true;
+        }
+    }
+
+    /**
+     * Tells the other stores of the table that this id waits no more ({@code g}), through the pool and before the
+     * listener stops: else a release elsewhere aimed at it in its turn would wake nobody, and the waiters of other
+     * stores would wait for their poll, until its announcements ran out ({@code 2 x pollMaxMillis}). A store that
+     * dies without closing costs them that.
+     */
+    private void sayGone() {
+        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+            ps.setString(1, channel);
+            ps.setString(2, "g " + me + " closed");
+            ps.execute();
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "store {0} closing could not tell the others it waits no more: {1}",
+                    store, e.toString());
         }
     }
 
@@ -318,6 +361,11 @@ final class PostgresNotices implements RemoteWakeups {
             return told.getKey();
         }
 
+        /** Drops store {@code id}; whether it was kept. */
+        synchronized boolean forget(String id) {
+            return until.remove(id) != null;
+        }
+
         /** How many announcements are kept, run out or not. */
         synchronized int kept() {
             return until.size();
@@ -332,6 +380,13 @@ final class PostgresNotices implements RemoteWakeups {
 
     @Override
     public void close() {
+        if (!closeCalled.compareAndSet(false, true)) {
+            return;
+        }
+        if (OPEN_BY_ID.compute(me, (k, n) -> n == null || n <= 1 ? null : n - 1) == null
+                && ANNOUNCED_IDS.remove(me)) {
+            sayGone();
+        }
         closed = true;
         sender.interrupt();
         listener.interrupt();

@@ -94,6 +94,33 @@ class AimedNoticesAttackTest {
     }
 
     /**
+     * A store that announced it waits and then closed is told of the next release in its turn; nobody hears that
+     * notice, and a waiter of another store that announced too must not wait for its poll.
+     */
+    @Test
+    void aToldStoreThatClosedCostsTheOtherWaiterNoPoll() throws Exception {
+        String name = "attack:closed";
+        PostgresNotices holder = store(new ReleaseSignals(), "holder");
+        ReleaseSignals goneSignals = new ReleaseSignals();
+        PostgresNotices gone = store(goneSignals, "gone");
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = store(waiterSignals, "waiter");
+        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
+            try (ReleaseSignals.Ticket leaving = goneSignals.ticket(name)) {
+                gone.waiting(name);
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+            }
+            waiter.waiting(name); // heard after the store that goes: the first release is aimed at that one
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 2);
+            gone.close();
+            holder.released(name);
+            assertThat(waits.await(TOLD_BOUND_NANOS))
+                    .as("the waiter of the open store woken within 5 s of a release aimed at a closed store")
+                    .isTrue();
+        }
+    }
+
+    /**
      * A store opened (or listening again) after another store's waiter announced a name hears of that waiter within
      * seconds, not when the waiter announces again at its next poll: else its release of the name would tell nobody.
      */
