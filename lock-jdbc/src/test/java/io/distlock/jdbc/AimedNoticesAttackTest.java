@@ -94,6 +94,29 @@ class AimedNoticesAttackTest {
     }
 
     /**
+     * Names as a hostile caller picks them, up to the store's longest (255 characters): spaces (the notices are
+     * space-separated), a trailing space, characters outside the BMP; each is aimed at the waiting store and wakes
+     * its waiter.
+     */
+    @Test
+    void oddNamesAreToldToTheirWaiters() throws Exception {
+        PostgresNotices holder = store(new ReleaseSignals(), "holder");
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = store(waiterSignals, "waiter");
+        String lock = "\uD83D\uDD12";
+        List<String> names = List.of("a b  c ", " r x y", "w 1 2", "\u00fc\u00e9 " + lock,
+                (lock + " ").repeat(85), "x".repeat(JdbcBackend.MAX_NAME_LENGTH));
+        for (String name : names) {
+            try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
+                waiter.waiting(name);
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+                holder.released(name);
+                assertThat(waits.await(TOLD_BOUND_NANOS)).as("the waiter of '%s' woken", name).isTrue();
+            }
+        }
+    }
+
+    /**
      * A store that announced it waits and then closed is told of the next release in its turn; nobody hears that
      * notice, and a waiter of another store that announced too must not wait for its poll.
      */
