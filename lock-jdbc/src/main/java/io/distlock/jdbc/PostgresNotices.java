@@ -57,6 +57,8 @@ final class PostgresNotices implements RemoteWakeups {
      * timeout; a failure reconnects, which wakes every local waiter.
      */
     static final long LIVENESS_CHECK_MILLIS = 5000;
+    /** How long a closing store waits for the answer to its notice that it waits no more. */
+    private static final int GONE_TIMEOUT_MILLIS = 1000;
 
     private final DataSource direct;
     private final DataSource pool;
@@ -177,10 +179,12 @@ final class PostgresNotices implements RemoteWakeups {
             try (Connection c = direct.getConnection(); Statement s = c.createStatement()) {
                 listening = c;
                 s.execute("LISTEN \"" + ownChannel + "\"");
+                // announcements were missed (made before this store opened, or while this connection was down): ask
+                // the waiting stores to repeat them to our channel; on this connection, not the pool, and before the
+                // constructor returns, so it costs the store's callers nothing
+                s.execute("NOTIFY \"" + channel + "\", 'h " + me + " listening'");
                 s.execute("LISTEN \"" + channel + "\"");
                 signals.signalAll(); // releases may have gone unannounced while this connection was down
-                // announcements were missed too (or made before this store opened): ask waiting stores to repeat them
-                outgoing.add(new Notice(channel, "h " + me + " listening"));
                 listenTried.countDown(); // after the wake-up above: a store just opened has had it
                 PGConnection pg = c.unwrap(PGConnection.class);
                 long checkedAt = System.nanoTime();
@@ -307,10 +311,12 @@ final class PostgresNotices implements RemoteWakeups {
      * Tells the other stores of the table that this id waits no more ({@code g}), through the pool and before the
      * listener stops: else a release elsewhere aimed at it in its turn would wake nobody, and the waiters of other
      * stores would wait for their poll, until its announcements ran out ({@code 2 x pollMaxMillis}). A store that
-     * dies without closing costs them that.
+     * dies without closing costs them that. Waits at most the pool's connection timeout for a connection, then
+     * {@link #GONE_TIMEOUT_MILLIS} for the answer.
      */
     private void sayGone() {
         try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+            c.setNetworkTimeout(Runnable::run, GONE_TIMEOUT_MILLIS); // a hung server delays close() this long at most
             ps.setString(1, channel);
             ps.setString(2, "g " + me + " closed");
             ps.execute();
