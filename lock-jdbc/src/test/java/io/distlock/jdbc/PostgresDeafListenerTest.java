@@ -21,8 +21,6 @@ import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
 
 /**
  * The PostgreSQL listener's connection dropped by the network without a word to either end (its proxy pair frozen,
@@ -49,12 +47,10 @@ class PostgresDeafListenerTest {
         String table = Databases.uniqueTable("deaf");
         String options = "distlock.table=" + table + "&" + SLOW_POLL + "&" + SOCKET_TIMEOUT;
         String direct = Databases.withOptions(Databases.postgres(), options);
-        try (FrozenPath path = new FrozenPath(direct); Connection hellos = listening(table);
-             LockStore holder = LockStore.open(direct)) {
+        try (FrozenPath path = new FrozenPath(direct); LockStore holder = LockStore.open(direct)) {
             Set<InetSocketAddress> before = path.clients();
             // another port in its URL: the waiter shares no in-JVM wake-ups with the holder, as another process
             try (LockStore waiter = LockStore.open(path.through(direct))) {
-                awaitHellos(hellos, 2); // the holder's and the waiter's: after it, the waiter's pool is quiet
                 InetSocketAddress listener = listenerOf(path, before, table);
                 path.freeze(listener);
 
@@ -84,28 +80,6 @@ class PostgresDeafListenerTest {
     /** The in-JVM release signals of the stores opened on {@code uri}, where a parked waiter shows. */
     private static ReleaseSignals signalsOf(String uri, String table) {
         return SharedSignals.forTable(StoreUri.redact(JdbcSettings.parse(StoreUri.parse(uri)).driverUrl()), table);
-    }
-
-    /** A connection of the test's own that listens on the table's channel. */
-    private static Connection listening(String table) throws Exception {
-        Connection c = DriverManager.getConnection(Databases.postgres());
-        try (Statement s = c.createStatement()) {
-            s.execute("LISTEN \"" + PostgresNotices.channel(table) + "\"");
-        }
-        return c;
-    }
-
-    /** Waits until {@code count} stores said on {@code c}'s channel that they listen ({@code h}, via their pools). */
-    private static void awaitHellos(Connection c, int count) throws Exception {
-        PGConnection pg = c.unwrap(PGConnection.class);
-        int[] heard = {0};
-        Awaitility.await(count + " stores' first notices sent").atMost(Duration.ofSeconds(10)).until(() -> {
-            PGNotification[] notices = pg.getNotifications(100);
-            for (PGNotification n : notices == null ? new PGNotification[0] : notices) {
-                heard[0] += n.getParameter().startsWith("h ") ? 1 : 0;
-            }
-            return heard[0] >= count;
-        });
     }
 
     /**
