@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -25,7 +26,9 @@ import org.postgresql.PGNotification;
  * turn (the one told longest ago first), and that store's listener wakes its local waiters of that name: one store
  * retries per release, not every store that waits. A store told of a release it has no waiter for (its waiter has
  * just won or given up) passes the notice on to the table's channel, where every store hears it, so a notice aimed
- * at the wrong store costs a hop, not a hand-off. An uncontended lock costs no notice; an announcement that arrives
+ * at the wrong store costs a hop, not a hand-off. A store that closes tells the others it waits no more; one that
+ * dies unclosed keeps its turns until its announcements run out, each notice aimed at it costing the waiters
+ * elsewhere a poll. An uncontended lock costs no notice; an announcement that arrives
  * just after this store released that name (the waiter's attempt crossed the release) is answered with a release
  * notice to its store at once. Notices go out on a background thread through the store's pool (never on the
  * caller's release); the listener
@@ -42,12 +45,20 @@ final class PostgresNotices implements RemoteWakeups {
     private static final long LATE_ANNOUNCEMENT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final int MAX_TRACKED = 10_000;
     /**
+     * A store id as announced: hex digits, few enough that {@code distlock_r_} and the id fit a channel name (63
+     * bytes). An announcement with another id is not one of ours; a notice aimed at it could not be sent, and would
+     * take the other notices of its batch down with it.
+     */
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[0-9a-f]{1,52}");
+    /**
      * How often the listener asks its connection a question: it only reads, so a connection the network dropped
      * without a word (a middlebox that forgot it) would otherwise go unnoticed for hours of TCP keepalive, and this
      * store's waiters would hear no release elsewhere until their next poll. The answer waits at most the socket
      * timeout; a failure reconnects, which wakes every local waiter.
      */
     static final long LIVENESS_CHECK_MILLIS = 5000;
+    /** How long a closing store waits for the answer to its notice that it waits no more. */
+    private static final int GONE_TIMEOUT_MILLIS = 1000;
 
     private final DataSource direct;
     private final DataSource pool;
@@ -59,6 +70,10 @@ final class PostgresNotices implements RemoteWakeups {
     private final String store;
     /** One id for all stores of this JVM on the same table: they share release signals, so need no notices. */
     private static final ConcurrentHashMap<ReleaseSignals, String> JVM_IDS = new ConcurrentHashMap<>();
+    /** The open stores of each id of this JVM: the last one to close tells the others the id waits no more. */
+    private static final ConcurrentHashMap<String, Integer> OPEN_BY_ID = new ConcurrentHashMap<>();
+    /** The ids of this JVM that announced a wait since their stores opened. */
+    private static final java.util.Set<String> ANNOUNCED_IDS = ConcurrentHashMap.newKeySet();
 
     private final String me;
     private final long wantedForNanos;
@@ -70,6 +85,7 @@ final class PostgresNotices implements RemoteWakeups {
     private final Thread listener;
     private final Thread sender;
     private volatile boolean closed;
+    private final AtomicBoolean closeCalled = new AtomicBoolean();
     private volatile long lastCleanup = System.nanoTime();
     private volatile Connection listening;
 
@@ -87,6 +103,7 @@ final class PostgresNotices implements RemoteWakeups {
         this.signals = signals;
         this.me = JVM_IDS.computeIfAbsent(signals, k -> UUID.randomUUID().toString().replace("-", "").substring(0, 16));
         this.ownChannel = channelOf(me);
+        OPEN_BY_ID.merge(me, 1, Integer::sum);
         this.wantedForNanos = TimeUnit.MILLISECONDS.toNanos(wantedForMillis);
         this.store = store;
         this.listener = new Thread(this::listen, "distlock-pg-listen");
@@ -120,6 +137,7 @@ final class PostgresNotices implements RemoteWakeups {
         Long last = announcedAt.get(name);
         if (last == null || now - last > wantedForNanos / 2) {
             announcedAt.put(name, now);
+            ANNOUNCED_IDS.add(me);
             outgoing.add(new Notice(channel, "w " + me + " " + TimeUnit.NANOSECONDS.toMillis(wantedForNanos) + " "
                     + name));
         }
@@ -150,11 +168,21 @@ final class PostgresNotices implements RemoteWakeups {
         return wanting == null ? 0 : wanting.live(System.nanoTime());
     }
 
+    /** How many other stores' announcements of {@code name} are kept, run out or not: for tests. */
+    int kept(String name) {
+        Announcers wanting = wantedElsewhere.get(name);
+        return wanting == null ? 0 : wanting.kept();
+    }
+
     private void listen() {
         while (!closed) {
             try (Connection c = direct.getConnection(); Statement s = c.createStatement()) {
                 listening = c;
                 s.execute("LISTEN \"" + ownChannel + "\"");
+                // announcements were missed (made before this store opened, or while this connection was down): ask
+                // the waiting stores to repeat them to our channel; on this connection, not the pool, and before the
+                // constructor returns, so it costs the store's callers nothing
+                s.execute("NOTIFY \"" + channel + "\", 'h " + me + " listening'");
                 s.execute("LISTEN \"" + channel + "\"");
                 signals.signalAll(); // releases may have gone unannounced while this connection was down
                 listenTried.countDown(); // after the wake-up above: a store just opened has had it
@@ -186,18 +214,20 @@ final class PostgresNotices implements RemoteWakeups {
     }
 
     /**
-     * Reads one notice: {@code w <jvm> <millis> <name>} or {@code r <jvm> <name>}; those of this JVM's stores are
-     * ignored. A release notice {@code aimed} at this store that finds no local waiter of the name is passed on to
-     * every store.
+     * Reads one notice: {@code w <jvm> <millis> <name>}, {@code r <jvm> <name>}, {@code h <jvm> listening} or
+     * {@code g <jvm> closed}; those of this JVM's stores are ignored. A release notice {@code aimed} at this store
+     * that finds no local waiter of the name is passed on to every store. A store that (again) listens is sent this
+     * store's announcements of the names it still waits for: without them it would tell these waiters of no release
+     * until they announce again, at their next poll.
      */
     private void receive(String payload, boolean aimed) {
         String[] f = payload.split(" ", 4);
         if (f.length >= 3 && !f[1].equals(me)) {
-            if (f[0].equals("w") && f.length == 4) {
+            if (f[0].equals("w") && f.length == 4 && ID.matcher(f[1]).matches()) {
                 try {
                     long now = System.nanoTime();
-                    wantedElsewhere.computeIfAbsent(f[3], k -> new Announcers())
-                            .heard(f[1], now + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(f[2])));
+                    long until = now + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(f[2]));
+                    wantedElsewhere.computeIfAbsent(f[3], k -> new Announcers()).heard(f[1], until, now);
                     Long released = releasedAt.get(f[3]);
                     if (released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
                         // the waiter found it held just before our release: its announcement came too late for it
@@ -206,6 +236,15 @@ final class PostgresNotices implements RemoteWakeups {
                 } catch (NumberFormatException e) {
                     // not one of ours: another program on the channel
                 }
+            } else if (f[0].equals("h") && ID.matcher(f[1]).matches()) {
+                String millis = Long.toString(TimeUnit.NANOSECONDS.toMillis(wantedForNanos));
+                for (String name : announcedAt.keySet()) {
+                    if (signals.hasWaiters(name)) {
+                        outgoing.add(new Notice(channelOf(f[1]), "w " + me + " " + millis + " " + name));
+                    }
+                }
+            } else if (f[0].equals("g")) {
+                forget(f[1]);
             } else if (f[0].equals("r")) {
                 String name = payload.substring(f[0].length() + f[1].length() + 2);
                 if (aimed && !signals.hasWaiters(name)) {
@@ -218,6 +257,20 @@ final class PostgresNotices implements RemoteWakeups {
         if (wantedElsewhere.size() > MAX_TRACKED) {
             wantedElsewhere.values().removeIf(a -> a.live(now) == 0);
         }
+    }
+
+    /**
+     * Store {@code id} closed: it is told no more releases. A release of ours just before may have been aimed at it:
+     * that notice goes to every store.
+     */
+    private void forget(String id) {
+        long now = System.nanoTime();
+        wantedElsewhere.forEach((name, wanting) -> {
+            Long released = releasedAt.get(name);
+            if (wanting.forget(id) && released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
+                outgoing.add(new Notice(channel, "r " + me + " " + name));
+            }
+        });
     }
 
     private void send() {
@@ -254,6 +307,25 @@ final class PostgresNotices implements RemoteWakeups {
         }
     }
 
+    /**
+     * Tells the other stores of the table that this id waits no more ({@code g}), through the pool and before the
+     * listener stops: else a release elsewhere aimed at it in its turn would wake nobody, and the waiters of other
+     * stores would wait for their poll, until its announcements ran out ({@code 2 x pollMaxMillis}). A store that
+     * dies without closing costs them that. Waits at most the pool's connection timeout for a connection, then
+     * {@link #GONE_TIMEOUT_MILLIS} for the answer.
+     */
+    private void sayGone() {
+        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+            c.setNetworkTimeout(Runnable::run, GONE_TIMEOUT_MILLIS); // a hung server delays close() this long at most
+            ps.setString(1, channel);
+            ps.setString(2, "g " + me + " closed");
+            ps.execute();
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "store {0} closing could not tell the others it waits no more: {1}",
+                    store, e.toString());
+        }
+    }
+
     /** One notice to send: its channel and its payload. */
     private record Notice(String channel, String payload) {
     }
@@ -263,11 +335,23 @@ final class PostgresNotices implements RemoteWakeups {
      * order they are told of releases: the one told longest ago (or never) first.
      */
     private static final class Announcers {
+        private static final int MIN_PRUNE_ABOVE = 16;
         private final LinkedHashMap<String, Long> until = new LinkedHashMap<>();
 
-        /** Store {@code id} waits until {@code untilNanos}; a store heard before keeps its turn. */
-        synchronized void heard(String id, long untilNanos) {
+        /** Above this many kept announcements, {@link #heard} drops those that ran out. */
+        private int pruneAbove = MIN_PRUNE_ABOVE;
+
+        /**
+         * Store {@code id} waits until {@code untilNanos}; a store heard before keeps its turn. Drops the
+         * announcements that ran out once twice as many are kept as were live at the last such drop, so a name this
+         * store never releases keeps about the stores that wait at once, not every store that ever waited.
+         */
+        synchronized void heard(String id, long untilNanos, long now) {
             until.put(id, untilNanos);
+            if (until.size() > pruneAbove) {
+                until.values().removeIf(u -> now - u > 0);
+                pruneAbove = Math.max(MIN_PRUNE_ABOVE, 2 * until.size());
+            }
         }
 
         /** The store to tell of a release now, moved to the end of the turns; null if every announcement ran out. */
@@ -283,6 +367,16 @@ final class PostgresNotices implements RemoteWakeups {
             return told.getKey();
         }
 
+        /** Drops store {@code id}; whether it was kept. */
+        synchronized boolean forget(String id) {
+            return until.remove(id) != null;
+        }
+
+        /** How many announcements are kept, run out or not. */
+        synchronized int kept() {
+            return until.size();
+        }
+
         /** How many announcements have not run out. */
         synchronized int live(long now) {
             until.values().removeIf(u -> now - u > 0);
@@ -292,6 +386,13 @@ final class PostgresNotices implements RemoteWakeups {
 
     @Override
     public void close() {
+        if (!closeCalled.compareAndSet(false, true)) {
+            return;
+        }
+        if (OPEN_BY_ID.compute(me, (k, n) -> n == null || n <= 1 ? null : n - 1) == null
+                && ANNOUNCED_IDS.remove(me)) {
+            sayGone();
+        }
         closed = true;
         sender.interrupt();
         listener.interrupt();
