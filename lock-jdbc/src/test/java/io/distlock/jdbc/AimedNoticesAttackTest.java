@@ -29,40 +29,21 @@ import org.postgresql.ds.PGSimpleDataSource;
 @ExtendWith(Databases.class)
 class AimedNoticesAttackTest {
 
-    private static final long WANTED_FOR_MILLIS = 60_000;
     private static final long TOLD_BOUND_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long NOT_TOLD_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final String table = Databases.uniqueTable("aimed_attack");
-    private final List<PostgresNotices> opened = new ArrayList<>();
+    private final NoticeStores stores = new NoticeStores("aimed_attack");
 
     @AfterEach
     void closeAll() {
-        opened.forEach(PostgresNotices::close);
-    }
-
-    private static PGSimpleDataSource source() {
-        PGSimpleDataSource source = new PGSimpleDataSource();
-        source.setURL(Databases.postgres());
-        return source;
-    }
-
-    private PostgresNotices store(ReleaseSignals signals, DataSource pool, String label) {
-        PostgresNotices notices = new PostgresNotices(source(), pool, table, signals, WANTED_FOR_MILLIS, 10_000,
-                label);
-        opened.add(notices);
-        return notices;
-    }
-
-    private PostgresNotices store(ReleaseSignals signals, String label) {
-        return store(signals, source(), label);
+        stores.close();
     }
 
     /** Sends {@code payloads} on the table's channel in one transaction, as a peer of the table would. */
     private void peerSends(List<String> payloads) throws Exception {
         try (Connection c = DriverManager.getConnection(Databases.postgres());
              PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, p) FROM unnest(?::text[]) AS p")) {
-            ps.setString(1, PostgresNotices.channel(table));
+            ps.setString(1, PostgresNotices.channel(stores.table()));
             ps.setArray(2, c.createArrayOf("text", payloads.toArray()));
             ps.execute();
         }
@@ -75,11 +56,11 @@ class AimedNoticesAttackTest {
     @Test
     void aToldStoreWhoseWaiterIsBetweenAttemptsKeepsTheNotice() throws Exception {
         String name = "attack:mid";
-        PostgresNotices holder = store(new ReleaseSignals(), "holder");
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
         ReleaseSignals midSignals = new ReleaseSignals();
-        PostgresNotices mid = store(midSignals, "mid");
+        PostgresNotices mid = stores.open(midSignals, "mid");
         ReleaseSignals quietSignals = new ReleaseSignals();
-        store(quietSignals, "quiet");
+        stores.open(quietSignals, "quiet");
         try (ReleaseSignals.Ticket quietWaits = quietSignals.ticket(name);
              ReleaseSignals.Ticket attempting = midSignals.ticket(name)) {
             mid.waiting(name);
@@ -100,9 +81,9 @@ class AimedNoticesAttackTest {
      */
     @Test
     void oddNamesAreToldToTheirWaiters() throws Exception {
-        PostgresNotices holder = store(new ReleaseSignals(), "holder");
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
         ReleaseSignals waiterSignals = new ReleaseSignals();
-        PostgresNotices waiter = store(waiterSignals, "waiter");
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
         String lock = "\uD83D\uDD12";
         List<String> names = List.of("a b  c ", " r x y", "w 1 2", "\u00fc\u00e9 " + lock,
                 (lock + " ").repeat(85), "x".repeat(JdbcBackend.MAX_NAME_LENGTH));
@@ -123,11 +104,11 @@ class AimedNoticesAttackTest {
     @Test
     void aToldStoreThatClosedCostsTheOtherWaiterNoPoll() throws Exception {
         String name = "attack:closed";
-        PostgresNotices holder = store(new ReleaseSignals(), "holder");
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
         ReleaseSignals goneSignals = new ReleaseSignals();
-        PostgresNotices gone = store(goneSignals, "gone");
+        PostgresNotices gone = stores.open(goneSignals, "gone");
         ReleaseSignals waiterSignals = new ReleaseSignals();
-        PostgresNotices waiter = store(waiterSignals, "waiter");
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
         try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
             try (ReleaseSignals.Ticket leaving = goneSignals.ticket(name)) {
                 gone.waiting(name);
@@ -150,13 +131,13 @@ class AimedNoticesAttackTest {
     @Test
     void aStoreOpenedWhileAnotherWaitsLearnsOfItsWaiter() throws Exception {
         String name = "attack:late";
-        PostgresNotices witness = store(new ReleaseSignals(), "witness");
+        PostgresNotices witness = stores.open(new ReleaseSignals(), "witness");
         ReleaseSignals waiterSignals = new ReleaseSignals();
-        PostgresNotices waiter = store(waiterSignals, "waiter");
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
         try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
             waiter.waiting(name);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> witness.announcers(name) == 1);
-            PostgresNotices late = store(new ReleaseSignals(), "late");
+            PostgresNotices late = stores.open(new ReleaseSignals(), "late");
             Awaitility.await("the store opened later knows of the waiter within 5 s")
                     .atMost(Duration.ofNanos(TOLD_BOUND_NANOS)).until(() -> late.announcers(name) == 1);
             late.released(name);
@@ -173,7 +154,7 @@ class AimedNoticesAttackTest {
     @Test
     void announcersThatLeftAreNotKeptForever() throws Exception {
         String name = "attack:many";
-        PostgresNotices observer = store(new ReleaseSignals(), "observer");
+        PostgresNotices observer = stores.open(new ReleaseSignals(), "observer");
         int departed = 10_000;
         int atOnce = 100; // sent in one transaction: at most these wait at once
         for (int sent = 0; sent < departed; sent += atOnce) {
@@ -196,12 +177,12 @@ class AimedNoticesAttackTest {
      */
     @Test
     void anIdNoChannelCanCarryCostsNoOtherNotice() throws Exception {
-        PGSimpleDataSource direct = source();
+        PGSimpleDataSource direct = NoticeStores.source();
         CountDownLatch sending = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        PostgresNotices holder = store(new ReleaseSignals(), gated(direct, sending, go), "holder");
+        PostgresNotices holder = stores.open(new ReleaseSignals(), gated(direct, sending, go), "holder");
         ReleaseSignals waiterSignals = new ReleaseSignals();
-        PostgresNotices waiter = store(waiterSignals, "waiter");
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
         try (ReleaseSignals.Ticket waits = waiterSignals.ticket("attack:good")) {
             waiter.waiting("attack:good"); // the waiter's own sender is not gated
             // in one transaction: heard in this order, so the first has been read once the second has

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.spi.ReleaseSignals;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * On the machine's PostgreSQL, a release wakes one of the stores that announced they wait for the name, not all of
@@ -22,37 +19,24 @@ import org.postgresql.ds.PGSimpleDataSource;
 @ExtendWith(Databases.class)
 class AimedNoticesTest {
 
-    /** How long an announcement counts: far past the test, so none runs out while it runs. */
-    private static final long WANTED_FOR_MILLIS = 60_000;
-    /** How long a store that was not told is watched for a notice it should not get. */
     private static final long NOT_TOLD_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long TOLD_BOUND_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    private final String table = Databases.uniqueTable("aimed");
-    private final List<PostgresNotices> opened = new ArrayList<>();
+    private final NoticeStores stores = new NoticeStores("aimed");
 
     @AfterEach
     void closeAll() {
-        opened.forEach(PostgresNotices::close);
-    }
-
-    private PostgresNotices store(ReleaseSignals signals, String label) {
-        PGSimpleDataSource source = new PGSimpleDataSource();
-        source.setURL(Databases.postgres());
-        PostgresNotices notices = new PostgresNotices(source, source, table, signals, WANTED_FOR_MILLIS, 10_000,
-                label);
-        opened.add(notices);
-        return notices;
+        stores.close();
     }
 
     @Test
     void aReleaseWakesOneWaitingStoreAndTheNextReleaseTheOther() throws Exception {
         String name = "aimed:one";
-        PostgresNotices holder = store(new ReleaseSignals(), "holder");
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
         ReleaseSignals bSignals = new ReleaseSignals();
         ReleaseSignals cSignals = new ReleaseSignals();
-        PostgresNotices b = store(bSignals, "b");
-        PostgresNotices c = store(cSignals, "c");
+        PostgresNotices b = stores.open(bSignals, "b");
+        PostgresNotices c = stores.open(cSignals, "c");
         try (ReleaseSignals.Ticket bWaits = bSignals.ticket(name); ReleaseSignals.Ticket cWaits = cSignals.ticket(name)) {
             b.waiting(name);
             c.waiting(name);
@@ -70,11 +54,11 @@ class AimedNoticesTest {
     @Test
     void aStoreToldAfterItsWaiterLeftTellsEveryStore() throws Exception {
         String name = "aimed:left";
-        PostgresNotices holder = store(new ReleaseSignals(), "holder");
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
         ReleaseSignals leftSignals = new ReleaseSignals();
-        PostgresNotices left = store(leftSignals, "left");
+        PostgresNotices left = stores.open(leftSignals, "left");
         ReleaseSignals quietSignals = new ReleaseSignals();
-        store(quietSignals, "quiet");
+        stores.open(quietSignals, "quiet");
         try (ReleaseSignals.Ticket quietWaits = quietSignals.ticket(name)) {
             try (ReleaseSignals.Ticket leaving = leftSignals.ticket(name)) {
                 left.waiting(name);
