@@ -386,7 +386,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 ours.version(results.get(0).getResultStat().getVersion());
                 Stat stamped = results.get(1).getResultStat();
                 long token = FenceFloor.granted(next, stamped.getMtime());
-                ours.pinned(pin);
+                ours.pinnedBy(pin ? stamped.getMzxid() : 0);
                 // an unpinned token ahead of the clock (the server clock stepped back since the parent's last write)
                 // leaves its parent to the server
                 ours.parentVersion(pin || FenceFloor.belowClockAfter(token, stamped.getMtime())
