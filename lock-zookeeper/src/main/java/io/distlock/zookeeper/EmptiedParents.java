@@ -219,7 +219,7 @@ final class EmptiedParents {
         if (FencePin.passed(token, stat.getMtime(), margin)) {
             try {
                 touch.zk().multi(List.of(Op.delete(pinPath, stat.getVersion()),
-                        Op.delete(touch.parent(), touch.due().version())), EmptiedParents::unpinned, null);
+                        Op.delete(touch.parent(), touch.due().version())), this::unpinned, touch);
             } catch (RuntimeException e) {
                 LOG.log(Level.DEBUG, "could not send the delete of the pin " + pinPath + "; it stays for the name's "
                         + "next grant", e);
@@ -236,9 +236,23 @@ final class EmptiedParents {
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis), token, touch.due().pinnedBy()));
     }
 
-    /** The answer to the deletion of a pin and its parent: anything but OK leaves both to the name's next grant. */
-    private static void unpinned(int rc, String path, Object ctx, List<OpResult> results) {
+    /**
+     * The answer to the deletion of a pin and its parent. A pin written since our write of it (another store's write,
+     * to read the clock for an earlier grant of the name) is written and checked again at the next tick: that store
+     * finds its stamp is not the last and lets go, so the two do not leave the pin to each other. Anything else but OK
+     * leaves both to the name's next grant.
+     */
+    private void unpinned(int rc, String path, Object ctx, List<OpResult> results) {
         KeeperException.Code code = KeeperException.Code.get(rc);
+        if (code == KeeperException.Code.BADVERSION && results != null && !results.isEmpty()
+                && results.get(0) instanceof OpResult.ErrorResult pin
+                && pin.getErr() == KeeperException.Code.BADVERSION.intValue()) {
+            Touch touch = (Touch) ctx;
+            Due due = touch.due();
+            schedule(touch.pending(), touch.name(), new Due(due.version(), System.nanoTime(), due.pinnedToken(),
+                    due.pinnedBy()));
+            return;
+        }
         if (code != KeeperException.Code.OK && code != KeeperException.Code.NOTEMPTY
                 && code != KeeperException.Code.BADVERSION && code != KeeperException.Code.NONODE) {
             LOG.log(Level.DEBUG, "the delete of a pinned parent failed with " + code + "; the pin stays for the "

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -155,6 +156,40 @@ class FencePinAttackTest {
                                 + "'%s'", kind, name).hasSize(2).contains(FencePin.NAME);
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * Another write of the pin between a store's write of it (which read the clock: passed) and its delete of pin and
+     * parent, as another store's check of an earlier grant of the name makes once; here a plain client writes the pin
+     * over and over until a second after the store's check is due. Once the writes stop, the pin and its parent must
+     * still go, the clock having passed their token, rather than stay for good.
+     */
+    @Test
+    void aPinWrittenBetweenTheChecksWriteAndItsDeleteDoesNotLeaveThePinForGood() throws Exception {
+        for (Kind kind : Kind.values()) {
+            String name = "rewritten-pin-" + kind;
+            String parent = kind.parent(name);
+            String pin = FencePin.path(parent);
+            CuratorFramework raw = zk.get().raw();
+            try (LockStore store = zk.get().open()) {
+                ZooKeeperNameLeftovers.floorAhead(raw, parent, Duration.ofMillis(100));
+                released(kind.acquire(store, name));
+                long until = System.nanoTime() + EmptiedParents.DELAY.plusSeconds(1).toNanos();
+                int writes = 0;
+                try {
+                    while (System.nanoTime() - until < 0) {
+                        raw.setData().forPath(pin, FencePin.DATA);
+                        writes++;
+                    }
+                } catch (KeeperException.NoNodeException deleted) {
+                    // the store's delete came between two writes
+                }
+                int written = writes;
+                await().atMost(BOUND).untilAsserted(() -> assertThat(raw.checkExists().forPath(parent))
+                        .as("the %s parent of '%s', its pin written %d times meanwhile, %s after the writes stopped",
+                                kind, name, written, BOUND).isNull());
             }
         }
     }
