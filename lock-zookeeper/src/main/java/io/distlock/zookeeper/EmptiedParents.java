@@ -30,9 +30,10 @@ import org.apache.zookeeper.data.Stat;
  * checked at the grant: below the clock from the millisecond after the stamp on. A parent our grant left pinned
  * ({@link FencePin}: its token may be ahead of the clock, an operator's floor) goes only with its pin, in one
  * transaction at the parent's version, once a write of the pin (its server time) shows the clock past our token by
- * the delay; until then its check is put off to when the clock will have passed it, for at most
- * {@link #MAX_PIN_WAIT} (further ahead, the pin stays for the name's next grant after the clock passed it, whose
- * release deletes it, or whose stamp does). The delay puts the deletion seconds, not
+ * the delay and the pin's creation no later than our stamp (a pin that survived since the stamp proves the parent is
+ * the one we stamped, not one made again up to the same version); until then its check is put off to when the clock
+ * will have passed it, for at most {@link #MAX_PIN_WAIT} (further ahead, the pin stays for the name's next grant
+ * after the clock passed it, whose release deletes it, or whose stamp does). The delay puts the deletion seconds, not
  * one millisecond, past the stamp, so a server clock that steps back a little, or another ensemble member's clock
  * after a leader change, still reads later than the stamp. The version cannot tell our parent from one the server
  * deleted and someone made and stamped again to the same version within the delay; deleting that one is no worse
@@ -76,10 +77,10 @@ final class EmptiedParents {
     private volatile boolean closed;
 
     /**
-     * When a parent is due to be deleted, at which data version, and the token the server clock must have passed
-     * first if the parent is pinned ({@link FencePin}; 0: no pin).
+     * When a parent is due to be deleted, at which data version, and, if our stamp left it pinned ({@link FencePin}),
+     * the token the server clock must have passed first and the stamp's zxid (0 and 0: no pin).
      */
-    private record Due(int version, long atNanos, long pinnedToken) {
+    private record Due(int version, long atNanos, long pinnedToken, long pinnedBy) {
     }
 
     /**
@@ -118,7 +119,7 @@ final class EmptiedParents {
             return;
         }
         schedule(pending, grant.name(), new Due(version, System.nanoTime() + delayNanos,
-                node.pinned() ? grant.fencingToken() : 0));
+                node.pinned() ? grant.fencingToken() : 0, node.pinnedBy()));
     }
 
     /** Puts {@code due} in for {@code name}, unless closed or full (a new name is then the server's). */
@@ -140,7 +141,7 @@ final class EmptiedParents {
     private static Due later(Due before, Due now) {
         long at = now.atNanos() - before.atNanos() > 0 ? now.atNanos() : before.atNanos(); // nanoTime may wrap
         Due newer = now.version() >= before.version() ? now : before;
-        return new Due(newer.version(), at, newer.pinnedToken());
+        return new Due(newer.version(), at, newer.pinnedToken(), newer.pinnedBy());
     }
 
     /** How many names wait for their parent's delete. */
@@ -194,7 +195,9 @@ final class EmptiedParents {
      * The answer to a write of a pin: the server time of the write says whether the clock has passed the pinned token
      * (then the pin and the parent are deleted in one transaction, the parent at our stamp's version) or when it will
      * (then the check is put off to then, at most {@link #MAX_PIN_WAIT}). A pin that is gone was deleted with a newer
-     * stamp, which took the parent over; any other failure leaves the pin for the name's next grant.
+     * stamp, which took the parent over; a pin made after our stamp is another parent's (ours was deleted, by an
+     * operator or with a later stamp's pin, and the name's parent made again, maybe up to our version and pinned with
+     * a floor further ahead): both are left alone, as is a pin any other failure leaves, for the name's next grant.
      */
     private void touched(int rc, String pinPath, Object ctx, Stat stat) {
         Touch touch = (Touch) ctx;
@@ -206,12 +209,17 @@ final class EmptiedParents {
             }
             return;
         }
+        if (stat.getCzxid() > touch.due().pinnedBy()) {
+            LOG.log(Level.DEBUG, "the pin " + pinPath + " was made after our stamp: its parent is not the one we "
+                    + "stamped, and stays");
+            return;
+        }
         long margin = DELAY.toMillis();
         long token = touch.due().pinnedToken();
         if (FencePin.passed(token, stat.getMtime(), margin)) {
             try {
                 touch.zk().multi(List.of(Op.delete(pinPath, stat.getVersion()),
-                        Op.delete(touch.parent(), touch.due().version())), EmptiedParents::unpinned, null);
+                        Op.delete(touch.parent(), touch.due().version())), this::unpinned, touch);
             } catch (RuntimeException e) {
                 LOG.log(Level.DEBUG, "could not send the delete of the pin " + pinPath + "; it stays for the name's "
                         + "next grant", e);
@@ -225,12 +233,26 @@ final class EmptiedParents {
             return;
         }
         schedule(touch.pending(), touch.name(), new Due(touch.due().version(),
-                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis), token));
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis), token, touch.due().pinnedBy()));
     }
 
-    /** The answer to the deletion of a pin and its parent: anything but OK leaves both to the name's next grant. */
-    private static void unpinned(int rc, String path, Object ctx, List<OpResult> results) {
+    /**
+     * The answer to the deletion of a pin and its parent. A pin written since our write of it (another store's write,
+     * to read the clock for an earlier grant of the name) is written and checked again at the next tick: that store
+     * finds its stamp is not the last and lets go, so the two do not leave the pin to each other. Anything else but OK
+     * leaves both to the name's next grant.
+     */
+    private void unpinned(int rc, String path, Object ctx, List<OpResult> results) {
         KeeperException.Code code = KeeperException.Code.get(rc);
+        if (code == KeeperException.Code.BADVERSION && results != null && !results.isEmpty()
+                && results.get(0) instanceof OpResult.ErrorResult pin
+                && pin.getErr() == KeeperException.Code.BADVERSION.intValue()) {
+            Touch touch = (Touch) ctx;
+            Due due = touch.due();
+            schedule(touch.pending(), touch.name(), new Due(due.version(), System.nanoTime(), due.pinnedToken(),
+                    due.pinnedBy()));
+            return;
+        }
         if (code != KeeperException.Code.OK && code != KeeperException.Code.NOTEMPTY
                 && code != KeeperException.Code.BADVERSION && code != KeeperException.Code.NONODE) {
             LOG.log(Level.DEBUG, "the delete of a pinned parent failed with " + code + "; the pin stays for the "

@@ -30,11 +30,12 @@ final class LockNode {
      */
     private int parentVersion = KEEP_PARENT;
     /**
-     * Whether our stamp left the parent with its pin ({@link FencePin}), made by it or by an earlier stamp: then the
-     * parent goes only with its pin, once the server clock has passed our token. Written by the acquiring thread before
-     * the grant is published.
+     * The zxid of our stamp if it left the parent with its pin ({@link FencePin}), made by it or by an earlier stamp,
+     * else 0: then the parent goes only with its pin, once the server clock has passed our token, and only with a pin
+     * made no later than the stamp (one made later is another parent's, {@link EmptiedParents}). Written by the
+     * acquiring thread before the grant is published.
      */
-    private boolean pinned;
+    private long pinnedBy;
     /**
      * How far the sweep got with this node: {@link HeldNodes#NEW}, {@code SEEN}, {@code WATCHED} (on its own) or
      * {@code COVERED} (by its root's watch); written by the sweep thread only.
@@ -92,12 +93,17 @@ final class LockNode {
 
     /** Whether our stamp left the parent with its pin ({@link FencePin}). */
     boolean pinned() {
-        return pinned;
+        return pinnedBy != 0;
     }
 
-    /** Records whether our stamp left the parent with its pin. */
-    void pinned(boolean pinned) {
-        this.pinned = pinned;
+    /** The zxid of our stamp if it left the parent with its pin, else 0. */
+    long pinnedBy() {
+        return pinnedBy;
+    }
+
+    /** Records the zxid of our stamp if it left the parent with its pin, else 0. */
+    void pinnedBy(long stampZxid) {
+        this.pinnedBy = stampZxid;
     }
 
     @Override

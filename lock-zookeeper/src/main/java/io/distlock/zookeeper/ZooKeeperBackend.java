@@ -330,7 +330,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * the holder's own from an earlier holder's ({@link ZooKeeperAdmin#forceRelease(String, long)});</li>
      * <li>our node's version moves on from 0, and a release deletes only that version ({@link #release});</li>
      * <li>a token that may be ahead of the server clock ({@link FencePin#needed}) leaves the parent pinned: the pin is
-     * made, or checked to be there, in the same transaction, so the server never deletes the emptied parent of such a
+     * made (again, if there), in the same transaction, so the server never deletes the emptied parent of such a
      * token; a token below the clock deletes a pin it finds. An ordinary stamp (below the clock, no pin) is the two
      * writes alone.</li>
      * </ul>
@@ -375,8 +375,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 CuratorOp fence = client.transactionOp().setData().withVersion(version)
                         .forPath(parent, FenceFloor.encode(next));
                 if (pinOp) {
-                    client.transaction().inBackground(callback).forOperations(ourStamp, fence,
-                            pinOp(parent, pin, pinWas));
+                    List<CuratorOp> ops = new ArrayList<>(4);
+                    ops.add(ourStamp);
+                    ops.add(fence);
+                    pinOps(parent, pin, pinWas, ops);
+                    client.transaction().inBackground(callback).forOperations(ops);
                 } else {
                     client.transaction().inBackground(callback).forOperations(ourStamp, fence);
                 }
@@ -386,7 +389,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 ours.version(results.get(0).getResultStat().getVersion());
                 Stat stamped = results.get(1).getResultStat();
                 long token = FenceFloor.granted(next, stamped.getMtime());
-                ours.pinned(pin);
+                ours.pinnedBy(pin ? stamped.getMzxid() : 0);
                 // an unpinned token ahead of the clock (the server clock stepped back since the parent's last write)
                 // leaves its parent to the server
                 ours.parentVersion(pin || FenceFloor.belowClockAfter(token, stamped.getMtime())
@@ -432,17 +435,20 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /**
-     * The stamp's operation on the parent's pin ({@link FencePin}), when the pin is {@code needed} or was
-     * {@code there}: made if needed and not there, checked to be there if needed and there (an operator may have
-     * deleted it), deleted if there and not needed.
+     * Adds to {@code ops} the stamp's operations on the parent's pin ({@link FencePin}), when the pin is {@code needed}
+     * or was {@code there}: made if needed and not there; deleted and made again if needed and there, so that what is
+     * at its path is a PERSISTENT pin whatever node was there (an operator's EPHEMERAL one would go with its session
+     * and leave the parent to the server); deleted if there and not needed. An operator may have deleted it: the
+     * transaction then fails on it, and the caller writes again knowing.
      */
-    private CuratorOp pinOp(String parent, boolean needed, boolean there) throws Exception {
+    private void pinOps(String parent, boolean needed, boolean there, List<CuratorOp> ops) throws Exception {
         String pin = FencePin.path(parent);
-        if (!needed) {
-            return client.transactionOp().delete().forPath(pin);
+        if (there) {
+            ops.add(client.transactionOp().delete().forPath(pin));
         }
-        return there ? client.transactionOp().check().forPath(pin)
-                : client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(pin, FencePin.DATA);
+        if (needed) {
+            ops.add(client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(pin, FencePin.DATA));
+        }
     }
 
     /** The result code of operation {@code index} of a failed transaction, or the transaction's if it has none. */

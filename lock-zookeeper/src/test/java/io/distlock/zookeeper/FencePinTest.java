@@ -28,8 +28,8 @@ class FencePinTest {
     static final ClassFixture<ChrootedServer> zk = new ClassFixture<>(
             () -> ChrootedServer.start("pin", CONTAINER_CHECK));
 
-    /** A lock or a semaphore of one name, and where its parent is. */
-    private enum Kind {
+    /** A lock or a semaphore of one name, and where its parent is (also for the attacks on the pin). */
+    enum Kind {
         LOCK, SEMAPHORE;
 
         Lease acquire(LockStore store, String name) throws InterruptedException {
