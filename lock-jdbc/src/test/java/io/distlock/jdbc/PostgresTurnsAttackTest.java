@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -43,6 +45,8 @@ class PostgresTurnsAttackTest {
     private final List<LockStore> opened = new ArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final List<Thread> waiters = new ArrayList<>();
+    /** The waiter threads done with their turns. */
+    private final Set<Thread> finished = ConcurrentHashMap.newKeySet();
 
     private final AtomicInteger holders = new AtomicInteger();
     private final AtomicLong releasedAt = new AtomicLong();
@@ -75,7 +79,7 @@ class PostgresTurnsAttackTest {
         }
         List<Future<?>> done = new ArrayList<>();
         for (LockStore store : waiting) {
-            done.add(taking(store, "turns:eight", 3, Duration.ofMillis(20)));
+            done.add(taking(store, "turns:eight", 3, true));
         }
         parkedAll();
         releaseNow(held);
@@ -102,7 +106,7 @@ class PostgresTurnsAttackTest {
         Lease held = holder.lock("turns:late").acquire();
         List<Future<?>> done = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            done.add(taking(store("attack-late-" + i), "turns:late", 3, Duration.ofMillis(20)));
+            done.add(taking(store("attack-late-" + i), "turns:late", 3, true));
             parkedAll(); // this one announced before the next opens
         }
         releaseNow(held);
@@ -124,7 +128,7 @@ class PostgresTurnsAttackTest {
         Lease held = holder.lock("turns:killed").acquire();
         List<Future<?>> done = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            done.add(taking(store("attack-killed-" + i), "turns:killed", 1, Duration.ofMillis(20)));
+            done.add(taking(store("attack-killed-" + i), "turns:killed", 1, true));
         }
         parkedAll();
         assertThat(killListeners("attack-killed-%")).as("listeners killed").isEqualTo(3);
@@ -147,8 +151,8 @@ class PostgresTurnsAttackTest {
         LockStore second = store("attack-shared");
         Lease held = holder.lock("turns:shared").acquire();
         List<Future<?>> done = new ArrayList<>();
-        done.add(taking(first, "turns:shared", 2, Duration.ofMillis(20)));
-        done.add(taking(second, "turns:shared", 2, Duration.ofMillis(20)));
+        done.add(taking(first, "turns:shared", 2, true));
+        done.add(taking(second, "turns:shared", 2, true));
         parkedAll();
         releaseNow(held);
         for (Future<?> f : done) {
@@ -156,7 +160,7 @@ class PostgresTurnsAttackTest {
         }
         held = holder.lock("turns:shared").acquire();
         waiters.clear();
-        Future<?> last = taking(second, "turns:shared", 1, Duration.ZERO);
+        Future<?> last = taking(second, "turns:shared", 1, false);
         parkedAll();
         first.close();
         releaseNow(held);
@@ -165,8 +169,12 @@ class PostgresTurnsAttackTest {
                 .isLessThan(TURN_BOUND);
     }
 
-    /** On a thread: {@code times} acquisitions of {@code name} in {@code store}, each held for {@code hold}. */
-    private Future<?> taking(LockStore store, String name, int times, Duration hold) {
+    /**
+     * On a thread: {@code times} acquisitions of {@code name} in {@code store}; unless {@code othersWait} is false,
+     * each held until every other waiter still taking turns is parked, so each release finds them waiting for a
+     * notice.
+     */
+    private Future<?> taking(LockStore store, String name, int times, boolean othersWait) {
         return threads.submit(() -> {
             synchronized (waiters) {
                 waiters.add(Thread.currentThread());
@@ -181,14 +189,26 @@ class PostgresTurnsAttackTest {
                 turns.incrementAndGet();
                 long turn = now - releasedAt.get();
                 longestTurnNanos.accumulateAndGet(turn, Math::max);
-                if (!hold.isZero()) {
-                    Thread.sleep(hold.toMillis()); // the holder's work
+                if (othersWait) {
+                    othersParked();
                 }
                 holders.decrementAndGet();
                 releasedAt.set(System.nanoTime());
                 got.get().release();
             }
+            finished.add(Thread.currentThread());
             return null;
+        });
+    }
+
+    /** Waits until every waiter thread but this one that still takes turns is parked between two store attempts. */
+    private void othersParked() {
+        Thread me = Thread.currentThread();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+            synchronized (waiters) {
+                return waiters.stream().filter(t -> t != me && !finished.contains(t))
+                        .allMatch(PostgresTurnsAttackTest::parked);
+            }
         });
     }
 
