@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -129,19 +130,27 @@ public interface LeadershipRules extends TckSupport {
         Duration returnedAfter = Tck.elapsedSince(start);
         assertThat(ran).contains("ran");
         assertThat(returnedAfter).as("returns at once").isLessThan(Tck.PROMPTLY);
-        AtomicInteger secondRuns = new AtomicInteger();
+        // An attempt begun just before the loop ends may be slowed past minHeld by a loaded machine and then be
+        // granted rightly, so the rule records when another client was seen holding the lock (a moment after its
+        // grant) and fails only on a hold seen before minHeld: a grant proven early.
+        AtomicLong firstOtherHold = new AtomicLong(Long.MAX_VALUE);
         long keepUntil = start + MIN_HELD.minusMillis(200).toNanos();
         while (System.nanoTime() - keepUntil < 0) {
-            assertThat(other.lock(name).tryRun(MIN_HELD, lease -> secondRuns.incrementAndGet()))
-                    .as("another client skips within minHeld").isEmpty();
-            assertThat(other.lock(name).tryAcquire(Duration.ofMillis(100))).as("still taken within minHeld").isEmpty();
+            other.lock(name).tryRun(MIN_HELD, lease -> firstOtherHold.accumulateAndGet(System.nanoTime() - start,
+                    Math::min));
+            Optional<Lease> taken = other.lock(name).tryAcquire(Duration.ofMillis(100));
+            if (taken.isPresent()) {
+                firstOtherHold.accumulateAndGet(System.nanoTime() - start, Math::min);
+                taken.get().release();
+            }
         }
+        assertThat(Duration.ofNanos(firstOtherHold.get())).as("another client held it within minHeld")
+                .isGreaterThanOrEqualTo(MIN_HELD);
         Optional<Lease> next = other.lock(name).tryAcquire(MIN_HELD.plus(Tck.expiryMargin(tck()))
                 .plus(Tck.PROMPTLY));
         Duration freedAfter = Tck.elapsedSince(start);
         assertThat(next).as("freed after minHeld, within margin").isPresent();
         assertThat(freedAfter).as("not freed before minHeld").isGreaterThanOrEqualTo(MIN_HELD);
-        assertThat(secondRuns).hasValue(0);
         System.out.println("TCK §16.5: tryRun returned in " + returnedAfter.toMillis() + " ms; lock freed "
                 + freedAfter.toMillis() + " ms after acquisition (minHeld " + MIN_HELD.toMillis() + " ms)");
         next.get().release();
