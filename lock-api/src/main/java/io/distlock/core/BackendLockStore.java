@@ -9,7 +9,6 @@ import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.LockStoreListener;
 import io.distlock.LockViews;
 import io.distlock.DistributedSemaphore;
 import io.distlock.StoreOptions;
@@ -106,19 +105,11 @@ public final class BackendLockStore implements LockStore {
         this.handOvers = backend instanceof HandOvers h ? h : null;
         this.description = Objects.requireNonNull(description, "description");
         this.defaultOptions = Objects.requireNonNull(options, "options").lockOptions();
-        this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
-        renewals.listener(options.listener());
+        this.renewals = new RenewalScheduler(backend, description, options.listener(), this::lose,
+                this::releaseQuietly);
         this.delayedReleases = new DelayedReleases(this::releaseInStore, description);
         this.permits = backend.permits();
         backend.attach(new Events());
-    }
-
-    /**
-     * Sets the listener told of this store's background renewal round trips (one per store; {@code null} for none).
-     * Used by metrics, for example lock-micrometer.
-     */
-    public void setListener(LockStoreListener listener) {
-        renewals.listener(listener == null ? LockStoreListener.NONE : listener);
     }
 
     /** Whether the backend's leases end with its session rather than by time. */

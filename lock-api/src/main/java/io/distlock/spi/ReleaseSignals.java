@@ -3,7 +3,6 @@ package io.distlock.spi;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -206,10 +205,5 @@ public final class ReleaseSignals {
     private static final class Waits {
         final ReentrantLock lock = new ReentrantLock();
         final Condition changed = lock.newCondition();
-    }
-
-    /** Nanoseconds in a millisecond, for backends converting TTLs. */
-    public static long millisToNanos(long millis) {
-        return TimeUnit.MILLISECONDS.toNanos(millis);
     }
 }

@@ -328,11 +328,6 @@ public final class StoreUri {
      * @throws IllegalArgumentException if it is not a whole number between {@code min} and {@code max}
      */
     public int intOption(String name, int fallback, int min, int max) {
-        return (int) longOption(name, fallback, min, max);
-    }
-
-    /** Like {@link #intOption} for a {@code long}. */
-    public long longOption(String name, long fallback, long min, long max) {
         String v = params.get(name);
         if (v == null) {
             return fallback;
@@ -346,7 +341,7 @@ public final class StoreUri {
         if (n < min || n > max) {
             throw bad("has option " + shown(name, v) + "; it must be between " + min + " and " + max);
         }
-        return n;
+        return (int) n;
     }
 
     /**
