@@ -7,6 +7,7 @@ import io.distlock.Lease;
 import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
+import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import io.distlock.LockViews;
@@ -165,11 +166,6 @@ public final class BackendLockStore implements LockStore {
             throw new UnsupportedOperationException("store " + description + " offers no admin view");
         }
         return new CheckedAdmin(admin, () -> backend.terms().maxNameLength());
-    }
-
-    /** Acquires lock {@code name} within {@code wait}. Returns null if not acquired. */
-    Lease acquire(String name, LockOptions options, Wait wait) throws InterruptedException {
-        return acquire(name, 1, false, options, wait);
     }
 
     /**
@@ -394,20 +390,23 @@ public final class BackendLockStore implements LockStore {
     }
 
     /**
-     * Releases the store lock of an outermost lease. Counted in flight from before the hold is marked released, so a
+     * Releases the store lock of an outermost lease, now ({@code minHeld} null) or once it has been held
+     * {@code minHeld} ({@link #releaseHoldAfter}). Counted in flight from before the hold is marked released, so a
      * concurrent {@link #close()} either finds the hold active (and frees it) or waits for this release before it
      * closes the backend: closed under the store call, the release would fail and leave the lock held by nobody alive.
      */
-    void releaseHold(Hold hold) {
+    void releaseHold(Hold hold, Duration minHeld) {
         acquisitionsInFlight.enterRelease();
         try {
-            releaseHoldCounted(hold);
+            if (minHeld == null || !releaseHoldAfter(hold, minHeld)) {
+                releaseHoldNow(hold);
+            }
         } finally {
             acquisitionsInFlight.exit();
         }
     }
 
-    private void releaseHoldCounted(Hold hold) {
+    private void releaseHoldNow(Hold hold) {
         renewals.untrack(hold);
         if (!hold.markReleased()) {
             // lost before: still free it in the store if it is somehow ours, then report the loss
@@ -425,7 +424,8 @@ public final class BackendLockStore implements LockStore {
         boolean forOthers = gate != null && gate.streakEndsAt(hold);
         long sentAt = System.nanoTime();
         try {
-            stillOurs = forOthers ? releaseForOthersInStore(hold) : releaseInStore(hold);
+            stillOurs = forOthers ? InterruptFlag.aside(() -> handOvers.releaseForOthers(hold.grant))
+                    : releaseInStore(hold);
             if (gate != null) {
                 gate.freedInStore(hold, System.nanoTime() - sentAt);
             }
@@ -433,8 +433,7 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
         }
         if (!stillOurs) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            throw hold.lostCause();
+            throw lostAtRelease(hold);
         }
     }
 
@@ -458,7 +457,8 @@ public final class BackendLockStore implements LockStore {
         boolean stillOurs = false;
         try {
             try {
-                grant = handOverInStore(hold.grant, next.options.leaseTime(), next.thread());
+                Duration leaseTime = next.options.leaseTime();
+                grant = InterruptFlag.aside(() -> handOvers.handOver(hold.grant, leaseTime, next.thread()));
                 stillOurs = grant != null;
             } catch (IllegalArgumentException refusedWaitersOptions) {
                 stillOurs = releaseInStore(hold);
@@ -475,8 +475,7 @@ public final class BackendLockStore implements LockStore {
             gate.handOut(next, grant == null ? null : new NameState.Waiter.HandOff(grant, sentAt, epoch));
         }
         if (!stillOurs) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            throw hold.lostCause();
+            throw lostAtRelease(hold);
         }
     }
 
@@ -492,14 +491,8 @@ public final class BackendLockStore implements LockStore {
             gate.handOut(next, null);
         }
         if (!stillOurs) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            throw hold.lostCause();
+            throw lostAtRelease(hold);
         }
-    }
-
-    /** The store's hand-over, run without the caller's interrupt flag, as {@link #releaseInStore}. */
-    private Grant handOverInStore(Grant from, Duration leaseTime, Thread receiver) {
-        return InterruptFlag.aside(() -> handOvers.handOver(from, leaseTime, receiver));
     }
 
     // ---- releaseAfter (Lease.releaseAfter): keep the store lock until minHeld, then let it free ----
@@ -521,33 +514,21 @@ public final class BackendLockStore implements LockStore {
      * in one renew, so the lock still frees if this process dies or its store is closed first; shortening the
      * expiry alone wakes nobody, and a waiter refused under the long lease would sleep until the expiry it was told.
      * This does it for every backend in one place with their own release and wake-up, rather than teaching each
-     * backend's shortening (Redis scripts, SQL, permits) to publish. No time left: a plain {@link #releaseHold}.
+     * backend's shortening (Redis scripts, SQL, permits) to publish. False, having done nothing, when no time is left
+     * or the hold is lost: then a plain release.
      */
-    void releaseHoldAfter(Hold hold, Duration minHeld) {
-        acquisitionsInFlight.enterRelease(); // as releaseHold: a close waits for its store call
-        try {
-            releaseHoldAfterCounted(hold, minHeld);
-        } finally {
-            acquisitionsInFlight.exit();
-        }
-    }
-
-    private void releaseHoldAfterCounted(Hold hold, Duration minHeld) {
+    private boolean releaseHoldAfter(Hold hold, Duration minHeld) {
         long deadline = hold.acquiredAtNanos + saturatedNanos(minHeld);
         long leftNanos = deadline - System.nanoTime();
-        if (leftNanos < TimeUnit.MILLISECONDS.toNanos(1) || hold.state() == io.distlock.LeaseState.LOST) {
-            releaseHold(hold);
-            return;
-        }
-        if (!hold.markReleased()) {
-            releaseHold(hold); // lost meanwhile: reported as release reports it
-            return;
+        if (leftNanos < TimeUnit.MILLISECONDS.toNanos(1) || hold.state() == io.distlock.LeaseState.LOST
+                || !hold.markReleased()) { // lost meanwhile: reported as release reports it
+            return false;
         }
         renewals.untrack(hold);
         if (sessionBound()) {
             delayedReleases.releaseLater(hold, leftNanos);
             hold.openGate();
-            return;
+            return true;
         }
         Set<Grant> lost;
         IllegalArgumentException refused = null;
@@ -567,13 +548,13 @@ public final class BackendLockStore implements LockStore {
         }
         if (refused != null) {
             releaseRefusedDelay(hold, minHeld, refused);
-            return;
+            return true;
         }
         if (lost.contains(hold.grant)) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            throw hold.lostCause();
+            throw lostAtRelease(hold);
         }
         delayedReleases.releaseLater(hold, deadline - System.nanoTime());
+        return true;
     }
 
     /**
@@ -590,12 +571,18 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
         }
         if (!stillOurs) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            hold.lostCause().addSuppressed(refused);
-            throw hold.lostCause();
+            LockLostException lost = lostAtRelease(hold);
+            lost.addSuppressed(refused);
+            throw lost;
         }
         throw new IllegalArgumentException("releaseAfter(" + minHeld + ") of '" + hold.grant.name() + "' needs an"
                 + " expiry the store refuses, so the lock was released now instead: " + refused.getMessage(), refused);
+    }
+
+    /** What a release that found the store lock gone throws: the hold is marked lost and its listeners told. */
+    private static LockLostException lostAtRelease(Hold hold) {
+        hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
+        return hold.lostCause();
     }
 
     private static long saturatedNanos(Duration d) {
@@ -663,11 +650,6 @@ public final class BackendLockStore implements LockStore {
      */
     private boolean releaseInStore(Hold hold) {
         return InterruptFlag.aside(() -> hold.permit ? permits.releasePermit(hold.grant) : backend.release(hold.grant));
-    }
-
-    /** The store's release for other clients at the end of a streak, run without the caller's interrupt flag. */
-    private boolean releaseForOthersInStore(Hold hold) {
-        return InterruptFlag.aside(() -> handOvers.releaseForOthers(hold.grant));
     }
 
     /**
