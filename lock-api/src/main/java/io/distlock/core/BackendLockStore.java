@@ -458,7 +458,7 @@ public final class BackendLockStore implements LockStore {
         try {
             try {
                 Duration leaseTime = next.options.leaseTime();
-                grant = InterruptFlag.aside(() -> handOvers.handOver(hold.grant, leaseTime, next.thread()));
+                grant = InterruptFlag.aside(() -> handOvers.handOver(hold.grant, leaseTime, next.thread));
                 stillOurs = grant != null;
             } catch (IllegalArgumentException refusedWaitersOptions) {
                 stillOurs = releaseInStore(hold);

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 /**
  * Everything a store keeps locally about one name, a lock (limit 1) or a semaphore (a limit of permits) alike: the
@@ -213,13 +214,7 @@ final class NameState implements Hold.Exit {
     Hold lost(Grant grant, String reason) {
         lock.lock();
         try {
-            Hold hold = held != null && held.grant.ownerToken().equals(grant.ownerToken()) ? held : null;
-            if (hold == null && moreHeld != null) {
-                hold = find(moreHeld, grant);
-            }
-            if (hold == null && outside != null) {
-                hold = find(outside, grant);
-            }
+            Hold hold = find(h -> h.grant.ownerToken().equals(grant.ownerToken()));
             if (hold != null) {
                 return hold;
             }
@@ -235,30 +230,11 @@ final class NameState implements Hold.Exit {
         }
     }
 
-    private static Hold find(List<Hold> holds, Grant grant) {
-        for (Hold hold : holds) {
-            if (hold.grant.ownerToken().equals(grant.ownerToken())) {
-                return hold;
-            }
-        }
-        return null;
-    }
-
-    /** The active hold of {@code owner}, or null: a nested acquisition shares it. */
+    /** The active hold of {@code owner}, or null: a nested acquisition shares it (a lock's; none is outside). */
     Hold heldBy(Thread owner) {
         lock.lock();
         try {
-            if (held != null && held.owner == owner && held.isActive()) {
-                return held;
-            }
-            if (moreHeld != null) {
-                for (Hold hold : moreHeld) {
-                    if (hold.owner == owner && hold.isActive()) {
-                        return hold;
-                    }
-                }
-            }
-            return null;
+            return find(h -> h.owner == owner && h.isActive());
         } finally {
             lock.unlock();
         }
@@ -268,26 +244,35 @@ final class NameState implements Hold.Exit {
     void addHoldsTo(List<Hold> all) {
         lock.lock();
         try {
-            if (held != null && held.isActive()) {
-                all.add(held);
-            }
-            if (moreHeld != null) {
-                addActive(moreHeld, all);
-            }
-            if (outside != null) {
-                addActive(outside, all);
-            }
+            find(h -> {
+                if (h.isActive()) {
+                    all.add(h);
+                }
+                return false; // visits every hold
+            });
         } finally {
             lock.unlock();
         }
     }
 
-    private static void addActive(List<Hold> holds, List<Hold> all) {
-        for (Hold hold : holds) {
-            if (hold.isActive()) {
-                all.add(hold);
+    /** The first registered hold, through the gate or outside it, that {@code match} takes, or null. Under lock. */
+    private Hold find(Predicate<Hold> match) {
+        if (held != null && match.test(held)) {
+            return held;
+        }
+        Hold found = find(moreHeld, match);
+        return found != null ? found : find(outside, match);
+    }
+
+    private static Hold find(List<Hold> holds, Predicate<Hold> match) {
+        if (holds != null) {
+            for (Hold hold : holds) {
+                if (match.test(hold)) {
+                    return hold;
+                }
             }
         }
+        return null;
     }
 
     /** {@code hold} was released or lost: the next waiter may pass, and the hold no longer uses this state. */
@@ -357,7 +342,7 @@ final class NameState implements Hold.Exit {
             if (!isHeld(hold) || streakEnds(hold)) {
                 return null;
             }
-            for (Waiter w; (w = pollQueued()) != null; ) {
+            for (Waiter w; queue != null && (w = queue.pollFirst()) != null; ) {
                 if (w.claim()) {
                     // stops at the bound: a streak nobody else waits for goes on without end, and must not wrap
                     if (handOversInARow < MAX_HAND_OVERS_IN_A_ROW) {
@@ -461,11 +446,6 @@ final class NameState implements Hold.Exit {
         return handOversInARow >= MAX_HAND_OVERS_IN_A_ROW && hold.grant.othersWaiting().mayWait();
     }
 
-    /** The first queued waiter, taken off the queue, or null. Under lock. */
-    private Waiter pollQueued() {
-        return queue == null ? null : queue.pollFirst();
-    }
-
     /** A place is free: queued waiters pass as {@link #admit} allows, the first with any courtesy due. Under lock. */
     private void passOn() {
         long courtesy = courtesyNanos;
@@ -524,7 +504,8 @@ final class NameState implements Hold.Exit {
         /** The limit its caller stated (1 for a lock). */
         final int limit;
         final LockOptions options;
-        private final Thread thread;
+        /** The queued thread: a hand-over takes the store lock on its behalf. */
+        final Thread thread;
         private final AtomicInteger state;
         private volatile HandOff handOff;
         /** Written before the waiter is passed (the state's write publishes it); 0 for no courtesy. */
@@ -630,11 +611,6 @@ final class NameState implements Hold.Exit {
             handOff = outcome;
             state.set(PASSED);
             LockSupport.unpark(thread);
-        }
-
-        /** The queued thread: a hand-over takes the store lock on its behalf. */
-        Thread thread() {
-            return thread;
         }
 
         /** The store lock handed over with the place, or null: the waiter then contends in the store itself. */
