@@ -50,8 +50,8 @@ public final class BackendLockStore implements LockStore {
     private final String description;
     /** The options of locks, semaphores and leaderships asked for by name only. */
     private final LockOptions defaultOptions;
-    /** Every name in use here: its gate, queue, holds and acquisitions in flight. */
-    private final Names names = new Names();
+    /** Every name in use here: its gate, queue, holds and acquisitions in flight (tests count them: no leaks). */
+    final Names names = new Names();
     private final AtomicLong courtesyPauses = new AtomicLong();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -675,34 +675,14 @@ public final class BackendLockStore implements LockStore {
         }
     }
 
-    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
-    int lossesKeptForUnregisteredGrants() {
-        return names.lossesKept();
-    }
-
     /** Courtesy pauses waiters took after a streak of hand-overs, before contending in the store (for tests). */
     long courtesyPauses() {
         return courtesyPauses.get();
     }
 
-    /** Number of lock names with local state (for tests: states must not leak). */
-    int gatesInUse() {
-        return names.locksInUse();
-    }
-
-    /** Number of threads queued locally (for tests: waiters that gave up must not stay queued). */
-    int queuedAtGates() {
-        return names.queued();
-    }
-
     /** Number of releaseAfter releases scheduled and not yet done (for tests: they must not be left behind). */
     int delayedReleasesPending() {
         return delayedReleases.pending();
-    }
-
-    /** Number of semaphore names with local state (for tests: states must not leak). */
-    int permitGatesInUse() {
-        return names.semaphoresInUse();
     }
 
     @Override
