@@ -295,7 +295,7 @@ public final class BackendLockStore implements LockStore {
      */
     private Lease register(NameState state, boolean placed, LockOptions options, Thread me, Grant grant,
             long calledAt, long sessionEpochAtCall) {
-        Hold hold = new Hold(grant, me, options, sessionBound(), state, state.isPermit());
+        Hold hold = new Hold(grant, me, options, sessionBound(), state);
         hold.acquiredAtNanos = System.nanoTime();
         hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
         String lostEarly = state.registered(hold, placed);

@@ -48,7 +48,7 @@ final class CoreLease implements Lease {
 
     @Override
     public boolean isValid() {
-        return !released && hold.state() == LeaseState.HELD && hold.withinValidity(System.nanoTime());
+        return !released && hold.state() == LeaseState.HELD && !hold.expiredAt(System.nanoTime());
     }
 
     @Override

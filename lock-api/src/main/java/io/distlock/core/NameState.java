@@ -37,7 +37,7 @@ import java.util.function.Predicate;
  * the race to it every time. A hand-over whose store said nobody else waits ({@link OthersWaiting#NO}) lets the
  * streak go on past the bound, with no pause: nobody would take the turn.
  */
-final class NameState implements Hold.Exit {
+final class NameState {
 
     /**
      * Hand-overs in a row before a holder frees the lock in the store instead, when other clients may wait: without
@@ -275,9 +275,11 @@ final class NameState implements Hold.Exit {
         return null;
     }
 
-    /** {@code hold} was released or lost: the next waiter may pass, and the hold no longer uses this state. */
-    @Override
-    public void opened(Hold hold) {
+    /**
+     * {@code hold} was released or lost: the next waiter may pass, and the hold no longer uses this state. Called
+     * once per hold, by {@link Hold#openGate}.
+     */
+    void opened(Hold hold) {
         boolean wasHeld;
         lock.lock();
         try {
