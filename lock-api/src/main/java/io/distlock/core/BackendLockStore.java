@@ -237,7 +237,8 @@ public final class BackendLockStore implements LockStore {
             long epoch = sessionEpoch();
             state.begin();
             begun = true;
-            Grant grant = storeAcquire(name, limit, permit, options.leaseTime(), inStore(wait), courtesy);
+            Wait inStore = wait.now().endingAt(closing); // as it stands now, and ended early by the store's close
+            Grant grant = storeAcquire(name, limit, permit, options.leaseTime(), inStore, courtesy);
             if (grant == null) {
                 if (closed.get()) {
                     throw closedWhileAcquiring(name); // also a wait the close ended: never "not acquired" then
@@ -267,11 +268,6 @@ public final class BackendLockStore implements LockStore {
                 : backend.acquire(name, leaseTime, wait);
     }
 
-    /** {@code wait} as the backend gets it: as it stands now, and ended early by the store's close. */
-    Wait inStore(Wait wait) {
-        return wait.now().endingAt(closing);
-    }
-
     /** Whether the store was closed (for tests that close it while threads wait on it). */
     boolean isClosed() {
         return closed.get();
@@ -291,7 +287,8 @@ public final class BackendLockStore implements LockStore {
      * Registers the hold of a grant the caller got through {@code state}'s gate ({@code placed}; or outside it, for a
      * semaphore limit the threads there do not use), from its own acquire or handed over by the previous holder,
      * requested at {@code calledAt}; a loss reported for the grant while it was in flight comes back from the
-     * registration, in the same step.
+     * registration, in the same step. Then the hold is tracked for renewal, told of that loss and of a session lost
+     * since its store call began ({@code sessionEpochAtCall}), and checked for close.
      */
     private Lease register(NameState state, boolean placed, LockOptions options, Thread me, Grant grant,
             long calledAt, long sessionEpochAtCall) {
@@ -301,14 +298,6 @@ public final class BackendLockStore implements LockStore {
         String lostEarly = state.registered(hold, placed);
         // registered, then look: a suspension or lost session reported before registration is found here, one
         // reported after it finds the hold registered
-        return registered(hold, lostEarly, sessionEpochAtCall);
-    }
-
-    /**
-     * A hold just registered: tracked for renewal, told of a loss reported before (or null) and of a session lost
-     * since its store call began ({@code sessionEpochAtCall}), checked for close.
-     */
-    private Lease registered(Hold hold, String lostEarly, long sessionEpochAtCall) {
         SessionLoss loss = sessionLoss.get(); // read after the hold was registered (see Events.sessionLost)
         if (loss.epoch() != sessionEpochAtCall && !confirmedAfterSessionLoss(hold)) {
             lose(hold, loss.reason());
