@@ -433,51 +433,35 @@ public final class BackendLockStore implements LockStore {
      * beginning a new streak). A store that refuses the waiter's options (a lease time over its limit, say), or
      * refuses the hand-over itself with a {@link LockException} other than {@link StoreUnavailableException} (a
      * fencing token that cannot grow), ran nothing: the lock is then freed as a plain release frees it, and the
-     * waiter meets the same refusal at its own acquire.
+     * waiter meets the same refusal at its own acquire. While the store closes no new grant may start: the lock is then
+     * freed as a plain release frees it, and the waiter gets the gate alone (and finds the store closed).
      */
     private void handOver(Hold hold, NameState gate, NameState.Waiter next) {
-        if (!acquisitionsInFlight.enter()) {
-            releaseWhileClosing(hold, gate, next);
-            return;
-        }
+        boolean entered = acquisitionsInFlight.enter(); // false while the store closes: no new grant may start then
         long epoch = sessionEpoch();
         long sentAt = System.nanoTime();
         Grant grant = null;
         boolean stillOurs = false;
         try {
-            try {
-                Duration leaseTime = next.options.leaseTime();
-                grant = InterruptFlag.aside(() -> handOvers.handOver(hold.grant, leaseTime, next.thread));
-                stillOurs = grant != null;
-            } catch (IllegalArgumentException refusedWaitersOptions) {
+            if (!entered) {
                 stillOurs = releaseInStore(hold);
-            } catch (LockException refused) {
-                if (refused instanceof StoreUnavailableException) {
-                    throw refused;
+            } else {
+                try {
+                    Duration leaseTime = next.options.leaseTime();
+                    grant = InterruptFlag.aside(() -> handOvers.handOver(hold.grant, leaseTime, next.thread));
+                    stillOurs = grant != null;
+                } catch (IllegalArgumentException | LockException refused) { // the waiter's options, or the hand-over
+                    if (refused instanceof StoreUnavailableException) {
+                        throw refused;
+                    }
+                    stillOurs = releaseInStore(hold);
                 }
-                stillOurs = releaseInStore(hold);
             }
         } finally {
-            if (grant == null) {
+            if (entered && grant == null) {
                 acquisitionsInFlight.exit();
             } // else the waiter ends the acquisition in flight when it has registered the grant
             gate.handOut(next, grant == null ? null : new NameState.Waiter.HandOff(grant, sentAt, epoch));
-        }
-        if (!stillOurs) {
-            throw lostAtRelease(hold);
-        }
-    }
-
-    /**
-     * A release due to hand over while the store closes: no new grant may start then, so the lock is freed as a plain
-     * release frees it, and the waiter gets the gate alone (and finds the store closed).
-     */
-    private void releaseWhileClosing(Hold hold, NameState gate, NameState.Waiter next) {
-        boolean stillOurs;
-        try {
-            stillOurs = releaseInStore(hold);
-        } finally {
-            gate.handOut(next, null);
         }
         if (!stillOurs) {
             throw lostAtRelease(hold);
