@@ -539,10 +539,6 @@ final class NameState {
          * read before it was sent (a session lost since then loses the grant at registration).
          */
         record HandOff(Grant grant, long sentAtNanos, long sessionEpoch) {
-            /** A hand-over sent while the store had reported no lost session. */
-            HandOff(Grant grant, long sentAtNanos) {
-                this(grant, sentAtNanos, 0);
-            }
         }
 
         /**
