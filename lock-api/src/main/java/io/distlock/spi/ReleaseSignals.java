@@ -28,7 +28,7 @@ public final class ReleaseSignals {
     public Ticket ticket(String name) {
         // merge, not compute: on a name nobody waits for it puts the new channel without a placeholder node
         Channel channel = channels.merge(name, new Channel(), ReleaseSignals::join);
-        return new Ticket(name, channel, channel.generation());
+        return new Ticket(name, channel, channel.generation);
     }
 
     /**
@@ -153,10 +153,6 @@ public final class ReleaseSignals {
         /** Through {@link #WAITS}; null until the first waiter. */
         private volatile Waits waits;
         private int users = 1; // the ticket that made it; guarded by the map's atomic updates of the channel's key
-
-        long generation() {
-            return generation;
-        }
 
         void bump() {
             GENERATION.getAndAdd(this, 1L);
