@@ -403,7 +403,7 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
             throw hold.lostCause();
         }
-        NameState gate = hold.permit || handOvers == null ? null : names.lock(hold.grant.name());
+        NameState gate = hold.permit || handOvers == null ? null : hold.gate;
         NameState.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
         if (next != null) {
             handOver(hold, gate, next);

@@ -73,8 +73,8 @@ final class Hold {
     /** Whether {@link #openGate()} ran; through {@link #GATE_OPENED}. */
     @SuppressWarnings("unused")
     private volatile boolean gateOpened;
-    /** The state of the hold's name: its gate opens (once) when the hold is released or lost. */
-    private final NameState gate;
+    /** The state of the hold's name, in use while the hold is: its gate opens (once) when released or lost. */
+    final NameState gate;
     /** The lost-listeners, made by the first {@link #addListener}; through {@link #LISTENERS}. */
     private volatile CopyOnWriteArrayList<OnceListener> listeners;
     private volatile LockLostException lostCause;
