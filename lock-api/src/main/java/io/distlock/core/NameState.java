@@ -130,7 +130,7 @@ final class NameState {
             if (wait.isNone()) {
                 return null;
             }
-            me = new Waiter(limit, options, Thread.currentThread());
+            me = new Waiter(limit, options, Thread.currentThread(), Waiter.WAITING);
             if (queue == null) {
                 queue = new ArrayDeque<>(4);
             }
@@ -513,26 +513,21 @@ final class NameState {
         /** Written before the waiter is passed (the state's write publishes it); 0 for no courtesy. */
         private long courtesyNanos;
 
-        Waiter(int limit, LockOptions options, Thread thread) {
+        Waiter(int limit, LockOptions options, Thread thread, int state) {
             this.limit = limit;
             this.options = options;
             this.thread = thread;
-            this.state = new AtomicInteger(WAITING);
+            this.state = new AtomicInteger(state);
         }
 
         /**
          * The outcome of every pass of a free gate: through at once, with no store lock handed over and no courtesy to
          * wait. One shared instance, as nothing of it is read or changed for a waiter that never queued.
          */
-        static final Waiter PASSED_AT_ONCE = new Waiter(0, null, null);
+        static final Waiter PASSED_AT_ONCE = new Waiter(0, null, null, PASSED);
 
         /** The outcome of a pass stating another semaphore limit than the threads there: no place, ask the store. */
-        static final Waiter OUTSIDE = new Waiter(0, null, null);
-
-        static {
-            PASSED_AT_ONCE.state.set(PASSED);
-            OUTSIDE.state.set(PASSED);
-        }
+        static final Waiter OUTSIDE = new Waiter(0, null, null, PASSED);
 
         /**
          * A store lock handed over to a waiter: the grant, when its request was sent, and the store's session epoch
