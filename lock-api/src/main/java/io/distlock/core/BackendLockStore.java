@@ -7,9 +7,9 @@ import io.distlock.Lease;
 import io.distlock.LeaseModel;
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
+import io.distlock.LockLostException;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
-import io.distlock.LockStoreListener;
 import io.distlock.LockViews;
 import io.distlock.DistributedSemaphore;
 import io.distlock.StoreOptions;
@@ -50,8 +50,8 @@ public final class BackendLockStore implements LockStore {
     private final String description;
     /** The options of locks, semaphores and leaderships asked for by name only. */
     private final LockOptions defaultOptions;
-    /** Every name in use here: its gate, queue, holds and acquisitions in flight. */
-    private final Names names = new Names();
+    /** Every name in use here: its gate, queue, holds and acquisitions in flight (tests count them: no leaks). */
+    final Names names = new Names();
     private final AtomicLong courtesyPauses = new AtomicLong();
     private final RenewalScheduler renewals;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -106,19 +106,11 @@ public final class BackendLockStore implements LockStore {
         this.handOvers = backend instanceof HandOvers h ? h : null;
         this.description = Objects.requireNonNull(description, "description");
         this.defaultOptions = Objects.requireNonNull(options, "options").lockOptions();
-        this.renewals = new RenewalScheduler(backend, description, this::lose, this::releaseQuietly);
-        renewals.listener(options.listener());
+        this.renewals = new RenewalScheduler(backend, description, options.listener(), this::lose,
+                this::releaseQuietly);
         this.delayedReleases = new DelayedReleases(this::releaseInStore, description);
         this.permits = backend.permits();
         backend.attach(new Events());
-    }
-
-    /**
-     * Sets the listener told of this store's background renewal round trips (one per store; {@code null} for none).
-     * Used by metrics, for example lock-micrometer.
-     */
-    public void setListener(LockStoreListener listener) {
-        renewals.listener(listener == null ? LockStoreListener.NONE : listener);
     }
 
     /** Whether the backend's leases end with its session rather than by time. */
@@ -174,11 +166,6 @@ public final class BackendLockStore implements LockStore {
             throw new UnsupportedOperationException("store " + description + " offers no admin view");
         }
         return new CheckedAdmin(admin, () -> backend.terms().maxNameLength());
-    }
-
-    /** Acquires lock {@code name} within {@code wait}. Returns null if not acquired. */
-    Lease acquire(String name, LockOptions options, Wait wait) throws InterruptedException {
-        return acquire(name, 1, false, options, wait);
     }
 
     /**
@@ -250,7 +237,8 @@ public final class BackendLockStore implements LockStore {
             long epoch = sessionEpoch();
             state.begin();
             begun = true;
-            Grant grant = storeAcquire(name, limit, permit, options.leaseTime(), inStore(wait), courtesy);
+            Wait inStore = wait.now().endingAt(closing); // as it stands now, and ended early by the store's close
+            Grant grant = storeAcquire(name, limit, permit, options.leaseTime(), inStore, courtesy);
             if (grant == null) {
                 if (closed.get()) {
                     throw closedWhileAcquiring(name); // also a wait the close ended: never "not acquired" then
@@ -280,11 +268,6 @@ public final class BackendLockStore implements LockStore {
                 : backend.acquire(name, leaseTime, wait);
     }
 
-    /** {@code wait} as the backend gets it: as it stands now, and ended early by the store's close. */
-    Wait inStore(Wait wait) {
-        return wait.now().endingAt(closing);
-    }
-
     /** Whether the store was closed (for tests that close it while threads wait on it). */
     boolean isClosed() {
         return closed.get();
@@ -304,24 +287,17 @@ public final class BackendLockStore implements LockStore {
      * Registers the hold of a grant the caller got through {@code state}'s gate ({@code placed}; or outside it, for a
      * semaphore limit the threads there do not use), from its own acquire or handed over by the previous holder,
      * requested at {@code calledAt}; a loss reported for the grant while it was in flight comes back from the
-     * registration, in the same step.
+     * registration, in the same step. Then the hold is tracked for renewal, told of that loss and of a session lost
+     * since its store call began ({@code sessionEpochAtCall}), and checked for close.
      */
     private Lease register(NameState state, boolean placed, LockOptions options, Thread me, Grant grant,
             long calledAt, long sessionEpochAtCall) {
-        Hold hold = new Hold(grant, me, options, sessionBound(), state, state.isPermit());
+        Hold hold = new Hold(grant, me, options, sessionBound(), state);
         hold.acquiredAtNanos = System.nanoTime();
         hold.leaseSet(grant.issuedAtNanos() >= 0 ? grant.issuedAtNanos() : calledAt, options.leaseTime());
         String lostEarly = state.registered(hold, placed);
         // registered, then look: a suspension or lost session reported before registration is found here, one
         // reported after it finds the hold registered
-        return registered(hold, lostEarly, sessionEpochAtCall);
-    }
-
-    /**
-     * A hold just registered: tracked for renewal, told of a loss reported before (or null) and of a session lost
-     * since its store call began ({@code sessionEpochAtCall}), checked for close.
-     */
-    private Lease registered(Hold hold, String lostEarly, long sessionEpochAtCall) {
         SessionLoss loss = sessionLoss.get(); // read after the hold was registered (see Events.sessionLost)
         if (loss.epoch() != sessionEpochAtCall && !confirmedAfterSessionLoss(hold)) {
             lose(hold, loss.reason());
@@ -403,20 +379,23 @@ public final class BackendLockStore implements LockStore {
     }
 
     /**
-     * Releases the store lock of an outermost lease. Counted in flight from before the hold is marked released, so a
+     * Releases the store lock of an outermost lease, now ({@code minHeld} null) or once it has been held
+     * {@code minHeld} ({@link #releaseHoldAfter}). Counted in flight from before the hold is marked released, so a
      * concurrent {@link #close()} either finds the hold active (and frees it) or waits for this release before it
      * closes the backend: closed under the store call, the release would fail and leave the lock held by nobody alive.
      */
-    void releaseHold(Hold hold) {
+    void releaseHold(Hold hold, Duration minHeld) {
         acquisitionsInFlight.enterRelease();
         try {
-            releaseHoldCounted(hold);
+            if (minHeld == null || !releaseHoldAfter(hold, minHeld)) {
+                releaseHoldNow(hold);
+            }
         } finally {
             acquisitionsInFlight.exit();
         }
     }
 
-    private void releaseHoldCounted(Hold hold) {
+    private void releaseHoldNow(Hold hold) {
         renewals.untrack(hold);
         if (!hold.markReleased()) {
             // lost before: still free it in the store if it is somehow ours, then report the loss
@@ -424,7 +403,7 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
             throw hold.lostCause();
         }
-        NameState gate = hold.permit || handOvers == null ? null : names.lock(hold.grant.name());
+        NameState gate = hold.permit || handOvers == null ? null : hold.gate;
         NameState.Waiter next = gate == null ? null : gate.claimForHandOver(hold);
         if (next != null) {
             handOver(hold, gate, next);
@@ -434,7 +413,8 @@ public final class BackendLockStore implements LockStore {
         boolean forOthers = gate != null && gate.streakEndsAt(hold);
         long sentAt = System.nanoTime();
         try {
-            stillOurs = forOthers ? releaseForOthersInStore(hold) : releaseInStore(hold);
+            stillOurs = forOthers ? InterruptFlag.aside(() -> handOvers.releaseForOthers(hold.grant))
+                    : releaseInStore(hold);
             if (gate != null) {
                 gate.freedInStore(hold, System.nanoTime() - sentAt);
             }
@@ -442,8 +422,7 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
         }
         if (!stillOurs) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            throw hold.lostCause();
+            throw lostAtRelease(hold);
         }
     }
 
@@ -454,61 +433,39 @@ public final class BackendLockStore implements LockStore {
      * beginning a new streak). A store that refuses the waiter's options (a lease time over its limit, say), or
      * refuses the hand-over itself with a {@link LockException} other than {@link StoreUnavailableException} (a
      * fencing token that cannot grow), ran nothing: the lock is then freed as a plain release frees it, and the
-     * waiter meets the same refusal at its own acquire.
+     * waiter meets the same refusal at its own acquire. While the store closes no new grant may start: the lock is then
+     * freed as a plain release frees it, and the waiter gets the gate alone (and finds the store closed).
      */
     private void handOver(Hold hold, NameState gate, NameState.Waiter next) {
-        if (!acquisitionsInFlight.enter()) {
-            releaseWhileClosing(hold, gate, next);
-            return;
-        }
+        boolean entered = acquisitionsInFlight.enter(); // false while the store closes: no new grant may start then
         long epoch = sessionEpoch();
         long sentAt = System.nanoTime();
         Grant grant = null;
         boolean stillOurs = false;
         try {
-            try {
-                grant = handOverInStore(hold.grant, next.options.leaseTime(), next.thread());
-                stillOurs = grant != null;
-            } catch (IllegalArgumentException refusedWaitersOptions) {
+            if (!entered) {
                 stillOurs = releaseInStore(hold);
-            } catch (LockException refused) {
-                if (refused instanceof StoreUnavailableException) {
-                    throw refused;
+            } else {
+                try {
+                    Duration leaseTime = next.options.leaseTime();
+                    grant = InterruptFlag.aside(() -> handOvers.handOver(hold.grant, leaseTime, next.thread));
+                    stillOurs = grant != null;
+                } catch (IllegalArgumentException | LockException refused) { // the waiter's options, or the hand-over
+                    if (refused instanceof StoreUnavailableException) {
+                        throw refused;
+                    }
+                    stillOurs = releaseInStore(hold);
                 }
-                stillOurs = releaseInStore(hold);
             }
         } finally {
-            if (grant == null) {
+            if (entered && grant == null) {
                 acquisitionsInFlight.exit();
             } // else the waiter ends the acquisition in flight when it has registered the grant
             gate.handOut(next, grant == null ? null : new NameState.Waiter.HandOff(grant, sentAt, epoch));
         }
         if (!stillOurs) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            throw hold.lostCause();
+            throw lostAtRelease(hold);
         }
-    }
-
-    /**
-     * A release due to hand over while the store closes: no new grant may start then, so the lock is freed as a plain
-     * release frees it, and the waiter gets the gate alone (and finds the store closed).
-     */
-    private void releaseWhileClosing(Hold hold, NameState gate, NameState.Waiter next) {
-        boolean stillOurs;
-        try {
-            stillOurs = releaseInStore(hold);
-        } finally {
-            gate.handOut(next, null);
-        }
-        if (!stillOurs) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            throw hold.lostCause();
-        }
-    }
-
-    /** The store's hand-over, run without the caller's interrupt flag, as {@link #releaseInStore}. */
-    private Grant handOverInStore(Grant from, Duration leaseTime, Thread receiver) {
-        return InterruptFlag.aside(() -> handOvers.handOver(from, leaseTime, receiver));
     }
 
     // ---- releaseAfter (Lease.releaseAfter): keep the store lock until minHeld, then let it free ----
@@ -530,33 +487,21 @@ public final class BackendLockStore implements LockStore {
      * in one renew, so the lock still frees if this process dies or its store is closed first; shortening the
      * expiry alone wakes nobody, and a waiter refused under the long lease would sleep until the expiry it was told.
      * This does it for every backend in one place with their own release and wake-up, rather than teaching each
-     * backend's shortening (Redis scripts, SQL, permits) to publish. No time left: a plain {@link #releaseHold}.
+     * backend's shortening (Redis scripts, SQL, permits) to publish. False, having done nothing, when no time is left
+     * or the hold is lost: then a plain release.
      */
-    void releaseHoldAfter(Hold hold, Duration minHeld) {
-        acquisitionsInFlight.enterRelease(); // as releaseHold: a close waits for its store call
-        try {
-            releaseHoldAfterCounted(hold, minHeld);
-        } finally {
-            acquisitionsInFlight.exit();
-        }
-    }
-
-    private void releaseHoldAfterCounted(Hold hold, Duration minHeld) {
+    private boolean releaseHoldAfter(Hold hold, Duration minHeld) {
         long deadline = hold.acquiredAtNanos + saturatedNanos(minHeld);
         long leftNanos = deadline - System.nanoTime();
-        if (leftNanos < TimeUnit.MILLISECONDS.toNanos(1) || hold.state() == io.distlock.LeaseState.LOST) {
-            releaseHold(hold);
-            return;
-        }
-        if (!hold.markReleased()) {
-            releaseHold(hold); // lost meanwhile: reported as release reports it
-            return;
+        if (leftNanos < TimeUnit.MILLISECONDS.toNanos(1) || hold.state() == io.distlock.LeaseState.LOST
+                || !hold.markReleased()) { // lost meanwhile: reported as release reports it
+            return false;
         }
         renewals.untrack(hold);
         if (sessionBound()) {
             delayedReleases.releaseLater(hold, leftNanos);
             hold.openGate();
-            return;
+            return true;
         }
         Set<Grant> lost;
         IllegalArgumentException refused = null;
@@ -576,13 +521,13 @@ public final class BackendLockStore implements LockStore {
         }
         if (refused != null) {
             releaseRefusedDelay(hold, minHeld, refused);
-            return;
+            return true;
         }
         if (lost.contains(hold.grant)) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            throw hold.lostCause();
+            throw lostAtRelease(hold);
         }
         delayedReleases.releaseLater(hold, deadline - System.nanoTime());
+        return true;
     }
 
     /**
@@ -599,12 +544,18 @@ public final class BackendLockStore implements LockStore {
             hold.openGate();
         }
         if (!stillOurs) {
-            hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
-            hold.lostCause().addSuppressed(refused);
-            throw hold.lostCause();
+            LockLostException lost = lostAtRelease(hold);
+            lost.addSuppressed(refused);
+            throw lost;
         }
         throw new IllegalArgumentException("releaseAfter(" + minHeld + ") of '" + hold.grant.name() + "' needs an"
                 + " expiry the store refuses, so the lock was released now instead: " + refused.getMessage(), refused);
+    }
+
+    /** What a release that found the store lock gone throws: the hold is marked lost and its listeners told. */
+    private static LockLostException lostAtRelease(Hold hold) {
+        hold.markLostAtRelease("the store no longer had it at release: it expired or was taken over while held");
+        return hold.lostCause();
     }
 
     private static long saturatedNanos(Duration d) {
@@ -674,11 +625,6 @@ public final class BackendLockStore implements LockStore {
         return InterruptFlag.aside(() -> hold.permit ? permits.releasePermit(hold.grant) : backend.release(hold.grant));
     }
 
-    /** The store's release for other clients at the end of a streak, run without the caller's interrupt flag. */
-    private boolean releaseForOthersInStore(Hold hold) {
-        return InterruptFlag.aside(() -> handOvers.releaseForOthers(hold.grant));
-    }
-
     /**
      * The store's renewal of one hold for extend and releaseAfter, run without the caller's interrupt flag as a release
      * is (a releaseAfter failing on an interrupted thread left its lock held by nobody until the lease's end); the
@@ -702,34 +648,14 @@ public final class BackendLockStore implements LockStore {
         }
     }
 
-    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
-    int lossesKeptForUnregisteredGrants() {
-        return names.lossesKept();
-    }
-
     /** Courtesy pauses waiters took after a streak of hand-overs, before contending in the store (for tests). */
     long courtesyPauses() {
         return courtesyPauses.get();
     }
 
-    /** Number of lock names with local state (for tests: states must not leak). */
-    int gatesInUse() {
-        return names.locksInUse();
-    }
-
-    /** Number of threads queued locally (for tests: waiters that gave up must not stay queued). */
-    int queuedAtGates() {
-        return names.queued();
-    }
-
     /** Number of releaseAfter releases scheduled and not yet done (for tests: they must not be left behind). */
     int delayedReleasesPending() {
         return delayedReleases.pending();
-    }
-
-    /** Number of semaphore names with local state (for tests: states must not leak). */
-    int permitGatesInUse() {
-        return names.semaphoresInUse();
     }
 
     @Override

@@ -48,7 +48,7 @@ final class CoreLease implements Lease {
 
     @Override
     public boolean isValid() {
-        return !released && hold.state() == LeaseState.HELD && hold.withinValidity(System.nanoTime());
+        return !released && hold.state() == LeaseState.HELD && !hold.expiredAt(System.nanoTime());
     }
 
     @Override
@@ -76,22 +76,16 @@ final class CoreLease implements Lease {
 
     @Override
     public void release() {
-        if (!RELEASED.compareAndSet(this, false, true)) {
-            return;
-        }
-        if (hold.unnest() > 0) {
-            if (hold.state() == LeaseState.LOST) {
-                throw hold.lostCause();
-            }
-            return;
-        }
-        store.releaseHold(hold);
+        release(null);
     }
 
-    // releaseAfter: a delayed release of the outermost lease; nested leases release as usual
     @Override
     public void releaseAfter(Duration minHeld) {
-        Arguments.requireNonNegative(minHeld, "minHeld");
+        release(Arguments.requireNonNegative(minHeld, "minHeld"));
+    }
+
+    /** Releases this level of nesting; the outermost releases the hold, after {@code minHeld} unless null. */
+    private void release(Duration minHeld) {
         if (!RELEASED.compareAndSet(this, false, true)) {
             return;
         }
@@ -101,7 +95,7 @@ final class CoreLease implements Lease {
             }
             return;
         }
-        store.releaseHoldAfter(hold, minHeld);
+        store.releaseHold(hold, minHeld);
     }
 
     @Override

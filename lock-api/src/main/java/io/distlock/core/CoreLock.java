@@ -48,7 +48,7 @@ final class CoreLock implements DistributedLock {
 
     @Override
     public Lease acquire() throws InterruptedException {
-        return store.acquire(name, options, Wait.forever());
+        return store.acquire(name, 1, false, options, Wait.forever());
     }
 
     @Override
@@ -59,7 +59,7 @@ final class CoreLock implements DistributedLock {
     @Override
     public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
         Arguments.requireNonNegative(maxWait, "maxWait");
-        return Optional.ofNullable(store.acquire(name, options, Wait.upTo(maxWait)));
+        return Optional.ofNullable(store.acquire(name, 1, false, options, Wait.upTo(maxWait)));
     }
 
     @Override

@@ -28,13 +28,20 @@ final class DelayedReleases {
     private final String storeName;
     /** Scheduled and not finished; a release leaves when it is done, or when close drops it before it started. */
     private final Set<Pending> pending = ConcurrentHashMap.newKeySet();
-    private volatile ScheduledThreadPoolExecutor executor;
-    private volatile boolean shutdown;
+    /** Starts its thread with the first release scheduled. */
+    private final ScheduledThreadPoolExecutor executor;
 
     /** @param releaseInStore the store's compare-and-delete of a hold (a lock or a permit); false if it was gone */
     DelayedReleases(Predicate<Hold> releaseInStore, String storeName) {
         this.releaseInStore = releaseInStore;
         this.storeName = storeName;
+        this.executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "distlock-release-after-" + storeName);
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
     /** Releases {@code hold} in the store after {@code delayNanos} (at once if it is not positive). */
@@ -42,7 +49,7 @@ final class DelayedReleases {
         Pending release = new Pending(hold);
         pending.add(release);
         try {
-            executor().schedule(release, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            executor.schedule(release, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closing) {
             pending.remove(release); // the store is closing: the store expiry or the session's end frees it
         }
@@ -86,43 +93,12 @@ final class DelayedReleases {
         return pending.size();
     }
 
-    private ScheduledThreadPoolExecutor executor() {
-        ScheduledThreadPoolExecutor e = executor;
-        if (e != null) {
-            return e;
-        }
-        synchronized (this) { // no blocking call inside: only creates the executor once
-            if (executor == null) {
-                ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, r -> {
-                    Thread t = new Thread(r, "distlock-release-after-" + storeName);
-                    t.setDaemon(true);
-                    return t;
-                });
-                created.setRemoveOnCancelPolicy(true);
-                created.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-                if (shutdown) {
-                    created.shutdown();
-                }
-                executor = created;
-            }
-            return executor;
-        }
-    }
-
     /**
      * Drops pending releases (they are not due yet: releasing them now would end a hold before its time) and waits a
      * few seconds for one already under way, so it is not cut off by the backend closing; then the thread ends.
      */
     void shutdown() {
-        ScheduledThreadPoolExecutor e;
-        synchronized (this) { // no blocking call inside
-            shutdown = true;
-            e = executor;
-        }
-        if (e == null) {
-            return;
-        }
-        e.shutdown(); // cancels the queued ones not due yet; later schedules are refused (and leave no entry)
+        executor.shutdown(); // cancels the queued ones not due yet; later schedules are refused (and leave no entry)
         int dropped = 0;
         for (Pending release : pending) { // claimed here, or by a release already due or under way
             if (release.claimed.compareAndSet(false, true)) {
@@ -135,7 +111,7 @@ final class DelayedReleases {
                     dropped, storeName);
         }
         try {
-            if (!e.awaitTermination(RUNNING_RELEASE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+            if (!executor.awaitTermination(RUNNING_RELEASE_WAIT_SECONDS, TimeUnit.SECONDS)) {
                 LOG.log(Level.WARNING, "a delayed release in {0} was still running at close", storeName);
             }
         } catch (InterruptedException interrupted) {

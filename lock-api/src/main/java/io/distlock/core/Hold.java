@@ -10,6 +10,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -72,7 +73,8 @@ final class Hold {
     /** Whether {@link #openGate()} ran; through {@link #GATE_OPENED}. */
     @SuppressWarnings("unused")
     private volatile boolean gateOpened;
-    private final Exit openGate;
+    /** The state of the hold's name, in use while the hold is: its gate opens (once) when released or lost. */
+    final NameState gate;
     /** The lost-listeners, made by the first {@link #addListener}; through {@link #LISTENERS}. */
     private volatile CopyOnWriteArrayList<OnceListener> listeners;
     private volatile LockLostException lostCause;
@@ -92,19 +94,15 @@ final class Hold {
     /** When the acquisition returned to the caller (nanoTime): releaseAfter counts its minimum hold from here. */
     volatile long acquiredAtNanos;
 
-    Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Exit openGate) {
-        this(grant, owner, options, sessionBound, openGate, false);
-    }
-
-    Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, Exit openGate, boolean permit) {
-        this.permit = permit;
+    Hold(Grant grant, Thread owner, LockOptions options, boolean sessionBound, NameState gate) {
+        this.permit = gate.isPermit();
         this.grant = grant;
         this.owner = owner;
         this.options = options;
         this.leaseTime = options.leaseTime();
         this.autoRenew = options.autoRenew();
         this.sessionBound = sessionBound;
-        this.openGate = openGate;
+        this.gate = gate;
         this.validUntilNanos = Long.MAX_VALUE;
         this.nextRenewNanos = Long.MAX_VALUE;
     }
@@ -145,11 +143,6 @@ final class Hold {
     /** Whether the local estimate of the store-side expiry has passed. */
     boolean expiredAt(long nowNanos) {
         return !sessionBound && nowNanos - validUntilNanos >= 0;
-    }
-
-    /** Whether the local estimate of the store-side expiry is still ahead. */
-    boolean withinValidity(long nowNanos) {
-        return sessionBound || nowNanos - validUntilNanos < 0;
     }
 
     /**
@@ -351,29 +344,19 @@ final class Hold {
         }
     }
 
-    /** A listener that runs at most once, whether the loss or the registration comes first. */
-    private final class OnceListener {
-        private static final VarHandle FIRED;
-
-        static {
-            try {
-                FIRED = MethodHandles.lookup().findVarHandle(OnceListener.class, "fired", boolean.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
+    /**
+     * A listener that runs at most once, whether the loss or the registration comes first: its own flag (true once
+     * fired), with no atomic object of its own.
+     */
+    private final class OnceListener extends AtomicBoolean {
         private final Consumer<? super LockLostException> listener;
-        /** Through {@link #FIRED}. */
-        @SuppressWarnings("unused")
-        private volatile boolean fired;
 
         OnceListener(Consumer<? super LockLostException> listener) {
             this.listener = listener;
         }
 
         void fire() {
-            if (!FIRED.compareAndSet(this, false, true)) {
+            if (!compareAndSet(false, true)) {
                 return;
             }
             try {
@@ -387,17 +370,7 @@ final class Hold {
     /** Lets the next local thread through this lock's gate; runs once however often called. */
     void openGate() {
         if (GATE_OPENED.compareAndSet(this, false, true)) {
-            openGate.opened(this);
+            gate.opened(this);
         }
-    }
-
-    /**
-     * What opening a hold's local gate does (let the next local thread through, stop using the gate). Given the hold,
-     * so that one object per gate serves every hold through it rather than one closure per hold.
-     */
-    @FunctionalInterface
-    interface Exit {
-        /** {@code hold}'s gate opens: it is released or lost. Called once per hold. */
-        void opened(Hold hold);
     }
 }

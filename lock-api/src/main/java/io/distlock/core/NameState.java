@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 /**
  * Everything a store keeps locally about one name, a lock (limit 1) or a semaphore (a limit of permits) alike: the
@@ -36,7 +37,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * the race to it every time. A hand-over whose store said nobody else waits ({@link OthersWaiting#NO}) lets the
  * streak go on past the bound, with no pause: nobody would take the turn.
  */
-final class NameState implements Hold.Exit {
+final class NameState {
 
     /**
      * Hand-overs in a row before a holder frees the lock in the store instead, when other clients may wait: without
@@ -129,7 +130,7 @@ final class NameState implements Hold.Exit {
             if (wait.isNone()) {
                 return null;
             }
-            me = new Waiter(limit, options, Thread.currentThread());
+            me = new Waiter(limit, options, Thread.currentThread(), Waiter.WAITING);
             if (queue == null) {
                 queue = new ArrayDeque<>(4);
             }
@@ -213,13 +214,7 @@ final class NameState implements Hold.Exit {
     Hold lost(Grant grant, String reason) {
         lock.lock();
         try {
-            Hold hold = held != null && held.grant.ownerToken().equals(grant.ownerToken()) ? held : null;
-            if (hold == null && moreHeld != null) {
-                hold = find(moreHeld, grant);
-            }
-            if (hold == null && outside != null) {
-                hold = find(outside, grant);
-            }
+            Hold hold = find(h -> h.grant.ownerToken().equals(grant.ownerToken()));
             if (hold != null) {
                 return hold;
             }
@@ -235,30 +230,11 @@ final class NameState implements Hold.Exit {
         }
     }
 
-    private static Hold find(List<Hold> holds, Grant grant) {
-        for (Hold hold : holds) {
-            if (hold.grant.ownerToken().equals(grant.ownerToken())) {
-                return hold;
-            }
-        }
-        return null;
-    }
-
-    /** The active hold of {@code owner}, or null: a nested acquisition shares it. */
+    /** The active hold of {@code owner}, or null: a nested acquisition shares it (a lock's; none is outside). */
     Hold heldBy(Thread owner) {
         lock.lock();
         try {
-            if (held != null && held.owner == owner && held.isActive()) {
-                return held;
-            }
-            if (moreHeld != null) {
-                for (Hold hold : moreHeld) {
-                    if (hold.owner == owner && hold.isActive()) {
-                        return hold;
-                    }
-                }
-            }
-            return null;
+            return find(h -> h.owner == owner && h.isActive());
         } finally {
             lock.unlock();
         }
@@ -268,31 +244,42 @@ final class NameState implements Hold.Exit {
     void addHoldsTo(List<Hold> all) {
         lock.lock();
         try {
-            if (held != null && held.isActive()) {
-                all.add(held);
-            }
-            if (moreHeld != null) {
-                addActive(moreHeld, all);
-            }
-            if (outside != null) {
-                addActive(outside, all);
-            }
+            find(h -> {
+                if (h.isActive()) {
+                    all.add(h);
+                }
+                return false; // visits every hold
+            });
         } finally {
             lock.unlock();
         }
     }
 
-    private static void addActive(List<Hold> holds, List<Hold> all) {
-        for (Hold hold : holds) {
-            if (hold.isActive()) {
-                all.add(hold);
-            }
+    /** The first registered hold, through the gate or outside it, that {@code match} takes, or null. Under lock. */
+    private Hold find(Predicate<Hold> match) {
+        if (held != null && match.test(held)) {
+            return held;
         }
+        Hold found = find(moreHeld, match);
+        return found != null ? found : find(outside, match);
     }
 
-    /** {@code hold} was released or lost: the next waiter may pass, and the hold no longer uses this state. */
-    @Override
-    public void opened(Hold hold) {
+    private static Hold find(List<Hold> holds, Predicate<Hold> match) {
+        if (holds != null) {
+            for (Hold hold : holds) {
+                if (match.test(hold)) {
+                    return hold;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code hold} was released or lost: the next waiter may pass, and the hold no longer uses this state. Called
+     * once per hold, by {@link Hold#openGate}.
+     */
+    void opened(Hold hold) {
         boolean wasHeld;
         lock.lock();
         try {
@@ -357,7 +344,7 @@ final class NameState implements Hold.Exit {
             if (!isHeld(hold) || streakEnds(hold)) {
                 return null;
             }
-            for (Waiter w; (w = pollQueued()) != null; ) {
+            for (Waiter w; queue != null && (w = queue.pollFirst()) != null; ) {
                 if (w.claim()) {
                     // stops at the bound: a streak nobody else waits for goes on without end, and must not wrap
                     if (handOversInARow < MAX_HAND_OVERS_IN_A_ROW) {
@@ -461,11 +448,6 @@ final class NameState implements Hold.Exit {
         return handOversInARow >= MAX_HAND_OVERS_IN_A_ROW && hold.grant.othersWaiting().mayWait();
     }
 
-    /** The first queued waiter, taken off the queue, or null. Under lock. */
-    private Waiter pollQueued() {
-        return queue == null ? null : queue.pollFirst();
-    }
-
     /** A place is free: queued waiters pass as {@link #admit} allows, the first with any courtesy due. Under lock. */
     private void passOn() {
         long courtesy = courtesyNanos;
@@ -524,42 +506,34 @@ final class NameState implements Hold.Exit {
         /** The limit its caller stated (1 for a lock). */
         final int limit;
         final LockOptions options;
-        private final Thread thread;
+        /** The queued thread: a hand-over takes the store lock on its behalf. */
+        final Thread thread;
         private final AtomicInteger state;
         private volatile HandOff handOff;
         /** Written before the waiter is passed (the state's write publishes it); 0 for no courtesy. */
         private long courtesyNanos;
 
-        Waiter(int limit, LockOptions options, Thread thread) {
+        Waiter(int limit, LockOptions options, Thread thread, int state) {
             this.limit = limit;
             this.options = options;
             this.thread = thread;
-            this.state = new AtomicInteger(WAITING);
+            this.state = new AtomicInteger(state);
         }
 
         /**
          * The outcome of every pass of a free gate: through at once, with no store lock handed over and no courtesy to
          * wait. One shared instance, as nothing of it is read or changed for a waiter that never queued.
          */
-        static final Waiter PASSED_AT_ONCE = new Waiter(0, null, null);
+        static final Waiter PASSED_AT_ONCE = new Waiter(0, null, null, PASSED);
 
         /** The outcome of a pass stating another semaphore limit than the threads there: no place, ask the store. */
-        static final Waiter OUTSIDE = new Waiter(0, null, null);
-
-        static {
-            PASSED_AT_ONCE.state.set(PASSED);
-            OUTSIDE.state.set(PASSED);
-        }
+        static final Waiter OUTSIDE = new Waiter(0, null, null, PASSED);
 
         /**
          * A store lock handed over to a waiter: the grant, when its request was sent, and the store's session epoch
          * read before it was sent (a session lost since then loses the grant at registration).
          */
         record HandOff(Grant grant, long sentAtNanos, long sessionEpoch) {
-            /** A hand-over sent while the store had reported no lost session. */
-            HandOff(Grant grant, long sentAtNanos) {
-                this(grant, sentAtNanos, 0);
-            }
         }
 
         /**
@@ -630,11 +604,6 @@ final class NameState implements Hold.Exit {
             handOff = outcome;
             state.set(PASSED);
             LockSupport.unpark(thread);
-        }
-
-        /** The queued thread: a hand-over takes the store lock on its behalf. */
-        Thread thread() {
-            return thread;
         }
 
         /** The store lock handed over with the place, or null: the waiter then contends in the store itself. */

@@ -59,16 +59,17 @@ final class RenewalScheduler {
      * without it by {@link #scheduleBy}'s fast path, so a hold due after the pending tick costs no lock.
      */
     private volatile long nextAt = Long.MAX_VALUE;
-    /** Told of each renewal round trip (metrics); NONE unless a listener was set. */
-    private volatile LockStoreListener listener = LockStoreListener.NONE;
+    /** Told of each renewal round trip (metrics). */
+    private final LockStoreListener listener;
 
     /**
      * @param onLost declares a hold lost
      * @param releaseOrphan frees in the store a grant whose renewal succeeded after its hold was already lost here
      */
-    RenewalScheduler(LockBackend backend, String storeName, BiConsumer<Hold, String> onLost,
-            Consumer<Hold> releaseOrphan) {
+    RenewalScheduler(LockBackend backend, String storeName, LockStoreListener listener,
+            BiConsumer<Hold, String> onLost, Consumer<Hold> releaseOrphan) {
         this.backend = backend;
+        this.listener = listener;
         this.permits = backend instanceof PermitBackend p ? p : null;
         this.points = backend instanceof CorePoints p ? p : null;
         this.storeName = storeName;
@@ -111,10 +112,6 @@ final class RenewalScheduler {
     /** Re-plans the next tick after a hold's deadlines moved. */
     void rescheduleFor(Hold hold) {
         scheduleBy(hold.nextDeadlineNanos());
-    }
-
-    void listener(LockStoreListener listener) {
-        this.listener = listener;
     }
 
     void shutdown() {

@@ -117,7 +117,7 @@ public abstract class PollingLockBackend implements LockBackend {
             }
         }
         if (Thread.interrupted()) {
-            throw interruptedWaitingFor(name);
+            throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
         }
         long mark = signals().mark(name);
         Attempt first = timedAttempt(name, leaseTime);
@@ -174,9 +174,5 @@ public abstract class PollingLockBackend implements LockBackend {
     @Override
     public void closing() {
         signals().signalAll();
-    }
-
-    private static InterruptedException interruptedWaitingFor(String name) {
-        return new InterruptedException("interrupted while waiting for lock '" + name + "'");
     }
 }

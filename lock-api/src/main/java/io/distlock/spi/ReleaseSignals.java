@@ -3,7 +3,6 @@ package io.distlock.spi;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,7 +28,7 @@ public final class ReleaseSignals {
     public Ticket ticket(String name) {
         // merge, not compute: on a name nobody waits for it puts the new channel without a placeholder node
         Channel channel = channels.merge(name, new Channel(), ReleaseSignals::join);
-        return new Ticket(name, channel, channel.generation());
+        return new Ticket(name, channel, channel.generation);
     }
 
     /**
@@ -155,10 +154,6 @@ public final class ReleaseSignals {
         private volatile Waits waits;
         private int users = 1; // the ticket that made it; guarded by the map's atomic updates of the channel's key
 
-        long generation() {
-            return generation;
-        }
-
         void bump() {
             GENERATION.getAndAdd(this, 1L);
             Waits w = waits;
@@ -206,10 +201,5 @@ public final class ReleaseSignals {
     private static final class Waits {
         final ReentrantLock lock = new ReentrantLock();
         final Condition changed = lock.newCondition();
-    }
-
-    /** Nanoseconds in a millisecond, for backends converting TTLs. */
-    public static long millisToNanos(long millis) {
-        return TimeUnit.MILLISECONDS.toNanos(millis);
     }
 }

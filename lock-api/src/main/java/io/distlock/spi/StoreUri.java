@@ -41,7 +41,7 @@ public final class StoreUri {
         this.raw = raw;
         this.scheme = scheme;
         this.rest = rest;
-        int at = UriText.userInfoEnd(rest, true);
+        int at = UriText.userInfoEnd(rest, UriText.ANY_NAME);
         this.queryStart = rest.indexOf('?', Math.max(at, 0));
         this.params = parseQuery(queryStart < 0 ? "" : rest.substring(queryStart + 1));
     }
@@ -171,13 +171,13 @@ public final class StoreUri {
      * so also {@code jdbc:mysql://user:pw@host}), or null. Never log it.
      */
     public String userInfo() {
-        int at = UriText.userInfoEnd(raw, true);
+        int at = UriText.userInfoEnd(raw, UriText.ANY_NAME);
         return at < 0 ? null : raw.substring(UriText.authorityStart(raw), at);
     }
 
     /** The URI as given without its user info and the {@code @} after it (the URI itself if it has none). */
     public String withoutUserInfo() {
-        int at = UriText.userInfoEnd(raw, true);
+        int at = UriText.userInfoEnd(raw, UriText.ANY_NAME);
         return at < 0 ? raw : raw.substring(0, UriText.authorityStart(raw)) + raw.substring(at + 1);
     }
 
@@ -202,7 +202,7 @@ public final class StoreUri {
         if (!part.startsWith("//")) {
             throw bad("must look like " + scheme + "://host:port");
         }
-        int at = UriText.userInfoEnd(part, true);
+        int at = UriText.userInfoEnd(part, UriText.ANY_NAME);
         String user = null;
         String password = null;
         int hostStart = 2;
@@ -328,11 +328,6 @@ public final class StoreUri {
      * @throws IllegalArgumentException if it is not a whole number between {@code min} and {@code max}
      */
     public int intOption(String name, int fallback, int min, int max) {
-        return (int) longOption(name, fallback, min, max);
-    }
-
-    /** Like {@link #intOption} for a {@code long}. */
-    public long longOption(String name, long fallback, long min, long max) {
         String v = params.get(name);
         if (v == null) {
             return fallback;
@@ -346,7 +341,7 @@ public final class StoreUri {
         if (n < min || n > max) {
             throw bad("has option " + shown(name, v) + "; it must be between " + min + " and " + max);
         }
-        return n;
+        return (int) n;
     }
 
     /**

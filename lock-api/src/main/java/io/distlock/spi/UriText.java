@@ -17,6 +17,8 @@ final class UriText {
     private static final String[] SECRET_NAME_PARTS = {"password", "passwd", "pwd", "secret", "token", "credential",
         "keystore", "apikey", "api_key", "privatekey", "private_key"};
     static final String MASK = "***";
+    /** For {@link #userInfoEnd} when parsing: an {@code @} after any parameter's assignment belongs to its value. */
+    static final Predicate<String> ANY_NAME = name -> true;
 
     private UriText() {
     }
@@ -30,18 +32,19 @@ final class UriText {
     /**
      * The index of the {@code @} that ends the user info, or -1 if there is none. That is the last {@code @} after
      * {@code //} followed by something that can be a host list (up to {@code / ? # ;}), so raw {@code @ / ? # :}
-     * inside a password are part of it. With {@code strict}, an {@code @} is also refused when the text before it
-     * holds a parameter ({@code ?name=}, {@code &name=} or {@code ;name=}): then the {@code @} belongs to a parameter's
-     * value ({@code ?user=admin@server}), as when parsing; without it any such {@code @} counts, as when redacting,
-     * where hiding too much is the safe side.
+     * inside a password are part of it, and not preceded by the assignment ({@code ?name=}, {@code &name=} or
+     * {@code ;name=}) of a parameter whose name {@code valueHolds} takes: such an {@code @} belongs to that value.
+     * Parsing passes every name ({@code ?user=admin@server}); redaction only secret ones ({@code ?password=s3@cret}
+     * is masked on its own, and taken as the end of a user info it hid the port, the database and the user as well),
+     * since there hiding too much is the safe side.
      */
-    static int userInfoEnd(String s, boolean strict) {
+    static int userInfoEnd(String s, Predicate<String> valueHolds) {
         int start = authorityStart(s);
         if (start < 0) {
             return -1;
         }
         for (int at = s.lastIndexOf('@'); at >= start; at = s.lastIndexOf('@', at - 1)) {
-            if (hostLike(s, at + 1) && !(strict && holdsParameter(s, start, at, name -> true))) {
+            if (hostLike(s, at + 1) && !holdsParameter(s, start, at, valueHolds)) {
                 return at;
             }
         }
@@ -141,7 +144,7 @@ final class UriText {
      */
     static String redact(String uri) {
         boolean[] masked = new boolean[uri.length()];
-        int at = userInfoEndForRedaction(uri);
+        int at = userInfoEnd(uri, UriText::isSecretName);
         if (at >= 0) {
             int start = authorityStart(uri);
             int colon = uri.indexOf(':', start);
@@ -160,25 +163,6 @@ final class UriText {
             }
         }
         return out.toString();
-    }
-
-    /**
-     * As {@link #userInfoEnd} without {@code strict}, except that an {@code @} with a secret parameter's assignment
-     * before it ({@code ?password=s3@cret}) belongs to that value, which is masked on its own: taken as the end of a
-     * user info it hid the port, the database and the user as well. (A password in a user info would have to hold a
-     * raw {@code &password=} to be read otherwise.)
-     */
-    private static int userInfoEndForRedaction(String s) {
-        int start = authorityStart(s);
-        if (start < 0) {
-            return -1;
-        }
-        for (int at = s.lastIndexOf('@'); at >= start; at = s.lastIndexOf('@', at - 1)) {
-            if (hostLike(s, at + 1) && !holdsParameter(s, start, at, UriText::isSecretName)) {
-                return at;
-            }
-        }
-        return -1;
     }
 
     private static void maskSecretParameters(String uri, boolean[] masked) {

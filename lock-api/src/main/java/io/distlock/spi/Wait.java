@@ -9,8 +9,8 @@ import java.time.Duration;
  */
 public final class Wait {
 
-    private static final Wait NONE = new Wait(Kind.NONE, 0);
-    private static final Wait FOREVER = new Wait(Kind.FOREVER, 0);
+    private static final Wait NONE = new Wait(Kind.NONE, 0, null);
+    private static final Wait FOREVER = new Wait(Kind.FOREVER, 0, null);
 
     private enum Kind { NONE, UNTIL, FOREVER }
 
@@ -18,10 +18,6 @@ public final class Wait {
     private final long deadlineNanos;
     /** What ends this wait before its time (the store closing), or null. */
     private final Stop stop;
-
-    private Wait(Kind kind, long deadlineNanos) {
-        this(kind, deadlineNanos, null);
-    }
 
     private Wait(Kind kind, long deadlineNanos, Stop stop) {
         this.kind = kind;
@@ -40,11 +36,6 @@ public final class Wait {
         /** Ends every wait made with this stop: from now on they are {@link Wait#expired() expired}. */
         public void stop() {
             stopped = true;
-        }
-
-        /** Whether {@link #stop()} was called. */
-        public boolean isStopped() {
-            return stopped;
         }
     }
 
@@ -77,12 +68,12 @@ public final class Wait {
      * attempt.
      */
     public static Wait until(long deadlineNanos) {
-        return System.nanoTime() - deadlineNanos >= 0 ? NONE : new Wait(Kind.UNTIL, deadlineNanos);
+        return System.nanoTime() - deadlineNanos >= 0 ? NONE : new Wait(Kind.UNTIL, deadlineNanos, null);
     }
 
     /** Waiting at most {@code nanos} from now; zero or less is a single attempt. */
     public static Wait upTo(long nanos) {
-        return nanos <= 0 ? NONE : new Wait(Kind.UNTIL, System.nanoTime() + nanos);
+        return nanos <= 0 ? NONE : new Wait(Kind.UNTIL, System.nanoTime() + nanos, null);
     }
 
     /**

@@ -89,7 +89,7 @@ class BackendLockStoreTest {
             pool.shutdownNow();
         }
         assertThat(backend.maxAcquiresInFlight.get()).isEqualTo(1);
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -114,7 +114,7 @@ class BackendLockStoreTest {
         for (int i = 0; i < 100; i++) {
             store.lock("n" + i).acquire().release();
         }
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test

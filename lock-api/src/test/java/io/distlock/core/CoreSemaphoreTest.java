@@ -90,7 +90,7 @@ class CoreSemaphoreTest {
         }
         assertThat(most.get()).isLessThanOrEqualTo(2);
         assertThat(backend.maxPermitAcquiresInFlight.get()).as("store contenders at once").isLessThanOrEqualTo(2);
-        assertThat(store.permitGatesInUse()).as("gates dropped when unused").isZero();
+        assertThat(store.names.semaphoresInUse()).as("gates dropped when unused").isZero();
     }
 
     @Test
@@ -164,7 +164,7 @@ class CoreSemaphoreTest {
         assertThat(store.semaphore("limits", 2).tryAcquire()).as("the place of the other limit is kept")
                 .isPresent().get().satisfies(Lease::release);
         held.release();
-        assertThat(store.permitGatesInUse()).as("nothing of the refused limit left behind").isZero();
+        assertThat(store.names.semaphoresInUse()).as("nothing of the refused limit left behind").isZero();
         Lease renamed = store.semaphore("limits", 3).tryAcquire().orElseThrow();
         renamed.release();
     }

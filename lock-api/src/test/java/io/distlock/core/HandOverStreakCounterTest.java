@@ -44,7 +44,7 @@ class HandOverStreakCounterTest {
         NameState.Waiter claimed = state.claimForHandOver(first);
         assertThat(claimed).as("nobody else waits: the streak goes on").isNotNull();
         Hold secondHold = hold(state, OthersWaiting.YES, 2); // another client has begun to wait meanwhile
-        state.handOut(claimed, new NameState.Waiter.HandOff(secondHold.grant, System.nanoTime()));
+        state.handOut(claimed, new NameState.Waiter.HandOff(secondHold.grant, System.nanoTime(), 0));
         assertThat(second.get(20, TimeUnit.SECONDS).handOff()).isNotNull();
         state.registered(secondHold, true);
 

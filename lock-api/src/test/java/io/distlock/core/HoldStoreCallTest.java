@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class HoldStoreCallTest {
 
     private final Hold hold = new Hold(new Grant("claimed", "token", 1, null), Thread.currentThread(),
-            LockOptions.defaults(), false, h -> { });
+            LockOptions.defaults(), false, new NameState(new Names(), "claimed"));
 
     @Test
     void aClaimerWaitsWhileAnotherCallHasTheClaimAndGetsItWhenFreed() throws Exception {

@@ -45,10 +45,10 @@ final class HookedStores implements AutoCloseable {
 
     /** No name state, queued waiter or loss kept for a grant is left in {@code store}. */
     static void assertNothingLeft(BackendLockStore store) {
-        assertThat(store.gatesInUse()).as("lock states").isZero();
-        assertThat(store.permitGatesInUse()).as("semaphore states").isZero();
-        assertThat(store.queuedAtGates()).as("queued").isZero();
-        assertThat(store.lossesKeptForUnregisteredGrants()).as("kept losses").isZero();
+        assertThat(store.names.locksInUse()).as("lock states").isZero();
+        assertThat(store.names.semaphoresInUse()).as("semaphore states").isZero();
+        assertThat(store.names.queued()).as("queued").isZero();
+        assertThat(store.names.lossesKept()).as("kept losses").isZero();
     }
 
     @Override

@@ -46,7 +46,7 @@ class InterruptedWaiterQueueTest {
         for (int i = 0; i < 3; i++) {
             interruptWhileQueued(store, () -> lock.acquire());
         }
-        assertThat(store.queuedAtGates()).as("waiters queued after their interrupts, the holder still holding")
+        assertThat(store.names.queued()).as("waiters queued after their interrupts, the holder still holding")
                 .isZero();
         holder.release();
     }
@@ -59,14 +59,14 @@ class InterruptedWaiterQueueTest {
         for (int i = 0; i < 3; i++) {
             interruptWhileQueued(store, () -> semaphore.acquire());
         }
-        assertThat(store.queuedAtGates()).as("waiters queued after their interrupts, the holder still holding")
+        assertThat(store.names.queued()).as("waiters queued after their interrupts, the holder still holding")
                 .isZero();
         holder.release();
     }
 
     /** Runs {@code acquire} on a new thread, interrupts it once it queued, and waits for its InterruptedException. */
     private static void interruptWhileQueued(BackendLockStore store, Acquire acquire) throws Exception {
-        int before = store.queuedAtGates();
+        int before = store.names.queued();
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         Thread waiter = new Thread(() -> {
             try {
@@ -78,7 +78,7 @@ class InterruptedWaiterQueueTest {
             }
         });
         waiter.start();
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() > before);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() > before);
         waiter.interrupt();
         assertThat(outcome.get(20, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
         waiter.join(TimeUnit.SECONDS.toMillis(20));

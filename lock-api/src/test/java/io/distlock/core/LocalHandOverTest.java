@@ -76,7 +76,7 @@ class LocalHandOverTest {
         Lease first = store.lock("handed", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(2))).acquire();
         LockOptions longer = LockOptions.defaults().withLeaseTime(Duration.ofSeconds(40));
         Future<Lease> waiter = pool.submit(() -> store.lock("handed", longer).acquire());
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
 
         first.release();
         Lease second = waiter.get(20, TimeUnit.SECONDS);
@@ -94,7 +94,7 @@ class LocalHandOverTest {
         second.release(); // nobody queued: a plain release
         assertThat(backend.releaseCalls.get()).isEqualTo(1);
         assertThat(other().lock("handed").tryAcquire()).isPresent();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -117,7 +117,7 @@ class LocalHandOverTest {
                 return null;
             }));
         }
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == threads);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == threads);
         first.release();
         for (Future<?> f : futures) {
             f.get(2, TimeUnit.MINUTES);
@@ -130,7 +130,7 @@ class LocalHandOverTest {
         assertThat(backend.releaseCalls.get() + handOvers).isEqualTo(total);
         assertThat(handOvers).as("hand-overs of " + total).isPositive();
         assertThat(store.courtesyPauses()).as("pauses for other clients, with none waiting").isZero();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
         assertThat(other().lock("busy").tryAcquire()).isPresent();
     }
 
@@ -188,8 +188,8 @@ class LocalHandOverTest {
             f.get(1, TimeUnit.MINUTES);
         }
         assertThat(backend.handOverCalls.get()).isPositive();
-        assertThat(store.queuedAtGates()).isZero();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.queued()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
         assertThat(other().lock("racy").tryAcquire()).as("the store lock is free").isPresent();
     }
 
@@ -198,7 +198,7 @@ class LocalHandOverTest {
         BackendLockStore store = store();
         Lease first = store.lock("taken").acquire();
         Future<Lease> waiter = pool.submit(() -> store.lock("taken").acquire());
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         assertThat(other().admin().forceRelease("taken")).isTrue();
 
         assertThatThrownBy(first::release).isInstanceOf(LockLostException.class);
@@ -209,7 +209,7 @@ class LocalHandOverTest {
         assertThat(second.isValid()).isTrue();
         assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
         second.release();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -217,12 +217,12 @@ class LocalHandOverTest {
         BackendLockStore store = store(CountingBackend::withoutHandOvers);
         Lease first = store.lock("plain").acquire();
         Future<Lease> waiter = pool.submit(() -> store.lock("plain").acquire());
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         first.release();
         waiter.get(20, TimeUnit.SECONDS).release();
         assertThat(backend.handOverCalls.get()).isZero();
         assertThat(backend.releaseCalls.get()).isEqualTo(2);
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -235,7 +235,7 @@ class LocalHandOverTest {
         for (int i = 1; i <= bound + 2; i++) {
             waiters.add(pool.submit(() -> store.lock("chain").acquire()));
             int queued = i;
-            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == queued);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == queued);
         }
         for (int i = 0; i < bound; i++) {
             current.release();
@@ -254,7 +254,7 @@ class LocalHandOverTest {
         current.release(); // a new run of hand-overs begins
         assertThat(backend.handOverCalls.get()).isEqualTo(bound + 1);
         waiters.get(bound + 1).get(20, TimeUnit.SECONDS).release();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -267,7 +267,7 @@ class LocalHandOverTest {
         for (int i = 1; i <= bound + 1; i++) {
             waiters.add(pool.submit(() -> store.lock("restreak").acquire()));
             int queued = i;
-            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == queued);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == queued);
         }
         for (int i = 0; i < bound - 1; i++) {
             current.release();
@@ -284,7 +284,7 @@ class LocalHandOverTest {
         assertThat(backend.releaseCalls.get()).as("plain releases").isZero();
         assertThat(backend.handOverCalls.get()).isEqualTo(bound + 1);
         waiters.get(bound).get(20, TimeUnit.SECONDS).release();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -303,7 +303,7 @@ class LocalHandOverTest {
         assertThat(backend.releaseCalls.get()).as("plain releases: the last one only").isEqualTo(1);
         assertThat(backend.acquireCalls.get()).as("acquires").isEqualTo(1);
         assertThat(store.courtesyPauses()).as("pauses for other clients").isZero();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -333,7 +333,7 @@ class LocalHandOverTest {
         waiters.get(bound).get(20, TimeUnit.SECONDS).release();
         assertThat(otherClient.get(20, TimeUnit.SECONDS)).isPositive();
         assertThat(store.courtesyPauses()).as("the next waiter's pause for the other client").isEqualTo(1);
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -367,7 +367,7 @@ class LocalHandOverTest {
         // in either order (the courtesy makes the other client first as a rule, not a promise), each gets it once
         waiters.get(pastTheBound + 1).get(20, TimeUnit.SECONDS).release();
         assertThat(otherClient.get(20, TimeUnit.SECONDS)).isGreaterThan(current.fencingToken());
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     /** {@code n} threads queued in turn at {@code name}'s gate of {@code store}, each acquiring once. */
@@ -376,7 +376,7 @@ class LocalHandOverTest {
         for (int i = 1; i <= n; i++) {
             waiters.add(pool.submit(() -> store.lock(name).acquire()));
             int queued = i;
-            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == queued);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == queued);
         }
         return waiters;
     }
@@ -416,7 +416,7 @@ class LocalHandOverTest {
         }
         assertThat(backend.releaseCalls.get()).as("plain releases: the lock was freed for the other client")
                 .isPositive();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 
     @Test
@@ -428,7 +428,7 @@ class LocalHandOverTest {
                 () -> store.lock("named").acquire());
         Thread receiver = new Thread(receiving, receiverName);
         receiver.start();
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
 
         first.release();
         Lease second = receiving.get(20, TimeUnit.SECONDS);
@@ -448,13 +448,13 @@ class LocalHandOverTest {
         Lease first = store.lock("refused", LockOptions.defaults().withLeaseTime(Duration.ofSeconds(20))).acquire();
         Future<Lease> tooLong = pool.submit(() -> store.lock("refused",
                 LockOptions.defaults().withLeaseTime(Duration.ofSeconds(60))).acquire());
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
 
         first.release();
 
         assertThatThrownBy(() -> tooLong.get(20, TimeUnit.SECONDS))
                 .hasCauseInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxLeaseTime");
         assertThat(other().lock("refused").tryAcquire()).as("the released lock is free in the store").isPresent();
-        assertThat(store.gatesInUse()).isZero();
+        assertThat(store.names.locksInUse()).isZero();
     }
 }

@@ -22,7 +22,7 @@ class LossBookkeepingTest {
                 // a grant of an abandoned acquisition in a dead session: the core never registers it
                 backend.events.lost(new Grant("abandoned-" + i, "token-" + i, i + 1, null), "session expired");
             }
-            assertThat(store.lossesKeptForUnregisteredGrants()).isZero();
+            assertThat(store.names.lossesKept()).isZero();
         }
     }
 

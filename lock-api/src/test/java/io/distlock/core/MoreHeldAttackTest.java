@@ -62,7 +62,7 @@ class MoreHeldAttackTest {
         borrowed.release();
         Lease retaken = sem.tryAcquire(BOUND).orElseThrow(); // into the list, behind the third
         Future<Lease> queued = stores.pool.submit(() -> sem.acquire());
-        Awaitility.await().atMost(BOUND).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(BOUND).until(() -> store.names.queued() == 1);
 
         // the field's hold (the first permit) is lost in the store while two others are held and one thread queues
         stores.backend.releasePermit(grants.get(0));
@@ -103,7 +103,7 @@ class MoreHeldAttackTest {
             waiters.add(stores.pool.submit(() -> store.lock("c").acquire()));
             waiters.add(stores.pool.submit(() -> sem.acquire()));
         }
-        Awaitility.await().atMost(BOUND).until(() -> store.queuedAtGates() == 6);
+        Awaitility.await().atMost(BOUND).until(() -> store.names.queued() == 6);
         store.close();
         for (Future<?> w : waiters) {
             assertThatThrownBy(() -> w.get(BOUND.toSeconds(), TimeUnit.SECONDS))

@@ -48,7 +48,7 @@ class NameStateAttacksTest {
             lease.onLost(e -> told.countDown());
             return lease;
         });
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         first.release();
         Lease second = receiver.get(20, TimeUnit.SECONDS);
         assertThat(second.isValid()).as("a lease whose grant was reported lost").isFalse();
@@ -70,7 +70,7 @@ class NameStateAttacksTest {
             return grant;
         };
         Future<Lease> receiver = stores.pool.submit(() -> store.lock("x").acquire());
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         first.release();
         Lease second = receiver.get(20, TimeUnit.SECONDS);
         assertThat(second.isValid()).as("the receiver's lease, its own grant never reported lost").isTrue();
@@ -93,7 +93,7 @@ class NameStateAttacksTest {
                 receiver.complete(t);
             }
         });
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         Future<?> release = stores.pool.submit(() -> first.release());
         assertThat(stores.backend.handOverEntered.await(20, TimeUnit.SECONDS)).isTrue();
         Future<?> close = stores.pool.submit(store::close);
@@ -118,7 +118,7 @@ class NameStateAttacksTest {
             deadline[0] = System.nanoTime() + waitNanos;
             return store.lock("x").tryAcquire(Duration.ofNanos(waitNanos));
         });
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         Future<?> release = stores.pool.submit(() -> first.release());
         assertThat(stores.backend.handOverEntered.await(20, TimeUnit.SECONDS)).isTrue();
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> System.nanoTime() - deadline[0] > 0);
@@ -137,12 +137,12 @@ class NameStateAttacksTest {
         BackendLockStore store = stores.hooked();
         Lease outer = store.lock("x").acquire();
         Future<Lease> queued = stores.pool.submit(() -> store.lock("x").acquire());
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         Lease inner = store.lock("x").acquire();
         assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
         inner.release();
         assertThat(queued.isDone()).as("handed over at an inner release").isFalse();
-        assertThat(store.queuedAtGates()).isEqualTo(1);
+        assertThat(store.names.queued()).isEqualTo(1);
         outer.release();
         Lease next = queued.get(20, TimeUnit.SECONDS);
         assertThat(next.fencingToken()).isGreaterThan(outer.fencingToken());
@@ -271,12 +271,12 @@ class NameStateAttacksTest {
         BackendLockStore store = stores.hooked();
         Lease holder = store.semaphore("s", 1).acquire();
         Future<Lease> queued = stores.pool.submit(() -> store.semaphore("s", 1).acquire());
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         assertThatThrownBy(() -> store.semaphore("s", 2).tryAcquire(Duration.ofSeconds(1)))
                 .as("asked of the store, outside the local queue: its holders recorded 1")
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("'s'").hasMessageContaining("1")
                 .hasMessageContaining("2");
-        assertThat(store.queuedAtGates()).as("the refused thread never queued").isEqualTo(1);
+        assertThat(store.names.queued()).as("the refused thread never queued").isEqualTo(1);
         holder.release();
         Lease next = queued.get(20, TimeUnit.SECONDS);
         assertThatThrownBy(() -> store.semaphore("s", 2).tryAcquire())
@@ -300,7 +300,7 @@ class NameStateAttacksTest {
             return grant;
         };
         Future<Lease> receiver = stores.pool.submit(() -> store.lock("x").acquire());
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         first.release();
         Lease second = receiver.get(20, TimeUnit.SECONDS);
         assertThat(second.state()).as("registered while suspended").isEqualTo(io.distlock.LeaseState.UNCERTAIN);
@@ -321,7 +321,7 @@ class NameStateAttacksTest {
             lease.release();
             return at;
         });
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> store.names.queued() == 1);
         first.releaseAfter(Duration.ofMillis(400));
         long gotAt = receiver.get(20, TimeUnit.SECONDS);
         assertThat(Duration.ofNanos(gotAt - acquiredAt)).as("the minimum hold kept")

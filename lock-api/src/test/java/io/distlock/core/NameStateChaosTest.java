@@ -90,10 +90,10 @@ class NameStateChaosTest {
         stop.set(true);
         chaos.join();
         assertThat(violations).isEmpty();
-        assertThat(store.gatesInUse()).as("lock states").isZero();
-        assertThat(store.permitGatesInUse()).as("semaphore states").isZero();
-        assertThat(store.queuedAtGates()).as("queued").isZero();
-        assertThat(store.lossesKeptForUnregisteredGrants()).as("kept losses").isZero();
+        assertThat(store.names.locksInUse()).as("lock states").isZero();
+        assertThat(store.names.semaphoresInUse()).as("semaphore states").isZero();
+        assertThat(store.names.queued()).as("queued").isZero();
+        assertThat(store.names.lossesKept()).as("kept losses").isZero();
         if (permit) {
             assertThat(backend.heldPermits(name)).isZero();
         } else {
@@ -191,9 +191,9 @@ class NameStateChaosTest {
             assertThat(w.isAlive()).as(w.getName() + " still running: " + List.of(w.getStackTrace())).isFalse();
         }
         assertThat(violations).isEmpty();
-        assertThat(store.gatesInUse()).as("lock states").isZero();
-        assertThat(store.permitGatesInUse()).as("semaphore states").isZero();
-        assertThat(store.queuedAtGates()).as("queued").isZero();
+        assertThat(store.names.locksInUse()).as("lock states").isZero();
+        assertThat(store.names.semaphoresInUse()).as("semaphore states").isZero();
+        assertThat(store.names.queued()).as("queued").isZero();
         LockStore other = LockStore.open(space); // the closed store closed the mem: backend it shared with plain
         stores.add(other);
         assertThat(other.lock("x").tryAcquire()).as("'x' free in the store").isPresent();

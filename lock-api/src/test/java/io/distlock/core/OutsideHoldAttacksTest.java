@@ -81,16 +81,16 @@ class OutsideHoldAttacksTest {
             twos.add(stores.pool.submit(() -> takeAndGiveBack(store)));
         }
         // they queue behind the thread of another limit, which only contends: none of them is in the store
-        Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 4);
+        Awaitility.await().atMost(LONG).until(() -> store.names.queued() == 4);
         assertThat(stores.backend.permitCalls.get()).as("only the thread stating 3 is in the store").isEqualTo(1);
         gate.countDown();
         assertThat(three).as("refused by the store").failsWithin(LONG);
         // the name takes the limit of 2: two of them contend, two stay queued
-        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() == 2 && store.queuedAtGates() == 2);
+        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() == 2 && store.names.queued() == 2);
         for (int i = 0; i < 2; i++) { // later callers with the same limit queue behind them
             twos.add(stores.pool.submit(() -> takeAndGiveBack(store)));
         }
-        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() + store.queuedAtGates() == 6);
+        Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() + store.names.queued() == 6);
         int contending = stores.backend.permitCalls.get();
         a.release();
         b.release();
@@ -137,10 +137,10 @@ class OutsideHoldAttacksTest {
         Future<Lease> inStore = stores.pool.submit(() -> store.semaphore("s", 2).acquire()); // second place, waits in store
         Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() == 1);
         Future<Lease> queued = stores.pool.submit(() -> store.semaphore("s", 2).acquire());
-        Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(LONG).until(() -> store.names.queued() == 1);
         outside.releaseAfter(Duration.ofMillis(200));
         Lease second = inStore.get(20, TimeUnit.SECONDS); // the delayed release freed the permit in the store
-        assertThat(store.queuedAtGates()).as("still queued: the outside hold had no place to pass on").isEqualTo(1);
+        assertThat(store.names.queued()).as("still queued: the outside hold had no place to pass on").isEqualTo(1);
         assertThat(queued).isNotDone();
         placed.release();
         queued.get(20, TimeUnit.SECONDS).release();
@@ -199,7 +199,7 @@ class OutsideHoldAttacksTest {
         Future<Lease> inStore = stores.pool.submit(() -> store.semaphore("s", 2).acquire()); // second place, in the store
         Awaitility.await().atMost(LONG).until(() -> stores.backend.permitCalls.get() == 1);
         Future<Lease> queued = stores.pool.submit(() -> store.semaphore("s", 2).acquire());
-        Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(LONG).until(() -> store.names.queued() == 1);
         store.close();
         for (Future<Lease> f : List.of(inStore, queued)) {
             assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class)

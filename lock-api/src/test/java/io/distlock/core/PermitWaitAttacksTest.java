@@ -49,7 +49,7 @@ class PermitWaitAttacksTest {
             waiter[0] = Thread.currentThread();
             return store.semaphore("s", 1).acquire();
         });
-        Awaitility.await().atMost(LONG).until(() -> store.queuedAtGates() == 1);
+        Awaitility.await().atMost(LONG).until(() -> store.names.queued() == 1);
         waiter[0].interrupt();
         assertThatThrownBy(() -> queued.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOf(InterruptedException.class)
@@ -133,8 +133,8 @@ class PermitWaitAttacksTest {
         held.release();
         Lease mine = store.semaphore("z", 1).tryAcquire(Duration.ZERO).orElseThrow();
         mine.release();
-        assertThat(store.permitGatesInUse()).isZero();
-        assertThat(store.queuedAtGates()).isZero();
+        assertThat(store.names.semaphoresInUse()).isZero();
+        assertThat(store.names.queued()).isZero();
     }
 
     /**
@@ -172,9 +172,9 @@ class PermitWaitAttacksTest {
         }
         assertThat(unexpected).as("failures the API does not document").isEmpty();
         Awaitility.await().atMost(LONG).until(() -> store.delayedReleasesPending() == 0);
-        Awaitility.await().atMost(LONG).until(() -> store.permitGatesInUse() == 0);
-        assertThat(store.queuedAtGates()).isZero();
-        assertThat(store.lossesKeptForUnregisteredGrants()).isZero();
+        Awaitility.await().atMost(LONG).until(() -> store.names.semaphoresInUse() == 0);
+        assertThat(store.names.queued()).isZero();
+        assertThat(store.names.lossesKept()).isZero();
     }
 
     private static void work(BackendLockStore store, AtomicBoolean stop, List<Throwable> unexpected) {
