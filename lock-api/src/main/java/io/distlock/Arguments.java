@@ -104,4 +104,61 @@ public final class Arguments {
         }
         return permits;
     }
+
+    /** How many characters of a name {@link #quoted} shows before it cuts the rest. */
+    public static final int QUOTED_NAME_CHARACTERS = 100;
+
+    /**
+     * A name as log lines and exception messages show it: in single quotes, with control, format and line-separator
+     * characters (and {@code \\} and {@code '}) escaped, so a name holding {@code "\n[ERROR] ..."} cannot forge a log
+     * line, and cut after {@value #QUOTED_NAME_CHARACTERS} characters with its length, so a long name cannot flood
+     * a log. Names are user input: every message that includes one renders it here.
+     */
+    public static String quoted(String name) {
+        if (name == null) {
+            return "null";
+        }
+        StringBuilder b = new StringBuilder(Math.min(name.length(), QUOTED_NAME_CHARACTERS) + 24).append('\'');
+        int end = Math.min(name.length(), QUOTED_NAME_CHARACTERS);
+        if (end < name.length() && Character.isHighSurrogate(name.charAt(end - 1))
+                && Character.isLowSurrogate(name.charAt(end))) {
+            end--; // never cut a pair in two
+        }
+        for (int i = 0; i < end; i++) {
+            char c = name.charAt(i);
+            switch (c) {
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                case '\\' -> b.append("\\\\");
+                case '\'' -> b.append("\\'");
+                default -> {
+                    if (escaped(name, i, c)) {
+                        b.append(String.format(java.util.Locale.ROOT, "\\u%04X", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        b.append('\'');
+        if (end < name.length()) {
+            b.insert(b.length() - 1, '\u2026').append(" (").append(name.length()).append(" characters)");
+        }
+        return b.toString();
+    }
+
+    /** Whether {@link #quoted} shows the character at {@code i} as a {@code \\uXXXX} escape. */
+    private static boolean escaped(String s, int i, char c) {
+        if (Character.isSurrogate(c)) { // a pair is shown as it is, half of one is escaped
+            return Character.isHighSurrogate(c)
+                    ? !(i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)))
+                    : !(i > 0 && Character.isHighSurrogate(s.charAt(i - 1)));
+        }
+        return switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+                    Character.UNASSIGNED, Character.PRIVATE_USE -> true;
+            default -> false;
+        };
+    }
 }

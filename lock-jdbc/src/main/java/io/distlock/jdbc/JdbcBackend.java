@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
@@ -108,7 +109,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         long fence;
         boolean[] sent = {false};
         try {
-            fence = withConnection("acquiring '" + name + "'", c -> {
+            fence = withConnection("acquiring " + Arguments.quoted(name), c -> {
                 sent[0] = true;
                 return dialect.acquire(c, name, token, owner, micros(leaseTime));
             });
@@ -154,7 +155,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return withConnection("releasing '" + grant.name() + "'", c -> {
+                    return withConnection("releasing " + Arguments.quoted(grant.name()), c -> {
                         try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
                             ps.setString(1, grant.name());
                             ps.setString(2, grant.ownerToken());
@@ -163,7 +164,8 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                     });
                 } catch (ContentionException e) {
                     if (attempt == RELEASE_TRIES) {
-                        throw failures.translate(e.sql, "releasing '" + grant.name() + "' (kept colliding)");
+                        throw failures.translate(e.sql, "releasing " + Arguments.quoted(grant.name())
+                                + " (kept colliding)");
                     }
                 }
             }
@@ -190,7 +192,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    long fence = withConnection("handing over '" + name + "'", c -> {
+                    long fence = withConnection("handing over " + Arguments.quoted(name), c -> {
                         sent[0] = true;
                         return dialect.handOver(c, name, from.ownerToken(), token, owner, micros(leaseTime));
                     });
@@ -201,11 +203,12 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                     return new Grant(name, token, fence, null);
                 } catch (ContentionException e) {
                     if (SqlFailures.isLockWaitTimeout(e.sql)) {
-                        throw new StoreUnavailableException("handing over '" + name + "' in store " + store
+                        throw new StoreUnavailableException("handing over " + Arguments.quoted(name) + " in store "
+                                + store
                                 + " gave up: its row stayed locked by another transaction", e.sql);
                     }
                     if (attempt == RELEASE_TRIES) {
-                        throw failures.translate(e.sql, "handing over '" + name + "' (kept colliding)");
+                        throw failures.translate(e.sql, "handing over " + Arguments.quoted(name) + " (kept colliding)");
                     }
                 }
             }
@@ -220,7 +223,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
 
     /** Frees the row of {@code name} if {@code token} still holds it, waking local waiters when it did. */
     private boolean freeAbandoned(String name, String token) {
-        boolean freed = withConnection("freeing '" + name + "' after a lost acquire answer", c -> {
+        boolean freed = withConnection("freeing " + Arguments.quoted(name) + " after a lost acquire answer", c -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
                 ps.setString(1, name);
                 ps.setString(2, token);
@@ -287,8 +290,9 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                 throw e;
             }
             for (Grant g : stuck) {
-                LOG.log(System.Logger.Level.WARNING, "renewal of ''{0}'' in store {1} timed out after {2} s: its row"
-                        + " is locked by another transaction; the lease is reported lost", g.name(), store,
+                LOG.log(System.Logger.Level.WARNING, "renewal of {0} in store {1} timed out after {2} s: its row"
+                        + " is locked by another transaction; the lease is reported lost", Arguments.quoted(g.name()),
+                        store,
                         timeoutSeconds);
             }
             lost.addAll(stuck);

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import java.sql.PreparedStatement;
@@ -70,7 +71,7 @@ final class JdbcLockAdmin implements LockAdmin {
     @Override
     public boolean forceRelease(String name) {
         try {
-            boolean released = backend.withConnection("force-releasing '" + name + "'", c -> {
+            boolean released = backend.withConnection("force-releasing " + Arguments.quoted(name), c -> {
                 try (PreparedStatement ps = c.prepareStatement(dialect.forceReleaseSql())) {
                     ps.setString(1, name);
                     return ps.executeUpdate() == 1;
@@ -79,7 +80,8 @@ final class JdbcLockAdmin implements LockAdmin {
             backend.signals().signal(name);
             return released;
         } catch (JdbcBackend.ContentionException e) {
-            throw new IllegalStateException("force-releasing '" + name + "' collided with another transaction;"
+            throw new IllegalStateException("force-releasing " + Arguments.quoted(name)
+                    + " collided with another transaction;"
                     + " try again", e);
         }
     }
@@ -88,7 +90,7 @@ final class JdbcLockAdmin implements LockAdmin {
     @Override
     public boolean forceRelease(String name, long fencingToken) {
         try {
-            boolean released = backend.withConnection("force-releasing '" + name + "'", c -> {
+            boolean released = backend.withConnection("force-releasing " + Arguments.quoted(name), c -> {
                 try (PreparedStatement ps = c.prepareStatement(dialect.forceReleaseIfSql())) {
                     ps.setString(1, name);
                     ps.setLong(2, fencingToken);
@@ -100,7 +102,8 @@ final class JdbcLockAdmin implements LockAdmin {
             }
             return released;
         } catch (JdbcBackend.ContentionException e) {
-            throw new IllegalStateException("force-releasing '" + name + "' collided with another transaction;"
+            throw new IllegalStateException("force-releasing " + Arguments.quoted(name)
+                    + " collided with another transaction;"
                     + " try again", e);
         }
     }
