@@ -108,6 +108,40 @@ public interface NameRules extends TckSupport {
     }
 
     @Test
+    @DisplayName("§12.7 a name the store's lock refuses (a NUL where the database cannot store one) is refused by "
+            + "every admin door with an IllegalArgumentException too, and one it takes is answered there: never a "
+            + "store error")
+    default void rule_12_7_adminDoorsTakeOrRefuseANameAsTheLockDoes() {
+        LockStore store = tck().client();
+        if (!store.features().admin()) {
+            return; // nothing to check: no admin view
+        }
+        String name = tck().name("a\u0000b");
+        boolean refused;
+        try {
+            store.lock(name).tryAcquire().ifPresent(Lease::release);
+            refused = false;
+        } catch (IllegalArgumentException e) {
+            refused = true;
+        }
+        List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> doors = new ArrayList<>(List.of(
+                () -> store.admin().forceRelease(name), () -> store.admin().forceRelease(name, 1),
+                () -> store.admin().list(name, 10)));
+        if (store.admin().listsPermits()) {
+            doors.add(() -> store.admin().listPermits(name, 10));
+        }
+        for (int door = 0; door < doors.size(); door++) {
+            Throwable thrown = catchThrowable(doors.get(door));
+            if (refused) {
+                assertThat(thrown).as("admin door %d for a name the lock refused", door)
+                        .isInstanceOf(IllegalArgumentException.class);
+            } else {
+                assertThat(thrown).as("admin door %d for a name the lock took", door).isNull();
+            }
+        }
+    }
+
+    @Test
     @DisplayName("§12.6 a name's line breaks and control characters forge no line in a log or an exception message, "
             + "and a long name is cut there")
     default void rule_12_6_namesInMessagesForgeNoLineAndAreCut() {
