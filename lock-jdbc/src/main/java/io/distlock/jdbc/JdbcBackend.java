@@ -58,10 +58,14 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     private final long socketTimeoutSeconds;
     private final JdbcPermits permits;
     private final RowSweeper sweeper;
+    /** Tells {@link SharedSignals} this store no longer uses its table's signals. */
+    private final Runnable signalsClosed;
 
     JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, RemoteWakeups remote,
-            long pollMinMillis, long pollMaxMillis, long socketTimeoutMillis, String redactedUri) {
+            long pollMinMillis, long pollMaxMillis, long socketTimeoutMillis, String redactedUri,
+            Runnable signalsClosed) {
         this.pool = pool;
+        this.signalsClosed = signalsClosed;
         this.dialect = dialect;
         this.signals = signals;
         this.remote = remote;
@@ -441,6 +445,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             sweeper.close();
             remote.close();
             pool.close();
+            signalsClosed.run();
         }
     }
 
