@@ -118,22 +118,48 @@ public final class Arguments {
         if (name == null) {
             return "null";
         }
-        StringBuilder b = new StringBuilder(Math.min(name.length(), QUOTED_NAME_CHARACTERS) + 24).append('\'');
         int end = Math.min(name.length(), QUOTED_NAME_CHARACTERS);
         if (end < name.length() && Character.isHighSurrogate(name.charAt(end - 1))
                 && Character.isLowSurrogate(name.charAt(end))) {
             end--; // never cut a pair in two
         }
+        StringBuilder b = new StringBuilder(end + 24).append('\'');
+        escape(name, end, true, b);
+        if (end < name.length()) {
+            b.append('\u2026');
+        }
+        b.append('\'');
+        if (end < name.length()) {
+            b.append(" (").append(name.length()).append(" characters)");
+        }
+        return b.toString();
+    }
+
+    /**
+     * {@code text} with what {@link #quoted} escapes escaped ({@code '} excepted), whole and without quotes: for a
+     * name printed where it must stay whole, as in a table an operator reads. Null stays null.
+     */
+    public static String printable(String text) {
+        if (text == null) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder(text.length() + 8);
+        escape(text, text.length(), false, b);
+        return b.toString();
+    }
+
+    /** Appends the first {@code end} characters of {@code s} to {@code b}, escaped as {@link #quoted} says. */
+    private static void escape(String s, int end, boolean quote, StringBuilder b) {
         for (int i = 0; i < end; i++) {
-            char c = name.charAt(i);
+            char c = s.charAt(i);
             switch (c) {
                 case '\n' -> b.append("\\n");
                 case '\r' -> b.append("\\r");
                 case '\t' -> b.append("\\t");
                 case '\\' -> b.append("\\\\");
-                case '\'' -> b.append("\\'");
+                case '\'' -> b.append(quote ? "\\'" : "'");
                 default -> {
-                    if (escaped(name, i, c)) {
+                    if (escaped(s, i, c)) {
                         b.append(String.format(java.util.Locale.ROOT, "\\u%04X", (int) c));
                     } else {
                         b.append(c);
@@ -141,11 +167,6 @@ public final class Arguments {
                 }
             }
         }
-        b.append('\'');
-        if (end < name.length()) {
-            b.insert(b.length() - 1, '\u2026').append(" (").append(name.length()).append(" characters)");
-        }
-        return b.toString();
     }
 
     /** Whether {@link #quoted} shows the character at {@code i} as a {@code \\uXXXX} escape. */

@@ -96,6 +96,8 @@ class NamesInMessagesTest {
         assertThat(Arguments.quoted("a\nb\tc\\d'e\u0000f\u202Eg\u2028")).isEqualTo(
                 "'a\\nb\\tc\\\\d\\'e\\u0000f\\u202Eg\\u2028'");
         assertThat(Arguments.quoted("\uD83D\uDE00 ok \uD800")).isEqualTo("'\uD83D\uDE00 ok \\uD800'");
+        assertThat(Arguments.printable("it's a\nb\u001B[2J")).isEqualTo("it's a\\nb\\u001B[2J");
+        assertThat(Arguments.printable("x".repeat(500))).isEqualTo("x".repeat(500));
         String cut = Arguments.quoted("a".repeat(99) + "\uD83D\uDE00" + "b".repeat(5000));
         assertThat(cut).isEqualTo("'" + "a".repeat(99) + "\u2026' (5101 characters)");
     }

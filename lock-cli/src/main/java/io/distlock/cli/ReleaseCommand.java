@@ -88,13 +88,15 @@ public final class ReleaseCommand implements Callable<Integer> {
                                 + " was released by its holder in the meantime; nothing released."
                         : "Lock " + Arguments.quoted(name)
                                 + " changed hands in the meantime: it is held now under fencing token "
-                                + now.get().fencingToken() + " by " + now.get().owner() + ", not the holder you"
+                                + now.get().fencingToken() + " by " + Arguments.printable(now.get().owner())
+                                + ", not the holder you"
                                 + " confirmed (fencing token " + lock.fencingToken() + "); nothing released. Run the"
                                 + " command again to release the new holder.");
                 return ExitCodes.CHECK_FAILED;
             }
             out.println("Released " + Arguments.quoted(name) + " (fencing token " + lock.fencingToken() + ", held by "
-                    + lock.owner() + "). Its holder will see LockLostException at its next renewal or release.");
+                    + Arguments.printable(lock.owner())
+                    + "). Its holder will see LockLostException at its next renewal or release.");
             return ExitCodes.OK;
         }
     }
@@ -107,7 +109,7 @@ public final class ReleaseCommand implements Callable<Integer> {
     private boolean confirmed(PrintWriter out, LockInfo lock) {
         out.print("Release lock " + Arguments.quoted(lock.name()) + " (fencing token " + lock.fencingToken()
                 + ", held by "
-                + lock.owner() + ")? [y/N] ");
+                + Arguments.printable(lock.owner()) + ")? [y/N] ");
         out.flush();
         try {
             String answer = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
