@@ -319,23 +319,35 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     }
 
     private Set<Grant> renewTogether(List<Grant> chunk, long leaseMicros, int timeoutSeconds) {
+        // one token per name in a statement: the answer is per name, so a second grant of a name (the old grant of a
+        // name handed over or granted again, still in this batch) goes into a statement of its own, else the one
+        // answer would stand for both, renewing a stale grant or losing a live one
         Map<String, String> tokens = new LinkedHashMap<>();
+        List<Grant> these = new ArrayList<>(chunk.size());
+        List<Grant> again = new ArrayList<>();
         for (Grant g : chunk) {
-            tokens.put(g.name(), g.ownerToken());
+            if (tokens.putIfAbsent(g.name(), g.ownerToken()) == null) {
+                these.add(g);
+            } else {
+                again.add(g);
+            }
         }
         Set<String> renewed;
         try {
-            renewed = withConnection("renewing " + chunk.size() + " lease(s)",
+            renewed = withConnection("renewing " + these.size() + " lease(s)",
                     c -> dialect.renew(c, tokens, leaseMicros, timeoutSeconds));
         } catch (ContentionException e) {
             throw new StoreUnavailableException("renewal in store " + store
                     + " collided with another transaction; will retry", e.sql);
         }
         Set<Grant> lost = new HashSet<>();
-        for (Grant g : chunk) {
+        for (Grant g : these) {
             if (!renewed.contains(g.name())) {
                 lost.add(g);
             }
+        }
+        if (!again.isEmpty()) {
+            lost.addAll(renewTogether(again, leaseMicros, timeoutSeconds));
         }
         return lost;
     }
