@@ -104,4 +104,82 @@ public final class Arguments {
         }
         return permits;
     }
+
+    /** How many characters of a name {@link #quoted} shows before it cuts the rest. */
+    public static final int QUOTED_NAME_CHARACTERS = 100;
+
+    /**
+     * A name as log lines and exception messages show it: in single quotes, with control, format and line-separator
+     * characters (and {@code \\} and {@code '}) escaped, so a name holding {@code "\n[ERROR] ..."} cannot forge a log
+     * line, and cut after {@value #QUOTED_NAME_CHARACTERS} characters with its length, so a long name cannot flood
+     * a log. Names are user input: every message that includes one renders it here.
+     */
+    public static String quoted(String name) {
+        if (name == null) {
+            return "null";
+        }
+        int end = Math.min(name.length(), QUOTED_NAME_CHARACTERS);
+        if (end < name.length() && Character.isHighSurrogate(name.charAt(end - 1))
+                && Character.isLowSurrogate(name.charAt(end))) {
+            end--; // never cut a pair in two
+        }
+        StringBuilder b = new StringBuilder(end + 24).append('\'');
+        escape(name, end, true, b);
+        if (end < name.length()) {
+            b.append('\u2026');
+        }
+        b.append('\'');
+        if (end < name.length()) {
+            b.append(" (").append(name.length()).append(" characters)");
+        }
+        return b.toString();
+    }
+
+    /**
+     * {@code text} with what {@link #quoted} escapes escaped ({@code '} excepted), whole and without quotes: for a
+     * name printed where it must stay whole, as in a table an operator reads. Null stays null.
+     */
+    public static String printable(String text) {
+        if (text == null) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder(text.length() + 8);
+        escape(text, text.length(), false, b);
+        return b.toString();
+    }
+
+    /** Appends the first {@code end} characters of {@code s} to {@code b}, escaped as {@link #quoted} says. */
+    private static void escape(String s, int end, boolean quote, StringBuilder b) {
+        for (int i = 0; i < end; i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                case '\\' -> b.append("\\\\");
+                case '\'' -> b.append(quote ? "\\'" : "'");
+                default -> {
+                    if (escaped(s, i, c)) {
+                        b.append(String.format(java.util.Locale.ROOT, "\\u%04X", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Whether {@link #quoted} shows the character at {@code i} as a {@code \\uXXXX} escape. */
+    private static boolean escaped(String s, int i, char c) {
+        if (Character.isSurrogate(c)) { // a pair is shown as it is, half of one is escaped
+            return Character.isHighSurrogate(c)
+                    ? !(i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)))
+                    : !(i > 0 && Character.isHighSurrogate(s.charAt(i - 1)));
+        }
+        return switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+                    Character.UNASSIGNED, Character.PRIVATE_USE -> true;
+            default -> false;
+        };
+    }
 }

@@ -17,7 +17,8 @@ public class LockLostException extends LockException {
     }
 
     private LockLostException(String what, String name, long fencingToken, String reason) {
-        super("lease on " + what + " '" + name + "' (fencing token " + fencingToken + ") was lost: " + reason);
+        super("lease on " + what + " " + Arguments.quoted(name) + " (fencing token " + fencingToken + ") was lost: "
+                + reason);
         this.lockName = name;
         this.fencingToken = fencingToken;
     }

@@ -101,15 +101,17 @@ public final class LockViews {
             Lease lease = pop(lock.name());
             if (lease == null) {
                 throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
-                        + " does not hold lock '" + lock.name() + "' through a Lock view of this store");
+                        + " does not hold lock " + Arguments.quoted(lock.name())
+                        + " through a Lock view of this store");
             }
             lease.release();
         }
 
         @Override
         public Condition newCondition() {
-            throw new UnsupportedOperationException("distributed locks have no conditions: lock '" + lock.name()
-                    + "' cannot wake a waiter in another process; use a queue or a store-native notification"
+            throw new UnsupportedOperationException("distributed locks have no conditions: lock "
+                    + Arguments.quoted(lock.name())
+                    + " cannot wake a waiter in another process; use a queue or a store-native notification"
                     + " instead");
         }
 

@@ -113,10 +113,10 @@ public final class ScheduledOnce implements AutoCloseable {
             (didRun ? ran : skipped).incrementAndGet();
         } catch (Exception e) {
             failed.incrementAndGet();
-            LOG.log(Level.WARNING, "scheduled task on lock '" + lock.name() + "' failed", e);
+            LOG.log(Level.WARNING, "scheduled task on lock " + Arguments.quoted(lock.name()) + " failed", e);
         } catch (Error e) {
             failed.incrementAndGet();
-            LOG.log(Level.ERROR, "scheduled task on lock '" + lock.name() + "' failed", e);
+            LOG.log(Level.ERROR, "scheduled task on lock " + Arguments.quoted(lock.name()) + " failed", e);
             throw e;
         }
         scheduleNext();

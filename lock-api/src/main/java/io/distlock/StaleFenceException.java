@@ -14,7 +14,8 @@ public class StaleFenceException extends LockException {
 
     /** A refusal of {@code fencingToken} for {@code resource}, where {@code recordedToken} was already seen. */
     public StaleFenceException(String resource, long fencingToken, long recordedToken) {
-        super("stale fencing token " + fencingToken + " for resource '" + resource + "': token " + recordedToken
+        super("stale fencing token " + fencingToken + " for resource " + Arguments.quoted(resource) + ": token "
+                + recordedToken
                 + " was already recorded, so a newer holder has written since");
         this.resource = resource;
         this.fencingToken = fencingToken;

@@ -275,7 +275,8 @@ public final class BackendLockStore implements LockStore {
 
     /** What an acquisition the close cut off (or found closing) throws. */
     IllegalStateException closedWhileAcquiring(String name) {
-        return new IllegalStateException("store " + description + " was closed while acquiring '" + name + "'");
+        return new IllegalStateException("store " + description + " was closed while acquiring "
+                + Arguments.quoted(name));
     }
 
     /** The session epoch now: read before an acquisition's store call, checked again at its registration. */
@@ -339,7 +340,8 @@ public final class BackendLockStore implements LockStore {
             return null;
         }
         if (!existing.options.equals(options)) {
-            throw new IllegalArgumentException("lock '" + name + "' is already held by this thread with "
+            throw new IllegalArgumentException("lock " + Arguments.quoted(name)
+                    + " is already held by this thread with "
                     + existing.options + "; a nested acquisition shares that lease and cannot use " + options
                     + ": acquire it with the same options");
         }
@@ -548,7 +550,8 @@ public final class BackendLockStore implements LockStore {
             lost.addSuppressed(refused);
             throw lost;
         }
-        throw new IllegalArgumentException("releaseAfter(" + minHeld + ") of '" + hold.grant.name() + "' needs an"
+        throw new IllegalArgumentException("releaseAfter(" + minHeld + ") of " + Arguments.quoted(hold.grant.name())
+                + " needs an"
                 + " expiry the store refuses, so the lock was released now instead: " + refused.getMessage(), refused);
     }
 
@@ -610,8 +613,9 @@ public final class BackendLockStore implements LockStore {
         if (!hold.markLost(reason)) {
             return;
         }
-        LOG.log(level, "lease on {0} ''{1}'' (fencing token {2}) of store {3} lost: {4}",
-                hold.permit ? "semaphore" : "lock", hold.grant.name(), Long.toString(hold.grant.fencingToken()),
+        LOG.log(level, "lease on {0} {1} (fencing token {2}) of store {3} lost: {4}",
+                hold.permit ? "semaphore" : "lock", Arguments.quoted(hold.grant.name()),
+                        Long.toString(hold.grant.fencingToken()),
                 description, reason);
         renewals.untrack(hold);
         hold.openGate();

@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.Arguments;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.Leadership;
@@ -109,7 +110,8 @@ public final class CampaignLoop implements Leadership {
                 } catch (InterruptedException e) {
                     continue; // close() interrupts only while campaigning; the loop condition sees closed
                 } catch (StoreUnavailableException e) {
-                    LOG.log(Level.DEBUG, "leadership ''{0}'': store unavailable, campaigning again", name());
+                    LOG.log(Level.DEBUG, "leadership {0}: store unavailable, campaigning again",
+                            Arguments.quoted(name()));
                     backOff();
                     continue;
                 }
@@ -120,14 +122,15 @@ public final class CampaignLoop implements Leadership {
                 serve(won);
             }
         } catch (IllegalStateException storeClosed) {
-            LOG.log(Level.DEBUG, "leadership ''{0}'' stops: {1}", name(), storeClosed.getMessage());
+            LOG.log(Level.DEBUG, "leadership {0} stops: {1}", Arguments.quoted(name()), storeClosed.getMessage());
         } catch (LockException refused) {
             // the store answered the lock with a refusal asking again cannot change (an exhausted fence, a key of
             // another type): campaigning on would repeat it forever
-            LOG.log(Level.ERROR, "leadership '" + name() + "' stopped campaigning: the store refused its lock: "
+            LOG.log(Level.ERROR, "leadership " + Arguments.quoted(name())
+                    + " stopped campaigning: the store refused its lock: "
                     + refused.getMessage(), refused);
         } catch (RuntimeException | Error e) {
-            LOG.log(Level.ERROR, "leadership '" + name() + "' stopped campaigning unexpectedly", e);
+            LOG.log(Level.ERROR, "leadership " + Arguments.quoted(name()) + " stopped campaigning unexpectedly", e);
         } finally {
             guard.lock();
             try {
@@ -161,8 +164,8 @@ public final class CampaignLoop implements Leadership {
     private void serve(Lease won) {
         if (!won.isValid()) {
             releaseQuietly(won);
-            LOG.log(Level.DEBUG, "leadership ''{0}'': term {1} lost on its way, campaigning again",
-                    name(), won.fencingToken());
+            LOG.log(Level.DEBUG, "leadership {0}: term {1} lost on its way, campaigning again",
+                    Arguments.quoted(name()), won.fencingToken());
             backOff(); // a store that drops every grant would otherwise be asked again at once, forever
             return;
         }
@@ -179,7 +182,7 @@ public final class CampaignLoop implements Leadership {
         try {
             listener.elected(won);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "leadership listener of '" + name() + "' threw in elected", e);
+            LOG.log(Level.WARNING, "leadership listener of " + Arguments.quoted(name()) + " threw in elected", e);
         }
         boolean lost = awaitEnd();
         term = null;
@@ -196,7 +199,7 @@ public final class CampaignLoop implements Leadership {
         try {
             listener.revoked(won);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "leadership listener of '" + name() + "' threw in revoked", e);
+            LOG.log(Level.WARNING, "leadership listener of " + Arguments.quoted(name()) + " threw in revoked", e);
         }
     }
 
@@ -233,10 +236,11 @@ public final class CampaignLoop implements Leadership {
         try {
             lease.release();
         } catch (LockLostException e) {
-            LOG.log(Level.DEBUG, "leadership ''{0}'': term {1} had been lost", name(), lease.fencingToken());
+            LOG.log(Level.DEBUG, "leadership {0}: term {1} had been lost", Arguments.quoted(name()),
+                    lease.fencingToken());
         } catch (RuntimeException e) {
             // the store could not be told: the lease frees itself when its time (or session) runs out
-            LOG.log(Level.WARNING, "leadership '" + name() + "' could not release its term", e);
+            LOG.log(Level.WARNING, "leadership " + Arguments.quoted(name()) + " could not release its term", e);
         }
     }
 

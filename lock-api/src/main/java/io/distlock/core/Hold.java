@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.Arguments;
 import io.distlock.LeaseState;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
@@ -362,7 +363,7 @@ final class Hold {
             try {
                 listener.accept(lostCause);
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "lost-lease listener of lock '" + grant.name() + "' threw", e);
+                LOG.log(Level.WARNING, "lost-lease listener of lock " + Arguments.quoted(grant.name()) + " threw", e);
             }
         }
     }

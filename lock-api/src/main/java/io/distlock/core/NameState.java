@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.Arguments;
 import io.distlock.LockOptions;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OthersWaiting;
@@ -143,7 +144,7 @@ final class NameState {
             passed = me.await(wait);
         } catch (InterruptedException e) {
             throw new InterruptedException("interrupted while queued for " + (isPermit()
-                    ? "a permit of semaphore '" + name() + "'" : "lock '" + name() + "'"));
+                    ? "a permit of semaphore " + Arguments.quoted(name()) : "lock " + Arguments.quoted(name())));
         } finally {
             if (!passed) { // gave up, or interrupted: not left queued, nor in the way of those behind
                 lock.lock();

@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.Arguments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,7 +51,8 @@ final class Names {
     void leave(NameState state) {
         states.compute(state.key, (k, s) -> {
             if (s != state) { // a leave without its enter: never take another state's user away
-                throw new IllegalStateException("no user of the state of '" + state.name() + "' is left to leave");
+                throw new IllegalStateException("no user of the state of " + Arguments.quoted(state.name())
+                        + " is left to leave");
             }
             return --s.users == 0 ? null : s;
         });

@@ -1,5 +1,6 @@
 package io.distlock.spi;
 
+import io.distlock.Arguments;
 import java.util.Objects;
 
 /**
@@ -48,6 +49,6 @@ public record Grant(String name, String ownerToken, long fencingToken, Object ha
     /** Never shows the owner token. */
     @Override
     public String toString() {
-        return "Grant[" + name + ", fence=" + fencingToken + "]";
+        return "Grant[" + Arguments.quoted(name) + ", fence=" + fencingToken + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.distlock.spi;
 
+import io.distlock.Arguments;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
@@ -59,8 +60,8 @@ public interface HandOvers extends LockBackend {
         long end = System.nanoTime() + wait.cap(courtesyNanos);
         while (end - System.nanoTime() > 0) {
             if (Thread.interrupted()) {
-                throw new InterruptedException("interrupted while giving another client its turn at lock '" + name
-                        + "'");
+                throw new InterruptedException("interrupted while giving another client its turn at lock "
+                        + Arguments.quoted(name));
             }
             LockSupport.parkNanos(this, end - System.nanoTime());
         }

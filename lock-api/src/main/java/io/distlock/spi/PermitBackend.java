@@ -1,5 +1,6 @@
 package io.distlock.spi;
 
+import io.distlock.Arguments;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -50,7 +51,8 @@ public interface PermitBackend {
 
     /** The message of the exception for a limit that disagrees with the holders' one. */
     static String limitMismatch(String name, int recorded, int stated) {
-        return "semaphore '" + name + "' is held with a limit of " + recorded + " permits by its current holders; "
+        return "semaphore " + Arguments.quoted(name) + " is held with a limit of " + recorded
+                + " permits by its current holders; "
                 + "this acquire states " + stated + ": every client must use the same limit";
     }
 }

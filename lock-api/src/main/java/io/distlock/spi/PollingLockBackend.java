@@ -1,5 +1,6 @@
 package io.distlock.spi;
 
+import io.distlock.Arguments;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongBinaryOperator;
@@ -117,7 +118,7 @@ public abstract class PollingLockBackend implements LockBackend {
             }
         }
         if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
+            throw new InterruptedException("interrupted while waiting for lock " + Arguments.quoted(name));
         }
         long mark = signals().mark(name);
         Attempt first = timedAttempt(name, leaseTime);
@@ -151,7 +152,8 @@ public abstract class PollingLockBackend implements LockBackend {
         while (true) {
             if (attempt == null) {
                 if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while waiting for " + kind + " '" + name + "'");
+                    throw new InterruptedException("interrupted while waiting for " + kind + " "
+                            + Arguments.quoted(name));
                 }
                 if (wait.stopped()) {
                     return null; // the store is closing: no attempt after that

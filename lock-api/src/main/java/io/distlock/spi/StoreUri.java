@@ -1,5 +1,6 @@
 package io.distlock.spi;
 
+import io.distlock.Arguments;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -287,7 +288,8 @@ public final class StoreUri {
     public void requireKnownOptions(String prefix, Collection<String> known) {
         for (String key : params.keySet()) {
             if (key.startsWith(prefix) && !known.contains(key)) {
-                throw bad("has the unknown option '" + key + "'; known options: " + new TreeSet<>(known));
+                throw bad("has the unknown option " + Arguments.quoted(key) + "; known options: "
+                        + new TreeSet<>(known));
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.distlock.cli;
 
+import io.distlock.Arguments;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
 import java.io.PrintWriter;
@@ -46,7 +47,7 @@ public final class InspectCommand implements Callable<Integer> {
             List<LockInfo> locks = opened.admin().list(prefix, limit);
             if (locks.isEmpty()) {
                 out.println(prefix.isEmpty() ? "No locks held in " + store.redacted() + "."
-                        : "No locks starting with '" + prefix + "' held in " + store.redacted() + ".");
+                        : "No locks starting with " + Arguments.quoted(prefix) + " held in " + store.redacted() + ".");
             } else {
                 TextTable table = new TextTable("NAME", "TOKEN", "TIME LEFT", "OWNER");
                 for (LockInfo lock : locks) {

@@ -1,5 +1,6 @@
 package io.distlock.cli;
 
+import io.distlock.Arguments;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import io.distlock.LockStore;
@@ -71,7 +72,8 @@ public final class ReleaseCommand implements Callable<Integer> {
             LockAdmin admin = opened.admin();
             Optional<LockInfo> held = held(admin);
             if (held.isEmpty()) {
-                out.println("No lock named '" + name + "' is held in " + store.redacted() + "; nothing released.");
+                out.println("No lock named " + Arguments.quoted(name) + " is held in " + store.redacted()
+                        + "; nothing released.");
                 return ExitCodes.CHECK_FAILED;
             }
             LockInfo lock = held.get();
@@ -82,15 +84,19 @@ public final class ReleaseCommand implements Callable<Integer> {
             if (!admin.forceRelease(name, lock.fencingToken())) {
                 Optional<LockInfo> now = held(admin);
                 out.println(now.isEmpty()
-                        ? "Lock '" + name + "' was released by its holder in the meantime; nothing released."
-                        : "Lock '" + name + "' changed hands in the meantime: it is held now under fencing token "
-                                + now.get().fencingToken() + " by " + now.get().owner() + ", not the holder you"
+                        ? "Lock " + Arguments.quoted(name)
+                                + " was released by its holder in the meantime; nothing released."
+                        : "Lock " + Arguments.quoted(name)
+                                + " changed hands in the meantime: it is held now under fencing token "
+                                + now.get().fencingToken() + " by " + Arguments.printable(now.get().owner())
+                                + ", not the holder you"
                                 + " confirmed (fencing token " + lock.fencingToken() + "); nothing released. Run the"
                                 + " command again to release the new holder.");
                 return ExitCodes.CHECK_FAILED;
             }
-            out.println("Released '" + name + "' (fencing token " + lock.fencingToken() + ", held by "
-                    + lock.owner() + "). Its holder will see LockLostException at its next renewal or release.");
+            out.println("Released " + Arguments.quoted(name) + " (fencing token " + lock.fencingToken() + ", held by "
+                    + Arguments.printable(lock.owner())
+                    + "). Its holder will see LockLostException at its next renewal or release.");
             return ExitCodes.OK;
         }
     }
@@ -101,8 +107,9 @@ public final class ReleaseCommand implements Callable<Integer> {
     }
 
     private boolean confirmed(PrintWriter out, LockInfo lock) {
-        out.print("Release lock '" + lock.name() + "' (fencing token " + lock.fencingToken() + ", held by "
-                + lock.owner() + ")? [y/N] ");
+        out.print("Release lock " + Arguments.quoted(lock.name()) + " (fencing token " + lock.fencingToken()
+                + ", held by "
+                + Arguments.printable(lock.owner()) + ")? [y/N] ");
         out.flush();
         try {
             String answer = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();

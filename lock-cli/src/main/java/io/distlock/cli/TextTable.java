@@ -1,5 +1,6 @@
 package io.distlock.cli;
 
+import io.distlock.Arguments;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,12 +17,15 @@ public final class TextTable {
         this.header = List.of(header);
     }
 
-    /** Adds a row; missing cells are blank, nulls print as blank. */
+    /**
+     * Adds a row; missing cells are blank, nulls print as blank. Cells are shown {@link Arguments#printable}: names and
+     * owners are written by any client, and a line break or a terminal escape in one must not reach the operator raw.
+     */
     public TextTable row(Object... cells) {
         List<String> row = new ArrayList<>();
         for (int i = 0; i < header.size(); i++) {
             Object cell = i < cells.length ? cells[i] : null;
-            row.add(cell == null ? "" : cell.toString());
+            row.add(cell == null ? "" : Arguments.printable(cell.toString()));
         }
         rows.add(row);
         return this;

@@ -66,6 +66,24 @@ class InspectReleaseTest {
         assertThat(row).containsPattern("\\d+\\.\\d+ s");
     }
 
+    /**
+     * Names are written by any client: one holding a line break or a terminal escape must not print a line of its
+     * own or reach the operator's terminal raw (r10 safety review).
+     */
+    @ParameterizedTest
+    @MethodSource("stores")
+    void inspectPrintsNoRawControlCharacterOfAName(String uri) throws InterruptedException {
+        hold(uri, "x\n[ERROR] forged\u001B[2J\r[ERROR] forged");
+        holder.semaphore(prefix + "y\n[ERROR] forged", 1).acquire();
+
+        CliRun run = CliRun.of("inspect", "--store", uri, prefix);
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(ExitCodes.OK);
+        assertThat(run.out().split("\r\n|[\n\r\u2028\u2029\u0085]"))
+                .as(run.out()).noneMatch(line -> line.startsWith("[ERROR] forged"));
+        assertThat(run.out()).as(run.out()).doesNotContain("\u001B").contains("1 lock held");
+    }
+
     @ParameterizedTest
     @MethodSource("stores")
     void inspectShowsHeldPermitsApartFromLocks(String uri) throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import io.distlock.spi.Backoff;
 import java.time.Duration;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -88,14 +89,15 @@ final class AbandonedAcquisitions implements AutoCloseable {
         public void run() {
             try {
                 if (how.free(name, token)) {
-                    LOG.fine(() -> "freed '" + name + "' in store " + store + ", taken by an acquire whose answer was"
+                    LOG.fine(() -> "freed " + Arguments.quoted(name) + " in store " + store
+                            + ", taken by an acquire whose answer was"
                             + " lost");
                 }
             } catch (RuntimeException e) {
                 if (System.nanoTime() - giveUpAt < 0 && !executor.isShutdown()) {
                     schedule(this, Backoff.exponential(FIRST_RETRY_MILLIS, MAX_RETRY_MILLIS, failures++));
                 } else {
-                    LOG.log(Level.FINE, "gave up freeing '" + name + "' in store " + store
+                    LOG.log(Level.FINE, "gave up freeing " + Arguments.quoted(name) + " in store " + store
                             + "; its lease has run out by now", e);
                 }
             }

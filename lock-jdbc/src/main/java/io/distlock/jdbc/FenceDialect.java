@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -156,7 +157,7 @@ enum FenceDialect {
             ps.setString(1, resource);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw new SQLException("fence row of '" + resource + "' in " + table
+                    throw new SQLException("fence row of " + Arguments.quoted(resource) + " in " + table
                             + " is missing right after its upsert", "HY000");
                 }
                 return rs.getLong(1);

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
@@ -57,10 +58,14 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     private final long socketTimeoutSeconds;
     private final JdbcPermits permits;
     private final RowSweeper sweeper;
+    /** Tells {@link SharedSignals} this store no longer uses its table's signals. */
+    private final Runnable signalsClosed;
 
     JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, RemoteWakeups remote,
-            long pollMinMillis, long pollMaxMillis, long socketTimeoutMillis, String redactedUri) {
+            long pollMinMillis, long pollMaxMillis, long socketTimeoutMillis, String redactedUri,
+            Runnable signalsClosed) {
         this.pool = pool;
+        this.signalsClosed = signalsClosed;
         this.dialect = dialect;
         this.signals = signals;
         this.remote = remote;
@@ -108,7 +113,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         long fence;
         boolean[] sent = {false};
         try {
-            fence = withConnection("acquiring '" + name + "'", c -> {
+            fence = withConnection("acquiring " + Arguments.quoted(name), c -> {
                 sent[0] = true;
                 return dialect.acquire(c, name, token, owner, micros(leaseTime));
             });
@@ -154,7 +159,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return withConnection("releasing '" + grant.name() + "'", c -> {
+                    return withConnection("releasing " + Arguments.quoted(grant.name()), c -> {
                         try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
                             ps.setString(1, grant.name());
                             ps.setString(2, grant.ownerToken());
@@ -163,7 +168,8 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                     });
                 } catch (ContentionException e) {
                     if (attempt == RELEASE_TRIES) {
-                        throw failures.translate(e.sql, "releasing '" + grant.name() + "' (kept colliding)");
+                        throw failures.translate(e.sql, "releasing " + Arguments.quoted(grant.name())
+                                + " (kept colliding)");
                     }
                 }
             }
@@ -190,7 +196,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    long fence = withConnection("handing over '" + name + "'", c -> {
+                    long fence = withConnection("handing over " + Arguments.quoted(name), c -> {
                         sent[0] = true;
                         return dialect.handOver(c, name, from.ownerToken(), token, owner, micros(leaseTime));
                     });
@@ -201,11 +207,12 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                     return new Grant(name, token, fence, null);
                 } catch (ContentionException e) {
                     if (SqlFailures.isLockWaitTimeout(e.sql)) {
-                        throw new StoreUnavailableException("handing over '" + name + "' in store " + store
+                        throw new StoreUnavailableException("handing over " + Arguments.quoted(name) + " in store "
+                                + store
                                 + " gave up: its row stayed locked by another transaction", e.sql);
                     }
                     if (attempt == RELEASE_TRIES) {
-                        throw failures.translate(e.sql, "handing over '" + name + "' (kept colliding)");
+                        throw failures.translate(e.sql, "handing over " + Arguments.quoted(name) + " (kept colliding)");
                     }
                 }
             }
@@ -220,7 +227,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
 
     /** Frees the row of {@code name} if {@code token} still holds it, waking local waiters when it did. */
     private boolean freeAbandoned(String name, String token) {
-        boolean freed = withConnection("freeing '" + name + "' after a lost acquire answer", c -> {
+        boolean freed = withConnection("freeing " + Arguments.quoted(name) + " after a lost acquire answer", c -> {
             try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
                 ps.setString(1, name);
                 ps.setString(2, token);
@@ -287,8 +294,9 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                 throw e;
             }
             for (Grant g : stuck) {
-                LOG.log(System.Logger.Level.WARNING, "renewal of ''{0}'' in store {1} timed out after {2} s: its row"
-                        + " is locked by another transaction; the lease is reported lost", g.name(), store,
+                LOG.log(System.Logger.Level.WARNING, "renewal of {0} in store {1} timed out after {2} s: its row"
+                        + " is locked by another transaction; the lease is reported lost", Arguments.quoted(g.name()),
+                        store,
                         timeoutSeconds);
             }
             lost.addAll(stuck);
@@ -311,23 +319,35 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     }
 
     private Set<Grant> renewTogether(List<Grant> chunk, long leaseMicros, int timeoutSeconds) {
+        // one token per name in a statement: the answer is per name, so a second grant of a name (the old grant of a
+        // name handed over or granted again, still in this batch) goes into a statement of its own, else the one
+        // answer would stand for both, renewing a stale grant or losing a live one
         Map<String, String> tokens = new LinkedHashMap<>();
+        List<Grant> these = new ArrayList<>(chunk.size());
+        List<Grant> again = new ArrayList<>();
         for (Grant g : chunk) {
-            tokens.put(g.name(), g.ownerToken());
+            if (tokens.putIfAbsent(g.name(), g.ownerToken()) == null) {
+                these.add(g);
+            } else {
+                again.add(g);
+            }
         }
         Set<String> renewed;
         try {
-            renewed = withConnection("renewing " + chunk.size() + " lease(s)",
+            renewed = withConnection("renewing " + these.size() + " lease(s)",
                     c -> dialect.renew(c, tokens, leaseMicros, timeoutSeconds));
         } catch (ContentionException e) {
             throw new StoreUnavailableException("renewal in store " + store
                     + " collided with another transaction; will retry", e.sql);
         }
         Set<Grant> lost = new HashSet<>();
-        for (Grant g : chunk) {
+        for (Grant g : these) {
             if (!renewed.contains(g.name())) {
                 lost.add(g);
             }
+        }
+        if (!again.isEmpty()) {
+            lost.addAll(renewTogether(again, leaseMicros, timeoutSeconds));
         }
         return lost;
     }
@@ -437,6 +457,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             sweeper.close();
             remote.close();
             pool.close();
+            signalsClosed.run();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import java.sql.PreparedStatement;
@@ -28,7 +29,7 @@ final class JdbcLockAdmin implements LockAdmin {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);
         }
-        String pattern = escapeLike(prefix == null ? "" : prefix) + "%";
+        String pattern = escapeLike(storable(prefix)) + "%";
         try {
             return backend.withConnection("listing locks", c -> {
                 try (PreparedStatement ps = c.prepareStatement(dialect.listSql())) {
@@ -61,7 +62,7 @@ final class JdbcLockAdmin implements LockAdmin {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);
         }
         try {
-            return backend.permitTable().list(prefix, limit);
+            return backend.permitTable().list(storable(prefix), limit);
         } catch (JdbcBackend.ContentionException e) {
             throw new IllegalStateException("listing permits collided with another transaction; try again", e);
         }
@@ -69,8 +70,9 @@ final class JdbcLockAdmin implements LockAdmin {
 
     @Override
     public boolean forceRelease(String name) {
+        dialect.requireStorable(name);
         try {
-            boolean released = backend.withConnection("force-releasing '" + name + "'", c -> {
+            boolean released = backend.withConnection("force-releasing " + Arguments.quoted(name), c -> {
                 try (PreparedStatement ps = c.prepareStatement(dialect.forceReleaseSql())) {
                     ps.setString(1, name);
                     return ps.executeUpdate() == 1;
@@ -79,7 +81,8 @@ final class JdbcLockAdmin implements LockAdmin {
             backend.signals().signal(name);
             return released;
         } catch (JdbcBackend.ContentionException e) {
-            throw new IllegalStateException("force-releasing '" + name + "' collided with another transaction;"
+            throw new IllegalStateException("force-releasing " + Arguments.quoted(name)
+                    + " collided with another transaction;"
                     + " try again", e);
         }
     }
@@ -87,8 +90,9 @@ final class JdbcLockAdmin implements LockAdmin {
     /** One {@code UPDATE ... WHERE name = ? AND fence = ?} on a held row: compare and release in one statement. */
     @Override
     public boolean forceRelease(String name, long fencingToken) {
+        dialect.requireStorable(name);
         try {
-            boolean released = backend.withConnection("force-releasing '" + name + "'", c -> {
+            boolean released = backend.withConnection("force-releasing " + Arguments.quoted(name), c -> {
                 try (PreparedStatement ps = c.prepareStatement(dialect.forceReleaseIfSql())) {
                     ps.setString(1, name);
                     ps.setLong(2, fencingToken);
@@ -100,9 +104,20 @@ final class JdbcLockAdmin implements LockAdmin {
             }
             return released;
         } catch (JdbcBackend.ContentionException e) {
-            throw new IllegalStateException("force-releasing '" + name + "' collided with another transaction;"
+            throw new IllegalStateException("force-releasing " + Arguments.quoted(name)
+                    + " collided with another transaction;"
                     + " try again", e);
         }
+    }
+
+    /**
+     * {@code prefix} ({@code ""} for null), refused as a name the database cannot store is: no name held could start
+     * with it, and the database would answer with a store error.
+     */
+    private String storable(String prefix) {
+        String p = prefix == null ? "" : prefix;
+        dialect.requireStorable(p, "prefix");
+        return p;
     }
 
     /** Escapes LIKE wildcards with '!' so a prefix matches literally. */

@@ -50,15 +50,24 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             pool.close();
             throw e;
         }
-        ReleaseSignals signals = SharedSignals.forTable(StoreUri.redact(settings.driverUrl()), settings.table());
-        RemoteWakeups remote = dialect instanceof PostgresDialect
-                ? new PostgresNotices(pool.getDataSource(), pool, settings.table(), signals,
-                        Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),
-                        settings.redacted())
-                : RemoteWakeups.NONE;
-        return new JdbcBackend(pool, dialect, signals, remote,
-                settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(),
-                settings.redacted());
+        String signalsOf = StoreUri.redact(settings.driverUrl());
+        ReleaseSignals signals = SharedSignals.open(signalsOf, settings.table());
+        RemoteWakeups remote = RemoteWakeups.NONE;
+        try {
+            remote = dialect instanceof PostgresDialect
+                    ? new PostgresNotices(pool.getDataSource(), pool, settings.table(), signals,
+                            Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),
+                            settings.redacted())
+                    : RemoteWakeups.NONE;
+            return new JdbcBackend(pool, dialect, signals, remote,
+                    settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(),
+                    settings.redacted(), () -> SharedSignals.close(signalsOf, settings.table()));
+        } catch (RuntimeException e) {
+            remote.close();
+            SharedSignals.close(signalsOf, settings.table());
+            pool.close();
+            throw e;
+        }
     }
 
     /** {@code message} on one line: drivers' messages run over several (PostgreSQL's FATAL, Connector/J's hints). */

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.LockInfo;
@@ -77,18 +78,18 @@ final class JdbcPermits {
         Outcome outcome;
         boolean[] sent = {false};
         try {
-            outcome = backend.withConnection("acquiring a permit of '" + name + "'", c -> {
+            outcome = backend.withConnection("acquiring a permit of " + Arguments.quoted(name), c -> {
                 sent[0] = true;
                 return inTransaction(c, name, permits, token, owner, leaseMicros);
             });
             if (outcome.missingCounter) {
                 try {
-                    backend.withConnection("creating the permit counter of '" + name + "'",
+                    backend.withConnection("creating the permit counter of " + Arguments.quoted(name),
                             c -> insertCounter(c, name));
                 } catch (JdbcBackend.ContentionException concurrentlyCreated) {
                     // another client inserted it first: it exists now
                 }
-                outcome = backend.withConnection("acquiring a permit of '" + name + "'", c -> {
+                outcome = backend.withConnection("acquiring a permit of " + Arguments.quoted(name), c -> {
                     sent[0] = true;
                     return inTransaction(c, name, permits, token, owner, leaseMicros);
                 });
@@ -260,7 +261,7 @@ final class JdbcPermits {
 
     boolean release(Grant grant) {
         try {
-            return backend.withConnection("releasing a permit of '" + grant.name() + "'", c -> {
+            return backend.withConnection("releasing a permit of " + Arguments.quoted(grant.name()), c -> {
                 try (PreparedStatement ps = c.prepareStatement("UPDATE " + table
                         + " SET owner_token = NULL, expires_at = NULL, owner = NULL"
                         + " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now())) {
@@ -310,7 +311,7 @@ final class JdbcPermits {
 
     int held(String name) {
         ensureTable();
-        return backend.withConnection("counting the permits of '" + name + "'", c -> {
+        return backend.withConnection("counting the permits of " + Arguments.quoted(name), c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table
                     + " WHERE name = ? AND slot > 0 AND " + dialect.held())) {
                 ps.setString(1, name);

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -163,8 +164,8 @@ final class MySqlDialect extends SqlDialect {
                             return keys.getLong(1);
                         }
                     }
-                    throw new SQLException("the " + name() + " driver returned no LAST_INSERT_ID after taking over '"
-                            + name + "'", "HY000");
+                    throw new SQLException("the " + name() + " driver returned no LAST_INSERT_ID after taking over "
+                            + Arguments.quoted(name), "HY000");
                 default:
                     throw new SQLException("unexpected affected-row count " + rows + " from the acquire upsert",
                             "HY000");
@@ -185,8 +186,8 @@ final class MySqlDialect extends SqlDialect {
                     return keys.getLong(1);
                 }
             }
-            throw new SQLException("the " + name() + " driver returned no LAST_INSERT_ID after handing over '"
-                    + name + "'", "HY000");
+            throw new SQLException("the " + name() + " driver returned no LAST_INSERT_ID after handing over "
+                    + Arguments.quoted(name), "HY000");
         }
     }
 

@@ -204,10 +204,10 @@ final class PostgresDialect extends SqlDialect {
 
     /** PostgreSQL text holds no NUL character ("invalid byte sequence for encoding UTF8: 0x00", SQLState 22021). */
     @Override
-    void requireStorable(String name) {
-        int nul = name.indexOf('\0');
+    void requireStorable(String text, String what) {
+        int nul = text.indexOf('\0');
         if (nul >= 0) {
-            throw new IllegalArgumentException("name holds a NUL character (\\u0000) at index " + nul
+            throw new IllegalArgumentException(what + " holds a NUL character (\\u0000) at index " + nul
                     + ", which PostgreSQL cannot store in text");
         }
     }

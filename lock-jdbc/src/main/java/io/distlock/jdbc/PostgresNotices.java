@@ -45,6 +45,19 @@ final class PostgresNotices implements RemoteWakeups {
     private static final long LATE_ANNOUNCEMENT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final int MAX_TRACKED = 10_000;
     /**
+     * The longest an announcement counts: a store announces for {@code 2 x pollMaxMillis}, and {@code pollMaxMillis}
+     * is at most 60 s; a longer one is not a store's.
+     */
+    static final long MAX_ANNOUNCED_MILLIS = 120_000;
+    /** The most announcements of other stores kept, over every name: a flood of names or ids cannot grow past it. */
+    static final int MAX_KEPT_ANNOUNCEMENTS = 20_000;
+    /** The most notices waiting to be sent; past it a notice is dropped, costing its waiter a poll. */
+    private static final int MAX_QUEUED_NOTICES = 100_000;
+    /** PostgreSQL's limit on a notice's payload: it must be shorter than this many bytes. */
+    private static final int MAX_PAYLOAD_BYTES = 8000;
+    /** How often, at most, the announcements of every name are swept for those that ran out. */
+    private static final long PRUNE_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
      * A store id as announced: hex digits, few enough that {@code distlock_r_} and the id fit a channel name (63
      * bytes). An announcement with another id is not one of ours; a notice aimed at it could not be sent, and would
      * take the other notices of its batch down with it.
@@ -81,7 +94,12 @@ final class PostgresNotices implements RemoteWakeups {
     private final ConcurrentHashMap<String, Long> announcedAt = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Long> releasedAt = new ConcurrentHashMap<>();
     private final java.util.concurrent.CountDownLatch listenTried = new java.util.concurrent.CountDownLatch(1);
-    private final LinkedBlockingQueue<Notice> outgoing = new LinkedBlockingQueue<>();
+    /** Bounded: a peer that floods the channel (each {@code h} asks for a notice per name we wait for) drops notices. */
+    private final LinkedBlockingQueue<Notice> outgoing = new LinkedBlockingQueue<>(MAX_QUEUED_NOTICES);
+    /** The announcements kept in {@link #wantedElsewhere}, over every name, run out or not yet dropped. */
+    private final java.util.concurrent.atomic.AtomicInteger keptAnnouncements =
+            new java.util.concurrent.atomic.AtomicInteger();
+    private volatile long lastPrune = System.nanoTime();
     private final Thread listener;
     private final Thread sender;
     private volatile boolean closed;
@@ -101,9 +119,12 @@ final class PostgresNotices implements RemoteWakeups {
         this.pool = pool;
         this.channel = channel(table);
         this.signals = signals;
-        this.me = JVM_IDS.computeIfAbsent(signals, k -> UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+        synchronized (JVM_IDS) { // with close: an id is dropped when its last store closes, never while one opens
+            this.me = JVM_IDS.computeIfAbsent(signals,
+                    k -> UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+            OPEN_BY_ID.merge(me, 1, Integer::sum);
+        }
         this.ownChannel = channelOf(me);
-        OPEN_BY_ID.merge(me, 1, Integer::sum);
         this.wantedForNanos = TimeUnit.MILLISECONDS.toNanos(wantedForMillis);
         this.store = store;
         this.listener = new Thread(this::listen, "distlock-pg-listen");
@@ -138,7 +159,7 @@ final class PostgresNotices implements RemoteWakeups {
         if (last == null || now - last > wantedForNanos / 2) {
             announcedAt.put(name, now);
             ANNOUNCED_IDS.add(me);
-            outgoing.add(new Notice(channel, "w " + me + " " + TimeUnit.NANOSECONDS.toMillis(wantedForNanos) + " "
+            queue(new Notice(channel, "w " + me + " " + TimeUnit.NANOSECONDS.toMillis(wantedForNanos) + " "
                     + name));
         }
         if (announcedAt.size() > MAX_TRACKED) {
@@ -159,13 +180,46 @@ final class PostgresNotices implements RemoteWakeups {
         if (next == null) {
             return; // nobody elsewhere announced it, or every announcement ran out
         }
-        outgoing.add(new Notice(channelOf(next), "r " + me + " " + name));
+        queue(new Notice(channelOf(next), "r " + me + " " + name));
+    }
+
+    /**
+     * Queues {@code notice} for the sender, unless it cannot be sent (a payload of {@link #MAX_PAYLOAD_BYTES} or
+     * more: one such notice would fail the whole batch it is sent in) or {@link #MAX_QUEUED_NOTICES} wait already.
+     */
+    private void queue(Notice notice) {
+        if (notice.payload().getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= MAX_PAYLOAD_BYTES
+                || !outgoing.offer(notice)) {
+            LOG.log(System.Logger.Level.DEBUG, "a notice of store {0} was dropped: too long, or too many queued",
+                    store);
+        }
     }
 
     /** How many other stores' announcements of {@code name} have not run out: for tests. */
     int announcers(String name) {
         Announcers wanting = wantedElsewhere.get(name);
         return wanting == null ? 0 : wanting.live(System.nanoTime());
+    }
+
+    /** This store's id, whose channel is {@code distlock_r_} and the id: for tests. */
+    String id() {
+        return me;
+    }
+
+    /** How long the longest-lived announcement of {@code name} still counts, in milliseconds: for tests. */
+    long liveForMillis(String name) {
+        Announcers wanting = wantedElsewhere.get(name);
+        return wanting == null ? 0 : TimeUnit.NANOSECONDS.toMillis(wanting.liveFor(System.nanoTime()));
+    }
+
+    /** How many announcements of other stores are kept, of every name, run out or not: for tests. */
+    int keptAnnouncements() {
+        return wantedElsewhere.values().stream().mapToInt(Announcers::kept).sum();
+    }
+
+    /** How many ids this JVM's open stores use: for tests. */
+    static int jvmIds() {
+        return JVM_IDS.size();
     }
 
     /** How many other stores' announcements of {@code name} are kept, run out or not: for tests. */
@@ -222,39 +276,61 @@ final class PostgresNotices implements RemoteWakeups {
      */
     private void receive(String payload, boolean aimed) {
         String[] f = payload.split(" ", 4);
-        if (f.length >= 3 && !f[1].equals(me)) {
-            if (f[0].equals("w") && f.length == 4 && ID.matcher(f[1]).matches()) {
+        if (f.length >= 3 && !f[1].equals(me) && ID.matcher(f[1]).matches()) {
+            if (f[0].equals("w") && f.length == 4 && f[3].length() <= JdbcBackend.MAX_NAME_LENGTH) {
                 try {
                     long now = System.nanoTime();
-                    long until = now + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(f[2]));
-                    wantedElsewhere.computeIfAbsent(f[3], k -> new Announcers()).heard(f[1], until, now);
+                    long millis = Long.parseLong(f[2]);
+                    if (millis < 1) {
+                        return; // not one of ours
+                    }
+                    // at most what a store announces: a huge duration would overflow the clock and count for good
+                    long until = now + TimeUnit.MILLISECONDS.toNanos(Math.min(millis, MAX_ANNOUNCED_MILLIS));
+                    prune(now);
+                    Announcers wanting = wantedElsewhere.get(f[3]);
+                    if (wanting == null && keptAnnouncements.get() < MAX_KEPT_ANNOUNCEMENTS) {
+                        wanting = wantedElsewhere.computeIfAbsent(f[3], k -> new Announcers(keptAnnouncements));
+                    }
+                    if (wanting != null) { // else a flood: this waiter is not told of releases here, and polls
+                        wanting.heard(f[1], until, now);
+                    }
                     Long released = releasedAt.get(f[3]);
                     if (released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
                         // the waiter found it held just before our release: its announcement came too late for it
-                        outgoing.add(new Notice(channelOf(f[1]), "r " + me + " " + f[3]));
+                        queue(new Notice(channelOf(f[1]), "r " + me + " " + f[3]));
                     }
                 } catch (NumberFormatException e) {
                     // not one of ours: another program on the channel
                 }
-            } else if (f[0].equals("h") && ID.matcher(f[1]).matches()) {
+            } else if (f[0].equals("h")) {
                 String millis = Long.toString(TimeUnit.NANOSECONDS.toMillis(wantedForNanos));
                 for (String name : announcedAt.keySet()) {
                     if (signals.hasWaiters(name)) {
-                        outgoing.add(new Notice(channelOf(f[1]), "w " + me + " " + millis + " " + name));
+                        queue(new Notice(channelOf(f[1]), "w " + me + " " + millis + " " + name));
                     }
                 }
             } else if (f[0].equals("g")) {
                 forget(f[1]);
-            } else if (f[0].equals("r")) {
+            } else if (f[0].equals("r")
+                    && payload.length() - f[0].length() - f[1].length() - 2 <= JdbcBackend.MAX_NAME_LENGTH) {
                 String name = payload.substring(f[0].length() + f[1].length() + 2);
                 if (aimed && !signals.hasWaiters(name)) {
-                    outgoing.add(new Notice(channel, "r " + me + " " + name)); // our waiter is gone: tell everyone
+                    queue(new Notice(channel, "r " + me + " " + name)); // our waiter is gone: tell everyone
                 }
                 signals.signal(name); // also seen by an attempt in flight, which takes its ticket after it
             }
         }
-        long now = System.nanoTime();
-        if (wantedElsewhere.size() > MAX_TRACKED) {
+    }
+
+    /**
+     * Drops the announcements that ran out, and the names left with none, when over {@link #MAX_TRACKED} names or
+     * {@link #MAX_KEPT_ANNOUNCEMENTS} announcements are kept; at most every {@link #PRUNE_EVERY_NANOS}, since a sweep
+     * costs every name kept.
+     */
+    private void prune(long now) {
+        if ((wantedElsewhere.size() > MAX_TRACKED || keptAnnouncements.get() >= MAX_KEPT_ANNOUNCEMENTS)
+                && now - lastPrune > PRUNE_EVERY_NANOS) {
+            lastPrune = now;
             wantedElsewhere.values().removeIf(a -> a.live(now) == 0);
         }
     }
@@ -268,7 +344,7 @@ final class PostgresNotices implements RemoteWakeups {
         wantedElsewhere.forEach((name, wanting) -> {
             Long released = releasedAt.get(name);
             if (wanting.forget(id) && released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
-                outgoing.add(new Notice(channel, "r " + me + " " + name));
+                queue(new Notice(channel, "r " + me + " " + name));
             }
         });
     }
@@ -337,6 +413,12 @@ final class PostgresNotices implements RemoteWakeups {
     private static final class Announcers {
         private static final int MIN_PRUNE_ABOVE = 16;
         private final LinkedHashMap<String, Long> until = new LinkedHashMap<>();
+        /** The announcements kept over every name: one more for each id kept here, one fewer for each dropped. */
+        private final java.util.concurrent.atomic.AtomicInteger kept;
+
+        Announcers(java.util.concurrent.atomic.AtomicInteger kept) {
+            this.kept = kept;
+        }
 
         /** Above this many kept announcements, {@link #heard} drops those that ran out. */
         private int pruneAbove = MIN_PRUNE_ABOVE;
@@ -347,16 +429,29 @@ final class PostgresNotices implements RemoteWakeups {
          * store never releases keeps about the stores that wait at once, not every store that ever waited.
          */
         synchronized void heard(String id, long untilNanos, long now) {
+            if (!until.containsKey(id)) {
+                if (kept.get() >= MAX_KEPT_ANNOUNCEMENTS) {
+                    return; // a flood of names or ids: this store is not told of releases, and polls
+                }
+                kept.incrementAndGet();
+            }
             until.put(id, untilNanos);
             if (until.size() > pruneAbove) {
-                until.values().removeIf(u -> now - u > 0);
+                dropRunOut(now);
                 pruneAbove = Math.max(MIN_PRUNE_ABOVE, 2 * until.size());
             }
         }
 
+        /** Drops the announcements that ran out by {@code now}. */
+        private void dropRunOut(long now) {
+            int before = until.size();
+            until.values().removeIf(u -> now - u > 0);
+            kept.addAndGet(until.size() - before);
+        }
+
         /** The store to tell of a release now, moved to the end of the turns; null if every announcement ran out. */
         synchronized String next(long now) {
-            until.values().removeIf(u -> now - u > 0);
+            dropRunOut(now);
             Iterator<Map.Entry<String, Long>> first = until.entrySet().iterator();
             if (!first.hasNext()) {
                 return null;
@@ -369,7 +464,11 @@ final class PostgresNotices implements RemoteWakeups {
 
         /** Drops store {@code id}; whether it was kept. */
         synchronized boolean forget(String id) {
-            return until.remove(id) != null;
+            if (until.remove(id) == null) {
+                return false;
+            }
+            kept.decrementAndGet();
+            return true;
         }
 
         /** How many announcements are kept, run out or not. */
@@ -377,9 +476,14 @@ final class PostgresNotices implements RemoteWakeups {
             return until.size();
         }
 
+        /** How long the longest-lived announcement still counts, in nanoseconds; 0 if every one ran out. */
+        synchronized long liveFor(long now) {
+            return until.values().stream().mapToLong(u -> u - now).max().orElse(0);
+        }
+
         /** How many announcements have not run out. */
         synchronized int live(long now) {
-            until.values().removeIf(u -> now - u > 0);
+            dropRunOut(now);
             return until.size();
         }
     }
@@ -389,8 +493,14 @@ final class PostgresNotices implements RemoteWakeups {
         if (!closeCalled.compareAndSet(false, true)) {
             return;
         }
-        if (OPEN_BY_ID.compute(me, (k, n) -> n == null || n <= 1 ? null : n - 1) == null
-                && ANNOUNCED_IDS.remove(me)) {
+        boolean last;
+        synchronized (JVM_IDS) {
+            last = OPEN_BY_ID.compute(me, (k, n) -> n == null || n <= 1 ? null : n - 1) == null;
+            if (last) {
+                JVM_IDS.remove(signals, me);
+            }
+        }
+        if (last && ANNOUNCED_IDS.remove(me)) {
             sayGone();
         }
         closed = true;

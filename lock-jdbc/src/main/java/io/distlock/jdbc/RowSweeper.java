@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Arguments;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -285,7 +286,8 @@ final class RowSweeper implements AutoCloseable {
             return delete.executeUpdate();
         } catch (SQLException e) {
             if (isOneRowsTrouble(e)) {
-                LOG.log(System.Logger.Level.DEBUG, "row of ''{0}'' in store {1} not swept this time: {2}", name, store,
+                LOG.log(System.Logger.Level.DEBUG, "row of {0} in store {1} not swept this time: {2}",
+                        Arguments.quoted(name), store,
                         e.toString());
                 return 0;
             }

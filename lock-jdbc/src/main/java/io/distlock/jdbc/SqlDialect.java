@@ -166,7 +166,12 @@ abstract class SqlDialect {
      * Refuses a name this database cannot store in a text column, with an {@link IllegalArgumentException} saying
      * why, before any statement: otherwise every acquire of it would fail with a store error. None by default.
      */
-    void requireStorable(String name) {
+    final void requireStorable(String name) {
+        requireStorable(name, "name");
+    }
+
+    /** As {@link #requireStorable(String)} for {@code text}, called {@code what} in the message (a name, a prefix). */
+    void requireStorable(String text, String what) {
     }
 
     /** The condition "this row is held now" on the lock table. */

@@ -69,6 +69,40 @@ class JdbcNameAttackTest {
         }
     }
 
+    /**
+     * The admin view's doors that take a name or a prefix ({@code forceRelease} both ways, {@code list},
+     * {@code listPermits}) with a NUL: refused with an {@link IllegalArgumentException} naming the NUL where the
+     * database cannot store one (PostgreSQL), as the lock itself is, else answered; never a store error (r10 review).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.distlock.jdbc.Stores#all")
+    void adminDoorsTakeOrRefuseANulAsTheLockDoes(String label, String uri) {
+        String name = "a\u0000b";
+        try (LockStore store = BackendStores.open(uri)) {
+            boolean refused;
+            try {
+                store.lock(name).tryAcquire().ifPresent(Lease::release);
+                refused = false;
+            } catch (IllegalArgumentException e) {
+                refused = true;
+            }
+            List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> doors = List.of(
+                    () -> store.admin().forceRelease(name),
+                    () -> store.admin().forceRelease(name, 1),
+                    () -> store.admin().list(name, 10),
+                    () -> store.admin().listPermits(name, 10));
+            for (int door = 0; door < doors.size(); door++) {
+                Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(doors.get(door));
+                if (refused) {
+                    assertThat(thrown).as("admin door %d on %s", door, label)
+                            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NUL");
+                } else {
+                    assertThat(thrown).as("admin door %d on %s", door, label).isNull();
+                }
+            }
+        }
+    }
+
     private static String show(String name) {
         String head = name.length() > 12 ? name.substring(0, 12) : name;
         StringBuilder b = new StringBuilder("'");

@@ -64,7 +64,10 @@ class PostgresDeafListenerTest {
                     }
                 });
                 Awaitility.await("the waiter parked after finding the lock held").atMost(Duration.ofSeconds(10))
-                        .until(() -> signalsOf(path.through(direct), table).hasWaiters(name));
+                        .until(() -> {
+                            ReleaseSignals signals = signalsOf(path.through(direct), table);
+                            return signals != null && signals.hasWaiters(name);
+                        });
                 long released = System.nanoTime();
                 held.release();
                 Optional<Lease> got = waiting.get(WAKE_BOUND.plus(WAKE_BOUND).toMillis() + 5000, TimeUnit.MILLISECONDS);
@@ -79,7 +82,7 @@ class PostgresDeafListenerTest {
 
     /** The in-JVM release signals of the stores opened on {@code uri}, where a parked waiter shows. */
     private static ReleaseSignals signalsOf(String uri, String table) {
-        return SharedSignals.forTable(StoreUri.redact(JdbcSettings.parse(StoreUri.parse(uri)).driverUrl()), table);
+        return SharedSignals.peek(StoreUri.redact(JdbcSettings.parse(StoreUri.parse(uri)).driverUrl()), table);
     }
 
     /**

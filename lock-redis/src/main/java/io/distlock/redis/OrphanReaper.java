@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Arguments;
 import io.distlock.spi.Backoff;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -41,7 +42,8 @@ final class OrphanReaper {
 
     /** Deletes lock {@code name} in the background if it holds {@code value}; gives up after {@code leaseTime}. */
     void reap(String name, String value, Duration leaseTime) {
-        reap("lock '" + name + "'", () -> (Long) RedisScripts.RELEASE.run(client, calls.release(name, value)),
+        reap("lock "
+                + Arguments.quoted(name), () -> (Long) RedisScripts.RELEASE.run(client, calls.release(name, value)),
                 leaseTime);
     }
 

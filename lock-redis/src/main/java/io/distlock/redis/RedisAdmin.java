@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Arguments;
 import io.distlock.LockAdmin;
 import io.distlock.LockInfo;
 import java.time.Duration;
@@ -131,7 +132,7 @@ final class RedisAdmin implements LockAdmin {
      * owner token: it is compared, never shown.
      */
     HolderOnNode holderOnNode(String name) {
-        return RedisErrors.call(store, "reading lock '" + name + "'", () -> {
+        return RedisErrors.call(store, "reading lock " + Arguments.quoted(name), () -> {
             String value;
             try {
                 value = client.get(keys.lock(name));
@@ -175,7 +176,7 @@ final class RedisAdmin implements LockAdmin {
 
     @Override
     public boolean forceRelease(String name) {
-        Object reply = RedisErrors.call(store, "force-release lock '" + name + "'", () ->
+        Object reply = RedisErrors.call(store, "force-release lock " + Arguments.quoted(name), () ->
                 RedisScripts.FORCE_RELEASE.run(client, List.of(keys.lock(name)), List.of(keys.channel(name), name)));
         return ((Long) reply) == 1L;
     }
@@ -194,7 +195,7 @@ final class RedisAdmin implements LockAdmin {
         List<String> args = value == null
                 ? List.of(keys.channel(name), name, Long.toString(fencingToken))
                 : List.of(keys.channel(name), name, Long.toString(fencingToken), value);
-        Object reply = RedisErrors.call(store, "force-release lock '" + name + "'", () ->
+        Object reply = RedisErrors.call(store, "force-release lock " + Arguments.quoted(name), () ->
                 RedisScripts.FORCE_RELEASE_IF.run(client, List.of(keys.lock(name), keys.fence(name)), args));
         return reply instanceof String deleted ? deleted : null;
     }

@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Arguments;
 import io.distlock.LockAdmin;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
@@ -121,7 +122,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
             if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
                 reaper.reap(name, held.text(), leaseTime);
             }
-            throw RedisErrors.translate(store, "acquire lock '" + name + "'", e);
+            throw RedisErrors.translate(store, "acquire lock " + Arguments.quoted(name), e);
         }
         long answer = (Long) reply;
         long fence = LockCalls.grantedFence(answer);
@@ -176,7 +177,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
                     RedisScripts.PASS_ON.run(client, calls.passOn(name));
                 } catch (JedisException e) {
                     LOG.log(System.Logger.Level.DEBUG, "passing a wake-up of lock {0} on in redis store {1}"
-                            + " failed: {2}", name, store, e.toString());
+                            + " failed: {2}", io.distlock.Arguments.quoted(name), store, e.toString());
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -199,7 +200,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
                             calls.releaseWithTombstone(name, OwnerValue.of(grant), grant.ownerToken(), tombstoneMs))
                     : RedisScripts.RELEASE.run(client, calls.release(name, held));
         } catch (JedisException e) {
-            throw RedisErrors.translate(store, "release lock '" + name + "'", e);
+            throw RedisErrors.translate(store, "release lock " + Arguments.quoted(name), e);
         }
         signals().signal(name);
         return ((Long) reply) == 1L;
@@ -219,7 +220,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
                     OwnerValue.of(grant), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
                     slotted ? tombstoneMs : null));
         } catch (JedisException e) {
-            throw RedisErrors.translate(store, "release lock '" + name + "'", e);
+            throw RedisErrors.translate(store, "release lock " + Arguments.quoted(name), e);
         }
         places.queued(name, 2 * WAITER_MARGIN.toNanos()); // it queued this client for its next thread
         return ((Long) reply) == 1L;
@@ -245,7 +246,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
             if (!(e instanceof JedisDataException)) {
                 reaper.reap(name, held.text(), leaseTime);
             }
-            throw RedisErrors.translate(store, "hand over lock '" + name + "'", e);
+            throw RedisErrors.translate(store, "hand over lock " + Arguments.quoted(name), e);
         }
         List<?> result = (List<?>) reply;
         long fence = (Long) result.get(0);

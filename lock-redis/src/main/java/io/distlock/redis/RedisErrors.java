@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Arguments;
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import java.util.function.Supplier;
@@ -48,7 +49,7 @@ final class RedisErrors {
      * limit could let in more holders than theirs, so nothing is granted. The key's value is not shown.
      */
     static LockException limitKeyHoldsNoLimit(String where, String semaphore, String key) {
-        return new LockException(where + ": the limit key '" + key + "' of semaphore '" + semaphore
+        return new LockException(where + ": the limit key " + Arguments.quoted(key) + " of semaphore '" + semaphore
                 + "' holds no limit (every grant writes a whole number of permits from 1 to the store's maximum), so"
                 + " the limit its holders stated is unknown and no permit is granted while it does; delete the key to"
                 + " let the next grant record its limit");

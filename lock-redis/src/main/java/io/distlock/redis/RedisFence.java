@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Arguments;
 import io.distlock.StaleFenceException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -123,7 +124,8 @@ public final class RedisFence {
         requireKey(key);
         Objects.requireNonNull(fields, "fields must not be null");
         if (fields.isEmpty()) {
-            throw new IllegalArgumentException("fields must not be empty: nothing to write to '" + key + "'");
+            throw new IllegalArgumentException("fields must not be empty: nothing to write to "
+                    + Arguments.quoted(key));
         }
         requireToken(fencingToken);
         List<String> args = new ArrayList<>(1 + 2 * fields.size());

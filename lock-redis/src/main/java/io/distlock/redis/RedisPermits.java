@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Arguments;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
@@ -115,9 +116,9 @@ final class RedisPermits {
         } catch (JedisException e) {
             if (!(e instanceof JedisDataException) && reaper != null) {
                 // no reply: the script may have run and taken a permit that no one will renew or release
-                reaper.reap("a permit of semaphore '" + name + "'", () -> takeBack(name, value), leaseTime);
+                reaper.reap("a permit of semaphore " + Arguments.quoted(name), () -> takeBack(name, value), leaseTime);
             }
-            throw RedisErrors.translate(store, "acquire a permit of semaphore '" + name + "'", e);
+            throw RedisErrors.translate(store, "acquire a permit of semaphore " + Arguments.quoted(name), e);
         }
         long code = (Long) result.get(0);
         long number = (Long) result.get(1);
@@ -145,7 +146,7 @@ final class RedisPermits {
         List<String> args = slotted
                 ? List.of((String) grant.handle(), keys.channel(signal), signal, tombstoneMs())
                 : List.of((String) grant.handle(), keys.channel(signal), signal);
-        Object reply = RedisErrors.call(store, "release a permit of semaphore '" + name + "'",
+        Object reply = RedisErrors.call(store, "release a permit of semaphore " + Arguments.quoted(name),
                 () -> RedisPermitScripts.RELEASE.run(client, keyList, args));
         signals.signal(signal);
         return ((Long) reply) == 1L;
@@ -205,7 +206,7 @@ final class RedisPermits {
     }
 
     int held(String name) {
-        Object reply = RedisErrors.call(store, "count the permits of semaphore '" + name + "'",
+        Object reply = RedisErrors.call(store, "count the permits of semaphore " + Arguments.quoted(name),
                 () -> RedisPermitScripts.HELD.run(client, List.of(holders(name)), List.of()));
         return (int) (long) (Long) reply;
     }

@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Arguments;
 import io.distlock.LockAdmin;
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
@@ -169,7 +170,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
         }
         releaseEverywhere(name, value);
         if (!quorum.reachable(failed)) {
-            throw unavailable("acquire lock '" + name + "'", replies);
+            throw unavailable("acquire lock " + Arguments.quoted(name), replies);
         }
         return Attempt.held(holderTtl >= 0 ? TimeUnit.MILLISECONDS.toNanos(holderTtl) : -1);
     }
@@ -230,7 +231,7 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
             return true;
         }
         if (released + failed >= quorum.quorum()) {
-            throw unavailable("release lock '" + name + "'", replies);
+            throw unavailable("release lock " + Arguments.quoted(name), replies);
         }
         return false;
     }

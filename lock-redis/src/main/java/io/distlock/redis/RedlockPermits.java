@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Arguments;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
@@ -103,7 +104,7 @@ final class RedlockPermits {
     }
 
     private Grant attempt(String name, int permits, Duration leaseTime) {
-        String what = "acquire a permit of semaphore '" + name + "'";
+        String what = "acquire a permit of semaphore " + Arguments.quoted(name);
         List<String> scanKeys = new ArrayList<>();
         scanKeys.add(limit(name));
         scanKeys.addAll(slots(name, permits));
@@ -200,7 +201,7 @@ final class RedlockPermits {
             throw new IllegalStateException(PermitBackend.limitMismatch(name, recorded, permits));
         }
         if (!quorum.reachable(failed)) {
-            throw nodes.unavailable("acquire a permit of semaphore '" + name + "'", replies);
+            throw nodes.unavailable("acquire a permit of semaphore " + Arguments.quoted(name), replies);
         }
         return null;
     }
@@ -232,7 +233,7 @@ final class RedlockPermits {
             return true;
         }
         if (released + failed >= quorum.quorum()) {
-            throw nodes.unavailable("release a permit of semaphore '" + name + "'", replies);
+            throw nodes.unavailable("release a permit of semaphore " + Arguments.quoted(name), replies);
         }
         return false;
     }
@@ -280,7 +281,7 @@ final class RedlockPermits {
                 node -> RedlockPermitScripts.SLOTS.run(node, List.of(limit(name)), List.of()));
         int failed = (int) limits.stream().filter(RedlockBackend.Outcome::failed).count();
         if (!quorum.reachable(failed)) {
-            throw nodes.unavailable("count the permits of semaphore '" + name + "'", limits);
+            throw nodes.unavailable("count the permits of semaphore " + Arguments.quoted(name), limits);
         }
         int permits = 0;
         for (RedlockBackend.Outcome<Object> outcome : limits) {

@@ -1,5 +1,6 @@
 package io.distlock.shedlock;
 
+import io.distlock.Arguments;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockOptions;
@@ -207,8 +208,8 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
         }
 
         private void expire() {
-            LOG.log(Level.WARNING, "ShedLock task lock ''{0}'' reached its lockAtMostFor while the task still ran: "
-                    + "released, another node may start the task now", name);
+            LOG.log(Level.WARNING, "ShedLock task lock {0} reached its lockAtMostFor while the task still ran: "
+                    + "released, another node may start the task now", Arguments.quoted(name));
             release();
         }
 
@@ -221,12 +222,12 @@ public final class DistlockLockProvider implements ExtensibleLockProvider, AutoC
             try {
                 lease.release();
             } catch (LockLostException e) {
-                LOG.log(Level.WARNING, "ShedLock task lock ''{0}'' was lost before it was released (the task ran "
+                LOG.log(Level.WARNING, "ShedLock task lock {0} was lost before it was released (the task ran "
                         + "longer than lockAtMostFor, or the store lost it): runs may have overlapped; {1}",
-                        name, e.getMessage());
+                        Arguments.quoted(name), e.getMessage());
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "could not release ShedLock task lock ''" + name
-                        + "''; it frees itself when its lease time ends", e);
+                LOG.log(Level.WARNING, "could not release ShedLock task lock " + Arguments.quoted(name)
+                        + "; it frees itself when its lease time ends", e);
             }
         }
     }

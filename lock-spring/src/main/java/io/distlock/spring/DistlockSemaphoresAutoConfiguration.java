@@ -1,5 +1,6 @@
 package io.distlock.spring;
 
+import io.distlock.Arguments;
 import io.distlock.LockStore;
 import io.distlock.DistributedSemaphore;
 import io.distlock.StoreUnavailableException;
@@ -65,12 +66,13 @@ public class DistlockSemaphoresAutoConfiguration {
                     .bind(PROPERTY, Bindable.mapOf(String.class, Integer.class)).orElse(Map.of());
             semaphores.forEach((name, permits) -> {
                 if (permits == null || permits < 1) {
-                    throw new IllegalArgumentException(PROPERTY + "." + name + " (the permits of semaphore '" + name
-                            + "') must be at least 1, got " + permits);
+                    throw new IllegalArgumentException(PROPERTY + "." + name + " (the permits of semaphore "
+                            + Arguments.quoted(name) + ") must be at least 1, got " + permits);
                 }
                 RootBeanDefinition definition = new RootBeanDefinition(DistributedSemaphore.class,
                         () -> semaphore(beanFactory.getBean(LockStore.class), name, permits));
-                definition.setDescription("distlock semaphore '" + name + "' with " + permits + " permits ("
+                definition.setDescription("distlock semaphore " + Arguments.quoted(name) + " with " + permits
+                        + " permits ("
                         + PROPERTY + ")");
                 registry.registerBeanDefinition(name, definition);
             });

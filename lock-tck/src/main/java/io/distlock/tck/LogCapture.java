@@ -22,11 +22,26 @@ final class LogCapture {
 
     /** Runs {@code task}, returning what it logged. */
     static String during(Runnable task) {
+        return during(task, logger -> true, true);
+    }
+
+    /**
+     * Runs {@code task}, returning what distlock's own loggers (those under {@code io.distlock}) logged, without
+     * standard error: what the store's clients log (a JDBC driver's trace of its parameters) is theirs.
+     */
+    static String ofDistlockDuring(Runnable task) {
+        return during(task, logger -> logger != null && logger.startsWith("io.distlock"), false);
+    }
+
+    private static String during(Runnable task, java.util.function.Predicate<String> loggers, boolean stderr) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         StringBuilder records = new StringBuilder();
         Handler handler = new Handler() {
             @Override
             public void publish(LogRecord r) {
+                if (!loggers.test(r.getLoggerName())) {
+                    return;
+                }
                 synchronized (records) {
                     records.append(r.getLoggerName()).append(": ").append(r.getMessage());
                     if (r.getParameters() != null) {
@@ -64,7 +79,7 @@ final class LogCapture {
             root.removeHandler(handler);
         }
         synchronized (records) {
-            return records + err.toString(StandardCharsets.UTF_8);
+            return records + (stderr ? err.toString(StandardCharsets.UTF_8) : "");
         }
     }
 

@@ -108,6 +108,82 @@ public interface NameRules extends TckSupport {
     }
 
     @Test
+    @DisplayName("§12.7 a name the store's lock refuses (a NUL where the database cannot store one) is refused by "
+            + "every admin door with an IllegalArgumentException too, and one it takes is answered there: never a "
+            + "store error")
+    default void rule_12_7_adminDoorsTakeOrRefuseANameAsTheLockDoes() {
+        LockStore store = tck().client();
+        if (!store.features().admin()) {
+            return; // nothing to check: no admin view
+        }
+        String name = tck().name("a\u0000b");
+        boolean refused;
+        try {
+            store.lock(name).tryAcquire().ifPresent(Lease::release);
+            refused = false;
+        } catch (IllegalArgumentException e) {
+            refused = true;
+        }
+        List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> doors = new ArrayList<>(List.of(
+                () -> store.admin().forceRelease(name), () -> store.admin().forceRelease(name, 1),
+                () -> store.admin().list(name, 10)));
+        if (store.admin().listsPermits()) {
+            doors.add(() -> store.admin().listPermits(name, 10));
+        }
+        for (int door = 0; door < doors.size(); door++) {
+            Throwable thrown = catchThrowable(doors.get(door));
+            if (refused) {
+                assertThat(thrown).as("admin door %d for a name the lock refused", door)
+                        .isInstanceOf(IllegalArgumentException.class);
+            } else {
+                assertThat(thrown).as("admin door %d for a name the lock took", door).isNull();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("§12.6 a name's line breaks and control characters forge no line in a log or an exception message, "
+            + "and a long name is cut there")
+    default void rule_12_6_namesInMessagesForgeNoLineAndAreCut() {
+        LockStore store = tck().client();
+        String forging = tck().name("x\n[ERROR] forged\r[ERROR] forged\u2028[ERROR] forged\u0085[ERROR] forged");
+        String longName = tck().name("n").concat("n".repeat(Math.max(0, store.features().maxNameLength()
+                - tck().name("n").length())));
+        List<String> messages = new ArrayList<>();
+        String logged = LogCapture.ofDistlockDuring(() -> {
+            for (String name : List.of(forging, longName)) {
+                try (Lease held = store.lock(name).acquire()) {
+                    // a nested acquisition with other options is refused with a message naming the lock
+                    messages.add(catchThrowable(() -> store.lock(name, LockOptions.defaults()
+                            .withLeaseTime(Duration.ofSeconds(77))).tryAcquire()).getMessage());
+                    if (store.features().admin()) {
+                        assertThat(store.admin().forceRelease(name)).as("force-release of %s", name.length())
+                                .isTrue();
+                        messages.add(catchThrowable(held::release).getMessage());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                } catch (RuntimeException e) {
+                    messages.add(e.getMessage()); // a lost lease at close: its message is checked too
+                }
+            }
+        });
+        List<String> texts = new ArrayList<>(messages);
+        texts.add(logged);
+        for (String text : texts) {
+            assertThat(text).as("a message about a name").isNotNull();
+            for (String line : text.split("\r\n|[\n\r\u2028\u2029\u0085\u000B\u000C]")) {
+                assertThat(line).as("a line of %s", text).doesNotStartWith("[ERROR] forged");
+            }
+        }
+        for (String message : messages) {
+            assertThat(message.length()).as("length of a message about a name of %s characters: %s",
+                    longName.length(), message).isLessThan(600);
+        }
+    }
+
+    @Test
     @DisplayName("§12.4 a lease time or an extension past LockOptions.MAX_LEASE_TIME is refused before the store is "
             + "asked")
     default void rule_12_4_tooLongLeaseTimesRefusedBeforeTheStore() throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.distlock.zookeeper;
 
+import io.distlock.Arguments;
 import io.distlock.LockException;
 import java.nio.charset.StandardCharsets;
 
@@ -34,7 +35,8 @@ final class FenceFloor {
      */
     static long next(String what, String name, long last) {
         if (last == Long.MAX_VALUE) {
-            throw new LockException("the fence of " + what + " '" + name + "' is exhausted: its parent node holds "
+            throw new LockException("the fence of " + what + " " + Arguments.quoted(name)
+                    + " is exhausted: its parent node holds "
                     + "the largest 64-bit token, so no larger one can be granted; nothing was granted");
         }
         return last + 1;

@@ -1,5 +1,6 @@
 package io.distlock.zookeeper;
 
+import io.distlock.Arguments;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -39,7 +40,8 @@ final class NodeNames {
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .encode(CharBuffer.wrap(name));
         } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("lock name '" + name + "' is not valid Unicode (unpaired surrogate)", e);
+            throw new IllegalArgumentException("lock name " + Arguments.quoted(name)
+                    + " is not valid Unicode (unpaired surrogate)", e);
         }
         StringBuilder out = new StringBuilder(name.length() + 16);
         while (utf8.hasRemaining()) {
@@ -65,23 +67,27 @@ final class NodeNames {
             char c = node.charAt(i);
             if (c == '%') {
                 if (i + 2 >= node.length()) {
-                    throw new IllegalArgumentException("node name '" + node + "' ends inside an escape");
+                    throw new IllegalArgumentException("node name " + Arguments.quoted(node)
+                            + " ends inside an escape");
                 }
                 int hi = Character.digit(node.charAt(i + 1), 16);
                 int lo = Character.digit(node.charAt(i + 2), 16);
                 if (hi < 0 || lo < 0) {
-                    throw new IllegalArgumentException("node name '" + node + "' has a bad escape at " + i);
+                    throw new IllegalArgumentException("node name " + Arguments.quoted(node)
+                            + " has a bad escape at " + i);
                 }
                 int value = (hi << 4) | lo;
                 if (isPlain(value)) {
-                    throw new IllegalArgumentException("node name '" + node + "' escapes a plain character");
+                    throw new IllegalArgumentException("node name " + Arguments.quoted(node)
+                            + " escapes a plain character");
                 }
                 bytes.write(value);
                 i += 2;
             } else if (c < 0x80 && isPlain(c)) {
                 bytes.write(c);
             } else {
-                throw new IllegalArgumentException("node name '" + node + "' has an unescaped '" + c + "'");
+                throw new IllegalArgumentException("node name " + Arguments.quoted(node) + " has an unescaped '" + c
+                        + "'");
             }
         }
         try {
@@ -91,7 +97,7 @@ final class NodeNames {
                     .decode(ByteBuffer.wrap(bytes.toByteArray()))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("node name '" + node + "' is not UTF-8 once decoded", e);
+            throw new IllegalArgumentException("node name " + Arguments.quoted(node) + " is not UTF-8 once decoded", e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.distlock.zookeeper;
 
+import io.distlock.Arguments;
 import io.distlock.LockAdmin;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
@@ -428,7 +429,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             if (System.nanoTime() - giveUp > 0) {
                 throw new StoreUnavailableException("ZooKeeper store " + errors.store() + ": the fence of " + what
-                        + " '" + name + "' was written by other grants at every attempt for the connection timeout of "
+                        + " " + Arguments.quoted(name)
+                        + " was written by other grants at every attempt for the connection timeout of "
                         + Duration.ofNanos(operationNanos));
             }
         }

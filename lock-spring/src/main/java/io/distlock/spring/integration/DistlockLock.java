@@ -1,5 +1,6 @@
 package io.distlock.spring.integration;
 
+import io.distlock.Arguments;
 import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
@@ -91,7 +92,8 @@ public final class DistlockLock implements org.springframework.integration.suppo
         Thread me = Thread.currentThread();
         Holding holding = holdings.get(me);
         if (holding == null || holding.leases.isEmpty()) {
-            throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold lock '" + name() + "'");
+            throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold lock "
+                    + Arguments.quoted(name()));
         }
         Lease lease = holding.leases.pop();
         boolean outermost = holding.leases.isEmpty();
@@ -103,7 +105,7 @@ public final class DistlockLock implements org.springframework.integration.suppo
             lease.release();
         } catch (LockLostException lost) {
             if (outermost) {
-                throw new ConcurrentModificationException("lock '" + name() + "' (fencing token "
+                throw new ConcurrentModificationException("lock " + Arguments.quoted(name()) + " (fencing token "
                         + lost.fencingToken() + ") was lost while held: " + lost.getMessage()
                         + "; the data it protects may have been changed by another holder meanwhile", lost);
             }
@@ -114,8 +116,8 @@ public final class DistlockLock implements org.springframework.integration.suppo
     /** Not supported: a waiter in another process cannot be signalled through a lock store. */
     @Override
     public Condition newCondition() {
-        throw new UnsupportedOperationException("distributed locks have no conditions: lock '" + name()
-                + "' cannot wake a waiter in another process");
+        throw new UnsupportedOperationException("distributed locks have no conditions: lock " + Arguments.quoted(name())
+                + " cannot wake a waiter in another process");
     }
 
     /**
@@ -129,7 +131,7 @@ public final class DistlockLock implements org.springframework.integration.suppo
         Lease lease = holding == null ? null : holding.leases.peek();
         if (lease == null) {
             throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
-                    + " does not hold lock '" + name() + "'");
+                    + " does not hold lock " + Arguments.quoted(name()));
         }
         return lease;
     }
@@ -157,7 +159,8 @@ public final class DistlockLock implements org.springframework.integration.suppo
             throw new IllegalStateException(e.getMessage(), e);
         }
         if (!lease.extend(leaseTime)) {
-            throw new IllegalStateException("lock '" + name() + "' (fencing token " + lease.fencingToken()
+            throw new IllegalStateException("lock " + Arguments.quoted(name()) + " (fencing token "
+                    + lease.fencingToken()
                     + ") was lost: it can no longer be renewed");
         }
     }

@@ -1,5 +1,6 @@
 package io.distlock.spring.integration;
 
+import io.distlock.Arguments;
 import io.distlock.LockStore;
 import java.time.Duration;
 import java.util.Objects;
@@ -87,7 +88,8 @@ public final class DistlockLockRegistry
     private DistlockLock held(Object lockKey) {
         DistlockLock lock = lockKey instanceof String key ? locks.get(key) : null;
         if (lock == null) {
-            throw new IllegalStateException("lock '" + lockKey + "' was not obtained from this registry");
+            throw new IllegalStateException("lock " + Arguments.quoted(String.valueOf(lockKey))
+                    + " was not obtained from this registry");
         }
         return lock;
     }
