@@ -108,6 +108,10 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     @Override
     protected Attempt attempt(String name, Duration leaseTime) {
         dialect.requireStorable(name);
+        boolean waiting = signals.hasWaiters(name); // a waiting loop, not a single try, is attempting
+        if (waiting && remote.queued(name)) {
+            return Attempt.held(-1); // queued for its turn: woken when it comes (and let through every pollMax)
+        }
         String token = OwnerTokens.newToken();
         String owner = owner();
         long fence;
@@ -133,10 +137,14 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         }
         if (fence > 0) {
             sweeper.granted(leaseTime, fence);
+            if (waiting) {
+                remote.granted(name);
+            }
             return Attempt.granted(new Grant(name, token, fence, null));
         }
-        if (signals.hasWaiters(name)) {
+        if (waiting) {
             remote.waiting(name); // a waiting loop (not a single try) found it held: ask other processes to tell
+            return Attempt.held(remote.headDelayNanos(name));
         }
         return Attempt.held(-1);
     }
@@ -146,7 +154,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
      * jitter (half to all of the step),
      * so many waiting clients neither hammer the database nor wake in lockstep. Local releases wake waiters at once
      * through {@link #signals()}, releases in other processes through {@link RemoteWakeups} where the database has
-     * them (PostgreSQL); polling covers the rest and expiries.
+     * them (PostgreSQL's notices, MariaDB's turns); polling covers the rest and expiries.
      */
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
@@ -159,13 +167,8 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return withConnection("releasing " + Arguments.quoted(grant.name()), c -> {
-                        try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
-                            ps.setString(1, grant.name());
-                            ps.setString(2, grant.ownerToken());
-                            return ps.executeUpdate() == 1;
-                        }
-                    });
+                    return withConnection("releasing " + Arguments.quoted(grant.name()),
+                            c -> remote.release(c, dialect, grant.name(), grant.ownerToken()));
                 } catch (ContentionException e) {
                     if (attempt == RELEASE_TRIES) {
                         throw failures.translate(e.sql, "releasing " + Arguments.quoted(grant.name())

@@ -58,6 +58,9 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
                     ? new PostgresNotices(pool.getDataSource(), pool, settings.table(), signals,
                             Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),
                             settings.redacted())
+                    : dialect instanceof MySqlDialect
+                    ? new MariaDbTurns(pool.getDataSource(), settings.table(), signals, settings.pollMinMillis(),
+                            settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted())
                     : RemoteWakeups.NONE;
             return new JdbcBackend(pool, dialect, signals, remote,
                     settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(),

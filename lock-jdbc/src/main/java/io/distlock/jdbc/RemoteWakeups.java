@@ -25,6 +25,41 @@ interface RemoteWakeups extends AutoCloseable {
     /** A waiter of this store found {@code name} held and waits for it. */
     void waiting(String name);
 
+    /**
+     * Whether the next attempt of a waiter of this store at {@code name} may be skipped, because the store waits in
+     * a queue for its turn and is woken when it comes; a store still lets one attempt through every
+     * {@code pollMaxMillis}, the safety net of a lost turn. False by default.
+     */
+    default boolean queued(String name) {
+        return false;
+    }
+
+    /**
+     * After a failed attempt at {@code name}: the pause before the next one when this store's turn has come (it is
+     * at the head of the queue, and the holder took the lock without a turn), or -1 for the ordinary back-off.
+     */
+    default long headDelayNanos(String name) {
+        return -1;
+    }
+
+    /** A waiter of this store was granted {@code name}. */
+    default void granted(String name) {
+    }
+
+    /**
+     * Frees the row of {@code name} if {@code token} still holds it, on {@code c}, in one statement; answers whether
+     * it did. By default the dialect's release statement; a store may also read from the same statement whether
+     * another store waits for a turn at the name.
+     */
+    default boolean release(java.sql.Connection c, SqlDialect dialect, String name, String token)
+            throws java.sql.SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
     /** This store released {@code name}. */
     void released(String name);
 

@@ -1,0 +1,514 @@
+package io.distlock.jdbc;
+
+import io.distlock.Arguments;
+import io.distlock.spi.Backoff;
+import io.distlock.spi.ReleaseSignals;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.HexFormat;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+
+/**
+ * Turns across processes on MariaDB, where no message reaches another client: the stores that wait for a name queue
+ * server-side in {@code GET_LOCK} on a turn lock named after it, each on a connection of its own outside the pool,
+ * and only the store at the head of the queue tries the lock; the store that took the lock through its turn keeps
+ * the turn lock while it holds the lock and releases it right after its release, which wakes the next store at once
+ * (as Curator's predecessor watch does on ZooKeeper), and queues again if it asks for the name again at once, so it
+ * does not take the lock back before the store whose turn it is. A store that releases a lock it took without a turn
+ * while another store holds the turn learns so from its release statement (same round trip) and queues too.
+ *
+ * <p>The turn lock is advisory: the acquire statement still decides every grant. A queued waiter still tries the lock
+ * every {@code pollMaxMillis}, so a lost turn (a turn holder that hangs, a holder that took the lock without a turn)
+ * costs one poll, never a hang; a store that closes or dies loses its connections and with them its turn locks,
+ * which the server grants to the next store at once. An uncontended acquire and release never touch a turn lock, and
+ * cost no extra round trip. Turn locks live in the server's memory, never in a table, so names used once leave nothing
+ * behind. Used on MariaDB servers only (not tried on MySQL, where stores poll as before).
+ */
+final class MariaDbTurns implements RemoteWakeups {
+
+    private static final System.Logger LOG = System.getLogger(MariaDbTurns.class.getName());
+    /** At most this many names queue at once per store (each holds a connection); others wait by polling. */
+    static final int MAX_TURNS = 8;
+    /**
+     * The longest wait in the queue in one statement: the waiter polls meanwhile (every pollMaxMillis), so this only
+     * bounds how long a worker whose waiter left stays queued.
+     */
+    private static final long QUEUE_WAIT_MILLIS = 5000;
+    /**
+     * How long a store that passed its turn on waits for its own next attempt at the name before it stops queueing
+     * (an attempt that comes later goes straight to the database): a thread that takes the lock again right after
+     * its release needs a moment on a busy machine.
+     */
+    private static final long GRACE_MILLIS = 10;
+    /** At most this many names are remembered as released while another store waited for its turn. */
+    private static final int MAX_CONTENDED = 10_000;
+    /** How often a worker checks that its store still wants a turn it holds (a waiter may have given up). */
+    private static final long INTEREST_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final DataSource direct;
+    private final ReleaseSignals signals;
+    private final String table;
+    private final double queueSeconds;
+    private final long pollMinNanos;
+    private final long pollMaxNanos;
+    private final long graceNanos;
+    private final String store;
+    private final ConcurrentHashMap<String, Turn> turns = new ConcurrentHashMap<>();
+    /** Names this store released while another store held their turn lock, with when: see {@link #release}. */
+    private final ConcurrentHashMap<String, Long> contendedAt = new ConcurrentHashMap<>();
+    private final ArrayDeque<Connection> idle = new ArrayDeque<>();
+    private volatile boolean closed;
+    /** Set once a connection shows a server other than MariaDB (turns not tried on MySQL): polling only. */
+    private volatile boolean unsupported;
+
+    /**
+     * Turns for the lock table {@code table}; {@code direct} opens the workers' connections (outside the pool). A
+     * queued waiter polls every {@code pollMaxMillis}; the head polls from {@code pollMinMillis}; one wait in the
+     * queue lasts at most 5 s and half the socket timeout.
+     */
+    MariaDbTurns(DataSource direct, String table, ReleaseSignals signals, long pollMinMillis,
+            long pollMaxMillis, long socketTimeoutMillis, String store) {
+        this.direct = direct;
+        this.signals = signals;
+        this.table = table;
+        this.queueSeconds = Math.min(QUEUE_WAIT_MILLIS, socketTimeoutMillis / 2) / 1000.0;
+        this.pollMinNanos = TimeUnit.MILLISECONDS.toNanos(pollMinMillis);
+        this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
+        this.graceNanos = Math.max(pollMinNanos, TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS));
+        this.store = store;
+    }
+
+    /**
+     * The server-side lock of a name's turns, as an SQL expression of one parameter ({@link #turnKey}): the same for
+     * every client of the database, table and name however its URL is spelled, short (MySQL takes 64 characters)
+     * and free of the name's text. Hashed as bytes: a name's characters never meet the database name's collation.
+     */
+    static final String TURN_LOCK = "CONCAT('distlock:', LEFT(SHA2(CONCAT(CAST(DATABASE() AS BINARY), ?), 256), 40))";
+
+    /** The parameter of {@link #TURN_LOCK} for {@code name}: hex digits of a SHA-256 of the table and the name. */
+    String turnKey(String name) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(table.getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            return HexFormat.of().formatHex(sha.digest(name.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    @Override
+    public void waiting(String name) {
+        if (closed || unsupported) {
+            return;
+        }
+        Turn t = turns.get(name);
+        if (t != null) {
+            if (t.wanted()) {
+                return;
+            }
+            turns.remove(name, t); // done: a new turn replaces it
+        }
+        if (turns.size() >= MAX_TURNS) {
+            return; // this store waits for many names at once: the others poll
+        }
+        Turn made = new Turn(name);
+        if (turns.putIfAbsent(name, made) == null) {
+            Thread worker = new Thread(() -> made.run(), "distlock-mariadb-turn");
+            worker.setDaemon(true);
+            made.worker = worker;
+            worker.start();
+        } else {
+            Turn other = turns.get(name);
+            if (other != null) {
+                other.wanted();
+            }
+        }
+    }
+
+    @Override
+    public boolean queued(String name) {
+        Turn t = turns.get(name);
+        if (t != null) {
+            return t.skipAttempt();
+        }
+        Long seen = contendedAt.remove(name);
+        if (seen == null || System.nanoTime() - seen > pollMaxNanos) {
+            return false;
+        }
+        // this store released the name while another store held its turn: it queues behind it, not barging in
+        waiting(name);
+        return turns.containsKey(name);
+    }
+
+    /**
+     * The release statement, which also reads (into the generated key, in the same round trip) whether a store holds
+     * the name's turn lock: one that waits at the head of the queue while this store held the lock without a turn.
+     * Then this store's next waiting acquire of the name, if it comes within a poll, queues instead of retaking the
+     * lock before that store's next attempt.
+     */
+    @Override
+    public boolean release(Connection c, SqlDialect dialect, String name, String token) throws SQLException {
+        if (unsupported) {
+            return RemoteWakeups.super.release(c, dialect, name, token);
+        }
+        try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql()
+                + " AND LAST_INSERT_ID(COALESCE(IS_USED_LOCK(" + TURN_LOCK + "), 0) + 1) > 0",
+                Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            ps.setString(3, turnKey(name));
+            if (ps.executeUpdate() != 1) {
+                return false;
+            }
+            long used = 0;
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                if (keys.next()) {
+                    used = keys.getLong(1);
+                }
+            }
+            if (used > 1 && !turns.containsKey(name)) {
+                long now = System.nanoTime();
+                if (contendedAt.size() >= MAX_CONTENDED) {
+                    contendedAt.values().removeIf(at -> now - at > pollMaxNanos);
+                }
+                if (contendedAt.size() < MAX_CONTENDED) {
+                    contendedAt.put(name, now);
+                }
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public long headDelayNanos(String name) {
+        Turn t = turns.get(name);
+        return t == null ? -1 : t.headDelay();
+    }
+
+    @Override
+    public void granted(String name) {
+        Turn t = turns.get(name);
+        if (t != null) {
+            t.granted();
+        }
+    }
+
+    @Override
+    public void released(String name) {
+        Turn t = turns.get(name);
+        if (t != null) {
+            t.released();
+        }
+    }
+
+    /** How many names this store queues for or holds a turn of: for tests. */
+    int turns() {
+        return turns.size();
+    }
+
+    /** What a turn is doing. */
+    private enum State {
+        /** Waiting in GET_LOCK. */
+        QUEUED,
+        /** Holding the turn lock; the local waiter tries the lock, polling from pollMin. */
+        HEAD,
+        /** Holding the turn lock and the lock. */
+        HOLDING,
+        /** The lock was released: the worker releases the turn lock, then queues again if wanted. */
+        PASSING,
+        /** The worker is done (or about to be). */
+        DONE
+    }
+
+    /** One name's turn in this store, run by a worker thread on a connection of its own. */
+    private final class Turn {
+        private final String name;
+        private final String key;
+        private final ReentrantLock guard = new ReentrantLock();
+        private final Condition changed = guard.newCondition();
+        private State state = State.QUEUED;
+        /** When the waiter last tried the lock in the database: while queued it still does every pollMaxMillis. */
+        private long lastAttempt;
+        /** The local waiter asked for the turn again after it passed it on (or after a poll). */
+        private boolean requeue;
+        /** This store holds the lock (granted while queued or at the head). */
+        private boolean holding;
+        /** Others wanted the name: a store queued ahead of us, or the lock was held when our turn came. */
+        private boolean contended;
+        private int headPolls;
+        volatile Thread worker;
+        volatile Connection connection;
+
+        Turn(String name) {
+            this.name = name;
+            this.key = turnKey(name);
+            this.lastAttempt = System.nanoTime(); // the failed attempt that made this turn
+        }
+
+        /** A waiter of this store found the lock held again; false if this turn is done (a new one is needed). */
+        boolean wanted() {
+            guard.lock();
+            try {
+                if (state == State.DONE) {
+                    return false;
+                }
+                requeue = true;
+                changed.signalAll();
+                return true;
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        boolean skipAttempt() {
+            guard.lock();
+            try {
+                switch (state) {
+                    case QUEUED:
+                        long now = System.nanoTime();
+                        if (now - lastAttempt >= pollMaxNanos) {
+                            lastAttempt = now; // the poll that bounds what a lost turn costs
+                            return false;
+                        }
+                        return true;
+                    case PASSING:
+                        if (!contended) {
+                            return false;
+                        }
+                        // the turn was just passed on: the next store in the queue goes first, this one queues again
+                        requeue = true;
+                        lastAttempt = System.nanoTime(); // it just had the lock: its polls count from now
+                        changed.signalAll();
+                        return true;
+                    default:
+                        lastAttempt = System.nanoTime();
+                        return false;
+                }
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        long headDelay() {
+            guard.lock();
+            try {
+                if (state != State.HEAD) {
+                    return -1;
+                }
+                contended = true;
+                return Backoff.jittered(Backoff.exponential(pollMinNanos, pollMaxNanos, headPolls++));
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        void granted() {
+            guard.lock();
+            try {
+                holding = true;
+                if (state == State.HEAD) {
+                    state = State.HOLDING;
+                }
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        void released() {
+            guard.lock();
+            try {
+                holding = false;
+                if (state == State.HOLDING) {
+                    state = State.PASSING;
+                    requeue = false;
+                    changed.signalAll();
+                }
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        private boolean interested() {
+            return holding || signals.hasWaiters(name);
+        }
+
+        void run() {
+            Connection c = null;
+            try {
+                c = borrow();
+                if (c == null) {
+                    return;
+                }
+                connection = c;
+                while (!closed) { // close() may have missed this connection: checked before each wait
+                    boolean free;
+                    boolean got;
+                    try (PreparedStatement ps = c.prepareStatement("SELECT IS_FREE_LOCK(" + TURN_LOCK + "), GET_LOCK("
+                            + TURN_LOCK + ", ?)")) {
+                        ps.setString(1, key);
+                        ps.setString(2, key);
+                        ps.setDouble(3, queueSeconds);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            free = rs.getInt(1) == 1;
+                            got = rs.getInt(2) == 1;
+                        }
+                    }
+                    if (!got) {
+                        if (!stillWanted()) {
+                            return;
+                        }
+                        continue;
+                    }
+                    boolean again = holdTurn(free);
+                    try (PreparedStatement ps = c.prepareStatement("DO RELEASE_LOCK(" + TURN_LOCK + ")")) {
+                        ps.setString(1, key);
+                        ps.execute();
+                    }
+                    if (!again || !afterPass()) {
+                        return;
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "turns of {0} in store {1} stopped: {2}", Arguments.quoted(name),
+                        store, e.toString());
+                discard(c);
+                c = null;
+            } catch (InterruptedException e) {
+                discard(c); // closing
+                c = null;
+            } finally {
+                guard.lock();
+                try {
+                    state = State.DONE;
+                } finally {
+                    guard.unlock();
+                }
+                turns.remove(name, this);
+                giveBack(c);
+                signals.signal(name); // a waiter skipping attempts for this turn tries at once
+            }
+        }
+
+        /** The wait in the queue ran out (the waiter polled meanwhile): whether to queue again. */
+        private boolean stillWanted() {
+            guard.lock();
+            try {
+                return !closed && (requeue || interested());
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        /** Holds the turn until the lock is released or nobody here wants it; true if it was released (pass on). */
+        private boolean holdTurn(boolean free) throws InterruptedException {
+            guard.lock();
+            try {
+                contended |= !free;
+                headPolls = 0;
+                state = holding ? State.HOLDING : State.HEAD;
+                signals.signal(name);
+                while (!closed && (state == State.HEAD || state == State.HOLDING) && interested()) {
+                    if (state == State.HOLDING) {
+                        changed.await(); // until the release (or close, which interrupts)
+                    } else {
+                        changed.awaitNanos(INTEREST_CHECK_NANOS); // a waiter that gives up says nothing
+                    }
+                }
+                boolean passing = state == State.PASSING;
+                state = State.PASSING;
+                return passing;
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        /** The turn was passed on: true to queue again, if this store asks within a grace and others wanted it. */
+        private boolean afterPass() throws InterruptedException {
+            guard.lock();
+            try {
+                long end = System.nanoTime() + graceNanos;
+                while (!closed && !requeue && end - System.nanoTime() > 0) {
+                    changed.awaitNanos(end - System.nanoTime());
+                }
+                boolean again = requeue && !closed;
+                requeue = false;
+                contended = false;
+                if (again) {
+                    state = State.QUEUED;
+                }
+                return again;
+            } finally {
+                guard.unlock();
+            }
+        }
+    }
+
+    private Connection borrow() throws SQLException {
+        synchronized (idle) {
+            Connection c = idle.pollFirst();
+            if (c != null) {
+                return c;
+            }
+        }
+        Connection c = direct.getConnection();
+        String version = c.getMetaData().getDatabaseProductVersion();
+        if (version == null || !version.contains("MariaDB")) {
+            unsupported = true;
+            discard(c);
+            return null;
+        }
+        return c;
+    }
+
+    private void giveBack(Connection c) {
+        if (c == null) {
+            return;
+        }
+        synchronized (idle) {
+            if (!closed && idle.size() < MAX_TURNS) {
+                idle.addLast(c);
+                return;
+            }
+        }
+        discard(c);
+    }
+
+    private static void discard(Connection c) {
+        if (c != null) {
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException e) {
+                // already broken: the server frees its turn locks either way
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (Turn t : turns.values()) {
+            Thread w = t.worker;
+            if (w != null) {
+                w.interrupt();
+            }
+            discard(t.connection); // ends a wait in GET_LOCK; the server frees the turn locks it held
+        }
+        synchronized (idle) {
+            idle.forEach(MariaDbTurns::discard);
+            idle.clear();
+        }
+    }
+}
