@@ -90,6 +90,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     /** Listings sent behind a create and not yet waited for: closing the store ends their waits too. */
     private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
+    /**
+     * Whether the listing and the fence read behind a create go as two requests: a server older than 3.6 answered
+     * them as one read-only transaction UNIMPLEMENTED ({@link Listing}).
+     */
+    private volatile boolean readsApart;
     /** Stamps sent on the plain handle and being waited for: closing the store ends their waits too. */
     private final Set<StampCall> stamps = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -593,7 +598,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /**
      * Sends a listing of {@code parent} and the read of its fence without waiting for them, on the plain ZooKeeper
-     * handle (see {@link Listing}); null if they could not be sent (listed and read later).
+     * handle, as one read-only transaction where the server has them (see {@link Listing}); null if they could not be
+     * sent (listed and read later).
      */
     private Listing startListing(String parent) {
         Listing listing = new Listing();
@@ -601,8 +607,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         try {
             ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
             String path = held.fullPath(parent);
-            zooKeeper.getChildren(path, false, listing, null);
-            zooKeeper.getData(path, false, listing, null);
+            if (readsApart) {
+                zooKeeper.getChildren(path, false, listing, null);
+                zooKeeper.getData(path, false, listing, null);
+            } else {
+                zooKeeper.multi(List.of(Op.getChildren(path), Op.getData(path)), Listing.BOTH, listing);
+            }
             return listing;
         } catch (Exception e) {
             listings.remove(listing);
@@ -635,6 +645,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             if (listed != null) {
                 return listed;
+            }
+            if (listing.unimplemented()) {
+                readsApart = true; // a server older than 3.6: no read-only transactions
             }
         }
         return children(parent, budget);
