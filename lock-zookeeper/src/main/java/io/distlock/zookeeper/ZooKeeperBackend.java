@@ -95,6 +95,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * them as one read-only transaction UNIMPLEMENTED ({@link Listing}).
      */
     private volatile boolean readsApart;
+    /** Releases' deletes sent on the plain handle and being waited for: closing the store ends their waits too. */
+    private final Set<DeleteCall> deletes = ConcurrentHashMap.newKeySet();
     /** Stamps sent on the plain handle and being waited for: closing the store ends their waits too. */
     private final Set<StampCall> stamps = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -839,8 +841,17 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         try {
             long disconnectsBefore = disconnects.get();
             beforeDeleteHook.run();
-            int code = delete(node.path(), node.version(), budget, grant.name());
-            if (code == KeeperException.Code.NONODE.intValue() && disconnects.get() != disconnectsBefore
+            int code = deletePlain(node.path(), node.version(), budget);
+            boolean sentAgain = false;
+            if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NONODE.intValue()
+                    && code != KeeperException.Code.BADVERSION.intValue()) {
+                // lost with its connection or session, not answered in time, or not sent: Curator's guaranteed delete
+                // sends it again (and on in the background past the budget); the first may have gone through
+                sentAgain = true;
+                code = delete(node.path(), node.version(), budget, grant.name());
+            }
+            if (code == KeeperException.Code.NONODE.intValue()
+                    && (sentAgain || disconnects.get() != disconnectsBefore)
                     && node.sessionId() == currentSession()) {
                 return true; // most likely our own first delete, whose reply the dropped connection lost
             }
@@ -857,6 +868,29 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
         } finally {
             pending.remove(node.path());
+        }
+    }
+
+    /**
+     * Deletes {@code path} at {@code version} once, straight on the ZooKeeper handle ({@link DeleteCall}): its result
+     * code, or CONNECTIONLOSS if it could not be sent or was not answered within the budget (the caller then hands it
+     * to Curator's guaranteed delete).
+     */
+    private int deletePlain(String path, int version, WaitBudget budget) throws InterruptedException {
+        DeleteCall call = new DeleteCall();
+        deletes.add(call);
+        try {
+            ensureOpen();
+            client.getZookeeperClient().getZooKeeper().delete(held.fullPath(path), version, call, null);
+            return call.await(budget.operationDeadline()) ? call.code()
+                    : KeeperException.Code.CONNECTIONLOSS.intValue();
+        } catch (InterruptedException | IllegalStateException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "could not send the delete of " + path + " on the plain handle; through Curator", e);
+            return KeeperException.Code.CONNECTIONLOSS.intValue();
+        } finally {
+            deletes.remove(call);
         }
     }
 
@@ -1111,6 +1145,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         inFlight.forEach(BoundedCall::cancel);
         listings.forEach(Listing::cancel);
         stamps.forEach(StampCall::cancel);
+        deletes.forEach(DeleteCall::cancel);
         sessionListener.close();
         held.close();
         emptiedParents.close();
