@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -18,15 +17,8 @@ import org.apache.zookeeper.data.Stat;
  * change it saw, so a read sent after such a listing saw the parent with our node in it, the one our stamp writes.
  * Even so the stamp writes the fence only at the version read, so a read that another grant's stamp overtook costs
  * a read more, never a token given twice.
- *
- * <p>On a server that has read-only transactions (ZooKeeper 3.6 and later) the two go as one request, a
- * {@code multiRead} ({@link #BOTH}); a server that answers it UNIMPLEMENTED is
- * sent the two reads from then on ({@link #unimplemented}).
  */
 final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.DataCallback {
-
-    /** The callback of the two reads sent as one request, whose context is the {@link Listing}: one for all. */
-    static final AsyncCallback.MultiCallback BOTH = (rc, path, ctx, results) -> ((Listing) ctx).answered(rc, results);
 
     private final CountDownLatch listed = new CountDownLatch(1);
     private final CountDownLatch read = new CountDownLatch(1);
@@ -36,8 +28,6 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
     private volatile Fence fence;
     /** Whether the listing showed our node: only then is the fence read used. */
     private volatile boolean showedOurs;
-    /** Whether the server answered the two reads as one request UNIMPLEMENTED (older than 3.6). */
-    private volatile boolean unimplemented;
 
     /** The parent's data and stat as one read returned them. */
     record Fence(byte[] data, Stat stat) {
@@ -57,27 +47,6 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
             this.fence = new Fence(data, stat);
         }
         read.countDown();
-    }
-
-    /** The listing and the fence read as one read-only transaction: both results, or neither. */
-    private void answered(int rc, List<OpResult> results) {
-        if (rc == KeeperException.Code.UNIMPLEMENTED.intValue()) {
-            unimplemented = true;
-        } else if (results != null && results.size() == 2) {
-            if (results.get(0) instanceof OpResult.GetChildrenResult listed) {
-                this.children = listed.getChildren();
-            }
-            if (results.get(1) instanceof OpResult.GetDataResult data) {
-                this.fence = new Fence(data.getData(), data.getStat());
-            }
-        }
-        listed.countDown();
-        read.countDown();
-    }
-
-    /** Whether the server answered the reads sent as one request UNIMPLEMENTED: send them apart from then on. */
-    boolean unimplemented() {
-        return unimplemented;
     }
 
     /**

@@ -90,11 +90,6 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     /** Listings sent behind a create and not yet waited for: closing the store ends their waits too. */
     private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
-    /**
-     * Whether the listing and the fence read behind a create go as two requests: a server older than 3.6 answered
-     * them as one read-only transaction UNIMPLEMENTED ({@link Listing}).
-     */
-    private volatile boolean readsApart;
     /** Releases' deletes sent on the plain handle and being waited for: closing the store ends their waits too. */
     private final Set<DeleteCall> deletes = ConcurrentHashMap.newKeySet();
     /** Stamps sent on the plain handle and being waited for: closing the store ends their waits too. */
@@ -600,8 +595,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /**
      * Sends a listing of {@code parent} and the read of its fence without waiting for them, on the plain ZooKeeper
-     * handle, as one read-only transaction where the server has them (see {@link Listing}); null if they could not be
-     * sent (listed and read later).
+     * handle (see {@link Listing}); null if they could not be sent (listed and read later).
      */
     private Listing startListing(String parent) {
         Listing listing = new Listing();
@@ -609,12 +603,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         try {
             ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
             String path = held.fullPath(parent);
-            if (readsApart) {
-                zooKeeper.getChildren(path, false, listing, null);
-                zooKeeper.getData(path, false, listing, null);
-            } else {
-                zooKeeper.multi(List.of(Op.getChildren(path), Op.getData(path)), Listing.BOTH, listing);
-            }
+            zooKeeper.getChildren(path, false, listing, null);
+            zooKeeper.getData(path, false, listing, null);
             return listing;
         } catch (Exception e) {
             listings.remove(listing);
@@ -647,9 +637,6 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             if (listed != null) {
                 return listed;
-            }
-            if (listing.unimplemented()) {
-                readsApart = true; // a server older than 3.6: no read-only transactions
             }
         }
         return children(parent, budget);

@@ -17,9 +17,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * What an uncontended acquire+release pair costs on the wire, counted by a proxy between the store and its server
  * ({@link RoundTripCounter}, as lock-bench counts it), so nothing here depends on speed: three round trips (the create
- * with the listing and the fence read sent right behind it; the stamp; the delete) and four requests (create, the
- * listing and the fence read as one read-only transaction, stamp, delete; five when those two reads went apart), for
- * a lock and for a permit. The bound on round trips leaves room for a reply
+ * with the listing and the fence read sent right behind it; the stamp; the delete) and five requests (create,
+ * listing, fence read, stamp, delete), for a lock and for a permit. The bound on round trips leaves room for a reply
  * that comes back before the requests sent behind its own have gone out (a loaded machine), which the proxy counts
  * as a round trip more; a fence read after the listing, as the store made it before, costs one on every pair.
  */
@@ -45,12 +44,12 @@ class PairRoundTripsTest {
     }
 
     @Test
-    void aLockPairCostsThreeRoundTripsAndFourRequests() throws Exception {
+    void aLockPairCostsThreeRoundTripsAndFiveRequests() throws Exception {
         assertCosts(() -> store.lock("pair").acquire());
     }
 
     @Test
-    void aPermitPairCostsThreeRoundTripsAndFourRequests() throws Exception {
+    void aPermitPairCostsThreeRoundTripsAndFiveRequests() throws Exception {
         DistributedSemaphore semaphore = store.semaphore("pair", 2);
         assertCosts(semaphore::acquire);
     }
@@ -74,7 +73,7 @@ class PairRoundTripsTest {
         assertThat(roundTrips).as("round trips of %d pairs (%d requests; the last pair:%s)", PAIRS, requests, last)
                 .isLessThan(PAIRS * 7L / 2);
         assertThat(requests).as("requests of %d pairs (%d round trips; the last pair:%s)", PAIRS, roundTrips, last)
-                .isLessThanOrEqualTo(PAIRS * 4L + 5);
+                .isLessThanOrEqualTo(PAIRS * 5L + 5);
     }
 
     /** One acquire of the lock or semaphore under test. */
