@@ -30,10 +30,10 @@ import org.apache.curator.framework.api.CreateBuilder;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.WatcherType;
 import org.apache.zookeeper.ZooKeeper;
@@ -91,6 +91,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
     /** Listings sent behind a create and not yet waited for: closing the store ends their waits too. */
     private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
+    /** Releases' deletes sent on the plain handle and being waited for: closing the store ends their waits too. */
+    private final Set<DeleteCall> deletes = ConcurrentHashMap.newKeySet();
+    /** Stamps sent on the plain handle and being waited for: closing the store ends their waits too. */
+    private final Set<StampCall> stamps = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     /**
      * How many times the connection dropped, counted on ZooKeeper's event thread, which delivers a disconnect before
@@ -370,25 +374,23 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             int ourVersion = ours.version();
             boolean pinOp = pin || pinThere; // none on an ordinary stamp: below the clock, no pin
             boolean pinWas = pinThere;
-            CuratorEvent written = call(budget, "writing the fence of ", parent, new BoundedCall(), callback -> {
-                CuratorOp ourStamp = client.transactionOp().setData().withVersion(ourVersion)
-                        .forPath(ours.path(), ourData);
-                CuratorOp fence = client.transactionOp().setData().withVersion(version)
-                        .forPath(parent, FenceFloor.encode(next));
-                if (pinOp) {
+            StampCall written;
+            if (pinOp) {
+                CuratorEvent event = call(budget, "writing the fence of ", parent, new BoundedCall(), callback -> {
                     List<CuratorOp> ops = new ArrayList<>(4);
-                    ops.add(ourStamp);
-                    ops.add(fence);
+                    ops.add(client.transactionOp().setData().withVersion(ourVersion).forPath(ours.path(), ourData));
+                    ops.add(client.transactionOp().setData().withVersion(version)
+                            .forPath(parent, FenceFloor.encode(next)));
                     pinOps(parent, pin, pinWas, ops);
                     client.transaction().inBackground(callback).forOperations(ops);
-                } else {
-                    client.transaction().inBackground(callback).forOperations(ourStamp, fence);
-                }
-            });
-            if (written.getResultCode() == KeeperException.Code.OK.intValue()) {
-                List<CuratorTransactionResult> results = written.getOpResults();
-                ours.version(results.get(0).getResultStat().getVersion());
-                Stat stamped = results.get(1).getResultStat();
+                });
+                written = StampCall.of(event);
+            } else {
+                written = stamp(parent, ours, ourVersion, ourData, version, next, budget);
+            }
+            if (written.code() == KeeperException.Code.OK.intValue()) {
+                ours.version(written.stat(0).getVersion());
+                Stat stamped = written.stat(1);
                 long token = FenceFloor.granted(next, stamped.getMtime());
                 ours.pinnedBy(pin ? stamped.getMzxid() : 0);
                 // an unpinned token ahead of the clock (the server clock stepped back since the parent's last write)
@@ -397,11 +399,16 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                         ? stamped.getVersion() : LockNode.KEEP_PARENT);
                 return token;
             }
-            int ourError = opError(written, 0);
+            int ourError = written.error(0);
             if (ourError == KeeperException.Code.NONODE.intValue()) {
                 return 0; // our node was removed before it was stamped (force-released, session ended): not granted
             }
-            if (ourError == KeeperException.Code.BADVERSION.intValue()) {
+            if (!pinOp && sendAgain(ourError)) {
+                // sent on the plain handle, which sends nothing again: read the fence again through Curator (on its
+                // new connection or session) and write at what it shows; a stamp that went through moved our node's
+                // version on, and a node of an ended session is gone, which the next write finds
+                ensureOpen();
+            } else if (ourError == KeeperException.Code.BADVERSION.intValue()) {
                 // another hand wrote into our node: stamp it at its new version if it is still ours, else queue again
                 Stat stat = exists(ours.path(), budget, "reading our node ", ours.path());
                 if (stat == null || !isOurs(stat, ours)) {
@@ -409,22 +416,22 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 }
                 ours.version(stat.getVersion());
             } else {
-                int fenceError = opError(written, 1);
+                int fenceError = written.error(1);
                 if (fenceError == KeeperException.Code.NONODE.intValue()) {
                     return 0;
                 }
                 if (fenceError == KeeperException.Code.OK.intValue() && pinOp) {
                     // the pin came or went with another stamp since our listing: write again knowing it
-                    int pinError = opError(written, 2);
+                    int pinError = written.error(2);
                     if (pinError == KeeperException.Code.NODEEXISTS.intValue()) {
                         pinThere = true;
                     } else if (pinError == KeeperException.Code.NONODE.intValue()) {
                         pinThere = false;
                     } else {
-                        check(written, "writing the fence of ", parent);
+                        throwFor(written.code(), parent);
                     }
                 } else if (fenceError != KeeperException.Code.BADVERSION.intValue()) {
-                    check(written, "writing the fence of ", parent);
+                    throwFor(written.code(), parent);
                 }
             }
             if (System.nanoTime() - giveUp > 0) {
@@ -453,13 +460,47 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         }
     }
 
-    /** The result code of operation {@code index} of a failed transaction, or the transaction's if it has none. */
-    private static int opError(CuratorEvent event, int index) {
-        List<CuratorTransactionResult> results = event.getOpResults();
-        if (results == null || results.size() <= index) {
-            return event.getResultCode();
+    /**
+     * Sends an ordinary stamp (our node's write and the fence's, both versioned) straight on the ZooKeeper handle and
+     * waits for it within the budget ({@link StampCall}).
+     */
+    private StampCall stamp(String parent, LockNode ours, int ourVersion, byte[] ourData, int parentVersion,
+            long next, WaitBudget budget) throws InterruptedException {
+        StampCall call = new StampCall();
+        stamps.add(call);
+        try {
+            ensureOpen();
+            try {
+                client.getZookeeperClient().getZooKeeper().multi(List.of(
+                        Op.setData(held.fullPath(ours.path()), ourData, ourVersion),
+                        Op.setData(held.fullPath(parent), FenceFloor.encode(next), parentVersion)), call, null);
+            } catch (Exception e) {
+                throw errors.translate(e, "writing the fence of " + parent);
+            }
+            if (!call.await(budget.operationDeadline(), budget.interruptible())) {
+                ensureOpen(); // a wait ended by close
+                throw noAnswer("writing the fence of " + parent);
+            }
+            return call;
+        } finally {
+            stamps.remove(call);
         }
-        return results.get(index).getError();
+    }
+
+    /**
+     * Whether a stamp sent on the plain handle failed for its connection or session, not for what it wrote: Curator
+     * would have sent it again on its next connection or session, and so does {@link #nextToken}, after reading again.
+     */
+    private static boolean sendAgain(int code) {
+        return code == KeeperException.Code.CONNECTIONLOSS.intValue()
+                || code == KeeperException.Code.SESSIONEXPIRED.intValue()
+                || code == KeeperException.Code.SESSIONMOVED.intValue();
+    }
+
+    /** Throws what a failed stamp's result code means. */
+    private void throwFor(int code, String parent) {
+        throw errors.translate(KeeperException.create(KeeperException.Code.get(code), parent),
+                "writing the fence of " + parent);
     }
 
     /**
@@ -789,8 +830,17 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         try {
             long disconnectsBefore = disconnects.get();
             beforeDeleteHook.run();
-            int code = delete(node.path(), node.version(), budget, grant.name());
-            if (code == KeeperException.Code.NONODE.intValue() && disconnects.get() != disconnectsBefore
+            int code = deletePlain(node.path(), node.version(), budget);
+            boolean sentAgain = false;
+            if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NONODE.intValue()
+                    && code != KeeperException.Code.BADVERSION.intValue()) {
+                // lost with its connection or session, not answered in time, or not sent: Curator's guaranteed delete
+                // sends it again (and on in the background past the budget); the first may have gone through
+                sentAgain = true;
+                code = delete(node.path(), node.version(), budget, grant.name());
+            }
+            if (code == KeeperException.Code.NONODE.intValue()
+                    && (sentAgain || disconnects.get() != disconnectsBefore)
                     && node.sessionId() == currentSession()) {
                 return true; // most likely our own first delete, whose reply the dropped connection lost
             }
@@ -807,6 +857,29 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
         } finally {
             pending.remove(node.path());
+        }
+    }
+
+    /**
+     * Deletes {@code path} at {@code version} once, straight on the ZooKeeper handle ({@link DeleteCall}): its result
+     * code, or CONNECTIONLOSS if it could not be sent or was not answered within the budget (the caller then hands it
+     * to Curator's guaranteed delete).
+     */
+    private int deletePlain(String path, int version, WaitBudget budget) throws InterruptedException {
+        DeleteCall call = new DeleteCall();
+        deletes.add(call);
+        try {
+            ensureOpen();
+            client.getZookeeperClient().getZooKeeper().delete(held.fullPath(path), version, call, null);
+            return call.await(budget.operationDeadline()) ? call.code()
+                    : KeeperException.Code.CONNECTIONLOSS.intValue();
+        } catch (InterruptedException | IllegalStateException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "could not send the delete of " + path + " on the plain handle; through Curator", e);
+            return KeeperException.Code.CONNECTIONLOSS.intValue();
+        } finally {
+            deletes.remove(call);
         }
     }
 
@@ -1060,6 +1133,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         wakeWaiters();
         inFlight.forEach(BoundedCall::cancel);
         listings.forEach(Listing::cancel);
+        stamps.forEach(StampCall::cancel);
+        deletes.forEach(DeleteCall::cancel);
         sessionListener.close();
         held.close();
         emptiedParents.close();
