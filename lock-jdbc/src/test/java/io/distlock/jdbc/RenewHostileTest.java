@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,12 @@ class RenewHostileTest {
 
     private static final Duration SHORT = Duration.ofSeconds(3);
     private static final Duration LONG = Duration.ofSeconds(120);
+
+    /** The three databases of {@link Stores#all}, and MariaDB through its own client (server-side prepared). */
+    static Stream<org.junit.jupiter.params.provider.Arguments> stores() {
+        return Stream.concat(Stores.all(), Stream.of(org.junit.jupiter.params.provider.Arguments.of("mariadb-client",
+                Databases.withOptions(Databases.mariadb(), "distlock.table=" + Databases.uniqueTable("mc")))));
+    }
 
     private static JdbcBackend open(String uri) {
         return (JdbcBackend) new JdbcLockStoreProvider().open(StoreUri.parse(uri));
@@ -55,7 +62,7 @@ class RenewHostileTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.distlock.jdbc.Stores#all")
+    @MethodSource("stores")
     void aGrantForceReleasedAndTakenByAnotherClientIsNotRenewed(String label, String uri) throws Exception {
         try (JdbcBackend a = open(uri); JdbcBackend b = open(uri)) {
             Grant stale = a.acquire("forced", LONG, Wait.none());
@@ -70,7 +77,7 @@ class RenewHostileTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.distlock.jdbc.Stores#all")
+    @MethodSource("stores")
     void aGrantWhoseLeaseRanOutAndWasTakenIsNotRenewed(String label, String uri) throws Exception {
         try (JdbcBackend a = open(uri); JdbcBackend b = open(uri)) {
             Grant stale = a.acquire("ranout", Duration.ofMillis(300), Wait.none());
@@ -87,7 +94,7 @@ class RenewHostileTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.distlock.jdbc.Stores#all")
+    @MethodSource("stores")
     void aGrantSupersededByAHandOverIsNotRenewedInAnyOrder(String label, String uri) throws Exception {
         try (JdbcBackend a = open(uri)) {
             Grant old = a.acquire("handed", LONG, Wait.none());
@@ -106,7 +113,7 @@ class RenewHostileTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.distlock.jdbc.Stores#all")
+    @MethodSource("stores")
     void aLockAndAPermitOfOneNameAreNeverRenewedForEachOther(String label, String uri) throws Exception {
         try (JdbcBackend a = open(uri)) {
             Grant lock = a.acquire("both", SHORT, Wait.none());
@@ -133,7 +140,7 @@ class RenewHostileTest {
      * client takes the name: no renewal that started after the release returned may answer the grant renewed.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.distlock.jdbc.Stores#all")
+    @MethodSource("stores")
     void renewalsRacingReleaseOrHandOverNeverRenewAfterIt(String label, String uri) throws Exception {
         try (JdbcBackend a = open(uri); JdbcBackend b = open(uri)) {
             for (int round = 0; round < 20; round++) {
