@@ -101,4 +101,50 @@ class NamesInMessagesTest {
         String cut = Arguments.quoted("a".repeat(99) + "\uD83D\uDE00" + "b".repeat(5000));
         assertThat(cut).isEqualTo("'" + "a".repeat(99) + "\u2026' (5101 characters)");
     }
+
+    /**
+     * {@link Arguments#quoted} and {@link Arguments#printable} never throw and never let a control, format or
+     * line-separator character or half a surrogate pair through, whatever the text (seeded random strings mixing
+     * lone surrogates, C0 controls and any BMP character); null and huge texts included (r10 safety review of S46).
+     */
+    @Test
+    void quotedAndPrintableNeverThrowNorLetARawControlCharacterThrough() {
+        assertThat(Arguments.quoted(null)).isEqualTo("null");
+        assertThat(Arguments.printable(null)).isNull();
+        assertThat(Arguments.quoted("")).isEqualTo("''");
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 50_000; i++) {
+            char[] text = new char[random.nextInt(i % 100 == 0 ? 400 : 120)];
+            for (int j = 0; j < text.length; j++) {
+                text[j] = switch (random.nextInt(6)) {
+                    case 0 -> (char) (0xD800 + random.nextInt(0x400));
+                    case 1 -> (char) (0xDC00 + random.nextInt(0x400));
+                    case 2 -> (char) random.nextInt(0x20);
+                    case 3 -> (char) random.nextInt(0x10000);
+                    default -> (char) ('a' + random.nextInt(26));
+                };
+            }
+            String name = new String(text);
+            String quoted = Arguments.quoted(name);
+            assertThat(quoted.length()).as("quoted length").isLessThanOrEqualTo(2 + 6 * 100 + 40);
+            assertNoRawControl(quoted, name);
+            assertNoRawControl(Arguments.printable(name), name);
+        }
+        assertThat(Arguments.quoted("\u0001".repeat(1_000_000))).endsWith("' (1000000 characters)");
+    }
+
+    private static void assertNoRawControl(String out, String from) {
+        for (int j = 0; j < out.length(); j++) {
+            char c = out.charAt(j);
+            int type = Character.getType(c);
+            boolean half = Character.isHighSurrogate(c)
+                    ? !(j + 1 < out.length() && Character.isLowSurrogate(out.charAt(j + 1)))
+                    : Character.isLowSurrogate(c) && !(j > 0 && Character.isHighSurrogate(out.charAt(j - 1)));
+            if (half || type == Character.CONTROL || type == Character.FORMAT
+                    || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR) {
+                org.assertj.core.api.Assertions.fail(String.format("raw U+%04X at %d of %s (from %s)", (int) c, j, out,
+                        from.chars().mapToObj(Integer::toHexString).toList()));
+            }
+        }
+    }
 }
