@@ -41,6 +41,7 @@ final class Hold {
     private static final VarHandle STORE_CALL;
     private static final VarHandle STORE_CALL_WAITS;
     private static final VarHandle LISTENERS;
+    private static final VarHandle LOST_CAUSE;
 
     static {
         try {
@@ -52,6 +53,7 @@ final class Hold {
             STORE_CALL = lookup.findVarHandle(Hold.class, "storeCall", boolean.class);
             STORE_CALL_WAITS = lookup.findVarHandle(Hold.class, "storeCallWaits", StoreCallWaits.class);
             LISTENERS = lookup.findVarHandle(Hold.class, "listeners", CopyOnWriteArrayList.class);
+            LOST_CAUSE = lookup.findVarHandle(Hold.class, "lostCause", LockLostException.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -78,6 +80,7 @@ final class Hold {
     final NameState gate;
     /** The lost-listeners, made by the first {@link #addListener}; through {@link #LISTENERS}. */
     private volatile CopyOnWriteArrayList<OnceListener> listeners;
+    /** Why the hold was lost: the first reason written wins, through {@link #LOST_CAUSE}, so every reader sees one. */
     private volatile LockLostException lostCause;
     private volatile Duration leaseTime;
     /** Local estimate of the store-side expiry (nanoTime); Long.MAX_VALUE for session-bound leases. */
@@ -295,7 +298,7 @@ final class Hold {
             if (s != LeaseState.HELD && s != LeaseState.UNCERTAIN) {
                 return false;
             }
-            lostCause = lostCause(reason);
+            LOST_CAUSE.compareAndSet(this, null, lostCause(reason)); // the first reason written is the one told
             if (STATE.compareAndSet(this, s, LeaseState.LOST)) {
                 fireListeners();
                 return true;
@@ -311,7 +314,7 @@ final class Hold {
 
     /** A released hold whose store lock turned out to be gone already: RELEASED to LOST, listeners told. */
     void markLostAtRelease(String reason) {
-        lostCause = lostCause(reason);
+        LOST_CAUSE.compareAndSet(this, null, lostCause(reason));
         if (STATE.compareAndSet(this, LeaseState.RELEASED, LeaseState.LOST)) {
             fireListeners();
         }
