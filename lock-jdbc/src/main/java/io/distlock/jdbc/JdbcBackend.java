@@ -107,10 +107,34 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
 
     @Override
     protected Attempt attempt(String name, Duration leaseTime) {
+        return attempt(name, leaseTime, -1); // a single try: always sent
+    }
+
+    @Override
+    protected Attempt waitingAttempt(String name, Duration leaseTime, int failed) {
+        return attempt(name, leaseTime, failed);
+    }
+
+    @Override
+    protected void waitBegins(String name) {
+        remote.waitBegins(name);
+    }
+
+    @Override
+    protected void waitEnds(String name) {
+        remote.waitEnds(name);
+    }
+
+    /** An attempt of a single try ({@code failed} -1) or of a waiting acquire after {@code failed} failed ones. */
+    private Attempt attempt(String name, Duration leaseTime, int failed) {
         dialect.requireStorable(name);
-        boolean waiting = signals.hasWaiters(name); // a waiting loop, not a single try, is attempting
-        if (waiting && remote.queued(name)) {
-            return Attempt.held(-1); // queued for its turn: woken when it comes (and let through every pollMax)
+        boolean waiting = failed >= 0; // a waiting loop, not a single try, is attempting
+        if (waiting) {
+            long next = remote.queued(name, failed == 0);
+            if (next >= 0) {
+                // queued for its turn: woken when it comes, and let through when its safety poll is due
+                return Attempt.held(next);
+            }
         }
         String token = OwnerTokens.newToken();
         String owner = owner();
@@ -137,9 +161,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         }
         if (fence > 0) {
             sweeper.granted(leaseTime, fence);
-            if (waiting) {
-                remote.granted(name);
-            }
+            remote.granted(name); // a single try's grant too: the store holds the lock
             return Attempt.granted(new Grant(name, token, fence, null));
         }
         if (waiting) {

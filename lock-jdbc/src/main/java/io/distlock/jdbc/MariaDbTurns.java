@@ -67,6 +67,11 @@ final class MariaDbTurns implements RemoteWakeups {
     private final ConcurrentHashMap<String, Turn> turns = new ConcurrentHashMap<>();
     /** Names this store released while another store held their turn lock, with when: see {@link #release}. */
     private final ConcurrentHashMap<String, Long> contendedAt = new ConcurrentHashMap<>();
+    /**
+     * This store's acquires that wait, per name: its release signals may be shared with other stores of the same
+     * URL in this JVM, whose waiters must not keep this store's turn.
+     */
+    private final ConcurrentHashMap<String, Integer> waiters = new ConcurrentHashMap<>();
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
     private volatile boolean closed;
     /** Set once a connection shows a server other than MariaDB (turns not tried on MySQL): polling only. */
@@ -138,18 +143,28 @@ final class MariaDbTurns implements RemoteWakeups {
     }
 
     @Override
-    public boolean queued(String name) {
+    public long queued(String name, boolean first) {
         Turn t = turns.get(name);
         if (t != null) {
-            return t.skipAttempt();
+            return t.skipAttempt(first);
         }
         Long seen = contendedAt.remove(name);
         if (seen == null || System.nanoTime() - seen > pollMaxNanos) {
-            return false;
+            return -1;
         }
         // this store released the name while another store held its turn: it queues behind it, not barging in
         waiting(name);
-        return turns.containsKey(name);
+        return turns.containsKey(name) ? pollMaxNanos : -1;
+    }
+
+    @Override
+    public void waitBegins(String name) {
+        waiters.merge(name, 1, Integer::sum);
+    }
+
+    @Override
+    public void waitEnds(String name) {
+        waiters.computeIfPresent(name, (k, n) -> n == 1 ? null : n - 1);
     }
 
     /**
@@ -272,29 +287,31 @@ final class MariaDbTurns implements RemoteWakeups {
             }
         }
 
-        boolean skipAttempt() {
+        /** -1 to attempt, else the nanoseconds until the next attempt is due: see {@link #queued}. */
+        long skipAttempt(boolean first) {
             guard.lock();
             try {
+                long now = System.nanoTime();
                 switch (state) {
                     case QUEUED:
-                        long now = System.nanoTime();
-                        if (now - lastAttempt >= pollMaxNanos) {
-                            lastAttempt = now; // the poll that bounds what a lost turn costs
-                            return false;
+                        if (first || now - lastAttempt >= pollMaxNanos) {
+                            // an acquire's first attempt, or the poll that bounds what a lost turn costs
+                            lastAttempt = now;
+                            return -1;
                         }
-                        return true;
+                        return pollMaxNanos - (now - lastAttempt);
                     case PASSING:
                         if (!contended) {
-                            return false;
+                            return -1;
                         }
                         // the turn was just passed on: the next store in the queue goes first, this one queues again
                         requeue = true;
-                        lastAttempt = System.nanoTime(); // it just had the lock: its polls count from now
+                        lastAttempt = now; // it just had the lock: its polls count from now
                         changed.signalAll();
-                        return true;
+                        return pollMaxNanos;
                     default:
-                        lastAttempt = System.nanoTime();
-                        return false;
+                        lastAttempt = now;
+                        return -1;
                 }
             } finally {
                 guard.unlock();
@@ -341,7 +358,7 @@ final class MariaDbTurns implements RemoteWakeups {
         }
 
         private boolean interested() {
-            return holding || signals.hasWaiters(name);
+            return holding || waiters.containsKey(name);
         }
 
         void run() {

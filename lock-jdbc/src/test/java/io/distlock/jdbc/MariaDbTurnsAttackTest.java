@@ -1,0 +1,218 @@
+package io.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Attacks on {@link MariaDbTurns} against the machine's MariaDB: a turn lock held by a client that makes no progress
+ * (a hung head store, played by a plain connection that holds the turn lock), a head store without waiters of its
+ * own, and what single tries and short waits do meanwhile. The turn lock is advisory: a lost turn may cost a poll,
+ * never a single try's attempt, nor a short wait on a lock that sits free.
+ */
+@ExtendWith(Databases.class)
+class MariaDbTurnsAttackTest {
+
+    /** The queued waiters' safety poll: far above every bound asserted below. */
+    private static final String SLOW_POLL = "distlock.pollMinMillis=2&distlock.pollMaxMillis=30000";
+
+    /** A plain connection to the test database on the machine's MariaDB. */
+    private static Connection raw() throws Exception {
+        return DriverManager.getConnection(Databases.mariadb().replaceFirst("\\?.*$", "") + "?user=root");
+    }
+
+    /** The parameter of the turn lock of {@code name} in {@code table}, as the stores compute it. */
+    private static String turnKey(String table, String name) {
+        return new MariaDbTurns(null, table, null, 1, 1, 1000, "attack").turnKey(name);
+    }
+
+    /** Takes the turn lock of {@code name} on {@code c} and keeps it: a head store that hangs. */
+    private static void holdTurn(Connection c, String table, String name) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("SELECT GET_LOCK(" + MariaDbTurns.TURN_LOCK + ", 0)")) {
+            ps.setString(1, turnKey(table, name));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("turn lock taken").isEqualTo(1);
+            }
+        }
+    }
+
+    /** Whether a client holds the turn lock of {@code name}. */
+    private static boolean turnHeld(Connection c, String table, String name) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
+            ps.setString(1, turnKey(table, name));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                rs.getLong(1);
+                return !rs.wasNull();
+            }
+        }
+    }
+
+    /** Waits until a store's worker waits in GET_LOCK for the turn lock of {@code name}. */
+    private static void awaitQueued(Connection c, String table, String name) {
+        String key = turnKey(table, name);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).until(() -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                    + " WHERE STATE = 'User lock' AND INFO LIKE ?")) {
+                ps.setString(1, "%" + key + "%");
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1) > 0;
+                }
+            }
+        });
+    }
+
+    /**
+     * A store queued behind a hung turn holder, its waiter gone, the lock free: the store's next acquire, with a wait
+     * a fifteenth of the safety poll, must make its first attempt (the lock sat free the whole time), not wait for
+     * the turn its previous acquire queued for.
+     */
+    @Test
+    void aShortWaitAfterAQueuedWaitMakesItsFirstAttempt() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:short";
+        try (Connection hung = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&" + SLOW_POLL))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            assertThat(store.lock(name).tryAcquire(Duration.ofMillis(500))).isEmpty(); // queued behind the hung turn
+            held.release();
+
+            Optional<Lease> shortWait = store.lock(name).tryAcquire(Duration.ofSeconds(2));
+            assertThat(shortWait).as("tryAcquire(2 s) on a lock free the whole time, pollMaxMillis 30 s").isPresent();
+            shortWait.get().release();
+        }
+    }
+
+    /**
+     * Two stores of one URL share release signals; one waits, queued behind a hung turn holder. The other store's
+     * {@code tryAcquire()} on the free lock, after a wait of its own, is one attempt that never waits: it must reach
+     * the database and get the lock.
+     */
+    @Test
+    void aSingleTryReachesTheDatabaseWhileAStoreOfTheSameUrlWaits() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:single";
+        String uri = Databases.withOptions(Databases.mariadb(), "distlock.table=" + table + "&" + SLOW_POLL);
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore waiting = LockStore.open(uri); LockStore store = LockStore.open(uri)) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            Future<Optional<Lease>> queued = threads.submit(() -> waiting.lock(name).tryAcquire(Duration.ofMinutes(2)));
+            awaitQueued(hung, table, name);
+            assertThat(store.lock(name).tryAcquire(Duration.ofMillis(500))).isEmpty();
+            held.release(); // free now; the queued waiter's next poll is 15-30 s away
+
+            Optional<Lease> single = store.lock(name).tryAcquire();
+            assertThat(single).as("tryAcquire() on a free lock while a store of the same URL waits").isPresent();
+            single.get().release();
+            queued.cancel(true);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * A queued waiter behind a hung turn holder tries the lock every {@code pollMaxMillis}, as documented: the
+     * gaps between its acquire statements (counted on the wire) stay near one {@code pollMaxMillis}.
+     */
+    @Test
+    void aQueuedWaiterTriesTheLockEveryPollMax() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:poll";
+        long pollMillis = 1000;
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw();
+                RequestCountingProxy acquires = new RequestCountingProxy(Databases.mariadb(), "INSERT INTO");
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(acquires.route(Databases.withOptions(Databases.mariadb(),
+                        "distlock.table=" + table + "&distlock.pollMinMillis=2&distlock.pollMaxMillis="
+                        + pollMillis)))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            Future<Optional<Lease>> queued = threads.submit(() -> store.lock(name).tryAcquire(Duration.ofMinutes(2)));
+            awaitQueued(hung, table, name);
+            List<Long> at = new ArrayList<>();
+            int seen = acquires.requests();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+            while (System.nanoTime() < end) {
+                int now = acquires.requests();
+                if (now != seen) {
+                    at.add(System.nanoTime());
+                    seen = now;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            }
+            long maxGap = 0;
+            for (int i = 1; i < at.size(); i++) {
+                maxGap = Math.max(maxGap, at.get(i) - at.get(i - 1));
+            }
+            System.out.println("MariaDbTurnsAttackTest: " + at.size() + " acquire statements in 8 s, longest gap "
+                    + TimeUnit.NANOSECONDS.toMillis(maxGap) + " ms, pollMaxMillis " + pollMillis);
+            assertThat(at.size()).as("acquire statements of the queued waiter in 8 s").isGreaterThanOrEqualTo(5);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(maxGap)).as("longest gap between its attempts, ms")
+                    .isLessThanOrEqualTo(pollMillis + 350);
+            queued.cancel(true);
+            held.release();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * Two stores of one URL in this JVM share release signals. A store whose own waiter gave up must pass the turn
+     * on, even while the other store's waiter (queued behind it) still waits: else that waiter is let through only
+     * once per {@code pollMaxMillis}, however soon the lock is released (by a third store of the URL, whose release
+     * wakes it in-process).
+     */
+    @Test
+    void aHeadStoreWhoseWaiterLeftPassesTheTurnOnWhileAnotherStoreOfTheUrlWaits() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:shared";
+        String uri = Databases.withOptions(Databases.mariadb(), "distlock.table=" + table + "&" + SLOW_POLL);
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection probe = raw(); LockStore holder = LockStore.open(uri); LockStore first = LockStore.open(uri);
+                LockStore second = LockStore.open(uri)) {
+            Lease held = holder.lock(name).acquire();
+            Future<Optional<Lease>> gaveUp = threads.submit(() -> first.lock(name).tryAcquire(Duration.ofSeconds(2)));
+            await().atMost(Duration.ofSeconds(20)).until(() -> turnHeld(probe, table, name)); // first at the head
+            Future<Optional<Lease>> waiter = threads.submit(() -> second.lock(name).tryAcquire(Duration.ofMinutes(2)));
+            awaitQueued(probe, table, name); // second queued behind it
+            assertThat(gaveUp.get(20, TimeUnit.SECONDS)).isEmpty();
+            long released = System.nanoTime();
+            held.release();
+            Optional<Lease> got = waiter.get(30, TimeUnit.SECONDS);
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released);
+            System.out.println("MariaDbTurnsAttackTest: the other store's waiter took the lock " + tookMillis
+                    + " ms after the release");
+            assertThat(got).isPresent();
+            got.get().release();
+            assertThat(tookMillis).as("ms from the release to the other store's grant, pollMaxMillis 30 s")
+                    .isLessThan(5000);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+}
