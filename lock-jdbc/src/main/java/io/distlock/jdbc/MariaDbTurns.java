@@ -213,10 +213,10 @@ final class MariaDbTurns implements RemoteWakeups {
     }
 
     @Override
-    public void granted(String name) {
+    public void granted(String name, long leaseNanos) {
         Turn t = turns.get(name);
         if (t != null) {
-            t.granted();
+            t.granted(leaseNanos);
         }
     }
 
@@ -260,6 +260,8 @@ final class MariaDbTurns implements RemoteWakeups {
         private boolean requeue;
         /** This store holds the lock (granted while queued or at the head). */
         private boolean holding;
+        /** When the lease this store holds ends unless renewed (a lease lost or left to expire ends the turn). */
+        private long holdUntil;
         /** Others wanted the name: a store queued ahead of us, or the lock was held when our turn came. */
         private boolean contended;
         private int headPolls;
@@ -331,13 +333,15 @@ final class MariaDbTurns implements RemoteWakeups {
             }
         }
 
-        void granted() {
+        void granted(long leaseNanos) {
             guard.lock();
             try {
                 holding = true;
+                holdUntil = System.nanoTime() + Math.min(leaseNanos, Long.MAX_VALUE / 4);
                 if (state == State.HEAD) {
                     state = State.HOLDING;
                 }
+                changed.signalAll(); // the worker waits until the new end of the lease
             } finally {
                 guard.unlock();
             }
@@ -419,11 +423,14 @@ final class MariaDbTurns implements RemoteWakeups {
             }
         }
 
-        /** The wait in the queue ran out (the waiter polled meanwhile): whether to queue again. */
+        /**
+         * The wait in the queue ran out (the waiter polled meanwhile): whether to queue again, only while a waiter
+         * of this store waits or it holds the lock ({@link #requeue}, set by every poll, would outlive them).
+         */
         private boolean stillWanted() {
             guard.lock();
             try {
-                return !closed && (requeue || interested());
+                return !closed && interested();
             } finally {
                 guard.unlock();
             }
@@ -439,7 +446,16 @@ final class MariaDbTurns implements RemoteWakeups {
                 signals.signal(name);
                 while (!closed && (state == State.HEAD || state == State.HOLDING) && interested()) {
                     if (state == State.HOLDING) {
-                        changed.await(); // until the release (or close, which interrupts)
+                        long left = holdUntil - System.nanoTime();
+                        if (left <= 0) {
+                            // the lease ran out unrenewed (left to expire, or its renewal not heard of): the lock is
+                            // the database's again, so the turn goes to the next store
+                            holding = false;
+                            state = State.PASSING;
+                            requeue = false;
+                            break;
+                        }
+                        changed.awaitNanos(left); // until the release, a renewal, the lease's end (or close)
                     } else {
                         changed.awaitNanos(INTEREST_CHECK_NANOS); // a waiter that gives up says nothing
                     }

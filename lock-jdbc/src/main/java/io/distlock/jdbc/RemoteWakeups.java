@@ -52,8 +52,11 @@ interface RemoteWakeups extends AutoCloseable {
         return -1;
     }
 
-    /** A waiter of this store was granted {@code name}. */
-    default void granted(String name) {
+    /**
+     * This store was granted {@code name}, or renewed it, for {@code leaseNanos} from now: a store that keeps
+     * something for its holder (MariaDB's turn) keeps it no longer than the lease.
+     */
+    default void granted(String name, long leaseNanos) {
     }
 
     /**

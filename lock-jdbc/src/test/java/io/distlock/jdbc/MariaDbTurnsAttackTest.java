@@ -215,4 +215,124 @@ class MariaDbTurnsAttackTest {
             threads.shutdownNow();
         }
     }
+
+    /**
+     * A store took the lock through its turn with a lease it lets expire (auto-renew off, never released): the turn
+     * must not outlive the lease, else the store queued behind it is let through once per {@code pollMaxMillis}
+     * although the lock is free.
+     */
+    @Test
+    void aTurnDoesNotOutliveTheLeaseTakenThroughIt() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:expired";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection probe = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore leaky = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMaxMillis=500"));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb() + "&connectionAttributes=s",
+                        "distlock.table=" + table + "&" + SLOW_POLL))) {
+            Lease held = holder.lock(name).acquire();
+            Future<Lease> leaked = threads.submit(() -> leaky.lock(name, io.distlock.LockOptions.defaults()
+                    .withLeaseTime(Duration.ofSeconds(3)).withAutoRenew(false)).acquire());
+            await().atMost(Duration.ofSeconds(20)).until(() -> turnHeld(probe, table, name)); // at the head
+            Future<Optional<Lease>> waiter = threads.submit(() -> store.lock(name).tryAcquire(Duration.ofMinutes(2)));
+            awaitQueued(probe, table, name);
+            held.release();
+            leaked.get(20, TimeUnit.SECONDS); // taken through its turn, never released: expires 3 s later
+            long taken = System.nanoTime();
+            Optional<Lease> got = waiter.get(60, TimeUnit.SECONDS);
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - taken);
+            System.out.println("MariaDbTurnsAttackTest: the queued store took the lock " + tookMillis
+                    + " ms after the 3 s lease was taken through a turn");
+            assertThat(got).isPresent();
+            got.get().release();
+            assertThat(tookMillis).as("ms from the grant of a 3 s lease left to expire to the queued store's grant,"
+                    + " pollMaxMillis 30 s").isLessThan(8000);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * As above with a lease lost while held: an operator deletes the row of a store that took it through its turn
+     * (lease 3 s, renewed every second). The renewal finds it lost: the turn must go with it.
+     */
+    @Test
+    void aTurnGoesWithALeaseLostWhileHeld() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:lost";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection probe = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore victim = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMaxMillis=500"));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb() + "&connectionAttributes=s",
+                        "distlock.table=" + table + "&" + SLOW_POLL))) {
+            Lease held = holder.lock(name).acquire();
+            Future<Lease> taken = threads.submit(() -> victim.lock(name, io.distlock.LockOptions.defaults()
+                    .withLeaseTime(Duration.ofSeconds(3))).acquire());
+            await().atMost(Duration.ofSeconds(20)).until(() -> turnHeld(probe, table, name));
+            Future<Optional<Lease>> waiter = threads.submit(() -> store.lock(name).tryAcquire(Duration.ofMinutes(2)));
+            awaitQueued(probe, table, name);
+            held.release();
+            Lease lost = taken.get(20, TimeUnit.SECONDS);
+            try (PreparedStatement ps = probe.prepareStatement("DELETE FROM " + table + " WHERE name = ?")) {
+                ps.setString(1, name);
+                assertThat(ps.executeUpdate()).as("the operator's delete").isEqualTo(1);
+            }
+            long deleted = System.nanoTime();
+            Optional<Lease> got = waiter.get(60, TimeUnit.SECONDS);
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deleted);
+            System.out.println("MariaDbTurnsAttackTest: the queued store took the lock " + tookMillis
+                    + " ms after the operator deleted the row of a lease held through a turn");
+            assertThat(got).isPresent();
+            got.get().release();
+            assertThat(tookMillis).as("ms from the delete to the queued store's grant, pollMaxMillis 30 s")
+                    .isLessThan(8000);
+            assertThat(lost.isValid()).isFalse();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * A waiter queued behind a hung turn holder for a few of its polls leaves: its store's worker must stop queueing
+     * at the end of its current wait in GET_LOCK (at most 5 s), not go on queueing, a thread and a connection, for as
+     * long as the other client keeps the turn lock.
+     */
+    @Test
+    void aWorkerWhoseWaiterLeftStopsQueueing() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:left";
+        try (Connection hung = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMaxMillis=300"))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            assertThat(store.lock(name).tryAcquire(Duration.ofMillis(1500))).isEmpty(); // a few safety polls
+            long left = System.nanoTime();
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> !queuedFor(hung,
+                    table, name));
+            long stoppedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - left);
+            System.out.println("MariaDbTurnsAttackTest: the worker stopped queueing " + stoppedMillis
+                    + " ms after its waiter left");
+            assertThat(stoppedMillis).as("ms from the waiter's leaving to the worker's last wait in GET_LOCK")
+                    .isLessThan(8000);
+            held.release();
+        }
+    }
+
+    /** Whether a worker waits in GET_LOCK for the turn lock of {@code name}. */
+    private static boolean queuedFor(Connection c, String table, String name) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                + " WHERE STATE = 'User lock' AND INFO LIKE ?")) {
+            ps.setString(1, "%" + turnKey(table, name) + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
+        }
+    }
 }
