@@ -3,12 +3,14 @@ package io.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.Arguments;
 import io.distlock.Lease;
 import io.distlock.LockStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -333,6 +335,57 @@ class MariaDbTurnsAttackTest {
                 rs.next();
                 return rs.getInt(1) > 0;
             }
+        }
+    }
+
+    /**
+     * Names of any text (an emoji, a NUL, the longest name) take turns like any other, and the same table and name
+     * in two databases of one server get turn locks of their own: a turn in one never queues the other's stores.
+     */
+    @Test
+    void oddNamesTakeTurnsAndTwoDatabasesDoNotShareTurnLocks() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String other = ("dl_turnatk_" + java.util.UUID.randomUUID().toString().substring(0, 8));
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection probe = raw(); Statement s = probe.createStatement()) {
+            s.execute("CREATE DATABASE " + other);
+            try {
+                String here = Databases.withOptions(Databases.mariadb(), "distlock.table=" + table + "&" + SLOW_POLL);
+                String there = Databases.mariadb().replaceFirst("/test\\?", "/" + other + "?")
+                        + "&distlock.table=" + table + "&" + SLOW_POLL;
+                for (String name : List.of("atk:\uD83D\uDD12", "atk:a\u0000b", "x".repeat(255))) {
+                    try (LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(),
+                            "distlock.table=" + table)); LockStore a = LockStore.open(here);
+                            LockStore b = LockStore.open(there); LockStore c = LockStore.open(there
+                                    + "&connectionAttributes=c")) {
+                        Lease held = holder.lock(name).acquire();
+                        Future<Optional<Lease>> waiter = threads.submit(() -> a.lock(name)
+                                .tryAcquire(Duration.ofMinutes(1)));
+                        await().atMost(Duration.ofSeconds(20)).until(() -> turnHeld(probe, table, name));
+                        // the same table and name in the other database: its stores take turns of their own
+                        Lease thereHeld = b.lock(name).acquire();
+                        Future<Optional<Lease>> thereWaiter = threads.submit(() -> c.lock(name)
+                                .tryAcquire(Duration.ofMinutes(1)));
+                        long released = System.nanoTime();
+                        thereHeld.release();
+                        Optional<Lease> thereGot = thereWaiter.get(30, TimeUnit.SECONDS);
+                        assertThat(thereGot).as("the other database's waiter of %s", Arguments.quoted(name))
+                                .isPresent();
+                        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
+                                .as("ms to the other database's grant of %s", Arguments.quoted(name))
+                                .isLessThan(5000);
+                        thereGot.get().release();
+                        held.release();
+                        Optional<Lease> got = waiter.get(30, TimeUnit.SECONDS);
+                        assertThat(got).as("the waiter of %s", Arguments.quoted(name)).isPresent();
+                        got.get().release();
+                    }
+                }
+            } finally {
+                s.execute("DROP DATABASE " + other);
+            }
+        } finally {
+            threads.shutdownNow();
         }
     }
 }
