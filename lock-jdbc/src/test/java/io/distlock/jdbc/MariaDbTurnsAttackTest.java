@@ -388,4 +388,51 @@ class MariaDbTurnsAttackTest {
             threads.shutdownNow();
         }
     }
+
+    /**
+     * Behind a hung turn holder: a queued waiter that is interrupted throws at once, and a store closed while its
+     * waiter is queued ends the wait at once and leaves no worker waiting in GET_LOCK.
+     */
+    @Test
+    void aQueuedWaiterIsInterruptedAtOnceAndACloseEndsTheTurn() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:close";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                    + "&" + SLOW_POLL));
+            try {
+                Future<Optional<Lease>> interrupted = threads.submit(() -> store.lock(name)
+                        .tryAcquire(Duration.ofMinutes(2)));
+                awaitQueued(hung, table, name);
+                long at = System.nanoTime();
+                interrupted.cancel(true);
+                await().atMost(Duration.ofSeconds(10)).until(interrupted::isDone);
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - at)).as("ms to the interrupt's end")
+                        .isLessThan(2000);
+
+                Future<Optional<Lease>> closed = threads.submit(() -> store.lock(name)
+                        .tryAcquire(Duration.ofMinutes(2)));
+                awaitQueued(hung, table, name);
+                at = System.nanoTime();
+                store.close();
+                try {
+                    assertThat(closed.get(10, TimeUnit.SECONDS)).isEmpty();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    assertThat(e.getCause()).isInstanceOf(IllegalStateException.class); // "closed"
+                }
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - at)).as("ms to the close's end")
+                        .isLessThan(3000);
+                await().atMost(Duration.ofSeconds(3)).until(() -> !queuedFor(hung, table, name));
+            } finally {
+                store.close();
+            }
+            held.release();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
 }
