@@ -435,4 +435,65 @@ class MariaDbTurnsAttackTest {
             threads.shutdownNow();
         }
     }
+
+    /**
+     * Four stores (URLs of their own) acquire, hold 20 ms, release and acquire again at once, in a tight loop: none
+     * starves, because a store that just released queues behind the others' turns instead of taking it back.
+     */
+    @Test
+    void aClientReacquiringInATightLoopDoesNotStarveTheOthers() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:fair";
+        int n = 4;
+        ExecutorService threads = Executors.newFixedThreadPool(n);
+        List<LockStore> stores = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicIntegerArray counts = new java.util.concurrent.atomic.AtomicIntegerArray(n);
+        try {
+            for (int i = 0; i < n; i++) {
+                stores.add(LockStore.open(Databases.withOptions(Databases.mariadb() + "&connectionAttributes=f:" + i,
+                        "distlock.table=" + table)));
+            }
+            List<Future<?>> loops = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int me = i;
+                LockStore store = stores.get(i);
+                loops.add(threads.submit(() -> {
+                    while (!stop.get()) {
+                        Lease lease = store.lock(name).acquire();
+                        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                        lease.release();
+                        counts.incrementAndGet(me);
+                    }
+                    return null;
+                }));
+            }
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(20)).until(() -> {
+                int total = 0;
+                for (int i = 0; i < n; i++) {
+                    total += counts.get(i);
+                }
+                return total >= 160;
+            });
+            stop.set(true);
+            for (Future<?> loop : loops) {
+                loop.get(30, TimeUnit.SECONDS);
+            }
+            System.out.println("MariaDbTurnsAttackTest: acquisitions per store in a tight loop " + counts);
+            int total = 0;
+            int min = Integer.MAX_VALUE;
+            for (int i = 0; i < n; i++) {
+                total += counts.get(i);
+                min = Math.min(min, counts.get(i));
+            }
+            assertThat(min).as("fewest acquisitions of a store, of %s (%s)", total, counts)
+                    .isGreaterThanOrEqualTo(total / n / 3);
+        } finally {
+            stop.set(true);
+            threads.shutdownNow();
+            for (LockStore store : stores) {
+                store.close();
+            }
+        }
+    }
 }
