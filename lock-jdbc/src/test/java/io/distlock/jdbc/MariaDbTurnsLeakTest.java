@@ -124,4 +124,60 @@ class MariaDbTurnsLeakTest {
             }
         }
     }
+
+    /**
+     * One store whose 40 threads start waiting at once for 40 names held elsewhere: at most
+     * {@link MariaDbTurns#MAX_TURNS} of them queue (each on a connection), the others poll; the server sees at most
+     * the pool (2 here) and 8 turn connections of it.
+     */
+    @Test
+    void manyNamesWaitedForAtOnceOpenAtMostEightTurnConnections() throws Exception {
+        String db = ("dl_turnleak_" + UUID.randomUUID().toString().substring(0, 8)).toLowerCase(Locale.ROOT);
+        String server = Databases.mariadb().replaceFirst("/test\\?.*$", "/");
+        int names = 40;
+        try (Connection admin = DriverManager.getConnection(server + "test?user=root")) {
+            try (Statement s = admin.createStatement()) {
+                s.execute("CREATE DATABASE " + db);
+            }
+            ExecutorService threads = Executors.newFixedThreadPool(names);
+            String uri = server + db + "?user=root&distlock.connectTimeoutMillis=10000";
+            try (LockStore holder = LockStore.open(uri + "&connectionAttributes=holder&distlock.poolSize=2");
+                    LockStore store = LockStore.open(uri + "&distlock.poolSize=2")) {
+                List<Lease> held = new ArrayList<>();
+                for (int i = 0; i < names; i++) {
+                    held.add(holder.lock("many:" + i).acquire());
+                }
+                int base = connections(admin, db);
+                java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+                List<Future<?>> waits = new ArrayList<>();
+                for (int i = 0; i < names; i++) {
+                    String name = "many:" + i;
+                    waits.add(threads.submit(() -> {
+                        start.await();
+                        return store.lock(name).tryAcquire(Duration.ofSeconds(4));
+                    }));
+                }
+                start.countDown();
+                int peak = 0;
+                for (Future<?> w : waits) {
+                    while (!w.isDone()) {
+                        peak = Math.max(peak, connections(admin, db) - base);
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                    }
+                }
+                System.out.println("MariaDbTurnsLeakTest: peak " + peak + " more server connections with " + names
+                        + " names waited for at once (pool 2)");
+                for (Lease l : held) {
+                    l.release();
+                }
+                assertThat(peak).as("connections of the waiting store beyond those at the start").isLessThanOrEqualTo(
+                        2 + MariaDbTurns.MAX_TURNS);
+            } finally {
+                threads.shutdownNow();
+                try (Statement s = admin.createStatement()) {
+                    s.execute("DROP DATABASE " + db);
+                }
+            }
+        }
+    }
 }
