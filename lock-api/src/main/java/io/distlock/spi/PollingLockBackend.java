@@ -77,9 +77,31 @@ public abstract class PollingLockBackend implements LockBackend {
         return holderTtlNanos > Long.MAX_VALUE - margin ? Long.MAX_VALUE : holderTtlNanos + margin;
     }
 
-    private Attempt timedAttempt(String name, Duration leaseTime) {
+    /**
+     * One attempt of an acquire that waits, after {@code failed} failed attempts of the same acquire (0 for its
+     * first): {@link #attempt} unless the backend tells the two apart. A single try ({@code tryAcquire()}) calls
+     * {@link #attempt} itself, so a backend that lets a waiter skip attempts (MariaDB's turns) never skips it.
+     */
+    protected Attempt waitingAttempt(String name, Duration leaseTime, int failed) {
+        return attempt(name, leaseTime);
+    }
+
+    /**
+     * Called on the acquiring thread before an acquire that waits makes its first attempt at {@code name}; nothing
+     * by default. Release signals may be shared with other stores, so a backend that wants to know whether a waiter
+     * of its own still waits (MariaDB's turns) counts them between this and {@link #waitEnds}.
+     */
+    protected void waitBegins(String name) {
+    }
+
+    /** Called on the acquiring thread when an acquire that waited ends, however it ends; nothing by default. */
+    protected void waitEnds(String name) {
+    }
+
+    /** An attempt of a single try ({@code failed} -1) or of a waiting acquire after {@code failed} failures. */
+    private Attempt timedAttempt(String name, Duration leaseTime, int failed) {
         long sentAt = System.nanoTime();
-        Attempt attempt = attempt(name, leaseTime);
+        Attempt attempt = failed < 0 ? attempt(name, leaseTime) : waitingAttempt(name, leaseTime, failed);
         return attempt.isGranted() && attempt.grant().issuedAtNanos() < 0
                 ? Attempt.granted(attempt.grant().issuedAt(sentAt)) : attempt;
     }
@@ -107,8 +129,18 @@ public abstract class PollingLockBackend implements LockBackend {
     public final Grant acquireAfterCourtesy(String name, Duration leaseTime, Wait wait, long courtesyNanos)
             throws InterruptedException {
         if (wait.isNone()) {
-            return timedAttempt(name, leaseTime).grant();
+            return timedAttempt(name, leaseTime, -1).grant();
         }
+        waitBegins(name);
+        try {
+            return waitingAcquire(name, leaseTime, wait, courtesyNanos);
+        } finally {
+            waitEnds(name);
+        }
+    }
+
+    private Grant waitingAcquire(String name, Duration leaseTime, Wait wait, long courtesyNanos)
+            throws InterruptedException {
         if (courtesyNanos > 0 || !firstAttemptBeforeTicket()) {
             try (ReleaseSignals.Ticket ticket = signals().ticket(name)) {
                 if (courtesyNanos > 0) {
@@ -121,7 +153,7 @@ public abstract class PollingLockBackend implements LockBackend {
             throw new InterruptedException("interrupted while waiting for lock " + Arguments.quoted(name));
         }
         long mark = signals().mark(name);
-        Attempt first = timedAttempt(name, leaseTime);
+        Attempt first = timedAttempt(name, leaseTime, 0);
         if (first.isGranted()) {
             return first.grant();
         }
@@ -133,7 +165,8 @@ public abstract class PollingLockBackend implements LockBackend {
     /** Attempts until granted or {@code wait} ends, sleeping on {@code ticket}; {@code first}: an attempt made. */
     private Grant waitFor(String name, Duration leaseTime, Wait wait, ReleaseSignals.Ticket ticket, Attempt first)
             throws InterruptedException {
-        return waitFor("lock", name, wait, ticket, first, () -> timedAttempt(name, leaseTime),
+        int[] failed = {first == null ? 0 : 1};
+        return waitFor("lock", name, wait, ticket, first, () -> timedAttempt(name, leaseTime, failed[0]++),
                 (failures, holderTtlNanos) -> pollDelayNanos((int) failures, holderTtlNanos));
     }
 

@@ -107,10 +107,43 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
 
     @Override
     protected Attempt attempt(String name, Duration leaseTime) {
+        return attempt(name, leaseTime, -1); // a single try: always sent
+    }
+
+    @Override
+    protected Attempt waitingAttempt(String name, Duration leaseTime, int failed) {
+        return attempt(name, leaseTime, failed);
+    }
+
+    @Override
+    protected void waitBegins(String name) {
+        remote.waitBegins(name);
+    }
+
+    @Override
+    protected void waitEnds(String name) {
+        remote.waitEnds(name);
+    }
+
+    /** {@code d} in nanoseconds, Long.MAX_VALUE if it does not fit. */
+    private static long nanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** An attempt of a single try ({@code failed} -1) or of a waiting acquire after {@code failed} failed ones. */
+    private Attempt attempt(String name, Duration leaseTime, int failed) {
         dialect.requireStorable(name);
-        boolean waiting = signals.hasWaiters(name); // a waiting loop, not a single try, is attempting
-        if (waiting && remote.queued(name)) {
-            return Attempt.held(-1); // queued for its turn: woken when it comes (and let through every pollMax)
+        boolean waiting = failed >= 0; // a waiting loop, not a single try, is attempting
+        if (waiting) {
+            long next = remote.queued(name, failed == 0);
+            if (next >= 0) {
+                // queued for its turn: woken when it comes, and let through when its safety poll is due
+                return Attempt.held(next);
+            }
         }
         String token = OwnerTokens.newToken();
         String owner = owner();
@@ -137,9 +170,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         }
         if (fence > 0) {
             sweeper.granted(leaseTime, fence);
-            if (waiting) {
-                remote.granted(name);
-            }
+            remote.granted(name, nanos(leaseTime)); // a single try's grant too: the store holds the lock
             return Attempt.granted(new Grant(name, token, fence, null));
         }
         if (waiting) {
@@ -207,6 +238,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                         return null;
                     }
                     sweeper.granted(leaseTime, fence);
+                    remote.granted(name, nanos(leaseTime));
                     return new Grant(name, token, fence, null);
                 } catch (ContentionException e) {
                     if (SqlFailures.isLockWaitTimeout(e.sql)) {
@@ -344,9 +376,13 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                     + " collided with another transaction; will retry", e.sql);
         }
         Set<Grant> lost = new HashSet<>();
+        long leaseNanos = leaseMicros > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : leaseMicros * 1000;
         for (Grant g : these) {
             if (!renewed.contains(g.name())) {
                 lost.add(g);
+                remote.released(g.name()); // whatever it kept for this holder goes with the lease
+            } else {
+                remote.granted(g.name(), leaseNanos);
             }
         }
         if (!again.isEmpty()) {

@@ -67,6 +67,11 @@ final class MariaDbTurns implements RemoteWakeups {
     private final ConcurrentHashMap<String, Turn> turns = new ConcurrentHashMap<>();
     /** Names this store released while another store held their turn lock, with when: see {@link #release}. */
     private final ConcurrentHashMap<String, Long> contendedAt = new ConcurrentHashMap<>();
+    /**
+     * This store's acquires that wait, per name: its release signals may be shared with other stores of the same
+     * URL in this JVM, whose waiters must not keep this store's turn.
+     */
+    private final ConcurrentHashMap<String, Integer> waiters = new ConcurrentHashMap<>();
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
     private volatile boolean closed;
     /** Set once a connection shows a server other than MariaDB (turns not tried on MySQL): polling only. */
@@ -138,18 +143,28 @@ final class MariaDbTurns implements RemoteWakeups {
     }
 
     @Override
-    public boolean queued(String name) {
+    public long queued(String name, boolean first) {
         Turn t = turns.get(name);
         if (t != null) {
-            return t.skipAttempt();
+            return t.skipAttempt(first);
         }
         Long seen = contendedAt.remove(name);
         if (seen == null || System.nanoTime() - seen > pollMaxNanos) {
-            return false;
+            return -1;
         }
         // this store released the name while another store held its turn: it queues behind it, not barging in
         waiting(name);
-        return turns.containsKey(name);
+        return turns.containsKey(name) ? pollMaxNanos : -1;
+    }
+
+    @Override
+    public void waitBegins(String name) {
+        waiters.merge(name, 1, Integer::sum);
+    }
+
+    @Override
+    public void waitEnds(String name) {
+        waiters.computeIfPresent(name, (k, n) -> n == 1 ? null : n - 1);
     }
 
     /**
@@ -198,10 +213,10 @@ final class MariaDbTurns implements RemoteWakeups {
     }
 
     @Override
-    public void granted(String name) {
+    public void granted(String name, long leaseNanos) {
         Turn t = turns.get(name);
         if (t != null) {
-            t.granted();
+            t.granted(leaseNanos);
         }
     }
 
@@ -245,6 +260,8 @@ final class MariaDbTurns implements RemoteWakeups {
         private boolean requeue;
         /** This store holds the lock (granted while queued or at the head). */
         private boolean holding;
+        /** When the lease this store holds ends unless renewed (a lease lost or left to expire ends the turn). */
+        private long holdUntil;
         /** Others wanted the name: a store queued ahead of us, or the lock was held when our turn came. */
         private boolean contended;
         private int headPolls;
@@ -272,29 +289,31 @@ final class MariaDbTurns implements RemoteWakeups {
             }
         }
 
-        boolean skipAttempt() {
+        /** -1 to attempt, else the nanoseconds until the next attempt is due: see {@link #queued}. */
+        long skipAttempt(boolean first) {
             guard.lock();
             try {
+                long now = System.nanoTime();
                 switch (state) {
                     case QUEUED:
-                        long now = System.nanoTime();
-                        if (now - lastAttempt >= pollMaxNanos) {
-                            lastAttempt = now; // the poll that bounds what a lost turn costs
-                            return false;
+                        if (first || now - lastAttempt >= pollMaxNanos) {
+                            // an acquire's first attempt, or the poll that bounds what a lost turn costs
+                            lastAttempt = now;
+                            return -1;
                         }
-                        return true;
+                        return pollMaxNanos - (now - lastAttempt);
                     case PASSING:
                         if (!contended) {
-                            return false;
+                            return -1;
                         }
                         // the turn was just passed on: the next store in the queue goes first, this one queues again
                         requeue = true;
-                        lastAttempt = System.nanoTime(); // it just had the lock: its polls count from now
+                        lastAttempt = now; // it just had the lock: its polls count from now
                         changed.signalAll();
-                        return true;
+                        return pollMaxNanos;
                     default:
-                        lastAttempt = System.nanoTime();
-                        return false;
+                        lastAttempt = now;
+                        return -1;
                 }
             } finally {
                 guard.unlock();
@@ -314,13 +333,15 @@ final class MariaDbTurns implements RemoteWakeups {
             }
         }
 
-        void granted() {
+        void granted(long leaseNanos) {
             guard.lock();
             try {
                 holding = true;
+                holdUntil = System.nanoTime() + Math.min(leaseNanos, Long.MAX_VALUE / 4);
                 if (state == State.HEAD) {
                     state = State.HOLDING;
                 }
+                changed.signalAll(); // the worker waits until the new end of the lease
             } finally {
                 guard.unlock();
             }
@@ -341,7 +362,7 @@ final class MariaDbTurns implements RemoteWakeups {
         }
 
         private boolean interested() {
-            return holding || signals.hasWaiters(name);
+            return holding || waiters.containsKey(name);
         }
 
         void run() {
@@ -402,11 +423,14 @@ final class MariaDbTurns implements RemoteWakeups {
             }
         }
 
-        /** The wait in the queue ran out (the waiter polled meanwhile): whether to queue again. */
+        /**
+         * The wait in the queue ran out (the waiter polled meanwhile): whether to queue again, only while a waiter
+         * of this store waits or it holds the lock ({@link #requeue}, set by every poll, would outlive them).
+         */
         private boolean stillWanted() {
             guard.lock();
             try {
-                return !closed && (requeue || interested());
+                return !closed && interested();
             } finally {
                 guard.unlock();
             }
@@ -422,7 +446,16 @@ final class MariaDbTurns implements RemoteWakeups {
                 signals.signal(name);
                 while (!closed && (state == State.HEAD || state == State.HOLDING) && interested()) {
                     if (state == State.HOLDING) {
-                        changed.await(); // until the release (or close, which interrupts)
+                        long left = holdUntil - System.nanoTime();
+                        if (left <= 0) {
+                            // the lease ran out unrenewed (left to expire, or its renewal not heard of): the lock is
+                            // the database's again, so the turn goes to the next store
+                            holding = false;
+                            state = State.PASSING;
+                            requeue = false;
+                            break;
+                        }
+                        changed.awaitNanos(left); // until the release, a renewal, the lease's end (or close)
                     } else {
                         changed.awaitNanos(INTEREST_CHECK_NANOS); // a waiter that gives up says nothing
                     }

@@ -27,11 +27,21 @@ interface RemoteWakeups extends AutoCloseable {
 
     /**
      * Whether the next attempt of a waiter of this store at {@code name} may be skipped, because the store waits in
-     * a queue for its turn and is woken when it comes; a store still lets one attempt through every
-     * {@code pollMaxMillis}, the safety net of a lost turn. False by default.
+     * a queue for its turn and is woken when it comes: -1 to make the attempt, else the nanoseconds until the
+     * waiter's next attempt is due (a store still lets one attempt through every {@code pollMaxMillis}, the safety
+     * net of a lost turn). {@code first}: the attempt is the first of its acquire, made unless the store just
+     * passed its turn on. -1 by default.
      */
-    default boolean queued(String name) {
-        return false;
+    default long queued(String name, boolean first) {
+        return -1;
+    }
+
+    /** An acquire of this store starts waiting for {@code name} (counted: signals may be shared with other stores). */
+    default void waitBegins(String name) {
+    }
+
+    /** An acquire of this store that waited for {@code name} ended. */
+    default void waitEnds(String name) {
     }
 
     /**
@@ -42,8 +52,11 @@ interface RemoteWakeups extends AutoCloseable {
         return -1;
     }
 
-    /** A waiter of this store was granted {@code name}. */
-    default void granted(String name) {
+    /**
+     * This store was granted {@code name}, or renewed it, for {@code leaseNanos} from now: a store that keeps
+     * something for its holder (MariaDB's turn) keeps it no longer than the lease.
+     */
+    default void granted(String name, long leaseNanos) {
     }
 
     /**
