@@ -58,7 +58,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
                     ? new PostgresNotices(pool.getDataSource(), pool, settings.table(), signals,
                             Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),
                             settings.redacted())
-                    : dialect instanceof MySqlDialect
+                    : dialect instanceof MySqlDialect && settings.turns()
                     ? new MariaDbTurns(pool.getDataSource(), settings.table(), signals, settings.pollMinMillis(),
                             settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted())
                     : RemoteWakeups.NONE;

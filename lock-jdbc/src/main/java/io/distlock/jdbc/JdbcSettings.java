@@ -28,9 +28,11 @@ import java.util.regex.Pattern;
  * @param socketTimeoutMillis how long a statement may wait for the server's answer
  * @param pollMinMillis the first pause after a failed acquire attempt; the pauses double from it
  * @param pollMaxMillis the longest pause between two acquire attempts while waiting for a lock held elsewhere
+ * @param turns whether waiting stores on MariaDB take turns through the server's named locks, on connections of
+ *     their own outside the pool ({@code MariaDbTurns}); false: they only poll
  */
 record JdbcSettings(String driverUrl, String redacted, String subProtocol, String table, boolean createTable,
-        int poolSize, long connectTimeoutMillis, long socketTimeoutMillis, long pollMinMillis, long pollMaxMillis) {
+        int poolSize, long connectTimeoutMillis, long socketTimeoutMillis, long pollMinMillis, long pollMaxMillis, boolean turns) {
 
     static final String PREFIX = "distlock.";
     static final String TABLE = "distlock.table";
@@ -40,8 +42,9 @@ record JdbcSettings(String driverUrl, String redacted, String subProtocol, Strin
     static final String SOCKET_TIMEOUT = "distlock.socketTimeoutMillis";
     static final String POLL_MIN = "distlock.pollMinMillis";
     static final String POLL_MAX = "distlock.pollMaxMillis";
+    static final String TURNS = "distlock.turns";
     static final Set<String> OPTIONS = new TreeSet<>(List.of(TABLE, CREATE_TABLE, POOL_SIZE, CONNECT_TIMEOUT,
-            SOCKET_TIMEOUT, POLL_MIN, POLL_MAX));
+            SOCKET_TIMEOUT, POLL_MIN, POLL_MAX, TURNS));
 
     /** The default lock table. */
     static final String DEFAULT_TABLE = "distlock_locks";
@@ -76,7 +79,7 @@ record JdbcSettings(String driverUrl, String redacted, String subProtocol, Strin
                 uri.intOption(POOL_SIZE, 8, 1, 1000),
                 millis(uri, CONNECT_TIMEOUT, 3000, 250, 600_000),
                 millis(uri, SOCKET_TIMEOUT, 10_000, 1000, 3_600_000),
-                pollMin, pollMax);
+                pollMin, pollMax, uri.booleanOption(TURNS, true));
     }
 
     /** A {@code *Millis} option, written as a bare number of milliseconds or any duration ({@code 3s}). */
