@@ -275,4 +275,50 @@ class PlainHandleAttackTest {
             }
         }
     }
+    /**
+     * An ordinary stamp (no pin, on the plain handle) overtaken by another holder's stamp that made the pin (an
+     * operator moved the fence ahead of the clock after our read): ours must fail on the fence's version, read again
+     * and go past the other's token, with the pin kept.
+     */
+    @Test
+    void anOrdinaryPermitStampOvertakenByAnotherStoresPinMakingStampGoesPastIt() throws Exception {
+        try (TestingServer server = TestServers.server();
+                LockStore store = open(server.getConnectString(), "stamp-vs-pin");
+                LockStore other = open(server.getConnectString(), "stamp-vs-pin");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "stamp-vs-pin")) {
+            DistributedSemaphore ours = store.semaphore("s", 2);
+            ours.acquire().release();
+            String parent = ZooKeeperPermits.parentPath("s");
+            assertThat(raw.checkExists().forPath(FencePin.path(parent))).as("no pin before").isNull();
+            ZooKeeperBackend backend = TestServers.backend(store);
+            java.util.concurrent.atomic.AtomicLong ahead = new java.util.concurrent.atomic.AtomicLong();
+            Lease[] theirs = new Lease[1];
+            java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+            backend.beforeStampHook = () -> {
+                if (first.compareAndSet(true, false)) {
+                    try {
+                        backend.curator().checkExists().forPath(parent); // behind our pipelined fence read
+                        ahead.set(System.currentTimeMillis() * 1000 + 1_000_000_000_000L);
+                        raw.setData().forPath(parent, FenceFloor.encode(ahead.get()));
+                        theirs[0] = other.semaphore("s", 2).tryAcquire(Duration.ofSeconds(10)).orElseThrow();
+                    } catch (Exception e) {
+                        throw new IllegalStateException("the attack at the stamp failed", e);
+                    }
+                }
+            };
+            try (Lease lease = ours.tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
+                assertThat(theirs[0]).as("the other holder stamped during our stamp").isNotNull();
+                assertThat(theirs[0].fencingToken()).isGreaterThan(ahead.get());
+                assertThat(raw.checkExists().forPath(FencePin.path(parent))).as("the other's stamp made the pin")
+                        .isNotNull();
+                assertThat(lease.fencingToken()).as("ours after the other's pinned %d", theirs[0].fencingToken())
+                        .isGreaterThan(theirs[0].fencingToken()).isEqualTo(fence(raw, parent));
+                assertThat(raw.checkExists().forPath(FencePin.path(parent))).as("the pin after ours").isNotNull();
+            } finally {
+                if (theirs[0] != null) {
+                    theirs[0].release();
+                }
+            }
+        }
+    }
 }
