@@ -46,7 +46,7 @@ class LostCreateReplyTest {
     @Test
     void aCreateWhoseReplyIsLostInAnOutageStartsNoCleanupStormAndLeavesNoNode() throws Exception {
         try (TestingServer server = TestServers.server();
-                CreateReplyCutter proxy = new CreateReplyCutter(server.getPort());
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
                 LockStore holder = BackendStores.open(TestServers.uri(server.getConnectString(), "lost-create",
                         SESSION, CONNECTION));
                 LockStore store = BackendStores.open(TestServers.uri(proxy.connectString(), "lost-create",
@@ -68,7 +68,7 @@ class LostCreateReplyTest {
             Lease held = holder.lock("name").acquire();
             String parent = ZooKeeperBackend.parentPath("name");
 
-            proxy.cutAfterNextCreate();
+            proxy.loseReplyOfNext(OpReplyCutter.CREATE2, true);
             assertThatThrownBy(() -> store.lock("name").tryAcquire(Duration.ofSeconds(1)))
                     .as("a create whose reply was lost and whose server is gone")
                     .isInstanceOf(StoreUnavailableException.class);
@@ -105,7 +105,7 @@ class LostCreateReplyTest {
     void aContenderWhoseCreateReplyIsLostInABlipWaitsOnItsOwnNodeAlone() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (TestingServer server = TestServers.server();
-                CreateReplyCutter proxy = new CreateReplyCutter(server.getPort());
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
                 LockStore holder = BackendStores.open(TestServers.uri(server.getConnectString(), "lost-create-blip",
                         SESSION, BLIP_CONNECTION));
                 LockStore store = BackendStores.open(TestServers.uri(proxy.connectString(), "lost-create-blip",
@@ -116,7 +116,7 @@ class LostCreateReplyTest {
             String parent = ZooKeeperBackend.parentPath("name");
             String holders = raw.getChildren().forPath(parent).get(0);
 
-            proxy.cutAfterNextCreate();
+            proxy.loseReplyOfNext(OpReplyCutter.CREATE2, true);
             Future<Optional<Lease>> waiting = pool.submit(() -> store.lock("name").tryAcquire(Duration.ofSeconds(20)));
             assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the create's reply was lost").isTrue();
             List<String> afterCut = raw.getChildren().forPath(parent);

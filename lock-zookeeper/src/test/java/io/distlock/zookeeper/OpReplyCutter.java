@@ -12,8 +12,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A loopback proxy in front of one ZooKeeper server that faults the next request of one op code for real, as
- * {@link CreateReplyCutter} does for a create: {@link #loseReplyOfNext} forwards the request, swallows the server's
+ * A loopback proxy in front of one ZooKeeper server that faults the next request of one op code for real:
+ * {@link #loseReplyOfNext} forwards the request, swallows the server's
  * reply (the server applied it, the client never hears) and closes the connection, then refuses new connections until
  * {@link #restore()} if asked to stay down; {@link #holdNext} stops forwarding that connection's requests at that one
  * (a server that stopped reading this client) until {@link #resume()}. Frames are read whole: a request starts with
@@ -23,6 +23,7 @@ final class OpReplyCutter implements AutoCloseable {
 
     static final int DELETE = 2;
     static final int MULTI = 14;
+    static final int CREATE2 = 15;
 
     private static final int NONE = Integer.MIN_VALUE;
 
