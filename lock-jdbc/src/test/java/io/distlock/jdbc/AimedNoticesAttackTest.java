@@ -3,8 +3,6 @@ package io.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.spi.ReleaseSignals;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -13,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -180,7 +177,7 @@ class AimedNoticesAttackTest {
         PGSimpleDataSource direct = NoticeStores.source();
         CountDownLatch sending = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        PostgresNotices holder = stores.open(new ReleaseSignals(), gated(direct, sending, go), "holder");
+        PostgresNotices holder = stores.open(new ReleaseSignals(), NoticeStores.gated(direct, sending, go), "holder");
         ReleaseSignals waiterSignals = new ReleaseSignals();
         PostgresNotices waiter = stores.open(waiterSignals, "waiter");
         try (ReleaseSignals.Ticket waits = waiterSignals.ticket("attack:good")) {
@@ -200,24 +197,4 @@ class AimedNoticesAttackTest {
         }
     }
 
-    /**
-     * {@code pool} whose first {@code getConnection} counts {@code entered} down, then waits for {@code go}: the
-     * notices queued meanwhile leave together in the sender's next batch.
-     */
-    private static DataSource gated(DataSource pool, CountDownLatch entered, CountDownLatch go) {
-        return (DataSource) Proxy.newProxyInstance(AimedNoticesAttackTest.class.getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("getConnection") && entered.getCount() > 0) {
-                        entered.countDown();
-                        if (!go.await(30, TimeUnit.SECONDS)) {
-                            throw new IllegalStateException("the gate never opened");
-                        }
-                    }
-                    try {
-                        return method.invoke(pool, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
 }

@@ -1,8 +1,12 @@
 package io.distlock.jdbc;
 
 import io.distlock.spi.ReleaseSignals;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -50,5 +54,26 @@ final class NoticeStores implements AutoCloseable {
     @Override
     public void close() {
         opened.forEach(PostgresNotices::close);
+    }
+
+    /**
+     * {@code pool} whose first {@code getConnection} counts {@code entered} down, then waits for {@code go}: the
+     * notices queued meanwhile leave together in the sender's next batch.
+     */
+    static DataSource gated(DataSource pool, CountDownLatch entered, CountDownLatch go) {
+        return (DataSource) Proxy.newProxyInstance(NoticeStores.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getConnection") && entered.getCount() > 0) {
+                        entered.countDown();
+                        if (!go.await(30, TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("the gate never opened");
+                        }
+                    }
+                    try {
+                        return method.invoke(pool, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 }
