@@ -180,7 +180,8 @@ public final class ScaleReport {
 
     private static void renderTargets(StringBuilder md, BenchReport report) {
         List<TargetCheck> checks = new ArrayList<>();
-        report.stores().forEach(s -> checks.addAll(ScaleTargets.check(s)));
+        java.util.OptionalDouble floor = ScaleTargets.hostFloorP99(report.stores());
+        report.stores().forEach(s -> checks.addAll(ScaleTargets.check(s, floor)));
         if (checks.isEmpty()) {
             return;
         }

@@ -120,4 +120,28 @@ class ScaleReportTest {
         assertThat(ScaleReport.heldChart(report)).contains("redis: renewal round trips per interval",
                 "redis: client heap B per held lease");
     }
+
+    @Test
+    void everyStoresHandOffIsAlsoHeldToTheHostsRawWakeUpFloorOfTheSameRun() {
+        BenchReport report = report();
+        StoreResult redisAt = new StoreResult("redis", "test");
+        redisAt.scenarios().add(TargetsTest.handoff("distlock", Role.DISTLOCK, 6_000_000));
+        redisAt.scenarios().add(TargetsTest.handoff("raw wake-up", Role.RAW_WAKE_UP, 10_000_000));
+        report.stores().get(0).atRoundTripTime().put(ScaleTargets.TARGET_RTT, redisAt);
+        StoreResult zk = new StoreResult("zookeeper", "test");
+        StoreResult zkAt = new StoreResult("zookeeper", "test");
+        zkAt.scenarios().add(TargetsTest.handoff("distlock", Role.DISTLOCK, 12_000_000));
+        zk.atRoundTripTime().put(ScaleTargets.TARGET_RTT, zkAt);
+        BenchReport both = new BenchReport(report.startedAt(), 0.1, "cmd", "machine", 0, 0, "settings", Map.of(),
+                List.of(report.stores().get(0), zk), List.of(), List.of(), "abc1234", List.of(), List.of());
+
+        String md = MarkdownReport.render(both);
+
+        assertThat(md).containsPattern("\\| redis \\| at 0.5 ms RTT, handoff: distlock p99 <= 2 round trips \\+ 1 ms "
+                        + "\\(2.0 ms\\) \\| 6.0\\d\\d ms over 1 hand-offs \\| \\*\\*missed\\*\\*")
+                .containsPattern("\\| redis \\| at 0.5 ms RTT, handoff: distlock p99 <= the host's raw wake-up floor p99 "
+                        + "in this run \\(10.0\\d\\d ms\\) \\| 6.0\\d\\d ms over 1 hand-offs \\| met \\|")
+                .containsPattern("\\| zookeeper \\| at 0.5 ms RTT, handoff: distlock p99 <= the host's raw wake-up floor "
+                        + "p99 in this run \\(10.0\\d\\d ms\\) \\| 12.0\\d\\d ms over 1 hand-offs \\| \\*\\*missed\\*\\*, 2.0\\d ms over");
+    }
 }
