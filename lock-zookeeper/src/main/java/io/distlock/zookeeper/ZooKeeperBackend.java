@@ -73,6 +73,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private static final String CREATING = "creating a node under ";
     /** What a release's delete does, for messages: followed by the lock's name. */
     private static final String RELEASING = "releasing (its delete goes on in the background past a timeout) ";
+    /**
+     * What {@link #deletePlain} answers for a delete it could not send: not a ZooKeeper result code, and unlike a
+     * CONNECTIONLOSS (sent, maybe applied, its answer lost or late) it means nothing of ours went out, so a "no node"
+     * answer to the delete sent after it is not our own doing.
+     */
+    private static final int NOT_SENT = Integer.MIN_VALUE;
 
     final CuratorFramework client;
     private final ZooKeeperErrors errors;
@@ -132,7 +138,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     volatile boolean listBehindCreate = true;
     /** Tests only: runs when our node has come first in the queue, before its fencing token is stamped. */
     volatile Runnable beforeStampHook = () -> { };
-    /** Tests only: runs in a release just before our node's delete is sent. */
+    /**
+     * Tests only: runs in a release just before our node's delete is sent on the plain handle. A runtime exception it
+     * throws (other than {@code IllegalStateException}, which the release throws) stands for a send that failed
+     * before anything went out, as Curator's {@code getZooKeeper()} throws a failure it queued in the background.
+     */
     volatile Runnable beforeDeleteHook = () -> { };
     /** Tests only: runs when our node has come first in the queue, just before the grant is made. */
     volatile Runnable beforeGrantHook = () -> { };
@@ -829,14 +839,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         WaitBudget budget = WaitBudget.forCall(operationNanos);
         try {
             long disconnectsBefore = disconnects.get();
-            beforeDeleteHook.run();
             int code = deletePlain(node.path(), node.version(), budget);
             boolean sentAgain = false;
             if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NONODE.intValue()
                     && code != KeeperException.Code.BADVERSION.intValue()) {
                 // lost with its connection or session, not answered in time, or not sent: Curator's guaranteed delete
-                // sends it again (and on in the background past the budget); the first may have gone through
-                sentAgain = true;
+                // sends it (again, and on in the background past the budget); only a first one that went out may have
+                // gone through unheard
+                sentAgain = code != NOT_SENT;
                 code = delete(node.path(), node.version(), budget, grant.name());
             }
             if (code == KeeperException.Code.NONODE.intValue()
@@ -862,14 +872,15 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /**
      * Deletes {@code path} at {@code version} once, straight on the ZooKeeper handle ({@link DeleteCall}): its result
-     * code, or CONNECTIONLOSS if it could not be sent or was not answered within the budget (the caller then hands it
-     * to Curator's guaranteed delete).
+     * code, CONNECTIONLOSS if it was not answered within the budget (it may still be applied), or {@link #NOT_SENT} if
+     * it could not be sent (nothing went out). The caller then hands it to Curator's guaranteed delete.
      */
     private int deletePlain(String path, int version, WaitBudget budget) throws InterruptedException {
         DeleteCall call = new DeleteCall();
         deletes.add(call);
         try {
             ensureOpen();
+            beforeDeleteHook.run();
             client.getZookeeperClient().getZooKeeper().delete(held.fullPath(path), version, call, null);
             return call.await(budget.operationDeadline()) ? call.code()
                     : KeeperException.Code.CONNECTIONLOSS.intValue();
@@ -877,7 +888,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             throw e;
         } catch (Exception e) {
             LOG.log(Level.DEBUG, "could not send the delete of " + path + " on the plain handle; through Curator", e);
-            return KeeperException.Code.CONNECTIONLOSS.intValue();
+            return NOT_SENT;
         } finally {
             deletes.remove(call);
         }
