@@ -93,14 +93,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final ZooKeeperPermits permits = new ZooKeeperPermits(this);
     /** Deletes the parents of the names this store released, once they are past their delay and empty. */
     private final EmptiedParents emptiedParents;
-    /** Operations being waited for: closing the store ends their waits at once. */
-    private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
-    /** Listings sent behind a create and not yet waited for: closing the store ends their waits too. */
-    private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
-    /** Releases' deletes sent on the plain handle and being waited for: closing the store ends their waits too. */
-    private final Set<DeleteCall> deletes = ConcurrentHashMap.newKeySet();
-    /** Stamps sent on the plain handle and being waited for: closing the store ends their waits too. */
-    private final Set<StampCall> stamps = ConcurrentHashMap.newKeySet();
+    /**
+     * The answers being waited for (Curator operations, listings sent behind a create and not yet waited for, stamps
+     * and releases' deletes sent on the plain handle): closing the store ends their waits at once.
+     */
+    private final Set<Cancellable> waits = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     /**
      * How many times the connection dropped, counted on ZooKeeper's event thread, which delivers a disconnect before
@@ -477,7 +474,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private StampCall stamp(String parent, LockNode ours, int ourVersion, byte[] ourData, int parentVersion,
             long next, WaitBudget budget) throws InterruptedException {
         StampCall call = new StampCall();
-        stamps.add(call);
+        waits.add(call);
         try {
             ensureOpen();
             try {
@@ -493,7 +490,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             return call;
         } finally {
-            stamps.remove(call);
+            waits.remove(call);
         }
     }
 
@@ -600,7 +597,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         } finally {
             pending.created(number, made); // the caller removes it once it is held or given up
             if (!done && listing[0] != null) {
-                listings.remove(listing[0]);
+                waits.remove(listing[0]);
             }
         }
     }
@@ -611,7 +608,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     private Listing startListing(String parent) {
         Listing listing = new Listing();
-        listings.add(listing);
+        waits.add(listing);
         try {
             ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
             String path = held.fullPath(parent);
@@ -619,7 +616,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             zooKeeper.getData(path, false, listing, null);
             return listing;
         } catch (Exception e) {
-            listings.remove(listing);
+            waits.remove(listing);
             LOG.log(Level.DEBUG, "could not send the listing of " + parent + " behind our create; listing after it", e);
             return null;
         }
@@ -645,7 +642,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 listed = listing.awaitShowing(ourName, budget.operationDeadline(),
                         budget.interruptible());
             } finally {
-                listings.remove(listing);
+                waits.remove(listing);
             }
             if (listed != null) {
                 return listed;
@@ -877,12 +874,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     private int deletePlain(String path, int version, WaitBudget budget) throws InterruptedException {
         DeleteCall call = new DeleteCall();
-        deletes.add(call);
+        waits.add(call);
         try {
             ensureOpen();
             beforeDeleteHook.run();
             client.getZookeeperClient().getZooKeeper().delete(held.fullPath(path), version, call, null);
-            return call.await(budget.operationDeadline()) ? call.code()
+            return call.await(budget.operationDeadline(), false) ? call.code()
                     : KeeperException.Code.CONNECTIONLOSS.intValue();
         } catch (InterruptedException | IllegalStateException e) {
             throw e;
@@ -890,7 +887,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             LOG.log(Level.DEBUG, "could not send the delete of " + path + " on the plain handle; through Curator", e);
             return NOT_SENT;
         } finally {
-            deletes.remove(call);
+            waits.remove(call);
         }
     }
 
@@ -993,7 +990,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     private void start(String doing, String subject, BoundedCall call, Starter starter) {
-        inFlight.add(call);
+        waits.add(call);
         boolean started = false;
         try {
             ensureOpen();
@@ -1005,7 +1002,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             started = true;
         } finally {
             if (!started) {
-                inFlight.remove(call);
+                waits.remove(call);
             }
         }
     }
@@ -1013,7 +1010,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** Leaves an operation begun with {@link #start} without waiting for it: its result goes to its clean-up. */
     void abandon(BoundedCall call) {
         call.abandon();
-        inFlight.remove(call);
+        waits.remove(call);
     }
 
     /** Waits within the budget for the event of an operation begun with {@link #start}. */
@@ -1031,7 +1028,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             return event;
         } finally {
-            inFlight.remove(call);
+            waits.remove(call);
         }
     }
 
@@ -1142,10 +1139,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             return;
         }
         wakeWaiters();
-        inFlight.forEach(BoundedCall::cancel);
-        listings.forEach(Listing::cancel);
-        stamps.forEach(StampCall::cancel);
-        deletes.forEach(DeleteCall::cancel);
+        waits.forEach(Cancellable::cancel);
         sessionListener.close();
         held.close();
         emptiedParents.close();
