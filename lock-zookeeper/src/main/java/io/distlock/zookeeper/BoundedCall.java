@@ -14,7 +14,7 @@ import org.apache.curator.framework.api.CuratorEvent;
  * created too late is deleted, a watch set too late removed. Waiting on a latch rather than inside the ZooKeeper
  * client's synchronous call also keeps a virtual thread off the client's monitor.
  */
-final class BoundedCall implements BackgroundCallback {
+final class BoundedCall implements BackgroundCallback, Cancellable {
 
     private static final Object ABANDONED = new Object();
     /** A call's late results when they need no clean-up: one for every such call. */
@@ -75,7 +75,8 @@ final class BoundedCall implements BackgroundCallback {
     }
 
     /** Ends the wait now without a result (the store is closing); a result still to come goes to the clean-up. */
-    void cancel() {
+    @Override
+    public void cancel() {
         if (OUTCOME.compareAndSet(this, null, ABANDONED)) {
             done.countDown();
         }

@@ -18,7 +18,7 @@ import org.apache.zookeeper.data.Stat;
  * Even so the stamp writes the fence only at the version read, so a read that another grant's stamp overtook costs
  * a read more, never a token given twice.
  */
-final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.DataCallback {
+final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.DataCallback, Cancellable {
 
     private final CountDownLatch listed = new CountDownLatch(1);
     private final CountDownLatch read = new CountDownLatch(1);
@@ -81,7 +81,8 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
     }
 
     /** Ends the waits now without a result: the store is closing. */
-    void cancel() {
+    @Override
+    public void cancel() {
         listed.countDown();
         read.countDown();
     }

@@ -2,7 +2,6 @@ package io.distlock.zookeeper;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.AsyncCallback;
@@ -18,35 +17,17 @@ import org.apache.zookeeper.data.Stat;
  * A stamp that lost its connection is not sent again here: the caller reads the fence again and writes at what it
  * reads, as after any other failed write.
  */
-final class StampCall implements AsyncCallback.MultiCallback {
+final class StampCall extends PlainCall implements AsyncCallback.MultiCallback {
 
-    private final CountDownLatch done = new CountDownLatch(1);
     private volatile int code = KeeperException.Code.OK.intValue();
     /** The operations' results as ZooKeeper gave them (null if the transaction failed before the server ran it). */
     private volatile List<OpResult> results;
-    private volatile boolean answered;
 
     @Override
     public void processResult(int rc, String path, Object ctx, List<OpResult> opResults) {
         this.results = opResults;
         this.code = rc;
-        this.answered = true;
-        done.countDown();
-    }
-
-    /**
-     * Waits for the answer until {@code deadlineNanos}; false if none came (the wait ran out or was cancelled).
-     *
-     * @throws InterruptedException if interruptible and interrupted
-     */
-    boolean await(long deadlineNanos, boolean interruptible) throws InterruptedException {
-        LatchWait.await(done, deadlineNanos, interruptible);
-        return answered;
-    }
-
-    /** Ends the wait now without an answer: the store is closing. */
-    void cancel() {
-        done.countDown();
+        answered();
     }
 
     /** The transaction's result code: OK, or the first failed operation's. */

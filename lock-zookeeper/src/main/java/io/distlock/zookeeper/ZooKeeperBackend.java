@@ -73,6 +73,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private static final String CREATING = "creating a node under ";
     /** What a release's delete does, for messages: followed by the lock's name. */
     private static final String RELEASING = "releasing (its delete goes on in the background past a timeout) ";
+    /**
+     * What {@link #deletePlain} answers for a delete it could not send: not a ZooKeeper result code, and unlike a
+     * CONNECTIONLOSS (sent, maybe applied, its answer lost or late) it means nothing of ours went out, so a "no node"
+     * answer to the delete sent after it is not our own doing.
+     */
+    private static final int NOT_SENT = Integer.MIN_VALUE;
 
     final CuratorFramework client;
     private final ZooKeeperErrors errors;
@@ -87,14 +93,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private final ZooKeeperPermits permits = new ZooKeeperPermits(this);
     /** Deletes the parents of the names this store released, once they are past their delay and empty. */
     private final EmptiedParents emptiedParents;
-    /** Operations being waited for: closing the store ends their waits at once. */
-    private final Set<BoundedCall> inFlight = ConcurrentHashMap.newKeySet();
-    /** Listings sent behind a create and not yet waited for: closing the store ends their waits too. */
-    private final Set<Listing> listings = ConcurrentHashMap.newKeySet();
-    /** Releases' deletes sent on the plain handle and being waited for: closing the store ends their waits too. */
-    private final Set<DeleteCall> deletes = ConcurrentHashMap.newKeySet();
-    /** Stamps sent on the plain handle and being waited for: closing the store ends their waits too. */
-    private final Set<StampCall> stamps = ConcurrentHashMap.newKeySet();
+    /**
+     * The answers being waited for (Curator operations, listings sent behind a create and not yet waited for, stamps
+     * and releases' deletes sent on the plain handle): closing the store ends their waits at once.
+     */
+    private final Set<Cancellable> waits = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     /**
      * How many times the connection dropped, counted on ZooKeeper's event thread, which delivers a disconnect before
@@ -132,7 +135,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     volatile boolean listBehindCreate = true;
     /** Tests only: runs when our node has come first in the queue, before its fencing token is stamped. */
     volatile Runnable beforeStampHook = () -> { };
-    /** Tests only: runs in a release just before our node's delete is sent. */
+    /**
+     * Tests only: runs in a release just before our node's delete is sent on the plain handle. A runtime exception it
+     * throws (other than {@code IllegalStateException}, which the release throws) stands for a send that failed
+     * before anything went out, as Curator's {@code getZooKeeper()} throws a failure it queued in the background.
+     */
     volatile Runnable beforeDeleteHook = () -> { };
     /** Tests only: runs when our node has come first in the queue, just before the grant is made. */
     volatile Runnable beforeGrantHook = () -> { };
@@ -467,7 +474,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     private StampCall stamp(String parent, LockNode ours, int ourVersion, byte[] ourData, int parentVersion,
             long next, WaitBudget budget) throws InterruptedException {
         StampCall call = new StampCall();
-        stamps.add(call);
+        waits.add(call);
         try {
             ensureOpen();
             try {
@@ -483,7 +490,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             return call;
         } finally {
-            stamps.remove(call);
+            waits.remove(call);
         }
     }
 
@@ -590,7 +597,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         } finally {
             pending.created(number, made); // the caller removes it once it is held or given up
             if (!done && listing[0] != null) {
-                listings.remove(listing[0]);
+                waits.remove(listing[0]);
             }
         }
     }
@@ -601,7 +608,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     private Listing startListing(String parent) {
         Listing listing = new Listing();
-        listings.add(listing);
+        waits.add(listing);
         try {
             ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
             String path = held.fullPath(parent);
@@ -609,7 +616,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             zooKeeper.getData(path, false, listing, null);
             return listing;
         } catch (Exception e) {
-            listings.remove(listing);
+            waits.remove(listing);
             LOG.log(Level.DEBUG, "could not send the listing of " + parent + " behind our create; listing after it", e);
             return null;
         }
@@ -635,7 +642,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 listed = listing.awaitShowing(ourName, budget.operationDeadline(),
                         budget.interruptible());
             } finally {
-                listings.remove(listing);
+                waits.remove(listing);
             }
             if (listed != null) {
                 return listed;
@@ -829,14 +836,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         WaitBudget budget = WaitBudget.forCall(operationNanos);
         try {
             long disconnectsBefore = disconnects.get();
-            beforeDeleteHook.run();
             int code = deletePlain(node.path(), node.version(), budget);
             boolean sentAgain = false;
             if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NONODE.intValue()
                     && code != KeeperException.Code.BADVERSION.intValue()) {
                 // lost with its connection or session, not answered in time, or not sent: Curator's guaranteed delete
-                // sends it again (and on in the background past the budget); the first may have gone through
-                sentAgain = true;
+                // sends it (again, and on in the background past the budget); only a first one that went out may have
+                // gone through unheard
+                sentAgain = code != NOT_SENT;
                 code = delete(node.path(), node.version(), budget, grant.name());
             }
             if (code == KeeperException.Code.NONODE.intValue()
@@ -862,24 +869,25 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /**
      * Deletes {@code path} at {@code version} once, straight on the ZooKeeper handle ({@link DeleteCall}): its result
-     * code, or CONNECTIONLOSS if it could not be sent or was not answered within the budget (the caller then hands it
-     * to Curator's guaranteed delete).
+     * code, CONNECTIONLOSS if it was not answered within the budget (it may still be applied), or {@link #NOT_SENT} if
+     * it could not be sent (nothing went out). The caller then hands it to Curator's guaranteed delete.
      */
     private int deletePlain(String path, int version, WaitBudget budget) throws InterruptedException {
         DeleteCall call = new DeleteCall();
-        deletes.add(call);
+        waits.add(call);
         try {
             ensureOpen();
+            beforeDeleteHook.run();
             client.getZookeeperClient().getZooKeeper().delete(held.fullPath(path), version, call, null);
-            return call.await(budget.operationDeadline()) ? call.code()
+            return call.await(budget.operationDeadline(), false) ? call.code()
                     : KeeperException.Code.CONNECTIONLOSS.intValue();
         } catch (InterruptedException | IllegalStateException e) {
             throw e;
         } catch (Exception e) {
             LOG.log(Level.DEBUG, "could not send the delete of " + path + " on the plain handle; through Curator", e);
-            return KeeperException.Code.CONNECTIONLOSS.intValue();
+            return NOT_SENT;
         } finally {
-            deletes.remove(call);
+            waits.remove(call);
         }
     }
 
@@ -982,7 +990,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     private void start(String doing, String subject, BoundedCall call, Starter starter) {
-        inFlight.add(call);
+        waits.add(call);
         boolean started = false;
         try {
             ensureOpen();
@@ -994,7 +1002,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             started = true;
         } finally {
             if (!started) {
-                inFlight.remove(call);
+                waits.remove(call);
             }
         }
     }
@@ -1002,7 +1010,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     /** Leaves an operation begun with {@link #start} without waiting for it: its result goes to its clean-up. */
     void abandon(BoundedCall call) {
         call.abandon();
-        inFlight.remove(call);
+        waits.remove(call);
     }
 
     /** Waits within the budget for the event of an operation begun with {@link #start}. */
@@ -1020,7 +1028,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
             return event;
         } finally {
-            inFlight.remove(call);
+            waits.remove(call);
         }
     }
 
@@ -1131,10 +1139,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             return;
         }
         wakeWaiters();
-        inFlight.forEach(BoundedCall::cancel);
-        listings.forEach(Listing::cancel);
-        stamps.forEach(StampCall::cancel);
-        deletes.forEach(DeleteCall::cancel);
+        waits.forEach(Cancellable::cancel);
         sessionListener.close();
         held.close();
         emptiedParents.close();

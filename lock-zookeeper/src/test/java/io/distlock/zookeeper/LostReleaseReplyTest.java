@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooKeeper;
@@ -62,6 +63,42 @@ class LostReleaseReplyTest {
             String parent = ZooKeeperBackend.parentPath("name");
             raw.delete().forPath(parent + "/" + raw.getChildren().forPath(parent).get(0));
             assertThatThrownBy(lease::release).isInstanceOf(LockLostException.class);
+        }
+    }
+
+    /**
+     * A release whose delete on the plain handle could not be sent at all (Curator's {@code getZooKeeper()} threw a
+     * failure it had queued, here the one of a handle that could not be made: no server address) goes through
+     * Curator's guaranteed delete, and its "no node" is not our own first delete's: nothing of ours went out. A node
+     * an operator force-released in that moment, with no reconnect, is reported lost as when the send works.
+     */
+    @Test
+    void aNodeForceReleasedWhileTheReleasesDeleteCouldNotBeSentIsStillReportedLost() throws Exception {
+        try (TestingServer server = TestServers.server();
+                LockStore holder = BackendStores.open(TestServers.uri(server.getConnectString(), "not-sent",
+                        SESSION, CONNECTION));
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "not-sent")) {
+            ZooKeeperBackend backend = TestServers.backend(holder);
+            backend.heldNodes().sweeping = false; // no watch reports it before the release
+            long session = backend.currentSession();
+            Lease lease = holder.lock("name").acquire();
+            String parent = ZooKeeperBackend.parentPath("name");
+            String path = parent + "/" + raw.getChildren().forPath(parent).get(0);
+            AtomicBoolean unsent = new AtomicBoolean();
+            backend.beforeDeleteHook = () -> {
+                try {
+                    raw.delete().forPath(path); // the operator's force-release
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not force-release " + path, e);
+                }
+                unsent.set(true);
+                throw new IllegalArgumentException("A HostProvider may not be empty!");
+            };
+
+            assertThatThrownBy(lease::release).as("the release of a node force-released before its delete")
+                    .isInstanceOf(LockLostException.class);
+            assertThat(unsent).as("the plain delete was not sent").isTrue();
+            assertThat(backend.currentSession()).as("no session change").isEqualTo(session);
         }
     }
 
