@@ -272,15 +272,17 @@ final class Hold {
 
     /** HELD or UNCERTAIN to RELEASED; false if the hold was already lost or released. */
     boolean markReleased() {
-        while (true) {
-            LeaseState s = state;
-            if (s != LeaseState.HELD && s != LeaseState.UNCERTAIN) {
-                return false;
-            }
-            if (STATE.compareAndSet(this, s, LeaseState.RELEASED)) {
+        while (isActive()) {
+            if (fromActive(LeaseState.RELEASED)) {
                 return true;
             }
         }
+        return false;
+    }
+
+    /** An active hold to {@code to}: false if the state was neither HELD nor UNCERTAIN (or moved between the two). */
+    private boolean fromActive(LeaseState to) {
+        return STATE.compareAndSet(this, LeaseState.HELD, to) || STATE.compareAndSet(this, LeaseState.UNCERTAIN, to);
     }
 
     void markUncertain() {
@@ -293,17 +295,14 @@ final class Hold {
 
     /** Marks the hold lost and tells the listeners; false if it was no longer active. */
     boolean markLost(String reason) {
-        while (true) {
-            LeaseState s = state;
-            if (s != LeaseState.HELD && s != LeaseState.UNCERTAIN) {
-                return false;
-            }
+        while (isActive()) {
             LOST_CAUSE.compareAndSet(this, null, lostCause(reason)); // the first reason written is the one told
-            if (STATE.compareAndSet(this, s, LeaseState.LOST)) {
+            if (fromActive(LeaseState.LOST)) {
                 fireListeners();
                 return true;
             }
         }
+        return false;
     }
 
     /** What a use of this hold after its loss throws: a lease on its lock, or on its semaphore for a permit. */
