@@ -417,8 +417,8 @@ public final class BackendLockStore implements LockStore {
         try {
             stillOurs = forOthers ? InterruptFlag.aside(() -> handOvers.releaseForOthers(hold.grant))
                     : releaseInStore(hold);
-            if (gate != null) {
-                gate.freedInStore(hold, System.nanoTime() - sentAt);
+            if (forOthers) {
+                gate.freedInStore(System.nanoTime() - sentAt);
             }
         } finally {
             hold.openGate();

@@ -315,17 +315,16 @@ final class NameState {
     }
 
     /**
-     * Notes that {@code hold} freed its lock in the store in {@code releaseNanos}, before it {@link #opened opens}: if
-     * that ended a streak of hand-overs, the next waiter waits about two such round trips (within
-     * {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which gives another client's
-     * waiter, woken by this release, time to take the lock first.
+     * Notes that the hold whose release ends a streak of hand-overs ({@link #streakEndsAt}) freed its lock in the store
+     * in {@code releaseNanos}, before it {@link #opened opens}: the next waiter waits about two such round trips
+     * (within {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which gives another
+     * client's waiter, woken by this release, time to take the lock first. The streak cannot change in between: the
+     * releasing hold is the lock's one thread through the gate, and only its own opening lets another through.
      */
-    void freedInStore(Hold hold, long releaseNanos) {
+    void freedInStore(long releaseNanos) {
         lock.lock();
         try {
-            if (isHeld(hold) && streakEnds(hold)) {
-                courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
-            }
+            courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
         } finally {
             lock.unlock();
         }
