@@ -8,6 +8,7 @@ import io.distlock.LeadershipListener;
 import io.distlock.LockException;
 import io.distlock.LockLostException;
 import io.distlock.StoreUnavailableException;
+import io.distlock.spi.InterruptFlag;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 import java.util.Optional;
@@ -87,17 +88,10 @@ public final class CampaignLoop implements Leadership {
             guard.unlock();
         }
         if (Thread.currentThread() != thread) {
-            boolean interrupted = false;
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            InterruptFlag.uninterruptibly(() -> {
+                thread.join();
+                return null;
+            });
         }
     }
 
