@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Everything a store keeps locally about one name, a lock (limit 1) or a semaphore (a limit of permits) alike: the
@@ -147,13 +148,10 @@ final class NameState {
                     ? "a permit of semaphore " + Arguments.quoted(name()) : "lock " + Arguments.quoted(name())));
         } finally {
             if (!passed) { // gave up, or interrupted: not left queued, nor in the way of those behind
-                lock.lock();
-                try {
+                change(() -> {
                     queue.remove(me);
                     admit(0);
-                } finally {
-                    lock.unlock();
-                }
+                });
             }
         }
         return passed ? me : null;
@@ -161,12 +159,7 @@ final class NameState {
 
     /** A thread through the gate begins a store call whose grant it will register (or fail with). */
     void begin() {
-        lock.lock();
-        try {
-            inFlight++;
-        } finally {
-            lock.unlock();
-        }
+        change(() -> inFlight++);
     }
 
     /**
@@ -174,17 +167,14 @@ final class NameState {
      * {@code begun}, is over, and a place it took passes on.
      */
     void failed(boolean begun, boolean placed) {
-        lock.lock();
-        try {
+        change(() -> {
             if (begun) {
                 endFlight(null);
             }
             if (placed) {
                 passOn();
             }
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -192,8 +182,7 @@ final class NameState {
      * and a loss the backend reported for its grant meanwhile is returned (or null), for the caller to apply.
      */
     String registered(Hold hold, boolean placed) {
-        lock.lock();
-        try {
+        return locked(() -> {
             if (placed) {
                 addHeld(hold);
             } else {
@@ -203,9 +192,7 @@ final class NameState {
                 outside.add(hold);
             }
             return endFlight(hold.grant.ownerToken());
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -213,8 +200,7 @@ final class NameState {
      * registered yet while an acquisition is in flight has its loss kept until {@link #registered} returns it.
      */
     Hold lost(Grant grant, String reason) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Hold hold = find(h -> h.grant.ownerToken().equals(grant.ownerToken()));
             if (hold != null) {
                 return hold;
@@ -226,34 +212,22 @@ final class NameState {
                 lossesInFlight.putIfAbsent(grant.ownerToken(), reason);
             }
             return null;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** The active hold of {@code owner}, or null: a nested acquisition shares it (a lock's; none is outside). */
     Hold heldBy(Thread owner) {
-        lock.lock();
-        try {
-            return find(h -> h.owner == owner && h.isActive());
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> find(h -> h.owner == owner && h.isActive()));
     }
 
     /** The registered holds still active, copied (for the walks of connection events and close). */
     void addHoldsTo(List<Hold> all) {
-        lock.lock();
-        try {
-            find(h -> {
-                if (h.isActive()) {
-                    all.add(h);
-                }
-                return false; // visits every hold
-            });
-        } finally {
-            lock.unlock();
-        }
+        change(() -> find(h -> {
+            if (h.isActive()) {
+                all.add(h);
+            }
+            return false; // visits every hold
+        }));
     }
 
     /** The first registered hold, through the gate or outside it, that {@code match} takes, or null. Under lock. */
@@ -281,21 +255,19 @@ final class NameState {
      * once per hold, by {@link Hold#openGate}.
      */
     void opened(Hold hold) {
-        boolean wasHeld;
-        lock.lock();
-        try {
-            wasHeld = removeHeld(hold);
-            if (wasHeld) {
+        boolean wasHeld = locked(() -> {
+            if (removeHeld(hold)) {
                 passOn();
-            } else if (outside != null && outside.remove(hold)) {
-                wasHeld = true; // took no place: nothing to pass on
+                return true;
+            }
+            if (outside != null && outside.remove(hold)) { // took no place: nothing to pass on
                 if (outside.isEmpty()) {
                     outside = null;
                 }
+                return true;
             }
-        } finally {
-            lock.unlock();
-        }
+            return false;
+        });
         if (wasHeld) {
             names.leave(this);
         }
@@ -306,12 +278,7 @@ final class NameState {
      * {@linkplain io.distlock.spi.HandOvers#releaseForOthers for other clients}.
      */
     boolean streakEndsAt(Hold hold) {
-        lock.lock();
-        try {
-            return isHeld(hold) && streakEnds(hold);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> isHeld(hold) && streakEnds(hold));
     }
 
     /**
@@ -322,12 +289,7 @@ final class NameState {
      * releasing hold is the lock's one thread through the gate, and only its own opening lets another through.
      */
     void freedInStore(long releaseNanos) {
-        lock.lock();
-        try {
-            courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
-        } finally {
-            lock.unlock();
-        }
+        change(() -> courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos)));
     }
 
     /**
@@ -339,8 +301,7 @@ final class NameState {
      * @return the claimed waiter, or null for a plain release
      */
     Waiter claimForHandOver(Hold hold) {
-        lock.lock();
-        try {
+        return locked(() -> {
             if (!isHeld(hold) || streakEnds(hold)) {
                 return null;
             }
@@ -356,9 +317,7 @@ final class NameState {
                 }
             }
             return null;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -368,13 +327,10 @@ final class NameState {
      */
     void handOut(Waiter w, Waiter.HandOff outcome) {
         if (outcome == null) {
-            lock.lock();
-            try {
+            change(() -> {
                 handOversInARow = 0;
                 endFlight(null);
-            } finally {
-                lock.unlock();
-            }
+            });
         }
         w.receive(outcome);
         names.leave(this);
@@ -382,19 +338,29 @@ final class NameState {
 
     /** Number of threads queued (for tests: waiters that gave up must not stay queued). */
     int queued() {
+        return locked(() -> queue == null ? 0 : queue.size());
+    }
+
+    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
+    int lossesKept() {
+        return locked(() -> lossesInFlight == null ? 0 : lossesInFlight.size());
+    }
+
+    /** Runs {@code step} under the name's lock, where every change of this state happens. */
+    private <T> T locked(Supplier<T> step) {
         lock.lock();
         try {
-            return queue == null ? 0 : queue.size();
+            return step.get();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
-    int lossesKept() {
+    /** As {@link #locked}, for a step that returns nothing. */
+    private void change(Runnable step) {
         lock.lock();
         try {
-            return lossesInFlight == null ? 0 : lossesInFlight.size();
+            step.run();
         } finally {
             lock.unlock();
         }
