@@ -34,30 +34,15 @@ final class Hold {
 
     private static final System.Logger LOG = System.getLogger(Hold.class.getName());
 
-    private static final VarHandle STATE;
-    private static final VarHandle DEPTH;
-    private static final VarHandle GATE_OPENED;
-    private static final VarHandle RENEWING;
-    private static final VarHandle STORE_CALL;
-    private static final VarHandle STORE_CALL_WAITS;
-    private static final VarHandle LISTENERS;
-    private static final VarHandle LOST_CAUSE;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(Hold.class, "state", LeaseState.class);
-            DEPTH = lookup.findVarHandle(Hold.class, "depth", int.class);
-            GATE_OPENED = lookup.findVarHandle(Hold.class, "gateOpened", boolean.class);
-            RENEWING = lookup.findVarHandle(Hold.class, "renewing", boolean.class);
-            STORE_CALL = lookup.findVarHandle(Hold.class, "storeCall", boolean.class);
-            STORE_CALL_WAITS = lookup.findVarHandle(Hold.class, "storeCallWaits", StoreCallWaits.class);
-            LISTENERS = lookup.findVarHandle(Hold.class, "listeners", CopyOnWriteArrayList.class);
-            LOST_CAUSE = lookup.findVarHandle(Hold.class, "lostCause", LockLostException.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
+    private static final VarHandle STATE = varHandle(LOOKUP, "state", LeaseState.class);
+    private static final VarHandle DEPTH = varHandle(LOOKUP, "depth", int.class);
+    private static final VarHandle GATE_OPENED = varHandle(LOOKUP, "gateOpened", boolean.class);
+    private static final VarHandle RENEWING = varHandle(LOOKUP, "renewing", boolean.class);
+    private static final VarHandle STORE_CALL = varHandle(LOOKUP, "storeCall", boolean.class);
+    private static final VarHandle STORE_CALL_WAITS = varHandle(LOOKUP, "storeCallWaits", StoreCallWaits.class);
+    private static final VarHandle LISTENERS = varHandle(LOOKUP, "listeners", CopyOnWriteArrayList.class);
+    private static final VarHandle LOST_CAUSE = varHandle(LOOKUP, "lostCause", LockLostException.class);
 
     final Grant grant;
     final Thread owner;
@@ -109,6 +94,18 @@ final class Hold {
         this.gate = gate;
         this.validUntilNanos = Long.MAX_VALUE;
         this.nextRenewNanos = Long.MAX_VALUE;
+    }
+
+    /**
+     * The handle of field {@code name} of {@code lookup}'s class, for a static initializer: the core keeps flags and
+     * counters of its many small objects (holds, leases, locks) in plain fields changed through such handles.
+     */
+    static VarHandle varHandle(MethodHandles.Lookup lookup, String name, Class<?> type) {
+        try {
+            return lookup.findVarHandle(lookup.lookupClass(), name, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     // ---- timing ---------------------------------------------------------------------------------------------------
