@@ -183,13 +183,12 @@ final class NameState {
      */
     String registered(Hold hold, boolean placed) {
         return locked(() -> {
-            if (placed) {
-                addHeld(hold);
+            if (!placed) {
+                outside = added(outside, hold, 1);
+            } else if (held == null) {
+                held = hold;
             } else {
-                if (outside == null) {
-                    outside = new ArrayList<>(1);
-                }
-                outside.add(hold);
+                moreHeld = added(moreHeld, hold, 2);
             }
             return endFlight(hold.grant.ownerToken());
         });
@@ -371,16 +370,11 @@ final class NameState {
         return held == hold || moreHeld != null && moreHeld.contains(hold);
     }
 
-    /** Registers {@code hold} through the gate. Under lock. */
-    private void addHeld(Hold hold) {
-        if (held == null) {
-            held = hold;
-            return;
-        }
-        if (moreHeld == null) {
-            moreHeld = new ArrayList<>(2);
-        }
-        moreHeld.add(hold);
+    /** {@code holds} with {@code hold} added; made with room for {@code room} if null (most names need none). */
+    private static List<Hold> added(List<Hold> holds, Hold hold, int room) {
+        List<Hold> list = holds == null ? new ArrayList<>(room) : holds;
+        list.add(hold);
+        return list;
     }
 
     /** Takes {@code hold} out of those registered through the gate; false if it was not there. Under lock. */
