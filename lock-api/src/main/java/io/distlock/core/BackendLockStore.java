@@ -580,7 +580,7 @@ public final class BackendLockStore implements LockStore {
         } finally {
             hold.endStoreCall();
         }
-        renewals.rescheduleFor(hold);
+        renewals.scheduleBy(hold.nextDeadlineNanos()); // re-plans the next tick: the deadlines moved
         return hold.isActive();
     }
 
