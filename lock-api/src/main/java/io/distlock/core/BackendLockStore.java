@@ -238,7 +238,10 @@ public final class BackendLockStore implements LockStore {
             state.begin();
             begun = true;
             Wait inStore = wait.now().endingAt(closing); // as it stands now, and ended early by the store's close
-            Grant grant = storeAcquire(name, limit, permit, options.leaseTime(), inStore, courtesy);
+            // one acquire in the store: a permit, or a lock (after a courtesy pause, if any)
+            Grant grant = permit ? permits.acquirePermit(name, limit, options.leaseTime(), inStore)
+                    : courtesy > 0 ? handOvers.acquireAfterCourtesy(name, options.leaseTime(), inStore, courtesy)
+                    : backend.acquire(name, options.leaseTime(), inStore);
             if (grant == null) {
                 if (closed.get()) {
                     throw closedWhileAcquiring(name); // also a wait the close ended: never "not acquired" then
@@ -256,16 +259,6 @@ public final class BackendLockStore implements LockStore {
                 acquisitionsInFlight.exit();
             }
         }
-    }
-
-    /** One acquire in the store: a lock (after a courtesy pause, if any) or a permit. */
-    private Grant storeAcquire(String name, int limit, boolean permit, Duration leaseTime, Wait wait, long courtesy)
-            throws InterruptedException {
-        if (permit) {
-            return permits.acquirePermit(name, limit, leaseTime, wait);
-        }
-        return courtesy > 0 ? handOvers.acquireAfterCourtesy(name, leaseTime, wait, courtesy)
-                : backend.acquire(name, leaseTime, wait);
     }
 
     /** Whether the store was closed (for tests that close it while threads wait on it). */
@@ -308,7 +301,21 @@ public final class BackendLockStore implements LockStore {
         if (lostEarly != null) {
             lose(hold, lostEarly);
         }
-        applyConnectionState(hold);
+        /*
+         * Brings the just registered hold in line with the connection state. The event side sets the state before it
+         * walks the registered holds, this side registers before it reads the state, so one of the two always sees the
+         * other; reading again until the state stays put covers an event pair (suspended, reconnected) racing this.
+         */
+        for (boolean seen = suspended; ; seen = suspended) {
+            if (seen) {
+                hold.markUncertain();
+            } else {
+                hold.markCertain();
+            }
+            if (suspended == seen) {
+                break;
+            }
+        }
         if (closed.get()) {
             // the close waits for this acquisition to end, so the backend is still open for the release
             lose(hold, "its store was closed", Level.DEBUG);
@@ -345,39 +352,16 @@ public final class BackendLockStore implements LockStore {
                     + existing.options + "; a nested acquisition shares that lease and cannot use " + options
                     + ": acquire it with the same options");
         }
-        if (!stillHeldInStore(existing)) {
+        /*
+         * Whether the store still holds its lock: one round trip (a renewal for its current lease time on time-bound
+         * stores, a check on session-bound ones), as a reentrant acquire in Redisson or Spring Integration asks the
+         * store. The local state alone may still say held after an operator's force-release or a takeover, up to the
+         * next renewal. Run without the caller's interrupt flag, as a release is; a hold found gone is declared lost.
+         */
+        if (!InterruptFlag.aside(() -> extend(existing, existing.leaseTime()))) {
             return null; // lost: the hold is marked so, and this acquisition contends in the store as a new one
         }
         return existing.nest() ? new CoreLease(this, existing) : null;
-    }
-
-    /**
-     * Whether the store still holds {@code hold}'s lock: one round trip (a renewal for its current lease time on
-     * time-bound stores, a check on session-bound ones), as a reentrant acquire in Redisson or Spring Integration
-     * asks the store. The local state alone may still say held after an operator's force-release or a takeover, up to
-     * the next renewal. Run without the caller's interrupt flag, as a release is; a hold found gone is declared lost.
-     */
-    private boolean stillHeldInStore(Hold hold) {
-        return InterruptFlag.aside(() -> extend(hold, hold.leaseTime()));
-    }
-
-    /**
-     * Brings a just registered hold in line with the connection state. The event side sets the state before it walks
-     * the registered holds, this side registers before it reads the state, so one of the two always sees the other;
-     * reading again until the state stays put covers an event pair (suspended, reconnected) racing this.
-     */
-    private void applyConnectionState(Hold hold) {
-        while (true) {
-            boolean seen = suspended;
-            if (seen) {
-                hold.markUncertain();
-            } else {
-                hold.markCertain();
-            }
-            if (suspended == seen) {
-                return;
-            }
-        }
     }
 
     /**
@@ -417,8 +401,8 @@ public final class BackendLockStore implements LockStore {
         try {
             stillOurs = forOthers ? InterruptFlag.aside(() -> handOvers.releaseForOthers(hold.grant))
                     : releaseInStore(hold);
-            if (gate != null) {
-                gate.freedInStore(hold, System.nanoTime() - sentAt);
+            if (forOthers) {
+                gate.freedInStore(System.nanoTime() - sentAt);
             }
         } finally {
             hold.openGate();
@@ -596,7 +580,7 @@ public final class BackendLockStore implements LockStore {
         } finally {
             hold.endStoreCall();
         }
-        renewals.rescheduleFor(hold);
+        renewals.scheduleBy(hold.nextDeadlineNanos()); // re-plans the next tick: the deadlines moved
         return hold.isActive();
     }
 
@@ -668,7 +652,12 @@ public final class BackendLockStore implements LockStore {
             return;
         }
         closing.stop(); // acquisitions waiting in the backend stop at their next look at the wait
-        closingBackend();
+        // tells the backend the store closes, so its waiters look at their stopped waits now; never fails the close
+        try {
+            backend.closing();
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "backend of " + description + " failed to wake its waiters at close", e);
+        }
         // every lease is told first; then the releases, which stop being sent after CLOSE_WAIT_SECONDS: on a store
         // that answers nothing each one waits the client's timeout, and one timeout per lease is no bound
         List<Hold> held = names.holds();
@@ -698,15 +687,6 @@ public final class BackendLockStore implements LockStore {
         renewals.shutdown();
         delayedReleases.shutdown();
         backend.close();
-    }
-
-    /** Tells the backend the store closes, so its waiters look at their stopped waits now; never fails the close. */
-    private void closingBackend() {
-        try {
-            backend.closing();
-        } catch (RuntimeException e) {
-            LOG.log(Level.DEBUG, "backend of " + description + " failed to wake its waiters at close", e);
-        }
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.distlock.LeadershipListener;
 import io.distlock.LockException;
 import io.distlock.LockLostException;
 import io.distlock.StoreUnavailableException;
+import io.distlock.spi.InterruptFlag;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 import java.util.Optional;
@@ -87,17 +88,10 @@ public final class CampaignLoop implements Leadership {
             guard.unlock();
         }
         if (Thread.currentThread() != thread) {
-            boolean interrupted = false;
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            InterruptFlag.uninterruptibly(() -> {
+                thread.join();
+                return null;
+            });
         }
     }
 
@@ -184,7 +178,17 @@ public final class CampaignLoop implements Leadership {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "leadership listener of " + Arguments.quoted(name()) + " threw in elected", e);
         }
-        boolean lost = awaitEnd();
+        boolean lost; // waits until the term is lost (true) or the campaign closed (false)
+        guard.lock();
+        try {
+            while (!closed && !termLost) {
+                changed.awaitUninterruptibly();
+            }
+            phase = Phase.OTHER;
+            lost = termLost;
+        } finally {
+            guard.unlock();
+        }
         term = null;
         if (lost) {
             releaseQuietly(won); // frees the local gate; the store lock is gone already
@@ -200,20 +204,6 @@ public final class CampaignLoop implements Leadership {
             listener.revoked(won);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "leadership listener of " + Arguments.quoted(name()) + " threw in revoked", e);
-        }
-    }
-
-    /** Waits until the term is lost (true) or the campaign closed (false). */
-    private boolean awaitEnd() {
-        guard.lock();
-        try {
-            while (!closed && !termLost) {
-                changed.awaitUninterruptibly();
-            }
-            phase = Phase.OTHER;
-            return termLost;
-        } finally {
-            guard.unlock();
         }
     }
 

@@ -16,15 +16,7 @@ import java.util.function.Consumer;
  */
 final class CoreLease implements Lease {
 
-    private static final VarHandle RELEASED;
-
-    static {
-        try {
-            RELEASED = MethodHandles.lookup().findVarHandle(CoreLease.class, "released", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle RELEASED = Hold.varHandle(MethodHandles.lookup(), "released", boolean.class);
 
     private final BackendLockStore store;
     private final Hold hold;

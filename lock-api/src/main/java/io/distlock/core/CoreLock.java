@@ -14,15 +14,7 @@ import java.util.concurrent.locks.Lock;
 /** A named lock of a {@link BackendLockStore}: a name and options, no state of its own beyond the Lock view. */
 final class CoreLock implements DistributedLock {
 
-    private static final VarHandle ADAPTER;
-
-    static {
-        try {
-            ADAPTER = MethodHandles.lookup().findVarHandle(CoreLock.class, "adapter", Lock.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle ADAPTER = Hold.varHandle(MethodHandles.lookup(), "adapter", Lock.class);
 
     private final BackendLockStore store;
     private final String name;

@@ -34,30 +34,15 @@ final class Hold {
 
     private static final System.Logger LOG = System.getLogger(Hold.class.getName());
 
-    private static final VarHandle STATE;
-    private static final VarHandle DEPTH;
-    private static final VarHandle GATE_OPENED;
-    private static final VarHandle RENEWING;
-    private static final VarHandle STORE_CALL;
-    private static final VarHandle STORE_CALL_WAITS;
-    private static final VarHandle LISTENERS;
-    private static final VarHandle LOST_CAUSE;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(Hold.class, "state", LeaseState.class);
-            DEPTH = lookup.findVarHandle(Hold.class, "depth", int.class);
-            GATE_OPENED = lookup.findVarHandle(Hold.class, "gateOpened", boolean.class);
-            RENEWING = lookup.findVarHandle(Hold.class, "renewing", boolean.class);
-            STORE_CALL = lookup.findVarHandle(Hold.class, "storeCall", boolean.class);
-            STORE_CALL_WAITS = lookup.findVarHandle(Hold.class, "storeCallWaits", StoreCallWaits.class);
-            LISTENERS = lookup.findVarHandle(Hold.class, "listeners", CopyOnWriteArrayList.class);
-            LOST_CAUSE = lookup.findVarHandle(Hold.class, "lostCause", LockLostException.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
+    private static final VarHandle STATE = varHandle(LOOKUP, "state", LeaseState.class);
+    private static final VarHandle DEPTH = varHandle(LOOKUP, "depth", int.class);
+    private static final VarHandle GATE_OPENED = varHandle(LOOKUP, "gateOpened", boolean.class);
+    private static final VarHandle RENEWING = varHandle(LOOKUP, "renewing", boolean.class);
+    private static final VarHandle STORE_CALL = varHandle(LOOKUP, "storeCall", boolean.class);
+    private static final VarHandle STORE_CALL_WAITS = varHandle(LOOKUP, "storeCallWaits", StoreCallWaits.class);
+    private static final VarHandle LISTENERS = varHandle(LOOKUP, "listeners", CopyOnWriteArrayList.class);
+    private static final VarHandle LOST_CAUSE = varHandle(LOOKUP, "lostCause", LockLostException.class);
 
     final Grant grant;
     final Thread owner;
@@ -109,6 +94,18 @@ final class Hold {
         this.gate = gate;
         this.validUntilNanos = Long.MAX_VALUE;
         this.nextRenewNanos = Long.MAX_VALUE;
+    }
+
+    /**
+     * The handle of field {@code name} of {@code lookup}'s class, for a static initializer: the core keeps flags and
+     * counters of its many small objects (holds, leases, locks) in plain fields changed through such handles.
+     */
+    static VarHandle varHandle(MethodHandles.Lookup lookup, String name, Class<?> type) {
+        try {
+            return lookup.findVarHandle(lookup.lookupClass(), name, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     // ---- timing ---------------------------------------------------------------------------------------------------
@@ -272,15 +269,17 @@ final class Hold {
 
     /** HELD or UNCERTAIN to RELEASED; false if the hold was already lost or released. */
     boolean markReleased() {
-        while (true) {
-            LeaseState s = state;
-            if (s != LeaseState.HELD && s != LeaseState.UNCERTAIN) {
-                return false;
-            }
-            if (STATE.compareAndSet(this, s, LeaseState.RELEASED)) {
+        while (isActive()) {
+            if (fromActive(LeaseState.RELEASED)) {
                 return true;
             }
         }
+        return false;
+    }
+
+    /** An active hold to {@code to}: false if the state was neither HELD nor UNCERTAIN (or moved between the two). */
+    private boolean fromActive(LeaseState to) {
+        return STATE.compareAndSet(this, LeaseState.HELD, to) || STATE.compareAndSet(this, LeaseState.UNCERTAIN, to);
     }
 
     void markUncertain() {
@@ -293,17 +292,14 @@ final class Hold {
 
     /** Marks the hold lost and tells the listeners; false if it was no longer active. */
     boolean markLost(String reason) {
-        while (true) {
-            LeaseState s = state;
-            if (s != LeaseState.HELD && s != LeaseState.UNCERTAIN) {
-                return false;
-            }
+        while (isActive()) {
             LOST_CAUSE.compareAndSet(this, null, lostCause(reason)); // the first reason written is the one told
-            if (STATE.compareAndSet(this, s, LeaseState.LOST)) {
+            if (fromActive(LeaseState.LOST)) {
                 fireListeners();
                 return true;
             }
         }
+        return false;
     }
 
     /** What a use of this hold after its loss throws: a lease on its lock, or on its semaphore for a permit. */

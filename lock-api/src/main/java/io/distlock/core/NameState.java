@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Everything a store keeps locally about one name, a lock (limit 1) or a semaphore (a limit of permits) alike: the
@@ -147,13 +148,10 @@ final class NameState {
                     ? "a permit of semaphore " + Arguments.quoted(name()) : "lock " + Arguments.quoted(name())));
         } finally {
             if (!passed) { // gave up, or interrupted: not left queued, nor in the way of those behind
-                lock.lock();
-                try {
+                change(() -> {
                     queue.remove(me);
                     admit(0);
-                } finally {
-                    lock.unlock();
-                }
+                });
             }
         }
         return passed ? me : null;
@@ -161,12 +159,7 @@ final class NameState {
 
     /** A thread through the gate begins a store call whose grant it will register (or fail with). */
     void begin() {
-        lock.lock();
-        try {
-            inFlight++;
-        } finally {
-            lock.unlock();
-        }
+        change(() -> inFlight++);
     }
 
     /**
@@ -174,17 +167,14 @@ final class NameState {
      * {@code begun}, is over, and a place it took passes on.
      */
     void failed(boolean begun, boolean placed) {
-        lock.lock();
-        try {
+        change(() -> {
             if (begun) {
                 endFlight(null);
             }
             if (placed) {
                 passOn();
             }
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -192,20 +182,16 @@ final class NameState {
      * and a loss the backend reported for its grant meanwhile is returned (or null), for the caller to apply.
      */
     String registered(Hold hold, boolean placed) {
-        lock.lock();
-        try {
-            if (placed) {
-                addHeld(hold);
+        return locked(() -> {
+            if (!placed) {
+                outside = added(outside, hold, 1);
+            } else if (held == null) {
+                held = hold;
             } else {
-                if (outside == null) {
-                    outside = new ArrayList<>(1);
-                }
-                outside.add(hold);
+                moreHeld = added(moreHeld, hold, 2);
             }
             return endFlight(hold.grant.ownerToken());
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -213,8 +199,7 @@ final class NameState {
      * registered yet while an acquisition is in flight has its loss kept until {@link #registered} returns it.
      */
     Hold lost(Grant grant, String reason) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Hold hold = find(h -> h.grant.ownerToken().equals(grant.ownerToken()));
             if (hold != null) {
                 return hold;
@@ -226,34 +211,22 @@ final class NameState {
                 lossesInFlight.putIfAbsent(grant.ownerToken(), reason);
             }
             return null;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** The active hold of {@code owner}, or null: a nested acquisition shares it (a lock's; none is outside). */
     Hold heldBy(Thread owner) {
-        lock.lock();
-        try {
-            return find(h -> h.owner == owner && h.isActive());
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> find(h -> h.owner == owner && h.isActive()));
     }
 
     /** The registered holds still active, copied (for the walks of connection events and close). */
     void addHoldsTo(List<Hold> all) {
-        lock.lock();
-        try {
-            find(h -> {
-                if (h.isActive()) {
-                    all.add(h);
-                }
-                return false; // visits every hold
-            });
-        } finally {
-            lock.unlock();
-        }
+        change(() -> find(h -> {
+            if (h.isActive()) {
+                all.add(h);
+            }
+            return false; // visits every hold
+        }));
     }
 
     /** The first registered hold, through the gate or outside it, that {@code match} takes, or null. Under lock. */
@@ -281,21 +254,19 @@ final class NameState {
      * once per hold, by {@link Hold#openGate}.
      */
     void opened(Hold hold) {
-        boolean wasHeld;
-        lock.lock();
-        try {
-            wasHeld = removeHeld(hold);
-            if (wasHeld) {
+        boolean wasHeld = locked(() -> {
+            if (removeHeld(hold)) {
                 passOn();
-            } else if (outside != null && outside.remove(hold)) {
-                wasHeld = true; // took no place: nothing to pass on
+                return true;
+            }
+            if (outside != null && outside.remove(hold)) { // took no place: nothing to pass on
                 if (outside.isEmpty()) {
                     outside = null;
                 }
+                return true;
             }
-        } finally {
-            lock.unlock();
-        }
+            return false;
+        });
         if (wasHeld) {
             names.leave(this);
         }
@@ -306,29 +277,18 @@ final class NameState {
      * {@linkplain io.distlock.spi.HandOvers#releaseForOthers for other clients}.
      */
     boolean streakEndsAt(Hold hold) {
-        lock.lock();
-        try {
-            return isHeld(hold) && streakEnds(hold);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> isHeld(hold) && streakEnds(hold));
     }
 
     /**
-     * Notes that {@code hold} freed its lock in the store in {@code releaseNanos}, before it {@link #opened opens}: if
-     * that ended a streak of hand-overs, the next waiter waits about two such round trips (within
-     * {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which gives another client's
-     * waiter, woken by this release, time to take the lock first.
+     * Notes that the hold whose release ends a streak of hand-overs ({@link #streakEndsAt}) freed its lock in the store
+     * in {@code releaseNanos}, before it {@link #opened opens}: the next waiter waits about two such round trips
+     * (within {@link #MIN_COURTESY_NANOS} and {@link #MAX_COURTESY_NANOS}) before contending, which gives another
+     * client's waiter, woken by this release, time to take the lock first. The streak cannot change in between: the
+     * releasing hold is the lock's one thread through the gate, and only its own opening lets another through.
      */
-    void freedInStore(Hold hold, long releaseNanos) {
-        lock.lock();
-        try {
-            if (isHeld(hold) && streakEnds(hold)) {
-                courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos));
-            }
-        } finally {
-            lock.unlock();
-        }
+    void freedInStore(long releaseNanos) {
+        change(() -> courtesyNanos = Math.max(MIN_COURTESY_NANOS, Math.min(MAX_COURTESY_NANOS, 2 * releaseNanos)));
     }
 
     /**
@@ -340,8 +300,7 @@ final class NameState {
      * @return the claimed waiter, or null for a plain release
      */
     Waiter claimForHandOver(Hold hold) {
-        lock.lock();
-        try {
+        return locked(() -> {
             if (!isHeld(hold) || streakEnds(hold)) {
                 return null;
             }
@@ -357,9 +316,7 @@ final class NameState {
                 }
             }
             return null;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -369,13 +326,10 @@ final class NameState {
      */
     void handOut(Waiter w, Waiter.HandOff outcome) {
         if (outcome == null) {
-            lock.lock();
-            try {
+            change(() -> {
                 handOversInARow = 0;
                 endFlight(null);
-            } finally {
-                lock.unlock();
-            }
+            });
         }
         w.receive(outcome);
         names.leave(this);
@@ -383,19 +337,29 @@ final class NameState {
 
     /** Number of threads queued (for tests: waiters that gave up must not stay queued). */
     int queued() {
+        return locked(() -> queue == null ? 0 : queue.size());
+    }
+
+    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
+    int lossesKept() {
+        return locked(() -> lossesInFlight == null ? 0 : lossesInFlight.size());
+    }
+
+    /** Runs {@code step} under the name's lock, where every change of this state happens. */
+    private <T> T locked(Supplier<T> step) {
         lock.lock();
         try {
-            return queue == null ? 0 : queue.size();
+            return step.get();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Number of losses kept for grants not registered yet (for tests: they must not pile up). */
-    int lossesKept() {
+    /** As {@link #locked}, for a step that returns nothing. */
+    private void change(Runnable step) {
         lock.lock();
         try {
-            return lossesInFlight == null ? 0 : lossesInFlight.size();
+            step.run();
         } finally {
             lock.unlock();
         }
@@ -406,16 +370,11 @@ final class NameState {
         return held == hold || moreHeld != null && moreHeld.contains(hold);
     }
 
-    /** Registers {@code hold} through the gate. Under lock. */
-    private void addHeld(Hold hold) {
-        if (held == null) {
-            held = hold;
-            return;
-        }
-        if (moreHeld == null) {
-            moreHeld = new ArrayList<>(2);
-        }
-        moreHeld.add(hold);
+    /** {@code holds} with {@code hold} added; made with room for {@code room} if null (most names need none). */
+    private static List<Hold> added(List<Hold> holds, Hold hold, int room) {
+        List<Hold> list = holds == null ? new ArrayList<>(room) : holds;
+        list.add(hold);
+        return list;
     }
 
     /** Takes {@code hold} out of those registered through the gate; false if it was not there. Under lock. */

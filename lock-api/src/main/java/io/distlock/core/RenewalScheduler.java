@@ -109,17 +109,13 @@ final class RenewalScheduler {
         holds.remove(hold);
     }
 
-    /** Re-plans the next tick after a hold's deadlines moved. */
-    void rescheduleFor(Hold hold) {
-        scheduleBy(hold.nextDeadlineNanos());
-    }
-
     void shutdown() {
         clock.shutdownNow();
         calls.shutdownNow();
     }
 
-    private void scheduleBy(long dueNanos) {
+    /** Plans a tick by {@code dueNanos} (a hold's next deadline, also after it moved) unless one comes first. */
+    void scheduleBy(long dueNanos) {
         if (dueNanos == Long.MAX_VALUE) {
             return;
         }

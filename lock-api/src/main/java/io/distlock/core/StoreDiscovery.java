@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Opens stores by URI: finds the {@link LockStoreProvider} for the URI's scheme through {@link ServiceLoader}, as
@@ -65,24 +66,19 @@ public final class StoreDiscovery {
 
     /** The schemes claimed by the providers on the class path, sorted. */
     public static TreeSet<String> availableSchemes() {
-        TreeSet<String> schemes = new TreeSet<>();
-        providers().forEach(p -> schemes.addAll(p.schemes()));
-        return schemes;
+        return schemes(providers());
+    }
+
+    private static TreeSet<String> schemes(List<LockStoreProvider> providers) {
+        return providers.stream().flatMap(p -> p.schemes().stream()).collect(Collectors.toCollection(TreeSet::new));
     }
 
     private static String unknownSchemeMessage(StoreUri uri, List<LockStoreProvider> providers) {
-        TreeSet<String> schemes = new TreeSet<>();
-        providers.forEach(p -> schemes.addAll(p.schemes()));
-        StringBuilder msg = new StringBuilder()
-                .append("no distlock store for scheme '").append(uri.scheme()).append("' (uri ")
-                .append(uri.redacted()).append("); schemes on the class path: ").append(schemes);
         String module = KNOWN_MODULES.get(uri.scheme());
-        if (module != null) {
-            msg.append("; add the dependency ").append(module).append(" to use it");
-        } else {
-            msg.append("; distlock ships redis, rediss, redis-sentinel, redis-cluster, redlock (lock-redis), "
-                    + "zookeeper, zk (lock-zookeeper), jdbc (lock-jdbc) and mem (lock-api)");
-        }
-        return msg.toString();
+        return "no distlock store for scheme '" + uri.scheme() + "' (uri " + uri.redacted()
+                + "); schemes on the class path: " + schemes(providers) + (module != null
+                ? "; add the dependency " + module + " to use it"
+                : "; distlock ships redis, rediss, redis-sentinel, redis-cluster, redlock (lock-redis), "
+                + "zookeeper, zk (lock-zookeeper), jdbc (lock-jdbc) and mem (lock-api)");
     }
 }

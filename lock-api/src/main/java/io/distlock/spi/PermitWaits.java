@@ -1,5 +1,7 @@
 package io.distlock.spi;
 
+import java.util.function.Supplier;
+
 /**
  * Waiting for a permit on a store that offers one atomic attempt, in the wait loop of locks
  * ({@link PollingLockBackend}): after a failed attempt, sleep until a release signal for the name, the next poll
@@ -25,21 +27,14 @@ public final class PermitWaits {
      */
     public static Grant acquire(ReleaseSignals signals, String name, Wait wait, PermitAttempt attempt)
             throws InterruptedException {
+        Supplier<PollingLockBackend.Attempt> timed = () -> PollingLockBackend.timed(
+                () -> new PollingLockBackend.Attempt(attempt.attempt(), -1)); // granted, or held for a time unknown
         if (wait.isNone()) {
-            return timed(attempt);
+            return timed.get().grant();
         }
         try (ReleaseSignals.Ticket ticket = signals.ticket(name)) {
-            return PollingLockBackend.waitFor("a permit of semaphore", name, wait, ticket, null, () -> {
-                Grant grant = timed(attempt);
-                return grant != null ? PollingLockBackend.Attempt.granted(grant)
-                        : PollingLockBackend.Attempt.held(-1);
-            }, (failures, holderTtlNanos) -> Backoff.pollNanos((int) failures));
+            return PollingLockBackend.waitFor("a permit of semaphore", name, wait, ticket, null, timed,
+                    (failures, holderTtlNanos) -> Backoff.pollNanos((int) failures));
         }
-    }
-
-    private static Grant timed(PermitAttempt attempt) {
-        long sentAt = System.nanoTime();
-        Grant grant = attempt.attempt();
-        return grant != null && grant.issuedAtNanos() < 0 ? grant.issuedAt(sentAt) : grant;
     }
 }

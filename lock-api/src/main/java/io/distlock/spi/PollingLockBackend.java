@@ -100,10 +100,18 @@ public abstract class PollingLockBackend implements LockBackend {
 
     /** An attempt of a single try ({@code failed} -1) or of a waiting acquire after {@code failed} failures. */
     private Attempt timedAttempt(String name, Duration leaseTime, int failed) {
+        return timed(() -> failed < 0 ? attempt(name, leaseTime) : waitingAttempt(name, leaseTime, failed));
+    }
+
+    /**
+     * Makes {@code attempt}, for locks and permits ({@link PermitWaits}) alike: its grant's issue time is the moment
+     * the attempt was sent, unless the attempt filled it in.
+     */
+    static Attempt timed(Supplier<Attempt> attempt) {
         long sentAt = System.nanoTime();
-        Attempt attempt = failed < 0 ? attempt(name, leaseTime) : waitingAttempt(name, leaseTime, failed);
-        return attempt.isGranted() && attempt.grant().issuedAtNanos() < 0
-                ? Attempt.granted(attempt.grant().issuedAt(sentAt)) : attempt;
+        Attempt made = attempt.get();
+        return made.isGranted() && made.grant().issuedAtNanos() < 0 ? Attempt.granted(made.grant().issuedAt(sentAt))
+                : made;
     }
 
     /**

@@ -115,10 +115,7 @@ public final class Wait {
 
     /** Whether no time is left: always for a single attempt, never for a wait without limit unless stopped. */
     public boolean expired() {
-        if (stopped()) {
-            return true;
-        }
-        return switch (kind) {
+        return stopped() || switch (kind) {
             case NONE -> true;
             case FOREVER -> false;
             case UNTIL -> System.nanoTime() - deadlineNanos >= 0;
@@ -130,10 +127,7 @@ public final class Wait {
      * forever.
      */
     public long remainingNanos() {
-        if (stopped()) {
-            return 0;
-        }
-        return switch (kind) {
+        return stopped() ? 0 : switch (kind) {
             case NONE -> 0;
             case FOREVER -> Long.MAX_VALUE;
             case UNTIL -> Math.max(0, deadlineNanos - System.nanoTime());
