@@ -54,7 +54,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
         RemoteWakeups remote = RemoteWakeups.NONE;
         try {
             remote = dialect instanceof PostgresDialect
-                    ? new PostgresNotices(pool.getDataSource(), pool, settings.table(), signals.locks(),
+                    ? new PostgresNotices(pool.getDataSource(), pool, settings.table(), signals,
                             Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),
                             settings.redacted())
                     : dialect instanceof MySqlDialect && settings.turns()

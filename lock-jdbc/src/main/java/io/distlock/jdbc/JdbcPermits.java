@@ -47,6 +47,7 @@ final class JdbcPermits {
     private final SqlDialect dialect;
     /** The semaphores' signals, apart from the locks': a lock may bear any name a semaphore does. */
     private final ReleaseSignals signals;
+    private final RemoteWakeups remote;
     private final String store;
     private final String table;
     private final String nowMicros;
@@ -54,12 +55,13 @@ final class JdbcPermits {
     private final AbandonedAcquisitions abandoned;
 
     JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals,
-            String store, AbandonedAcquisitions abandoned) {
+            RemoteWakeups remote, String store, AbandonedAcquisitions abandoned) {
         this.backend = backend;
         this.abandoned = abandoned;
         this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
+        this.remote = remote;
         this.store = store;
         this.table = dialect.table + TABLE_SUFFIX;
         this.nowMicros = dialect.fenceSeed();
@@ -68,7 +70,13 @@ final class JdbcPermits {
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         ensureTable();
         long micros = micros(leaseTime);
-        return PermitWaits.acquire(signals, name, wait, () -> attempt(name, permits, micros));
+        return PermitWaits.acquire(signals, name, wait, () -> {
+            Grant grant = attempt(name, permits, micros);
+            if (grant == null && !wait.isNone()) {
+                remote.permitWaiting(name); // a waiting acquire found it full: ask other processes to tell
+            }
+            return grant;
+        });
     }
 
     /** Wakes every permit waiter of this store's table in this JVM, so each looks at its wait at once. */
@@ -281,6 +289,7 @@ final class JdbcPermits {
             });
         } finally {
             signals.signal(grant.name());
+            remote.permitReleased(grant.name());
         }
     }
 
