@@ -61,13 +61,13 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     /** Tells {@link SharedSignals} this store no longer uses its table's signals. */
     private final Runnable signalsClosed;
 
-    JdbcBackend(HikariDataSource pool, SqlDialect dialect, ReleaseSignals signals, RemoteWakeups remote,
+    JdbcBackend(HikariDataSource pool, SqlDialect dialect, SharedSignals.Table signals, RemoteWakeups remote,
             long pollMinMillis, long pollMaxMillis, long socketTimeoutMillis, String redactedUri,
             Runnable signalsClosed) {
         this.pool = pool;
         this.signalsClosed = signalsClosed;
         this.dialect = dialect;
-        this.signals = signals;
+        this.signals = signals.locks();
         this.remote = remote;
         this.pollMinNanos = TimeUnit.MILLISECONDS.toNanos(pollMinMillis);
         this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
@@ -76,7 +76,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
-        this.permits = new JdbcPermits(this, pool, dialect, signals, redactedUri, abandoned);
+        this.permits = new JdbcPermits(this, pool, dialect, signals.permits(), remote, redactedUri, abandoned);
         this.sweeper = new RowSweeper(this, dialect, redactedUri);
     }
 
@@ -428,6 +428,13 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     @Override
     public PermitBackend permits() {
         return this;
+    }
+
+    /** Wakes the lock waiters and the permit waiters, which wait on signals of their own. */
+    @Override
+    public void closing() {
+        super.closing();
+        permits.wakeAll();
     }
 
     @Override

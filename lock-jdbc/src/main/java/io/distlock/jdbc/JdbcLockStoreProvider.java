@@ -6,7 +6,6 @@ import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.LockBackend;
 import io.distlock.spi.LockStoreProvider;
-import io.distlock.spi.ReleaseSignals;
 import io.distlock.spi.StoreUri;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -51,7 +50,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             throw e;
         }
         String signalsOf = StoreUri.redact(settings.driverUrl());
-        ReleaseSignals signals = SharedSignals.open(signalsOf, settings.table());
+        SharedSignals.Table signals = SharedSignals.open(signalsOf, settings.table());
         RemoteWakeups remote = RemoteWakeups.NONE;
         try {
             remote = dialect instanceof PostgresDialect
@@ -59,8 +58,9 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
                             Math.max(2000, 2 * settings.pollMaxMillis()), settings.connectTimeoutMillis(),
                             settings.redacted())
                     : dialect instanceof MySqlDialect && settings.turns()
-                    ? new MariaDbTurns(pool.getDataSource(), settings.table(), signals, settings.pollMinMillis(),
-                            settings.pollMaxMillis(), settings.socketTimeoutMillis(), settings.redacted())
+                    ? new MariaDbTurns(pool.getDataSource(), settings.table(), signals.locks(),
+                            settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(),
+                            settings.redacted())
                     : RemoteWakeups.NONE;
             return new JdbcBackend(pool, dialect, signals, remote,
                     settings.pollMinMillis(), settings.pollMaxMillis(), settings.socketTimeoutMillis(),

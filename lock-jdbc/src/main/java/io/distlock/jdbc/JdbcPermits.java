@@ -38,8 +38,6 @@ final class JdbcPermits {
     /** The highest limit a SQL semaphore takes. */
     static final int MAX_PERMITS = 10_000;
     private static final int OWNER_LENGTH = 255;
-    /** Prefixes the signal name of a semaphore, so its wake-ups never mix with a lock's of the same name. */
-    private static final String SIGNAL = "\u0000sem:";
 
     /** What the store appends to its lock table's name to name its permit table. */
     static final String TABLE_SUFFIX = "_permits";
@@ -47,20 +45,23 @@ final class JdbcPermits {
     private final JdbcBackend backend;
     private final DataSource pool;
     private final SqlDialect dialect;
+    /** The semaphores' signals, apart from the locks': a lock may bear any name a semaphore does. */
     private final ReleaseSignals signals;
+    private final RemoteWakeups remote;
     private final String store;
     private final String table;
     private final String nowMicros;
     private final AtomicBoolean tableReady = new AtomicBoolean();
     private final AbandonedAcquisitions abandoned;
 
-    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals, String store,
-            AbandonedAcquisitions abandoned) {
+    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals,
+            RemoteWakeups remote, String store, AbandonedAcquisitions abandoned) {
         this.backend = backend;
         this.abandoned = abandoned;
         this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
+        this.remote = remote;
         this.store = store;
         this.table = dialect.table + TABLE_SUFFIX;
         this.nowMicros = dialect.fenceSeed();
@@ -69,7 +70,18 @@ final class JdbcPermits {
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         ensureTable();
         long micros = micros(leaseTime);
-        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, micros));
+        return PermitWaits.acquire(signals, name, wait, () -> {
+            Grant grant = attempt(name, permits, micros);
+            if (grant == null && !wait.isNone()) {
+                remote.permitWaiting(name); // a waiting acquire found it full: ask other processes to tell
+            }
+            return grant;
+        });
+    }
+
+    /** Wakes every permit waiter of this store's table in this JVM, so each looks at its wait at once. */
+    void wakeAll() {
+        signals.signalAll();
     }
 
     private Grant attempt(String name, int permits, long leaseMicros) {
@@ -259,6 +271,11 @@ final class JdbcPermits {
         return release(new Grant(name, token, 1, null));
     }
 
+    /** A ticket on the wake-up a release of semaphore {@code name} sends to this store's waiters: for tests. */
+    ReleaseSignals.Ticket releaseProbe(String name) {
+        return signals.ticket(name);
+    }
+
     boolean release(Grant grant) {
         try {
             return backend.withConnection("releasing a permit of " + Arguments.quoted(grant.name()), c -> {
@@ -271,7 +288,8 @@ final class JdbcPermits {
                 }
             });
         } finally {
-            signals.signal(SIGNAL + grant.name());
+            signals.signal(grant.name());
+            remote.permitReleased(grant.name());
         }
     }
 

@@ -34,7 +34,9 @@ import org.postgresql.PGNotification;
  * caller's release); the listener
  * holds one dedicated connection outside the pool and, after reconnecting, wakes every local waiter once, since
  * notices may have been missed meanwhile; it checks that connection every few seconds, since one the network
- * dropped silently never fails a read.
+ * dropped silently never fails a read. Semaphores are told the same way with verbs of their own ({@code sw}, {@code
+ * sr}), which wake the store's permit waiters: a semaphore and a lock of the same name never wake each other's
+ * waiters (stores that know only {@code w} and {@code r} ignore them, and their semaphore waiters poll).
  */
 final class PostgresNotices implements RemoteWakeups {
 
@@ -79,7 +81,10 @@ final class PostgresNotices implements RemoteWakeups {
     private final String channel;
     /** This store's channel: release notices aimed at it. */
     private final String ownChannel;
+    /** The locks' signals; also this table's key in {@link #JVM_IDS}. */
     private final ReleaseSignals signals;
+    /** The semaphores' signals. */
+    private final ReleaseSignals permitSignals;
     private final String store;
     /** One id for all stores of this JVM on the same table: they share release signals, so need no notices. */
     private static final ConcurrentHashMap<ReleaseSignals, String> JVM_IDS = new ConcurrentHashMap<>();
@@ -90,9 +95,9 @@ final class PostgresNotices implements RemoteWakeups {
 
     private final String me;
     private final long wantedForNanos;
-    private final ConcurrentHashMap<String, Announcers> wantedElsewhere = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Long> announcedAt = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Long> releasedAt = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Named, Announcers> wantedElsewhere = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Named, Long> announcedAt = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Named, Long> releasedAt = new ConcurrentHashMap<>();
     private final java.util.concurrent.CountDownLatch listenTried = new java.util.concurrent.CountDownLatch(1);
     /** Bounded: a peer that floods the channel (each {@code h} asks for a notice per name we wait for) drops notices. */
     private final LinkedBlockingQueue<Notice> outgoing = new LinkedBlockingQueue<>(MAX_QUEUED_NOTICES);
@@ -113,12 +118,13 @@ final class PostgresNotices implements RemoteWakeups {
      * Returns once the listener listens (or has failed once; it then keeps trying), at most after {@code
      * readyWithinMillis}, so a store just opened hears the announcements of waiters that start after it.
      */
-    PostgresNotices(DataSource direct, DataSource pool, String table, ReleaseSignals signals, long wantedForMillis,
-                    long readyWithinMillis, String store) {
+    PostgresNotices(DataSource direct, DataSource pool, String table, SharedSignals.Table tableSignals,
+                    long wantedForMillis, long readyWithinMillis, String store) {
         this.direct = direct;
         this.pool = pool;
         this.channel = channel(table);
-        this.signals = signals;
+        this.signals = tableSignals.locks();
+        this.permitSignals = tableSignals.permits();
         synchronized (JVM_IDS) { // with close: an id is dropped when its last store closes, never while one opens
             this.me = JVM_IDS.computeIfAbsent(signals,
                     k -> UUID.randomUUID().toString().replace("-", "").substring(0, 16));
@@ -154,33 +160,66 @@ final class PostgresNotices implements RemoteWakeups {
 
     @Override
     public void waiting(String name) {
+        waiting(new Named(Kind.LOCK, name));
+    }
+
+    @Override
+    public void released(String name) {
+        released(new Named(Kind.LOCK, name));
+    }
+
+    @Override
+    public void permitWaiting(String name) {
+        waiting(new Named(Kind.SEMAPHORE, name));
+    }
+
+    @Override
+    public void permitReleased(String name) {
+        released(new Named(Kind.SEMAPHORE, name));
+    }
+
+    private void waiting(Named wanted) {
         long now = System.nanoTime();
-        Long last = announcedAt.get(name);
+        Long last = announcedAt.get(wanted);
         if (last == null || now - last > wantedForNanos / 2) {
-            announcedAt.put(name, now);
+            announcedAt.put(wanted, now);
             ANNOUNCED_IDS.add(me);
-            queue(new Notice(channel, "w " + me + " " + TimeUnit.NANOSECONDS.toMillis(wantedForNanos) + " "
-                    + name));
+            queue(new Notice(channel, announcement(wanted)));
         }
         if (announcedAt.size() > MAX_TRACKED) {
             announcedAt.entrySet().removeIf(e -> now - e.getValue() > wantedForNanos);
         }
     }
 
-    @Override
-    public void released(String name) {
+    private void released(Named wanted) {
         long now = System.nanoTime();
-        releasedAt.put(name, now); // a waiter's announcement may cross this release: see receive
+        releasedAt.put(wanted, now); // a waiter's announcement may cross this release: see receive
         if (releasedAt.size() > MAX_TRACKED && now - lastCleanup > LATE_ANNOUNCEMENT_NANOS) {
             lastCleanup = now;
             releasedAt.entrySet().removeIf(e -> now - e.getValue() > LATE_ANNOUNCEMENT_NANOS);
         }
-        Announcers wanting = wantedElsewhere.get(name);
+        Announcers wanting = wantedElsewhere.get(wanted);
         String next = wanting == null ? null : wanting.next(now);
         if (next == null) {
             return; // nobody elsewhere announced it, or every announcement ran out
         }
-        queue(new Notice(channelOf(next), "r " + me + " " + name));
+        queue(new Notice(channelOf(next), releaseNotice(wanted)));
+    }
+
+    /** This store's announcement that it waits for {@code wanted}: {@code <verb> <id> <millis> <name>}. */
+    private String announcement(Named wanted) {
+        return wanted.kind().waitVerb + " " + me + " " + TimeUnit.NANOSECONDS.toMillis(wantedForNanos) + " "
+                + wanted.name();
+    }
+
+    /** This store's notice that {@code wanted} was released: {@code <verb> <id> <name>}. */
+    private String releaseNotice(Named wanted) {
+        return wanted.kind().releaseVerb + " " + me + " " + wanted.name();
+    }
+
+    /** The signals that wake this store's waiters of {@code kind}. */
+    private ReleaseSignals signalsOf(Kind kind) {
+        return kind == Kind.LOCK ? signals : permitSignals;
     }
 
     /**
@@ -195,9 +234,9 @@ final class PostgresNotices implements RemoteWakeups {
         }
     }
 
-    /** How many other stores' announcements of {@code name} have not run out: for tests. */
+    /** How many other stores' announcements of lock {@code name} have not run out: for tests. */
     int announcers(String name) {
-        Announcers wanting = wantedElsewhere.get(name);
+        Announcers wanting = wantedElsewhere.get(new Named(Kind.LOCK, name));
         return wanting == null ? 0 : wanting.live(System.nanoTime());
     }
 
@@ -208,7 +247,7 @@ final class PostgresNotices implements RemoteWakeups {
 
     /** How long the longest-lived announcement of {@code name} still counts, in milliseconds: for tests. */
     long liveForMillis(String name) {
-        Announcers wanting = wantedElsewhere.get(name);
+        Announcers wanting = wantedElsewhere.get(new Named(Kind.LOCK, name));
         return wanting == null ? 0 : TimeUnit.NANOSECONDS.toMillis(wanting.liveFor(System.nanoTime()));
     }
 
@@ -222,9 +261,9 @@ final class PostgresNotices implements RemoteWakeups {
         return JVM_IDS.size();
     }
 
-    /** How many other stores' announcements of {@code name} are kept, run out or not: for tests. */
+    /** How many other stores' announcements of lock {@code name} are kept, run out or not: for tests. */
     int kept(String name) {
-        Announcers wanting = wantedElsewhere.get(name);
+        Announcers wanting = wantedElsewhere.get(new Named(Kind.LOCK, name));
         return wanting == null ? 0 : wanting.kept();
     }
 
@@ -239,6 +278,7 @@ final class PostgresNotices implements RemoteWakeups {
                 s.execute("NOTIFY \"" + channel + "\", 'h " + me + " listening'");
                 s.execute("LISTEN \"" + channel + "\"");
                 signals.signalAll(); // releases may have gone unannounced while this connection was down
+                permitSignals.signalAll();
                 listenTried.countDown(); // after the wake-up above: a store just opened has had it
                 PGConnection pg = c.unwrap(PGConnection.class);
                 long checkedAt = System.nanoTime();
@@ -268,8 +308,9 @@ final class PostgresNotices implements RemoteWakeups {
     }
 
     /**
-     * Reads one notice: {@code w <jvm> <millis> <name>}, {@code r <jvm> <name>}, {@code h <jvm> listening} or
-     * {@code g <jvm> closed}; those of this JVM's stores are ignored. A release notice {@code aimed} at this store
+     * Reads one notice: {@code w <jvm> <millis> <name>}, {@code r <jvm> <name>} (their semaphore forms {@code sw} and
+     * {@code sr}), {@code h <jvm> listening} or {@code g <jvm> closed}; those of this JVM's stores are ignored. A
+     * release notice {@code aimed} at this store
      * that finds no local waiter of the name is passed on to every store. A store that (again) listens is sent this
      * store's announcements of the names it still waits for: without them it would tell these waiters of no release
      * until they announce again, at their next poll.
@@ -277,7 +318,10 @@ final class PostgresNotices implements RemoteWakeups {
     private void receive(String payload, boolean aimed) {
         String[] f = payload.split(" ", 4);
         if (f.length >= 3 && !f[1].equals(me) && ID.matcher(f[1]).matches()) {
-            if (f[0].equals("w") && f.length == 4 && f[3].length() <= JdbcBackend.MAX_NAME_LENGTH) {
+            Kind waits = Kind.waitingBy(f[0]);
+            Kind releases = Kind.releasedBy(f[0]);
+            if (waits != null && f.length == 4 && f[3].length() <= JdbcBackend.MAX_NAME_LENGTH) {
+                Named wanted = new Named(waits, f[3]);
                 try {
                     long now = System.nanoTime();
                     long millis = Long.parseLong(f[2]);
@@ -287,37 +331,37 @@ final class PostgresNotices implements RemoteWakeups {
                     // at most what a store announces: a huge duration would overflow the clock and count for good
                     long until = now + TimeUnit.MILLISECONDS.toNanos(Math.min(millis, MAX_ANNOUNCED_MILLIS));
                     prune(now);
-                    Announcers wanting = wantedElsewhere.get(f[3]);
+                    Announcers wanting = wantedElsewhere.get(wanted);
                     if (wanting == null && keptAnnouncements.get() < MAX_KEPT_ANNOUNCEMENTS) {
-                        wanting = wantedElsewhere.computeIfAbsent(f[3], k -> new Announcers(keptAnnouncements));
+                        wanting = wantedElsewhere.computeIfAbsent(wanted, k -> new Announcers(keptAnnouncements));
                     }
                     if (wanting != null) { // else a flood: this waiter is not told of releases here, and polls
                         wanting.heard(f[1], until, now);
                     }
-                    Long released = releasedAt.get(f[3]);
+                    Long released = releasedAt.get(wanted);
                     if (released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
                         // the waiter found it held just before our release: its announcement came too late for it
-                        queue(new Notice(channelOf(f[1]), "r " + me + " " + f[3]));
+                        queue(new Notice(channelOf(f[1]), releaseNotice(wanted)));
                     }
                 } catch (NumberFormatException e) {
                     // not one of ours: another program on the channel
                 }
             } else if (f[0].equals("h")) {
-                String millis = Long.toString(TimeUnit.NANOSECONDS.toMillis(wantedForNanos));
-                for (String name : announcedAt.keySet()) {
-                    if (signals.hasWaiters(name)) {
-                        queue(new Notice(channelOf(f[1]), "w " + me + " " + millis + " " + name));
+                for (Named wanted : announcedAt.keySet()) {
+                    if (signalsOf(wanted.kind()).hasWaiters(wanted.name())) {
+                        queue(new Notice(channelOf(f[1]), announcement(wanted)));
                     }
                 }
             } else if (f[0].equals("g")) {
                 forget(f[1]);
-            } else if (f[0].equals("r")
+            } else if (releases != null
                     && payload.length() - f[0].length() - f[1].length() - 2 <= JdbcBackend.MAX_NAME_LENGTH) {
-                String name = payload.substring(f[0].length() + f[1].length() + 2);
-                if (aimed && !signals.hasWaiters(name)) {
-                    queue(new Notice(channel, "r " + me + " " + name)); // our waiter is gone: tell everyone
+                Named wanted = new Named(releases, payload.substring(f[0].length() + f[1].length() + 2));
+                ReleaseSignals local = signalsOf(releases);
+                if (aimed && !local.hasWaiters(wanted.name())) {
+                    queue(new Notice(channel, releaseNotice(wanted))); // our waiter is gone: tell everyone
                 }
-                signals.signal(name); // also seen by an attempt in flight, which takes its ticket after it
+                local.signal(wanted.name()); // also seen by an attempt in flight, which takes its ticket after it
             }
         }
     }
@@ -341,10 +385,10 @@ final class PostgresNotices implements RemoteWakeups {
      */
     private void forget(String id) {
         long now = System.nanoTime();
-        wantedElsewhere.forEach((name, wanting) -> {
-            Long released = releasedAt.get(name);
+        wantedElsewhere.forEach((wanted, wanting) -> {
+            Long released = releasedAt.get(wanted);
             if (wanting.forget(id) && released != null && now - released < LATE_ANNOUNCEMENT_NANOS) {
-                queue(new Notice(channel, "r " + me + " " + name));
+                queue(new Notice(channel, releaseNotice(wanted)));
             }
         });
     }
@@ -404,6 +448,38 @@ final class PostgresNotices implements RemoteWakeups {
 
     /** One notice to send: its channel and its payload. */
     private record Notice(String channel, String payload) {
+    }
+
+    /**
+     * What a notice is about, told by its verbs: a lock ({@code w}, {@code r}) or a semaphore ({@code sw}, {@code
+     * sr}). The name itself travels as given (PostgreSQL names hold no NUL, so any name fits a payload), and the verb
+     * keeps the two name spaces apart.
+     */
+    private enum Kind {
+        LOCK("w", "r"),
+        SEMAPHORE("sw", "sr");
+
+        final String waitVerb;
+        final String releaseVerb;
+
+        Kind(String waitVerb, String releaseVerb) {
+            this.waitVerb = waitVerb;
+            this.releaseVerb = releaseVerb;
+        }
+
+        /** The kind whose announcement verb is {@code verb}, or null. */
+        static Kind waitingBy(String verb) {
+            return verb.equals(LOCK.waitVerb) ? LOCK : verb.equals(SEMAPHORE.waitVerb) ? SEMAPHORE : null;
+        }
+
+        /** The kind whose release verb is {@code verb}, or null. */
+        static Kind releasedBy(String verb) {
+            return verb.equals(LOCK.releaseVerb) ? LOCK : verb.equals(SEMAPHORE.releaseVerb) ? SEMAPHORE : null;
+        }
+    }
+
+    /** A lock's or a semaphore's name, as this store keeps what it announced, released and heard announced. */
+    private record Named(Kind kind, String name) {
     }
 
     /**

@@ -2,7 +2,8 @@ package io.distlock.jdbc;
 
 /**
  * Wake-ups across processes, where the database offers a way to send them: told when a local waiter found a lock
- * held and when this store released a lock, it lets waiters elsewhere retry at once instead of at their next poll.
+ * held (or a semaphore full) and when this store released it, it lets waiters elsewhere retry at once instead of at
+ * their next poll.
  * Polling stays the safety net, so a lost wake-up costs one poll, never a hang.
  */
 interface RemoteWakeups extends AutoCloseable {
@@ -75,6 +76,17 @@ interface RemoteWakeups extends AutoCloseable {
 
     /** This store released {@code name}. */
     void released(String name);
+
+    /**
+     * A waiting acquire of this store found semaphore {@code name} full and waits for a permit. By default nothing:
+     * semaphore waiters elsewhere poll.
+     */
+    default void permitWaiting(String name) {
+    }
+
+    /** This store released a permit of semaphore {@code name}. By default nothing. */
+    default void permitReleased(String name) {
+    }
 
     @Override
     void close();

@@ -69,7 +69,11 @@ class NoticePayloadAttackTest {
         List<String> garbage = List.of("", " ", "  ", "w", "w ", "w x", "w x y", "w 0 -5 n", "w 0 abc n",
                 "w 0 99999999999999999999 n", "w " + "0".repeat(53) + " 1000 n", "w ZZ 1000 n", "r", "r ", "r  ",
                 "h", "h  ", "h x listening", "g", "g ", "g  closed", "x y z", "\t\n\r", "w\t0\t1000\tn",
-                "w 0 1000 " + "n".repeat(7000), "\u00e9 \u00e9 \u00e9", "r 0 " + "n".repeat(7000));
+                "w 0 1000 " + "n".repeat(7000), "\u00e9 \u00e9 \u00e9", "r 0 " + "n".repeat(7000),
+                // the semaphores' forms of the same
+                "sw", "sw ", "sw x", "sw x y", "sw 0 -5 n", "sw 0 abc n", "sw 0 99999999999999999999 n",
+                "sw " + "0".repeat(53) + " 1000 n", "sr", "sr ", "sr  ", "sw 0 1000 " + "n".repeat(7000),
+                "sr 0 " + "n".repeat(7000), "s", "s 0 1000 n", "ws 0 1000 n", "rs 0 n");
         try (ReleaseSignals.Ticket waits = signals.ticket("attack:quiet")) {
             peerSendsAndIsHeard(signals, garbage);
             send("distlock_r_" + store.id(), garbage);
@@ -116,6 +120,24 @@ class NoticePayloadAttackTest {
         peerSendsAndIsHeard(signals, List.of());
         assertThat(store.keptAnnouncements()).as("announcements kept after %d names and %d ids were announced",
                 names, ids.size()).isLessThanOrEqualTo(PostgresNotices.MAX_KEPT_ANNOUNCEMENTS);
+    }
+
+    /** Semaphores' announcements ({@code sw}) count against the same bound as locks': kept together, not twice. */
+    @Test
+    void aFloodOfLockAndSemaphoreAnnouncementsIsKeptWithinOneBound() throws Exception {
+        ReleaseSignals signals = new ReleaseSignals();
+        PostgresNotices store = stores.open(signals, "target");
+        int names = 30_000;
+        for (int sent = 0; sent < names; sent += 1000) {
+            List<String> batch = new ArrayList<>();
+            for (int i = sent; i < sent + 1000; i++) {
+                batch.add((i % 2 == 0 ? "w " : "sw ") + String.format("%016x", i) + " 120000 attack:mixed:" + i / 2);
+            }
+            peerSends(batch);
+        }
+        peerSendsAndIsHeard(signals, List.of());
+        assertThat(store.keptAnnouncements()).as("announcements kept after %d lock and semaphore names", names)
+                .isLessThanOrEqualTo(PostgresNotices.MAX_KEPT_ANNOUNCEMENTS);
     }
 
     /**

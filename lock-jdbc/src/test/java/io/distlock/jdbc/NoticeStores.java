@@ -38,12 +38,22 @@ final class NoticeStores implements AutoCloseable {
         return source;
     }
 
-    /** A store waking {@code signals}, sending through {@code pool}. */
+    /** A store waking {@code signals} (its locks' waiters), sending through {@code pool}. */
     PostgresNotices open(ReleaseSignals signals, DataSource pool, String label) {
+        return open(new SharedSignals.Table(signals, new ReleaseSignals()), pool, label);
+    }
+
+    /** A store waking {@code signals} (its locks' and its semaphores' waiters), sending through {@code pool}. */
+    PostgresNotices open(SharedSignals.Table signals, DataSource pool, String label) {
         PostgresNotices notices = new PostgresNotices(source(), pool, table, signals, WANTED_FOR_MILLIS, 10_000,
                 label);
         opened.add(notices);
         return notices;
+    }
+
+    /** A store waking {@code signals}, locks' and semaphores'. */
+    PostgresNotices open(SharedSignals.Table signals, String label) {
+        return open(signals, source(), label);
     }
 
     /** A store waking {@code signals}. */
