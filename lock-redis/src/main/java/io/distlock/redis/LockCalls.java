@@ -141,6 +141,19 @@ final class LockCalls {
         return call.add(value).add(leaseMs(leaseTime)).add(guardMsArg).add(waiterMarginMsArg).add(waiterIdArg);
     }
 
+    /**
+     * The integer of an {@link RedisScripts#ACQUIRE} reply, for {@link #grantedFence(long)} and
+     * {@link #retryMillis(long)}: the reply itself, or the first of the two a refusal that queued its client answers.
+     */
+    static long acquireAnswer(Object acquireReply) {
+        return acquireReply instanceof List<?> refused ? (Long) refused.get(0) : (Long) acquireReply;
+    }
+
+    /** The clients queued for the name after an {@link RedisScripts#ACQUIRE} reply, this one too; 0 if not told. */
+    static int queuedClients(Object acquireReply) {
+        return acquireReply instanceof List<?> refused ? (int) Math.min(Integer.MAX_VALUE, (Long) refused.get(1)) : 0;
+    }
+
     /** The fence of an {@link RedisScripts#ACQUIRE} reply that granted the lock, or 0 for one that did not. */
     static long grantedFence(long acquireReply) {
         return acquireReply > 0 ? acquireReply : 0;

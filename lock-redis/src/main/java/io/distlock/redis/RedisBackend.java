@@ -47,8 +47,9 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
      */
     static final Duration WAITER_MARGIN = Duration.ofSeconds(1);
     /**
-     * A queued waiter that no release woke tries again after this long, jittered up to half of it more (less than the
-     * {@link #WAITER_MARGIN} plus the holder's TTL its place in the queue lives).
+     * A queued waiter that no release woke tries again after this long, jittered up to half of it more, times the
+     * {@link QueueCrowd#spread} of the queue it was refused in (never later than the holder's TTL, so before its place
+     * in the queue, which lives that TTL plus the {@link #WAITER_MARGIN}, expires).
      */
     static final Duration RECHECK = Duration.ofSeconds(1);
 
@@ -70,6 +71,8 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
     private final OwnerTokens.Sequence tokens = new OwnerTokens.Sequence();
     /** The waiter queues this client stands in, so that close() takes its places out. */
     private final QueuedPlaces places = new QueuedPlaces();
+    /** How long the queues were that this client was refused in, which spreads out its re-checks and pings. */
+    private final QueueCrowd crowd = new QueueCrowd();
     /** What this store's releases for other clients publish; its own subscriber wakes nobody for it. */
     private final String ownReleaseMessage = "released-for-others-by:" + OwnerTokens.newToken();
 
@@ -99,7 +102,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
                 ? options.timeout().dividedBy(2) : MAX_PING_INTERVAL;
         this.subscriber = new ReleaseSubscriber(RedisClients.subscriptionConnections(client), keys, signals(), store,
                 pingEvery, options.timeout(), upkeep).ignoring(ownReleaseMessage).wakingOn(calls.wakeChannel())
-                .passingOn(this::passOnLater).start();
+                .passingOn(this::passOnLater).pingingLessOftenBy(crowd::ofStore).start();
         this.permits = new RedisPermits(client, keys, options, store, signals(), slotted).withReaper(reaper);
     }
 
@@ -124,7 +127,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
             }
             throw RedisErrors.translate(store, "acquire lock " + Arguments.quoted(name), e);
         }
-        long answer = (Long) reply;
+        long answer = LockCalls.acquireAnswer(reply);
         long fence = LockCalls.grantedFence(answer);
         if (fence > 0) {
             return Attempt.granted(new Grant(name, token, fence, held, sentAt));
@@ -132,8 +135,10 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         long waitMs = LockCalls.retryMillis(answer);
         // the refusal queued this client for the holder's TTL (the lease if unknown) plus the margin; one margin
         // more covers the clocks' drift between here and the server
-        places.queued(name, TimeUnit.MILLISECONDS.toNanos(waitMs >= 0 ? waitMs : leaseTime.toMillis())
-                + 2 * WAITER_MARGIN.toNanos());
+        long placeNanos = TimeUnit.MILLISECONDS.toNanos(waitMs >= 0 ? waitMs : leaseTime.toMillis())
+                + 2 * WAITER_MARGIN.toNanos();
+        places.queued(name, placeNanos);
+        crowd.refused(LockCalls.queuedClients(reply), placeNanos);
         return Attempt.held(waitMs >= 0 ? TimeUnit.MILLISECONDS.toNanos(waitMs) : -1);
     }
 
@@ -155,12 +160,14 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
      * While the release subscription is up, a waiter sleeps until the holder's TTL ends or its re-check is due,
      * whichever comes first (a release message that names this client wakes it sooner; a release wakes only the next
      * queued client, so the re-check bounds what a lost message or a woken client that died costs the others); when
-     * the subscription is down, or the TTL is unknown, it polls with the default backoff.
+     * the subscription is down, or the TTL is unknown, it polls with the default backoff. The re-check is spread by
+     * the crowd of the queue the attempt just refused was in (it runs on this thread right after that attempt): the
+     * clients of a long queue are woken in turn by releases, and those that re-check meanwhile only find it held.
      */
     @Override
     protected long pollDelayNanos(int failures, long holderTtlNanos) {
         if (subscriber.isSubscribed() && holderTtlNanos >= 0) {
-            return Math.min(untilHolderExpiry(holderTtlNanos), recheckNanos());
+            return Math.min(untilHolderExpiry(holderTtlNanos), recheckNanos(crowd.ofThisThread()));
         }
         return super.pollDelayNanos(failures, holderTtlNanos);
     }
@@ -185,8 +192,8 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         }
     }
 
-    private static long recheckNanos() {
-        return Backoff.jitteredAbove(RECHECK.toNanos());
+    private static long recheckNanos(int spread) {
+        return Backoff.jitteredAbove(RECHECK.toNanos() * spread);
     }
 
     @Override

@@ -218,7 +218,9 @@ final class RedisScripts {
      * {@link LockCalls#grantedFence(long)} and {@link LockCalls#retryMillis(long)}): the fence, at least 1, when
      * granted; {@code -2 - ms} when held (ms: the holder's TTL, so -1 when unknown) or while the restart guard holds
      * everything back (ms: the time left of its window). One integer, not a table, because this is the call every lock
-     * makes: the reply costs the server and the client the least.
+     * makes: the reply costs the server and the client the least. Only a refusal that queued its client answers two,
+     * {@code {-2 - ms, clients queued}} ({@link LockCalls#acquireAnswer(Object)}): how long the queue is tells the
+     * client how seldom it may re-check on its own ({@link QueueCrowd}).
      *
      * <p>The fence is {@code max(last + 1, server TIME in microseconds)}: it grows by one per grant while the server
      * keeps its data, and after the server restored an older counter (RDB snapshot, AOF that lost its tail) or none,
@@ -247,6 +249,9 @@ final class RedisScripts {
               if redis.call('GET', KEYS[1]) ~= ARGV[1] then
                 local ttl = redis.call('PTTL', KEYS[1])
             """ + queueWaiter(3, "ttl", 2, 4, 5).indent(4) + """
+                if tonumber(ARGV[4]) >= 0 then
+                  return {-2 - ttl, redis.call('ZCARD', KEYS[3])}
+                end
                 return -2 - ttl
               end
               redis.call('PEXPIRE', KEYS[1], ARGV[2])

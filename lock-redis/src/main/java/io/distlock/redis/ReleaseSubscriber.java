@@ -9,8 +9,10 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.JedisPubSub;
@@ -24,7 +26,8 @@ import redis.clients.jedis.exceptions.JedisException;
  *
  * <p>A subscription connection has no read timeout, so one that died without closing (a frozen peer, a silent
  * network path) would otherwise look alive for hours while waiters sleep on it until the holder's TTL. It is
- * therefore pinged every {@code pingEvery}; a ping not answered within {@code pongWithin} declares it lost: waiters
+ * therefore pinged every {@code pingEvery} (less often while the store's waiters stand in a long queue,
+ * {@link #pingingLessOftenBy}); a ping not answered within {@code pongWithin} declares it lost: waiters
  * are woken and poll, the connection is cut, and a new subscription is made. The ping is a {@code SUBSCRIBE} or
  * {@code UNSUBSCRIBE}, in turn, of a probe channel of this store that nobody publishes on: its reply travels the
  * path of release messages. (Jedis's own pub/sub {@code PING} is not usable: under RESP3 its reply can overtake the
@@ -52,7 +55,14 @@ final class ReleaseSubscriber implements AutoCloseable {
     private volatile String ignoredMessage;
     private volatile String wakeChannel;
     private volatile Consumer<String> unheard = name -> { };
+    private volatile IntSupplier pingSpread = () -> 1;
     private ScheduledFuture<?> pinging;
+    /**
+     * Checks since the last ping, and what the next one's spread is multiplied by (0 to 2, drawn at each ping, so
+     * that the stores of one queue do not ping together): read and written by the checks alone, one at a time.
+     */
+    private int checksSincePing;
+    private double pingStretch = ThreadLocalRandom.current().nextDouble(2);
 
     /**
      * A subscriber over connections from {@code connections} (each used for one subscription, then closed), pinged
@@ -99,6 +109,16 @@ final class ReleaseSubscriber implements AutoCloseable {
      */
     ReleaseSubscriber passingOn(Consumer<String> unheard) {
         this.unheard = unheard;
+        return this;
+    }
+
+    /**
+     * This subscriber, pinging about every {@code spread}-th time only (re-read at every check; after a random count
+     * of checks from 1 to twice the spread): a store whose waiters stand in a long queue needs its subscription less
+     * often, since a release wakes the queue's head alone. Call before {@link #start}.
+     */
+    ReleaseSubscriber pingingLessOftenBy(IntSupplier spread) {
+        this.pingSpread = spread;
         return this;
     }
 
@@ -160,8 +180,8 @@ final class ReleaseSubscriber implements AutoCloseable {
     }
 
     /**
-     * Runs every {@code pingEvery}: pings a subscription that has no ping outstanding, and declares it lost when its
-     * ping has gone unanswered for {@code pongWithin}.
+     * Runs every {@code pingEvery}: pings a subscription that has no ping outstanding (at its spread,
+     * {@link #pingingLessOftenBy}), and declares it lost when its ping has gone unanswered for {@code pongWithin}.
      */
     private void checkAlive() {
         Listener listener = current;
@@ -176,6 +196,12 @@ final class ReleaseSubscriber implements AutoCloseable {
             }
             return;
         }
+        int spread = pingSpread.getAsInt();
+        if (spread > 1 && ++checksSincePing < spread * pingStretch) {
+            return;
+        }
+        checksSincePing = 0;
+        pingStretch = ThreadLocalRandom.current().nextDouble(2);
         listener.sendPing(now);
     }
 

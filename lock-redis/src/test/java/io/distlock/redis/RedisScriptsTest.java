@@ -6,6 +6,7 @@ import io.distlock.Lease;
 import io.distlock.LockOptions;
 import io.distlock.LockStore;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -65,6 +66,11 @@ class RedisScriptsTest {
         }
     }
 
+    /**
+     * The grant, the call every lock makes, answers one integer; a refusal that queued its client answers two: the
+     * wait, and how many clients the queue holds (which spreads the waiter's own re-checks, {@link QueueCrowd}); one
+     * that queued nobody (Redlock) answers the wait alone.
+     */
     @Test
     void theAcquireScriptAnswersWithOneIntegerTheFenceWhenGrantedAndMinusTwoMinusTheWaitWhenHeld() {
         try (RedisProbe probe = new RedisProbe(server.port())) {
@@ -77,15 +83,24 @@ class RedisScriptsTest {
             assertThat(LockCalls.grantedFence((Long) granted)).isGreaterThanOrEqualTo(clockMicros);
 
             Object held = RedisScripts.ACQUIRE.run(probe.raw(), calls.acquire("reply", "b|me", Duration.ofSeconds(10)));
-            assertThat(held).isInstanceOf(Long.class);
-            assertThat(LockCalls.grantedFence((Long) held)).isZero();
-            assertThat(LockCalls.retryMillis((Long) held)).isBetween(9_000L, 10_000L); // the holder's TTL
+            assertThat(held).isInstanceOf(List.class);
+            assertThat(LockCalls.grantedFence(LockCalls.acquireAnswer(held))).isZero();
+            assertThat(LockCalls.retryMillis(LockCalls.acquireAnswer(held))).isBetween(9_000L, 10_000L); // TTL
+            assertThat(LockCalls.queuedClients(held)).as("clients queued: this one").isEqualTo(1);
+            probe.raw().zadd(new RedisKeys("distlock:").waiting("reply"), clockMicros / 1000 + 20_000, "another-client");
 
             probe.raw().persist("distlock:{reply}"); // a holder without a TTL (an operator's PERSIST)
             Object unknown = RedisScripts.ACQUIRE.run(probe.raw(),
                     calls.acquire("reply", "b|me", Duration.ofSeconds(10)));
-            assertThat(LockCalls.grantedFence((Long) unknown)).isZero();
-            assertThat(LockCalls.retryMillis((Long) unknown)).isEqualTo(-1);
+            assertThat(LockCalls.grantedFence(LockCalls.acquireAnswer(unknown))).isZero();
+            assertThat(LockCalls.retryMillis(LockCalls.acquireAnswer(unknown))).isEqualTo(-1);
+            assertThat(LockCalls.queuedClients(unknown)).as("clients queued: this one and another").isEqualTo(2);
+
+            LockCalls queueingNobody = new LockCalls(new RedisKeys("distlock:"), false, Duration.ofSeconds(60), null);
+            Object polled = RedisScripts.ACQUIRE.run(probe.raw(),
+                    queueingNobody.acquire("reply", "c|me", Duration.ofSeconds(10)));
+            assertThat(polled).as("a refusal that queued nobody").isEqualTo(-1L);
+            assertThat(LockCalls.queuedClients(polled)).isZero();
 
             Object again = RedisScripts.ACQUIRE.run(probe.raw(),
                     calls.acquire("reply", "a|me", Duration.ofSeconds(10)));

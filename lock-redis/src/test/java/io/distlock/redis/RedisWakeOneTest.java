@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -117,6 +118,63 @@ class RedisWakeOneTest {
                     .isNull();
             next.release();
         }
+    }
+
+    /**
+     * A waiter refused in a long queue re-checks on its own that many times less often ({@link QueueCrowd}), so a
+     * wake-up lost there (here: woken clients that are gone) costs it at most the longest spread re-check, and a
+     * thread of the same store that waits in a short queue keeps the re-check of a waiter alone.
+     */
+    @Test
+    void aWakeUpLostInALongQueueCostsAtMostTheSpreadRecheckAndOnlyThere() throws Exception {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore holderStore = BackendStores.open(server.uri("timeout=2s"));
+                LockStore waiterStore = BackendStores.open(server.uri("timeout=2s"))) {
+            RedisBackend waiterBackend = RedisProbe.backendOf(waiterStore);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(waiterBackend::isSubscribed);
+            Lease crowdedHeld = holderStore.lock("crowded", LEASE_30S).tryAcquire().orElseThrow();
+            Lease aloneHeld = holderStore.lock("alone", LEASE_30S).tryAcquire().orElseThrow();
+            long now = probe.serverClockMicros() / 1000;
+            for (int i = 0; i < 40; i++) { // clients that queued and died, first in line
+                probe.raw().zadd(KEYS.waiting("crowded"), now + 20_000, "gone-client-" + i);
+            }
+            probe.raw().zadd(KEYS.waiting("alone"), now + 20_000, "gone-client");
+            CompletableFuture<Lease> crowded = waitFor(waiterStore, "crowded");
+            CompletableFuture<Lease> alone = waitFor(waiterStore, "alone");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Stream.of("crowded", "alone")
+                    .allMatch(name -> probe.raw().zscore(KEYS.waiting(name), waiterBackend.waiterId()) != null));
+
+            long releasedAt = System.nanoTime();
+            crowdedHeld.release();
+            aloneHeld.release();
+            alone.get(30, TimeUnit.SECONDS).release();
+            Duration aloneTook = Duration.ofNanos(System.nanoTime() - releasedAt);
+            crowded.get(30, TimeUnit.SECONDS).release();
+            Duration crowdedTook = Duration.ofNanos(System.nanoTime() - releasedAt);
+            System.out.println("RedisWakeOneTest: release to grant after a lost wake-up " + aloneTook
+                    + " with 2 queued, " + crowdedTook + " with 41 queued");
+            assertThat(aloneTook).as("release to grant when the woken client is gone, 2 clients queued (re-check"
+                    + " 1 s, jittered up to half more)").isLessThan(Duration.ofSeconds(3));
+            assertThat(crowdedTook).as("release to grant when the woken client is gone, 41 clients queued (re-check"
+                    + " at most %d s, jittered up to half more)", QueueCrowd.MAX_SPREAD)
+                    .isLessThan(RedisBackend.RECHECK.multipliedBy(QueueCrowd.MAX_SPREAD * 3 / 2)
+                            .plusSeconds(3));
+        }
+    }
+
+    /** A waiter of {@code name} in {@code store}, waiting up to 30 s, on a thread of its own. */
+    private static CompletableFuture<Lease> waitFor(LockStore store, String name) {
+        CompletableFuture<Lease> lease = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                lease.complete(store.lock(name, LEASE_30S).tryAcquire(Duration.ofSeconds(30))
+                        .orElseThrow(() -> new AssertionError("no turn at " + name + " within 30 s")));
+            } catch (Throwable e) {
+                lease.completeExceptionally(e);
+            }
+        }, "waiter-" + name);
+        thread.start();
+        return lease;
     }
 
     /**

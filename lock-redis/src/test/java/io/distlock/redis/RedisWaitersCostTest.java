@@ -1,0 +1,141 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * On a server of its own (so its command counts are this test's alone), N stores (N services: they share nothing
+ * in-process) wait on one name and hold it 20 ms each in turn, the releasing client asking again at once: the
+ * requests they send per acquisition must not grow with the number of waiting clients (issue #33). A release wakes
+ * one client already; what grew was each client's own timers, once a second whatever the queue it stood in: the
+ * ping of its release subscription and its waiter's safety re-check.
+ */
+class RedisWaitersCostTest {
+
+    private static final long HOLD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** What a store sends outside its scripts while it waits: the subscription's commands, and pings. */
+    private static final List<String> REQUESTS = List.of("evalsha", "eval", "subscribe", "unsubscribe", "psubscribe",
+            "punsubscribe", "ping");
+
+    @RegisterExtension
+    static final OwnRedisServer server = new OwnRedisServer();
+
+    @Test
+    void requestsPerAcquisitionDoNotGrowWithWaitingClients() throws Exception {
+        Cost few = cost(4);
+        Cost many = cost(64);
+        System.out.println("RedisWaitersCostTest: " + few + "; " + many);
+        assertThat(many.perAcquisition())
+                .as("requests per acquisition with %d waiting clients (%s) against %d (%s)", many.clients, many,
+                        few.clients, few)
+                .isLessThanOrEqualTo(few.perAcquisition() * 1.25);
+    }
+
+    /** What was counted in the measured window: acquisitions, and each request the stores sent. */
+    private record Cost(int clients, long acquisitions, Map<String, Long> requests, long nanos) {
+        double perAcquisition() {
+            return requests.values().stream().mapToLong(Long::longValue).sum() / (double) acquisitions;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%d clients: %.2f requests per acquisition over %d acquisitions"
+                    + " (%.0f/s): %s", clients, perAcquisition(), acquisitions, acquisitions * 1e9 / nanos, requests);
+        }
+    }
+
+    private static Cost cost(int n) throws Exception {
+        String name = "waiters:" + n;
+        List<LockStore> stores = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(n);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong acquisitions = new AtomicLong();
+        try (RedisProbe probe = new RedisProbe(server.port())) {
+            for (int i = 0; i < n; i++) {
+                stores.add(LockStore.open(server.uri("timeout=5s")));
+            }
+            CountDownLatch started = new CountDownLatch(n);
+            List<Future<?>> loops = new ArrayList<>();
+            for (LockStore store : stores) {
+                loops.add(threads.submit(() -> {
+                    started.countDown();
+                    started.await();
+                    while (!stop.get()) {
+                        Lease lease = store.lock(name).acquire();
+                        LockSupport.parkNanos(HOLD_NANOS); // the work done under the lock
+                        lease.release();
+                        acquisitions.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            // every client has been refused and waits in the queue by then
+            awaitAcquisitions(acquisitions, 2L * n, loops);
+            long a0 = acquisitions.get();
+            Map<String, Long> r0 = requests(probe);
+            long t0 = System.nanoTime();
+            awaitAcquisitions(acquisitions, a0 + Math.max(100, 3L * n), loops);
+            Map<String, Long> sent = requests(probe);
+            long nanos = System.nanoTime() - t0;
+            long acquired = acquisitions.get() - a0;
+            sent.replaceAll((command, calls) -> calls - r0.get(command));
+            sent.values().removeIf(calls -> calls == 0);
+            Cost cost = new Cost(n, acquired, sent, nanos);
+            stop.set(true);
+            for (Future<?> loop : loops) {
+                loop.get(120, TimeUnit.SECONDS);
+            }
+            return cost;
+        } finally {
+            stop.set(true);
+            threads.shutdownNow();
+            for (LockStore store : stores) {
+                store.close();
+            }
+        }
+    }
+
+    /**
+     * Calls so far of each command a store sends on its own while it waits and hands off ({@code INFO
+     * commandstats}): its scripts, and its release subscription's commands. The server counts the commands a script
+     * calls inside it too; those are not requests, so only the script's {@code EVALSHA} (or {@code EVAL}) counts.
+     */
+    private static Map<String, Long> requests(RedisProbe probe) {
+        Map<String, Long> calls = new TreeMap<>();
+        for (String command : REQUESTS) {
+            calls.put(command, probe.calls(command));
+        }
+        return calls;
+    }
+
+    /** Waits until {@code target} acquisitions were counted (at most two minutes), failing if a loop failed. */
+    private static void awaitAcquisitions(AtomicLong acquisitions, long target, List<Future<?>> loops) {
+        Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5)).until(() -> {
+            for (Future<?> loop : loops) {
+                if (loop.isDone()) {
+                    loop.get(); // rethrows its failure
+                }
+            }
+            return acquisitions.get() >= target;
+        });
+    }
+}
