@@ -74,6 +74,11 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
      * @throws InterruptedException if interruptible and interrupted
      */
     List<String> awaitShowing(String ourNode, long deadlineNanos, boolean interruptible) throws InterruptedException {
+        StampAhead.Sent stamp = early;
+        if (stamp != null) {
+            // its answer comes right behind the listing's: the caller wakes once for both, not once for each
+            stamp.call().await(deadlineNanos, interruptible);
+        }
         LatchWait.await(listed, deadlineNanos, interruptible);
         List<String> listedChildren = children;
         if (listedChildren == null || !listedChildren.contains(ourNode)) {
