@@ -130,7 +130,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves).
      */
     volatile boolean listBehindCreate = true;
-    /** Tests only: runs when our node has come first in the queue, before its fencing token is stamped. */
+    /**
+     * Tests only: runs before our fencing token is stamped: when our node has come first in the queue, or, for a
+     * waiter right behind the holder woken by its going, before the stamp sent with its listing ({@link StampAhead}).
+     */
     volatile Runnable beforeStampHook = () -> { };
     /** Tests only: runs in a release just before our node's delete is sent. */
     volatile Runnable beforeDeleteHook = () -> { };

@@ -86,6 +86,11 @@ class PipelinedFenceAttackTest {
         }
     }
 
+    /**
+     * The waiter queued right behind the stamped holder, so it stamps in the burst of the listing it makes when the
+     * holder goes, at the fence it read while waiting ({@link StampAhead}); the hook runs before that burst, and the
+     * fence written there makes that stamp fail on the parent's version and read again.
+     */
     @Test
     void aWokenWaitersStampAfterItsPipelinedReadWasOvertakenGoesPastTheNewerFence() throws Exception {
         try (TestingServer server = TestServers.server(); LockStore holder = open(server, "pipe-woken");
