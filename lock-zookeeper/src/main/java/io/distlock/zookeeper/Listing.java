@@ -35,11 +35,7 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
     /** The stamp sent behind this listing instead of a fence read, until taken; only the listing's caller uses it. */
     private StampAhead.Sent early;
 
-    /** A listing whose fence is read behind it. */
-    Listing() {
-    }
-
-    /** A listing sent without the fence read behind it ({@code read} false): {@link #fence} then gives null. */
+    /** A listing with the fence read behind it, or without ({@code read} false: {@link #fence} then gives null). */
     Listing(boolean read) {
         if (!read) {
             this.read.countDown();

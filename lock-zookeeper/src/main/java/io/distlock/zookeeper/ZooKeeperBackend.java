@@ -2,6 +2,7 @@ package io.distlock.zookeeper;
 
 import io.distlock.Arguments;
 import io.distlock.LockAdmin;
+import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.InterruptFlag;
@@ -555,7 +556,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         long next;
         try {
             next = FenceFloor.next("lock", name, FenceFloor.last(fence.data(), mtime));
-        } catch (RuntimeException exhausted) {
+        } catch (LockException exhausted) {
             return startListing(parent, true); // the ordinary stamp throws it, naming the lock
         }
         if (FencePin.needed(next, mtime)) {
@@ -569,7 +570,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         try {
             listing.stampedBehind(new StampAhead.Sent(
                     sendStamp(parent, ours, ours.version(), ownerData, fence.stat().getVersion(), next), next));
-        } catch (RuntimeException e) {
+        } catch (IllegalStateException | LockException e) {
+            // closed, or no connection to send on: the ordinary stamp after the listing meets it again
             LOG.log(Level.DEBUG, "could not send the stamp of " + parent + " behind its listing; stamping after it", e);
         }
         return listing;
