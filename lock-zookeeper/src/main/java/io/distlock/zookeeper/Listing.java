@@ -17,6 +17,10 @@ import org.apache.zookeeper.data.Stat;
  * change it saw, so a read sent after such a listing saw the parent with our node in it, the one our stamp writes.
  * Even so the stamp writes the fence only at the version read, so a read that another grant's stamp overtook costs
  * a read more, never a token given twice.
+ *
+ * <p>A waiter woken by the deletion of the stamped holder right before it sends, instead of the read, the stamp at
+ * the fence it read when it queued ({@link StampAhead}); that stamp rides here ({@link #takeEarly}) until the
+ * listing shows whether it was first.
  */
 final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.DataCallback, Cancellable {
 
@@ -28,6 +32,15 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
     private volatile Fence fence;
     /** Whether the listing showed our node: only then is the fence read used. */
     private volatile boolean showedOurs;
+    /** The stamp sent behind this listing instead of a fence read, until taken; only the listing's caller uses it. */
+    private StampAhead.Sent early;
+
+    /** A listing with the fence read behind it, or without ({@code read} false: {@link #fence} then gives null). */
+    Listing(boolean read) {
+        if (!read) {
+            this.read.countDown();
+        }
+    }
 
     /** The parent's data and stat as one read returned them. */
     record Fence(byte[] data, Stat stat) {
@@ -57,6 +70,11 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
      * @throws InterruptedException if interruptible and interrupted
      */
     List<String> awaitShowing(String ourNode, long deadlineNanos, boolean interruptible) throws InterruptedException {
+        StampAhead.Sent stamp = early;
+        if (stamp != null) {
+            // its answer comes right behind the listing's: the caller wakes once for both, not once for each
+            stamp.call().await(deadlineNanos, interruptible);
+        }
         LatchWait.await(listed, deadlineNanos, interruptible);
         List<String> listedChildren = children;
         if (listedChildren == null || !listedChildren.contains(ourNode)) {
@@ -78,6 +96,26 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
         }
         LatchWait.await(read, deadlineNanos, interruptible);
         return fence;
+    }
+
+    /**
+     * The fence read behind this listing if it has come and the listing showed our node ({@link #awaitShowing}), else
+     * null; does not wait.
+     */
+    Fence fenceIfRead() {
+        return showedOurs && read.getCount() == 0 ? fence : null;
+    }
+
+    /** Records the stamp sent right behind this listing (instead of the fence read). */
+    void stampedBehind(StampAhead.Sent stamp) {
+        this.early = stamp;
+    }
+
+    /** The stamp sent right behind this listing, once (null after, or if none was sent). */
+    StampAhead.Sent takeEarly() {
+        StampAhead.Sent stamp = early;
+        early = null;
+        return stamp;
     }
 
     /** Ends the waits now without a result: the store is closing. */

@@ -18,11 +18,16 @@ final class Wakeup implements Watcher {
     private final Semaphore signal = new Semaphore(0);
     /** The node whose watch is set and has not fired yet, or null. */
     private volatile String watched;
+    /** The path of the node whose deletion fired a watch since the last {@link #reset}, or null. */
+    private volatile String deleted;
 
     @Override
     public void process(WatchedEvent event) {
         if (event.getType() != Event.EventType.None) {
             watched = null; // a node event consumes the watch; connection events do not
+        }
+        if (event.getType() == Event.EventType.NodeDeleted) {
+            deleted = event.getPath();
         }
         wake();
     }
@@ -34,7 +39,18 @@ final class Wakeup implements Watcher {
 
     /** Forgets wake-ups from before: call before setting a new watch. */
     void reset() {
+        deleted = null;
         signal.drainPermits();
+    }
+
+    /**
+     * Whether the watch fired because node {@code name} (the last segment of its path) was deleted, since the last
+     * {@link #reset}: not a connection change, a close or the safety-net re-check.
+     */
+    boolean sawDeleted(String name) {
+        String path = deleted;
+        return path != null && path.endsWith(name) && path.length() > name.length()
+                && path.charAt(path.length() - name.length() - 1) == '/';
     }
 
     /**

@@ -2,6 +2,7 @@ package io.distlock.zookeeper;
 
 import io.distlock.Arguments;
 import io.distlock.LockAdmin;
+import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.spi.InterruptFlag;
@@ -133,7 +134,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves).
      */
     volatile boolean listBehindCreate = true;
-    /** Tests only: runs when our node has come first in the queue, before its fencing token is stamped. */
+    /**
+     * Tests only: runs before our fencing token is stamped: when our node has come first in the queue, or, for a
+     * waiter right behind the holder woken by its going, before the stamp sent with its listing ({@link StampAhead}).
+     */
     volatile Runnable beforeStampHook = () -> { };
     /**
      * Tests only: runs in a release just before our node's delete is sent on the plain handle. A runtime exception it
@@ -251,24 +255,34 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         Wakeup wakeup = null; // made when we first wait: an acquire that finds the lock free needs none
         LockNode ours = null;
         long epoch = 0;
+        StampAhead ahead = null; // while we wait right behind a stamped holder: stamp as soon as it goes
+        Listing listing = null;
         try {
             if (budget.singleAttempt() && heldEvenAfterCatchingUp(parent, budget)) {
                 return null; // held right now: a try-lock need not queue only to leave again
             }
             while (true) {
-                Listing listing;
                 if (ours == null) {
                     epoch = held.epoch();
                     Created created = create(parent, budget);
                     ours = created.node();
                     listing = created.listing();
+                } else if (!listBehindCreate) {
+                    listing = null;
+                } else if (ahead != null && wakeup.sawDeleted(ahead.predecessor())
+                        && ours.sessionId() == currentSession()) {
+                    listing = listAndStamp(name, parent, ours, ahead.fence()); // woken by the holder's going
                 } else {
-                    listing = listBehindCreate ? startListing(parent) : null; // woken: list and read the fence at once
+                    listing = startListing(parent, true); // woken: list and read the fence at once
                 }
+                ahead = null;
                 String ourName = nodeName(ours.path());
                 LockQueue queue = LockQueue.of(childrenAfter(ours, ourName, listing, parent, budget));
                 int position = queue.position(ourName);
                 boolean current = ours.sessionId() == currentSession();
+                if (listing != null && (position != 0 || !current)) {
+                    settleEarly(listing.takeEarly(), parent, ours, position >= 0, budget); // not first: no grant
+                }
                 long token = 0;
                 if (position == 0 && current) {
                     token = nextToken("lock", name, parent, ours, ownerData, listing, queue.pinned(), budget);
@@ -307,7 +321,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                     waiting.add(wakeup); // before the first watch: wake-ups before it would be reset anyway
                 }
                 wakeup.reset();
-                if (watch(ZKPaths.makePath(parent, queue.predecessorOf(position)), wakeup, budget)) {
+                String predecessor = queue.predecessorOf(position);
+                Stat watched = watch(ZKPaths.makePath(parent, predecessor), wakeup, budget);
+                if (watched != null) {
+                    if (position == 1 && !queue.pinned() && listing != null) {
+                        ahead = StampAhead.of(predecessor, watched, listing.fenceIfRead());
+                    }
                     wakeup.await(budget.waitNanos(RECHECK_NANOS));
                 }
                 ensureOpen();
@@ -316,6 +335,10 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 }
             }
         } finally {
+            StampAhead.Sent early = listing == null ? null : listing.takeEarly();
+            if (early != null) {
+                waits.remove(early.call()); // not waited for: an interrupt, a failure or close ended the acquire
+            }
             if (wakeup != null) {
                 waiting.remove(wakeup);
                 String stillWatched = wakeup.stopWatching();
@@ -360,40 +383,55 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     long nextToken(String what, String name, String parent, LockNode ours, byte[] ourData, Listing behind,
             boolean pinned, WaitBudget budget) throws InterruptedException {
-        beforeStampHook.run();
+        StampAhead.Sent early = behind == null ? null : behind.takeEarly();
+        if (early == null) {
+            beforeStampHook.run(); // a stamp sent ahead ran it before it was sent
+        }
         long giveUp = budget.operationDeadline();
         Listing.Fence read = behind == null ? null : behind.fence(giveUp, budget.interruptible());
         boolean pinThere = pinned; // the pin changes only with a stamp (or an operator): a failed op tells us so
         while (true) {
-            if (read == null) {
-                CuratorEvent event = call(budget, "reading the fence of ", parent, new BoundedCall(),
-                        callback -> client.getData().inBackground(callback).forPath(parent));
-                if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-                    return 0;
-                }
-                check(event, "reading the fence of ", parent);
-                read = new Listing.Fence(event.getData(), event.getStat());
-            }
-            long next = FenceFloor.next(what, name, FenceFloor.last(read.data(), read.stat().getMtime()));
-            int version = read.stat().getVersion();
-            boolean pin = FencePin.needed(next, read.stat().getMtime());
-            read = null; // a write that fails reads again
-            int ourVersion = ours.version();
-            boolean pinOp = pin || pinThere; // none on an ordinary stamp: below the clock, no pin
-            boolean pinWas = pinThere;
+            long next;
+            boolean pin;
+            boolean pinOp;
             StampCall written;
-            if (pinOp) {
-                CuratorEvent event = call(budget, "writing the fence of ", parent, new BoundedCall(), callback -> {
-                    List<CuratorOp> ops = new ArrayList<>(4);
-                    ops.add(client.transactionOp().setData().withVersion(ourVersion).forPath(ours.path(), ourData));
-                    ops.add(client.transactionOp().setData().withVersion(version)
-                            .forPath(parent, FenceFloor.encode(next)));
-                    pinOps(parent, pin, pinWas, ops);
-                    client.transaction().inBackground(callback).forOperations(ops);
-                });
-                written = StampCall.of(event);
+            if (early != null) {
+                // sent behind the listing at the fence read while waiting (listAndStamp): an ordinary stamp
+                next = early.next();
+                pin = false;
+                pinOp = false;
+                written = awaitStamp(early.call(), parent, budget);
+                early = null;
             } else {
-                written = stamp(parent, ours, ourVersion, ourData, version, next, budget);
+                if (read == null) {
+                    CuratorEvent event = call(budget, "reading the fence of ", parent, new BoundedCall(),
+                            callback -> client.getData().inBackground(callback).forPath(parent));
+                    if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                        return 0;
+                    }
+                    check(event, "reading the fence of ", parent);
+                    read = new Listing.Fence(event.getData(), event.getStat());
+                }
+                next = FenceFloor.next(what, name, FenceFloor.last(read.data(), read.stat().getMtime()));
+                int version = read.stat().getVersion();
+                pin = FencePin.needed(next, read.stat().getMtime());
+                read = null; // a write that fails reads again
+                int ourVersion = ours.version();
+                pinOp = pin || pinThere; // none on an ordinary stamp: below the clock, no pin
+                boolean pinWas = pinThere;
+                if (pinOp) {
+                    CuratorEvent event = call(budget, "writing the fence of ", parent, new BoundedCall(), callback -> {
+                        List<CuratorOp> ops = new ArrayList<>(4);
+                        ops.add(client.transactionOp().setData().withVersion(ourVersion).forPath(ours.path(), ourData));
+                        ops.add(client.transactionOp().setData().withVersion(version)
+                                .forPath(parent, FenceFloor.encode(next)));
+                        pinOps(parent, pin, pinWas, ops);
+                        client.transaction().inBackground(callback).forOperations(ops);
+                    });
+                    written = StampCall.of(event);
+                } else {
+                    written = stamp(parent, ours, ourVersion, ourData, version, next, budget);
+                }
             }
             if (written.code() == KeeperException.Code.OK.intValue()) {
                 ours.version(written.stat(0).getVersion());
@@ -473,17 +511,35 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     private StampCall stamp(String parent, LockNode ours, int ourVersion, byte[] ourData, int parentVersion,
             long next, WaitBudget budget) throws InterruptedException {
+        return awaitStamp(sendStamp(parent, ours, ourVersion, ourData, parentVersion, next), parent, budget);
+    }
+
+    /**
+     * Sends an ordinary stamp straight on the ZooKeeper handle without waiting for it; it stays among the {@link
+     * #waits} (which close ends) until {@link #awaitStamp} or its caller takes it out.
+     */
+    private StampCall sendStamp(String parent, LockNode ours, int ourVersion, byte[] ourData, int parentVersion,
+            long next) {
         StampCall call = new StampCall();
         waits.add(call);
         try {
             ensureOpen();
-            try {
-                client.getZookeeperClient().getZooKeeper().multi(List.of(
-                        Op.setData(held.fullPath(ours.path()), ourData, ourVersion),
-                        Op.setData(held.fullPath(parent), FenceFloor.encode(next), parentVersion)), call, null);
-            } catch (Exception e) {
-                throw errors.translate(e, "writing the fence of " + parent);
-            }
+            client.getZookeeperClient().getZooKeeper().multi(List.of(
+                    Op.setData(held.fullPath(ours.path()), ourData, ourVersion),
+                    Op.setData(held.fullPath(parent), FenceFloor.encode(next), parentVersion)), call, null);
+            return call;
+        } catch (IllegalStateException e) {
+            waits.remove(call);
+            throw e;
+        } catch (Exception e) {
+            waits.remove(call);
+            throw errors.translate(e, "writing the fence of " + parent);
+        }
+    }
+
+    /** Waits within the budget for a stamp begun with {@link #sendStamp}. */
+    private StampCall awaitStamp(StampCall call, String parent, WaitBudget budget) throws InterruptedException {
+        try {
             if (!call.await(budget.operationDeadline(), budget.interruptible())) {
                 ensureOpen(); // a wait ended by close
                 throw noAnswer("writing the fence of " + parent);
@@ -491,6 +547,62 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             return call;
         } finally {
             waits.remove(call);
+        }
+    }
+
+    /**
+     * Woken by the deletion of the holder right before us ({@link StampAhead}): lists the parent and sends our stamp
+     * right behind the listing, at the fence read while we waited, so the grant waits for one round trip after the
+     * wake-up instead of two (a listing and read, then the stamp). The stamp rides on the listing ({@link
+     * Listing#takeEarly}) to {@link #nextToken} if the listing shows us first, else to {@link #settleEarly}. A fence
+     * that needs the pin (a token ahead of the clock), or a stamp that cannot be sent, gets the listing and fence
+     * read of every other wake-up instead.
+     */
+    private Listing listAndStamp(String name, String parent, LockNode ours, Listing.Fence fence) {
+        long mtime = fence.stat().getMtime();
+        long next;
+        try {
+            next = FenceFloor.next("lock", name, FenceFloor.last(fence.data(), mtime));
+        } catch (LockException exhausted) {
+            return startListing(parent, true); // the ordinary stamp throws it, naming the lock
+        }
+        if (FencePin.needed(next, mtime)) {
+            return startListing(parent, true);
+        }
+        beforeStampHook.run();
+        Listing listing = startListing(parent, false);
+        if (listing == null) {
+            return null;
+        }
+        try {
+            listing.stampedBehind(new StampAhead.Sent(
+                    sendStamp(parent, ours, ours.version(), ownerData, fence.stat().getVersion(), next), next));
+        } catch (IllegalStateException | LockException e) {
+            // closed, or no connection to send on: the ordinary stamp after the listing meets it again
+            LOG.log(Level.DEBUG, "could not send the stamp of " + parent + " behind its listing; stamping after it", e);
+        }
+        return listing;
+    }
+
+    /**
+     * Ends a stamp sent ahead ({@link #listAndStamp}) whose listing did not show us first (an older node came back
+     * with a restored server), or showed a node of an ended session: no grant. If our node is still listed its
+     * version is what the stamp left it at, so the answer is waited for (it came right behind the listing's); the
+     * token it wrote is given to no one, which a later grant's token passes like any other.
+     */
+    private void settleEarly(StampAhead.Sent early, String parent, LockNode ours, boolean listed, WaitBudget budget)
+            throws InterruptedException {
+        if (early == null) {
+            return;
+        }
+        if (!listed) {
+            waits.remove(early.call()); // our node is gone: nothing of ours to keep
+            return;
+        }
+        StampCall written = awaitStamp(early.call(), parent, budget);
+        if (written.code() == KeeperException.Code.OK.intValue()) {
+            ours.version(written.stat(0).getVersion());
+            LOG.log(Level.INFO, "stamped " + ours.path() + " behind the listing that showed it is not first: no grant");
         }
     }
 
@@ -585,7 +697,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 // (CURATOR-106: Z8 of lock-tck/DEFECTS.md). A lost create's node is ours to find: see lostCreate
                 builder.creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
                         .inBackground(callback).forPath(path, ownerData);
-                listing[0] = listBehind ? startListing(parent) : null;
+                listing[0] = listBehind ? startListing(parent, true) : null;
             });
             if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
                 return null;
@@ -606,14 +718,16 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * Sends a listing of {@code parent} and the read of its fence without waiting for them, on the plain ZooKeeper
      * handle (see {@link Listing}); null if they could not be sent (listed and read later).
      */
-    private Listing startListing(String parent) {
-        Listing listing = new Listing();
+    private Listing startListing(String parent, boolean read) {
+        Listing listing = new Listing(read);
         waits.add(listing);
         try {
             ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
             String path = held.fullPath(parent);
             zooKeeper.getChildren(path, false, listing, null);
-            zooKeeper.getData(path, false, listing, null);
+            if (read) {
+                zooKeeper.getData(path, false, listing, null);
+            }
             return listing;
         } catch (Exception e) {
             waits.remove(listing);
@@ -710,11 +824,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /**
-     * Watches {@code predecessor} until it goes; false if it is already gone (re-check at once). The watch is a child
-     * watch ({@link #watchUntilGone}), so the predecessor's own stamp, a write into its node when it comes first, does
-     * not wake us: only its deletion does.
+     * Watches {@code predecessor} until it goes: its stat as the watch read it, or null if it is already gone
+     * (re-check at once). The watch is a child watch ({@link #watchUntilGone}), so the predecessor's own stamp, a
+     * write into its node when it comes first, does not wake us: only its deletion does.
      */
-    private boolean watch(String predecessor, Wakeup wakeup, WaitBudget budget) throws InterruptedException {
+    private Stat watch(String predecessor, Wakeup wakeup, WaitBudget budget) throws InterruptedException {
         String what = "watching " + predecessor;
         CuratorEvent event = call(budget, what, new BoundedCall(late -> {
             if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
@@ -722,18 +836,19 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             }
         }), callback -> watchUntilGone(predecessor, wakeup, callback));
         if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-            return false; // no watch is left on a node that does not exist
+            return null; // no watch is left on a node that does not exist
         }
         check(event, what);
         if (lostCreate(predecessor, event.getStat())) {
             deleteLostCreate(predecessor); // its deletion fires the watch just set: at most an early re-check
-            return false;
+            return null;
         }
         String before = wakeup.watching(predecessor);
         if (before != null) {
             removeWatch(before, wakeup, WatcherType.Children);
         }
-        return true;
+        Stat stat = event.getStat();
+        return stat != null ? stat : new Stat(); // a blank stat matches no stamp: no stamp ahead (StampAhead)
     }
 
     /**

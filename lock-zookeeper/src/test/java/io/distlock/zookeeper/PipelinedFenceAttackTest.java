@@ -86,6 +86,11 @@ class PipelinedFenceAttackTest {
         }
     }
 
+    /**
+     * The waiter queued right behind the stamped holder, so it stamps in the burst of the listing it makes when the
+     * holder goes, at the fence it read while waiting ({@link StampAhead}); the hook runs before that burst, and the
+     * fence written there makes that stamp fail on the parent's version and read again.
+     */
     @Test
     void aWokenWaitersStampAfterItsPipelinedReadWasOvertakenGoesPastTheNewerFence() throws Exception {
         try (TestingServer server = TestServers.server(); LockStore holder = open(server, "pipe-woken");
@@ -217,6 +222,47 @@ class PipelinedFenceAttackTest {
                 ofB = ofB.isPresent() ? ofB : other.get().get(30, TimeUnit.SECONDS);
                 ofB.ifPresent(Lease::release);
             }
+        }
+    }
+
+    /**
+     * A waiter right behind the stamped holder sends its stamp in the burst of its listing once the holder's node
+     * goes (the fence it read while waiting is the holder's stamp). If that listing shows an older node first after
+     * all (here an operator's node with sequence 0, as a restored server's revived node would be), the stamp grants
+     * nothing: the waiter waits for that node, and once it goes it is granted a token past the one its early stamp
+     * wrote, and its release (at the version that stamp left its node at) leaves no node behind.
+     */
+    @Test
+    void aStampSentAheadOfAListingThatShowsAnOlderNodeFirstGrantsNothing() throws Exception {
+        try (TestingServer server = TestServers.server(); LockStore holder = open(server, "ahead-older");
+                LockStore waiter = open(server, "ahead-older");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "ahead-older")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(20)));
+            org.awaitility.Awaitility.await("the waiter watches the holder").atMost(Duration.ofSeconds(10))
+                    .until(() -> raw.getChildren().forPath(parent).size() == 2
+                            && TestServers.clientWatchers(waiter) == 1);
+            String older = parent + "/operator-lock-0000000000";
+            raw.create().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(older);
+            int versionBefore = raw.checkExists().forPath(parent).getVersion();
+            held.release();
+            org.awaitility.Awaitility.await("the waiter watches the older node").atMost(Duration.ofSeconds(10))
+                    .until(() -> TestServers.childWatchedPaths(waiter).stream().anyMatch(p -> p.endsWith(older)));
+            org.apache.zookeeper.data.Stat stamped = new org.apache.zookeeper.data.Stat();
+            long early = Long.parseLong(new String(raw.getData().storingStatIn(stamped).forPath(parent),
+                    java.nio.charset.StandardCharsets.US_ASCII));
+            assertThat(stamped.getVersion()).as("the waiter's stamp went out with its listing").isGreaterThan(
+                    versionBefore);
+            assertThat(waiting.isDone()).as("the waiter granted while an older node is first").isFalse();
+            assertThat(holder.lock("x").tryAcquire()).as("another client while the older node is first").isEmpty();
+
+            raw.delete().forPath(older);
+            Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow();
+            assertThat(lease.fencingToken()).as("the token after the early stamp's %d (the holder's was %d)", early,
+                    held.fencingToken()).isGreaterThan(early).isGreaterThan(held.fencingToken());
+            lease.release();
+            assertThat(raw.getChildren().forPath(parent)).as("nodes left after the waiter's release").isEmpty();
         }
     }
 

@@ -120,6 +120,12 @@ final class TestServers {
         return ClientWatches.dataWatchers(zk) + ClientWatches.existWatchers(zk) + ClientWatches.childWatchers(zk);
     }
 
+    /** The paths (from the client's root, not the store's chroot) the ZooKeeper client of {@code store} watches for
+     * children, as a lock waiter watches the node before its own. */
+    static Set<String> childWatchedPaths(LockStore store) {
+        return ClientWatches.childWatchedPaths(zooKeeper(store));
+    }
+
     /** The persistent recursive watchers the ZooKeeper client of {@code store} keeps: its root watches. */
     static int clientRootWatchers(LockStore store) {
         return ClientWatches.persistentRecursiveWatchers(zooKeeper(store));

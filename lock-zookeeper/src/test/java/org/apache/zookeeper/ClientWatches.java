@@ -28,6 +28,14 @@ public final class ClientWatches {
         return count(zk.getWatchManager().getChildWatches());
     }
 
+    /** The paths {@code zk} keeps child watchers on (set by getChildren). */
+    public static Set<String> childWatchedPaths(ZooKeeper zk) {
+        Map<String, Set<Watcher>> watches = zk.getWatchManager().getChildWatches();
+        synchronized (watches) {
+            return Set.copyOf(watches.keySet());
+        }
+    }
+
     /** Persistent recursive watchers (set by addWatch) registered in {@code zk}. */
     public static int persistentRecursiveWatchers(ZooKeeper zk) {
         return count(zk.getWatchManager().getPersistentRecursiveWatches());
