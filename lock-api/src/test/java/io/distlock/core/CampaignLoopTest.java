@@ -12,10 +12,14 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** The campaign's own edges, on mem: a throwing listener, close() from the listener, a closed store. */
+/**
+ * The campaign's own edges, on mem: a throwing listener, close() from the listener, a closed store, close() from an
+ * interrupted thread.
+ */
 class CampaignLoopTest {
 
     private static final long PROMPTLY_MS = 3000;
@@ -97,5 +101,56 @@ class CampaignLoopTest {
         leadership.close(); // returns: the campaign ended when the store refused to acquire
         assertThat(leadership.isLeader()).isFalse();
         assertThat(events.seen).isEmpty();
+    }
+
+    /**
+     * close() waits for the campaign thread to step down even when its caller is interrupted (before and during the
+     * wait), and gives the caller its flag back; once the campaign has ended, close() returns at once, flag kept.
+     */
+    @Test
+    void closeFromAnInterruptedThreadWaitsForTheStepDownAndKeepsTheFlag() throws InterruptedException {
+        try (LockStore store = LockStore.open("mem:")) {
+            CountDownLatch elected = new CountDownLatch(1);
+            CountDownLatch inRevoked = new CountDownLatch(1);
+            CountDownLatch endRevoked = new CountDownLatch(1);
+            Leadership leadership = store.leadership("leader", new LeadershipListener() {
+                @Override
+                public void elected(Lease term) {
+                    elected.countDown();
+                }
+
+                @Override
+                public void revoked(Lease term) {
+                    inRevoked.countDown();
+                    try {
+                        endRevoked.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        throw new AssertionError("the campaign thread was interrupted in revoked", e);
+                    }
+                }
+            });
+            assertThat(elected.await(PROMPTLY_MS, TimeUnit.MILLISECONDS)).isTrue();
+            CountDownLatch closeReturned = new CountDownLatch(1);
+            AtomicBoolean flagAfterClose = new AtomicBoolean();
+            Thread closer = new Thread(() -> {
+                Thread.currentThread().interrupt();
+                leadership.close();
+                flagAfterClose.set(Thread.currentThread().isInterrupted());
+                closeReturned.countDown();
+            }, "closer");
+            closer.start();
+            assertThat(inRevoked.await(PROMPTLY_MS, TimeUnit.MILLISECONDS)).as("stepping down").isTrue();
+            closer.interrupt(); // again, while close waits for the campaign thread
+            assertThat(closeReturned.await(200, TimeUnit.MILLISECONDS)).as("close returned before the step-down ended")
+                    .isFalse();
+            endRevoked.countDown();
+            assertThat(closeReturned.await(PROMPTLY_MS, TimeUnit.MILLISECONDS)).as("close returned").isTrue();
+            assertThat(flagAfterClose).as("the closer's interrupt flag after close").isTrue();
+            closer.join(PROMPTLY_MS);
+
+            Thread.currentThread().interrupt();
+            leadership.close(); // the campaign has ended: nothing to wait for
+            assertThat(Thread.interrupted()).as("this thread's flag after a second close").isTrue();
+        }
     }
 }
