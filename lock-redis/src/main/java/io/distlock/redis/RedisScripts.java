@@ -81,9 +81,9 @@ final class RedisScripts {
      * margin {@code ARGV[marginArg]} from now, longer than the refused caller sleeps before it tries again; the key
      * itself lives as long as its latest place. A margin of -1 queues nobody. A key of another type (the plain
      * marker of an earlier version) is replaced. A release wakes only the queue's head ({@link #wakeNext}). The Lua
-     * variable named {@code queued}, which the caller declares, is set to the places that have not expired, this one's too:
-     * an expired place is out of the queue by {@link #wakeNext}'s rule even before a release drops it, so it must not
-     * count in the crowd that spreads the waiters' re-checks ({@link QueueCrowd}).
+     * variable named {@code queued}, which the caller declares, is set to the places that have not expired, this
+     * one's too: an expired place is out of the queue by {@link #wakeNext}'s rule even before a release drops it, so
+     * it must not count in the crowd that spreads the waiters' re-checks ({@link QueueCrowd}).
      */
     static String queueWaiter(int key, String ttl, int leaseArg, int marginArg, int idArg, String queued) {
         return ("""
@@ -223,8 +223,9 @@ final class RedisScripts {
      * granted; {@code -2 - ms} when held (ms: the holder's TTL, so -1 when unknown) or while the restart guard holds
      * everything back (ms: the time left of its window). One integer, not a table, because this is the call every lock
      * makes: the reply costs the server and the client the least. Only a refusal that queued its client answers two,
-     * {@code {-2 - ms, clients queued}} (the places that have not expired, its own too) ({@link LockCalls#acquireAnswer(Object)}): how long the queue is tells the
-     * client how seldom it may re-check on its own ({@link QueueCrowd}).
+     * {@code {-2 - ms, clients queued}} (the places that have not expired, its own too;
+     * {@link LockCalls#acquireAnswer(Object)}): how long the queue is tells the client how seldom it may re-check on
+     * its own ({@link QueueCrowd}).
      *
      * <p>The fence is {@code max(last + 1, server TIME in microseconds)}: it grows by one per grant while the server
      * keeps its data, and after the server restored an older counter (RDB snapshot, AOF that lost its tail) or none,
