@@ -149,7 +149,10 @@ final class LockCalls {
         return acquireReply instanceof List<?> refused ? (Long) refused.get(0) : (Long) acquireReply;
     }
 
-    /** The clients queued for the name after an {@link RedisScripts#ACQUIRE} reply, this one too; 0 if not told. */
+    /**
+     * The clients queued for the name (places not expired) after an {@link RedisScripts#ACQUIRE} reply, this one too;
+     * 0 if not told.
+     */
     static int queuedClients(Object acquireReply) {
         return acquireReply instanceof List<?> refused ? (int) Math.min(Integer.MAX_VALUE, (Long) refused.get(1)) : 0;
     }

@@ -80,9 +80,12 @@ final class RedisScripts {
      * {@code ttl} (a Lua variable: the holder's ms left, -1 unknown, then the lease {@code ARGV[leaseArg]}) plus the
      * margin {@code ARGV[marginArg]} from now, longer than the refused caller sleeps before it tries again; the key
      * itself lives as long as its latest place. A margin of -1 queues nobody. A key of another type (the plain
-     * marker of an earlier version) is replaced. A release wakes only the queue's head ({@link #wakeNext}).
+     * marker of an earlier version) is replaced. A release wakes only the queue's head ({@link #wakeNext}). The Lua
+     * variable named {@code queued}, which the caller declares, is set to the places that have not expired, this
+     * one's too: an expired place is out of the queue by {@link #wakeNext}'s rule even before a release drops it, so
+     * it must not count in the crowd that spreads the waiters' re-checks ({@link QueueCrowd}).
      */
-    static String queueWaiter(int key, String ttl, int leaseArg, int marginArg, int idArg) {
+    static String queueWaiter(int key, String ttl, int leaseArg, int marginArg, int idArg, String queued) {
         return ("""
             local margin = tonumber(ARGV[%4$d])
             if margin >= 0 then
@@ -95,8 +98,9 @@ final class RedisScripts {
               if redis.call('PTTL', KEYS[%1$d]) < keep then
                 redis.call('PEXPIRE', KEYS[%1$d], keep)
               end
+              %6$s = redis.call('ZCOUNT', KEYS[%1$d], '(' .. string.format('%%.0f', now), '+inf')
             end
-            """).formatted(key, ttl, leaseArg, marginArg, idArg);
+            """).formatted(key, ttl, leaseArg, marginArg, idArg, queued);
     }
 
     /**
@@ -219,8 +223,9 @@ final class RedisScripts {
      * granted; {@code -2 - ms} when held (ms: the holder's TTL, so -1 when unknown) or while the restart guard holds
      * everything back (ms: the time left of its window). One integer, not a table, because this is the call every lock
      * makes: the reply costs the server and the client the least. Only a refusal that queued its client answers two,
-     * {@code {-2 - ms, clients queued}} ({@link LockCalls#acquireAnswer(Object)}): how long the queue is tells the
-     * client how seldom it may re-check on its own ({@link QueueCrowd}).
+     * {@code {-2 - ms, clients queued}} (the places that have not expired, its own too;
+     * {@link LockCalls#acquireAnswer(Object)}): how long the queue is tells the client how seldom it may re-check on
+     * its own ({@link QueueCrowd}).
      *
      * <p>The fence is {@code max(last + 1, server TIME in microseconds)}: it grows by one per grant while the server
      * keeps its data, and after the server restored an older counter (RDB snapshot, AOF that lost its tail) or none,
@@ -248,9 +253,10 @@ final class RedisScripts {
             if not granted then
               if redis.call('GET', KEYS[1]) ~= ARGV[1] then
                 local ttl = redis.call('PTTL', KEYS[1])
-            """ + queueWaiter(3, "ttl", 2, 4, 5).indent(4) + """
-                if tonumber(ARGV[4]) >= 0 then
-                  return {-2 - ttl, redis.call('ZCARD', KEYS[3])}
+                local queued = -1
+            """ + queueWaiter(3, "ttl", 2, 4, 5, "queued").indent(4) + """
+                if queued >= 0 then
+                  return {-2 - ttl, queued}
                 end
                 return -2 - ttl
               end

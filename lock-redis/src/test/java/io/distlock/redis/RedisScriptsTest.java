@@ -88,13 +88,15 @@ class RedisScriptsTest {
             assertThat(LockCalls.retryMillis(LockCalls.acquireAnswer(held))).isBetween(9_000L, 10_000L); // TTL
             assertThat(LockCalls.queuedClients(held)).as("clients queued: this one").isEqualTo(1);
             probe.raw().zadd(new RedisKeys("distlock:").waiting("reply"), clockMicros / 1000 + 20_000, "another-client");
+            probe.raw().zadd(new RedisKeys("distlock:").waiting("reply"), clockMicros / 1000 - 60_000, "left-client");
 
             probe.raw().persist("distlock:{reply}"); // a holder without a TTL (an operator's PERSIST)
             Object unknown = RedisScripts.ACQUIRE.run(probe.raw(),
                     calls.acquire("reply", "b|me", Duration.ofSeconds(10)));
             assertThat(LockCalls.grantedFence(LockCalls.acquireAnswer(unknown))).isZero();
             assertThat(LockCalls.retryMillis(LockCalls.acquireAnswer(unknown))).isEqualTo(-1);
-            assertThat(LockCalls.queuedClients(unknown)).as("clients queued: this one and another").isEqualTo(2);
+            assertThat(LockCalls.queuedClients(unknown)).as("clients queued: this one and another (not the"
+                    + " expired place)").isEqualTo(2);
 
             LockCalls queueingNobody = new LockCalls(new RedisKeys("distlock:"), false, Duration.ofSeconds(60), null);
             Object polled = RedisScripts.ACQUIRE.run(probe.raw(),

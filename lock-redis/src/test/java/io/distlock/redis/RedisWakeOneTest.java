@@ -162,6 +162,41 @@ class RedisWakeOneTest {
         }
     }
 
+    /**
+     * Places that have expired (clients that queued and left, or died, long ago) are no longer in the queue by its
+     * own rule (a release drops them before it wakes anyone), so they do not spread a waiter's re-check: a waiter
+     * in a queue of 40 expired places and 2 live ones, whose wake-up is lost to a gone client first in line, gets the
+     * lock within the re-check of a short queue, not the 8-12 s of a long one.
+     */
+    @Test
+    void placesThatHaveExpiredDoNotSpreadAWaitersRecheck() throws Exception {
+        try (RedisProbe probe = new RedisProbe(server.port());
+                LockStore holderStore = BackendStores.open(server.uri("timeout=2s"));
+                LockStore waiterStore = BackendStores.open(server.uri("timeout=2s"))) {
+            RedisBackend waiterBackend = RedisProbe.backendOf(waiterStore);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(waiterBackend::isSubscribed);
+            Lease held = holderStore.lock("stale", LEASE_30S).tryAcquire().orElseThrow();
+            long now = probe.serverClockMicros() / 1000;
+            for (int i = 0; i < 40; i++) { // clients that queued a minute ago and left: their places expired since
+                probe.raw().zadd(KEYS.waiting("stale"), now - 60_000, "left-client-" + i);
+            }
+            probe.raw().zadd(KEYS.waiting("stale"), now + 20_000, "gone-client"); // queued and died: first in line
+            CompletableFuture<Lease> waiter = waitFor(waiterStore, "stale");
+            Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> probe.raw().zscore(KEYS.waiting("stale"), waiterBackend.waiterId()) != null);
+
+            long releasedAt = System.nanoTime();
+            held.release();
+            Lease next = waiter.get(30, TimeUnit.SECONDS);
+            Duration took = Duration.ofNanos(System.nanoTime() - releasedAt);
+            System.out.println("RedisWakeOneTest: release to grant after a lost wake-up " + took
+                    + " with 2 queued and 40 expired places");
+            assertThat(took).as("release to grant when the woken client is gone, 2 clients queued and 40 expired"
+                    + " places (re-check 1 s, jittered up to half more)").isLessThan(Duration.ofSeconds(3));
+            next.release();
+        }
+    }
+
     /** A waiter of {@code name} in {@code store}, waiting up to 30 s, on a thread of its own. */
     private static CompletableFuture<Lease> waitFor(LockStore store, String name) {
         CompletableFuture<Lease> lease = new CompletableFuture<>();
