@@ -265,4 +265,51 @@ class SemaphoreNoticesAttackTest {
             assertThat(heard.await(TimeUnit.SECONDS.toNanos(30))).as("the marker read within 30 s").isTrue();
         }
     }
+
+    /**
+     * Announcements that cross a release keep their kind: a peer that announces lock {@code name} and then semaphore
+     * {@code name} just after the holder released the semaphore is answered at once with {@code sr} only; when it then
+     * says goodbye ({@code g}), the holder passes that recent release on to every store, again as {@code sr} only.
+     */
+    @ParameterizedTest
+    @MethodSource("names")
+    void lateAnnouncementsAndGoodbyesKeepTheirKind(String name) throws Exception {
+        String uri = Databases.withOptions(Databases.postgres(), "distlock.table=" + Databases.uniqueTable("semlate"));
+        String channel = PostgresNotices.channel(tableOf(uri));
+        try (JdbcBackend holder = open(uri);
+             Connection peer = DriverManager.getConnection(Databases.postgres());
+             Statement s = peer.createStatement()) {
+            String id = notices(holder).id();
+            s.execute("LISTEN \"distlock_r_" + PEER + "\"");
+            s.execute("LISTEN \"" + channel + "\"");
+            Grant permit = holder.acquirePermit(name, 1, Duration.ofMinutes(1), Wait.none());
+            assertThat(holder.releasePermit(permit)).isTrue();
+            notify(peer, channel, "w " + PEER + " 60000 " + name);
+            notify(peer, channel, "sw " + PEER + " 60000 " + name);
+            assertThat(readUntil(peer, id, "distlock_r_" + PEER, "sr "))
+                    .as("answers to late announcements").containsExactly("sr %s " + name);
+            notify(peer, channel, "g " + PEER + " closed");
+            assertThat(readUntil(peer, id, channel, "sr "))
+                    .as("the recent release passed on after the goodbye").containsExactly("sr %s " + name);
+        }
+    }
+
+    /**
+     * The payloads {@code peer} reads on {@code channel} from the store {@code id} (as {@code %s}), until one starts
+     * with {@code last} or {@link #READ_BOUND_MILLIS} passed.
+     */
+    private static List<String> readUntil(Connection peer, String id, String channel, String last) throws Exception {
+        List<String> told = new ArrayList<>();
+        PGConnection pg = peer.unwrap(PGConnection.class);
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READ_BOUND_MILLIS);
+        while (told.stream().noneMatch(p -> p.startsWith(last)) && System.nanoTime() < until) {
+            PGNotification[] got = pg.getNotifications(500);
+            for (PGNotification n : got == null ? new PGNotification[0] : got) {
+                if (n.getName().equals(channel) && n.getParameter().contains(" " + id + " ")) {
+                    told.add(n.getParameter().replace(" " + id + " ", " %s "));
+                }
+            }
+        }
+        return told;
+    }
 }
