@@ -70,19 +70,24 @@ class SemaphoreSignalsLeakTest {
             Lease held = holder.semaphore("full", 1).tryAcquire().orElseThrow();
             LockStore store = BackendStores.open(uri);
             JdbcBackend backend = (JdbcBackend) new JdbcLockStoreProvider().open(StoreUri.parse(uri));
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
             try (ReleaseSignals.Ticket probe = backend.permitTable().releaseProbe("full")) {
                 List<CompletableFuture<Boolean>> waiters = new ArrayList<>();
+                List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
                 for (int i = 0; i < 4; i++) {
                     waiters.add(CompletableFuture.supplyAsync(() -> {
+                        threads.add(Thread.currentThread());
                         try {
                             return store.semaphore("full", 1).tryAcquire(Duration.ofMinutes(1)).isPresent();
                         } catch (InterruptedException e) {
                             throw new IllegalStateException(e);
                         }
-                    }));
+                    }, pool));
                 }
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
-                        .until(() -> waiters.stream().noneMatch(CompletableFuture::isDone));
+                // every waiter parked: one on the semaphore's wake-ups (it found it full), the others queued behind
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> threads.size() == 4
+                        && threads.stream().allMatch(SemaphoreSignalsLeakTest::parked)
+                        && threads.stream().anyMatch(SemaphoreSignalsLeakTest::parkedOnSignals));
                 backend.closing();
                 assertThat(probe.await(0)).as("closing() woke the semaphore waiters on %s", label).isTrue();
                 long closedAt = System.nanoTime();
@@ -94,6 +99,7 @@ class SemaphoreSignalsLeakTest {
                 assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closedAt))
                         .as("ms from the close to the last waiter's end on %s", label).isLessThan(5000);
             } finally {
+                pool.shutdownNow();
                 backend.close();
             }
             held.release();
@@ -105,5 +111,14 @@ class SemaphoreSignalsLeakTest {
         f.setAccessible(true);
         Object value = f.get(null);
         return value instanceof Set<?> set ? set.size() : ((java.util.Map<?, ?>) value).size();
+    }
+
+    private static boolean parked(Thread t) {
+        return t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING;
+    }
+
+    private static boolean parkedOnSignals(Thread t) {
+        return parked(t) && java.util.Arrays.stream(t.getStackTrace())
+                .anyMatch(f -> f.getClassName().startsWith("io.distlock.spi.ReleaseSignals"));
     }
 }
