@@ -2,19 +2,9 @@ package io.distlock.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.WaitingClients;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(Databases.class)
 class MariaDbWaitersCostTest {
 
-    private static final long HOLD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final Duration HOLD = Duration.ofMillis(20);
+    private static final Duration WITHIN = Duration.ofSeconds(60);
 
     @Test
     void statementsPerAcquisitionDoNotGrowWithWaitingStores() throws Exception {
@@ -63,62 +54,18 @@ class MariaDbWaitersCostTest {
         try (RequestCountingProxy all = new RequestCountingProxy(uri, "");
                 RequestCountingProxy turnCount = new RequestCountingProxy(all.route(uri), "_LOCK(")) {
             String routed = turnCount.route(all.route(uri));
-            List<LockStore> stores = new ArrayList<>();
-            ExecutorService threads = Executors.newFixedThreadPool(n);
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicLong acquisitions = new AtomicLong();
-            try {
-                for (int i = 0; i < n; i++) {
-                    stores.add(LockStore.open(routed + "&connectionAttributes=waiter:" + i));
-                }
-                CountDownLatch started = new CountDownLatch(n);
-                List<Future<?>> loops = new ArrayList<>();
-                for (LockStore store : stores) {
-                    loops.add(threads.submit(() -> {
-                        started.countDown();
-                        started.await();
-                        while (!stop.get()) {
-                            Lease lease = store.lock(name).acquire();
-                            LockSupport.parkNanos(HOLD_NANOS); // the work done under the lock
-                            lease.release();
-                            acquisitions.incrementAndGet();
-                        }
-                        return null;
-                    }));
-                }
-                awaitAcquisitions(acquisitions, 3L * n, loops);
-                long a0 = acquisitions.get();
+            try (WaitingClients clients = WaitingClients.start(n,
+                    i -> LockStore.open(routed + "&connectionAttributes=waiter:" + i), name, HOLD)) {
+                clients.awaitAcquisitions(3L * n, WITHIN);
+                long a0 = clients.acquisitions();
                 long r0 = all.requests();
                 long l0 = turnCount.requests();
-                awaitAcquisitions(acquisitions, a0 + 10L * n, loops);
-                Cost cost = new Cost(n, acquisitions.get() - a0, all.requests() - r0,
+                clients.awaitAcquisitions(a0 + 10L * n, WITHIN);
+                Cost cost = new Cost(n, clients.acquisitions() - a0, all.requests() - r0,
                         turnCount.requests() - l0);
-                stop.set(true);
-                for (Future<?> loop : loops) {
-                    loop.get(60, TimeUnit.SECONDS);
-                }
+                clients.stop(WITHIN);
                 return cost;
-            } finally {
-                stop.set(true);
-                threads.shutdownNow();
-                for (LockStore store : stores) {
-                    store.close();
-                }
             }
         }
-    }
-
-    /** Waits until {@code target} acquisitions were counted (at most a minute), failing if a loop failed. */
-    private static void awaitAcquisitions(AtomicLong acquisitions, long target, List<Future<?>> loops)
-            throws Exception {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
-                .until(() -> {
-                    for (Future<?> loop : loops) {
-                        if (loop.isDone()) {
-                            loop.get(); // rethrows its failure
-                        }
-                    }
-                    return acquisitions.get() >= target;
-                });
     }
 }

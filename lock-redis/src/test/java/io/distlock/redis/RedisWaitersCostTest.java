@@ -2,23 +2,13 @@ package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.Lease;
 import io.distlock.LockStore;
+import io.distlock.tck.fixture.WaitingClients;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RedisWaitersCostTest {
 
-    private static final long HOLD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final Duration HOLD = Duration.ofMillis(20);
+    private static final Duration WITHIN = Duration.ofSeconds(120);
     /** What a store sends outside its scripts while it waits: the subscription's commands, and pings. */
     private static final List<String> REQUESTS = List.of("evalsha", "eval", "subscribe", "unsubscribe", "psubscribe",
             "punsubscribe", "ping");
@@ -64,53 +55,22 @@ class RedisWaitersCostTest {
     }
 
     private static Cost cost(int n) throws Exception {
-        String name = "waiters:" + n;
-        List<LockStore> stores = new ArrayList<>();
-        ExecutorService threads = Executors.newFixedThreadPool(n);
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong acquisitions = new AtomicLong();
-        try (RedisProbe probe = new RedisProbe(server.port())) {
-            for (int i = 0; i < n; i++) {
-                stores.add(LockStore.open(server.uri("timeout=5s")));
-            }
-            CountDownLatch started = new CountDownLatch(n);
-            List<Future<?>> loops = new ArrayList<>();
-            for (LockStore store : stores) {
-                loops.add(threads.submit(() -> {
-                    started.countDown();
-                    started.await();
-                    while (!stop.get()) {
-                        Lease lease = store.lock(name).acquire();
-                        LockSupport.parkNanos(HOLD_NANOS); // the work done under the lock
-                        lease.release();
-                        acquisitions.incrementAndGet();
-                    }
-                    return null;
-                }));
-            }
+        try (RedisProbe probe = new RedisProbe(server.port());
+                WaitingClients clients = WaitingClients.start(n, i -> LockStore.open(server.uri("timeout=5s")),
+                        "waiters:" + n, HOLD)) {
             // every client has been refused and waits in the queue by then
-            awaitAcquisitions(acquisitions, 2L * n, loops);
-            long a0 = acquisitions.get();
+            clients.awaitAcquisitions(2L * n, WITHIN);
+            long a0 = clients.acquisitions();
             Map<String, Long> r0 = requests(probe);
             long t0 = System.nanoTime();
-            awaitAcquisitions(acquisitions, a0 + Math.max(100, 3L * n), loops);
+            clients.awaitAcquisitions(a0 + Math.max(100, 3L * n), WITHIN);
             Map<String, Long> sent = requests(probe);
             long nanos = System.nanoTime() - t0;
-            long acquired = acquisitions.get() - a0;
+            long acquired = clients.acquisitions() - a0;
             sent.replaceAll((command, calls) -> calls - r0.get(command));
             sent.values().removeIf(calls -> calls == 0);
-            Cost cost = new Cost(n, acquired, sent, nanos);
-            stop.set(true);
-            for (Future<?> loop : loops) {
-                loop.get(120, TimeUnit.SECONDS);
-            }
-            return cost;
-        } finally {
-            stop.set(true);
-            threads.shutdownNow();
-            for (LockStore store : stores) {
-                store.close();
-            }
+            clients.stop(WITHIN);
+            return new Cost(n, acquired, sent, nanos);
         }
     }
 
@@ -125,17 +85,5 @@ class RedisWaitersCostTest {
             calls.put(command, probe.calls(command));
         }
         return calls;
-    }
-
-    /** Waits until {@code target} acquisitions were counted (at most two minutes), failing if a loop failed. */
-    private static void awaitAcquisitions(AtomicLong acquisitions, long target, List<Future<?>> loops) {
-        Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5)).until(() -> {
-            for (Future<?> loop : loops) {
-                if (loop.isDone()) {
-                    loop.get(); // rethrows its failure
-                }
-            }
-            return acquisitions.get() >= target;
-        });
     }
 }
