@@ -1,0 +1,168 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Review r11 attacks on the stamp a waiter right behind a stamped holder sends in the burst of its listing when the
+ * holder goes ({@link StampAhead}): its reply lost after the server applied it, the waiter interrupted while it is
+ * on its way, and a pin made while the waiter waited. The waiter queues after the holder's stamp, so the fence it read
+ * behind its listing carries the holder's {@code mzxid} and its stamp goes out early.
+ */
+class EarlyStampAttackTest {
+
+    private static final Duration SESSION = Duration.ofSeconds(10);
+    private static final Duration CONNECTION = Duration.ofSeconds(3);
+
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopPool() {
+        pool.shutdownNow();
+    }
+
+    private static LockStore open(String connectString, String chroot) {
+        return BackendStores.open(TestServers.uri(connectString, chroot, SESSION, CONNECTION));
+    }
+
+    /** The token the parent's fence stands for now, read by a plain client. */
+    private static long fence(CuratorFramework raw, String parent) throws Exception {
+        Stat stat = new Stat();
+        byte[] data = raw.getData().storingStatIn(stat).forPath(parent);
+        return FenceFloor.last(data, stat.getMtime());
+    }
+
+    /** Waits until {@code waiter} queued right behind the holder and watches it (its stamp then goes out early). */
+    private static void awaitWatching(CuratorFramework raw, String parent, LockStore waiter) {
+        await("the waiter watches the holder").atMost(Duration.ofSeconds(10))
+                .until(() -> raw.getChildren().forPath(parent).size() == 2
+                        && TestServers.clientWatchers(waiter) == 1);
+    }
+
+    private static String waiterNode(CuratorFramework raw, String parent) throws Exception {
+        List<String> children = raw.getChildren().forPath(parent);
+        assertThat(children).as("only the waiter's node left").hasSize(1);
+        return parent + "/" + children.get(0);
+    }
+
+    @Test
+    void anEarlyStampAppliedWhoseReplyWasLostWhileTheListingShowedUsFirstIsNotGrantedTwice() throws Exception {
+        try (TestingServer server = TestServers.server();
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
+                LockStore waiter = open(proxy.connectString(), "early-lost");
+                LockStore holder = open(server.getConnectString(), "early-lost");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-lost")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            long session = TestServers.backend(waiter).currentSession();
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(40)));
+            awaitWatching(raw, parent, waiter);
+
+            proxy.loseReplyOfNext(OpReplyCutter.MULTI, true);
+            held.release();
+            assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the early stamp's reply was lost").isTrue();
+            long applied = fence(raw, parent);
+            assertThat(raw.checkExists().forPath(waiterNode(raw, parent)).getVersion())
+                    .as("the early stamp was applied to the waiter's node").isEqualTo(1);
+            assertThat(applied).as("the early stamp was applied to the fence").isGreaterThan(held.fencingToken());
+            assertThat(holder.lock("x").tryAcquire()).as("another client while the waiter's node is first").isEmpty();
+            proxy.restore();
+
+            Lease lease = waiting.get(30, TimeUnit.SECONDS).orElseThrow();
+            try {
+                assertThat(TestServers.backend(waiter).currentSession()).as("a blip, same session").isEqualTo(session);
+                assertThat(lease.fencingToken()).as("the token after an early stamp of %d applied unheard", applied)
+                        .isGreaterThan(applied).isEqualTo(fence(raw, parent));
+            } finally {
+                lease.release();
+            }
+            try (Lease next = holder.lock("x").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
+                assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+            }
+        }
+    }
+
+    @Test
+    void aWaiterInterruptedWhileItsEarlyStampIsOnItsWayEndsInTimeAndLeavesNothingHeld() throws Exception {
+        try (TestingServer server = TestServers.server();
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
+                LockStore waiter = open(proxy.connectString(), "early-interrupted");
+                LockStore holder = open(server.getConnectString(), "early-interrupted");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-interrupted")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(40)));
+            awaitWatching(raw, parent, waiter);
+
+            proxy.holdNext(OpReplyCutter.MULTI);
+            held.release();
+            assertThat(proxy.held().await(10, TimeUnit.SECONDS)).as("the early stamp is held").isTrue();
+            long start = System.nanoTime();
+            waiting.cancel(true);
+            await("the interrupted acquire ends").atMost(CONNECTION.multipliedBy(3)).until(waiting::isDone);
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(tookMs).as("an interrupt while the early stamp is unanswered").isLessThan(
+                    CONNECTION.toMillis() * 3);
+            proxy.resume();
+            await("the interrupted waiter's node goes once the server reads again").atMost(SESSION.plusSeconds(5))
+                    .until(() -> raw.getChildren().forPath(parent).isEmpty());
+            long applied = fence(raw, parent);
+            try (Lease next = holder.lock("x").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
+                assertThat(next.fencingToken()).as("after the abandoned early stamp (fence %d)", applied)
+                        .isGreaterThan(applied).isGreaterThan(held.fencingToken());
+            }
+            try (Lease again = waiter.lock("x").tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
+                assertThat(again.fencingToken()).isEqualTo(fence(raw, parent));
+            }
+        }
+    }
+
+    /**
+     * A pin (an operator's, or one another store's stamp left) made while the waiter waited: the waiter's token is
+     * below the clock, so its stamp deletes the pin as every ordinary stamp that finds one does ({@link FencePin}),
+     * and the emptied parent can go after the release.
+     */
+    @Test
+    void aPinMadeWhileTheWaiterWaitedGoesWithItsEarlyStamp() throws Exception {
+        try (TestingServer server = TestServers.server();
+                LockStore waiter = open(server.getConnectString(), "early-pin");
+                LockStore holder = open(server.getConnectString(), "early-pin");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-pin")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(20)));
+            awaitWatching(raw, parent, waiter);
+            raw.create().withMode(CreateMode.PERSISTENT).forPath(FencePin.path(parent), FencePin.DATA);
+            int versionBefore = raw.checkExists().forPath(parent).getVersion();
+
+            held.release();
+            try (Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow()) {
+                assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken()).isEqualTo(fence(raw, parent));
+                assertThat(raw.checkExists().forPath(parent).getVersion()).as("one stamp").isEqualTo(versionBefore + 1);
+                await("the pin goes after a grant below the clock (token " + lease.fencingToken() + ")")
+                        .atMost(Duration.ofSeconds(5)).until(() -> raw.checkExists().forPath(FencePin.path(parent)) == null);
+                assertThat(raw.checkExists().forPath(parent).getVersion()).as("no stamp since").isEqualTo(
+                        versionBefore + 1);
+            }
+            await("the emptied parent goes after the release").atMost(Duration.ofSeconds(15))
+                    .until(() -> raw.checkExists().forPath(parent) == null);
+        }
+    }
+}
