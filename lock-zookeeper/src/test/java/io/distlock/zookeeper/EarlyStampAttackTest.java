@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
@@ -56,6 +57,21 @@ class EarlyStampAttackTest {
                         && TestServers.clientWatchers(waiter) == 1);
     }
 
+    /**
+     * Counts the stamps {@code store} sends ahead of a listing ({@link ZooKeeperBackend}'s {@code listAndStamp} runs
+     * the stamp hook right before it sends), so an attack can show it went through that path.
+     */
+    private static AtomicInteger countEarlyStamps(LockStore store) {
+        AtomicInteger early = new AtomicInteger();
+        TestServers.backend(store).beforeStampHook = () -> {
+            if (StackWalker.getInstance()
+                    .walk(frames -> frames.anyMatch(frame -> frame.getMethodName().equals("listAndStamp")))) {
+                early.incrementAndGet();
+            }
+        };
+        return early;
+    }
+
     private static String waiterNode(CuratorFramework raw, String parent) throws Exception {
         List<String> children = raw.getChildren().forPath(parent);
         assertThat(children).as("only the waiter's node left").hasSize(1);
@@ -71,6 +87,7 @@ class EarlyStampAttackTest {
                 CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-lost")) {
             String parent = ZooKeeperBackend.parentPath("x");
             Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
             long session = TestServers.backend(waiter).currentSession();
             Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(40)));
             awaitWatching(raw, parent, waiter);
@@ -78,6 +95,7 @@ class EarlyStampAttackTest {
             proxy.loseReplyOfNext(OpReplyCutter.MULTI, true);
             held.release();
             assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the early stamp's reply was lost").isTrue();
+            assertThat(early).as("stamps sent ahead").hasValue(1);
             long applied = fence(raw, parent);
             assertThat(raw.checkExists().forPath(waiterNode(raw, parent)).getVersion())
                     .as("the early stamp was applied to the waiter's node").isEqualTo(1);
@@ -108,12 +126,14 @@ class EarlyStampAttackTest {
                 CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-interrupted")) {
             String parent = ZooKeeperBackend.parentPath("x");
             Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
             Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(40)));
             awaitWatching(raw, parent, waiter);
 
             proxy.holdNext(OpReplyCutter.MULTI);
             held.release();
             assertThat(proxy.held().await(10, TimeUnit.SECONDS)).as("the early stamp is held").isTrue();
+            assertThat(early).as("stamps sent ahead").hasValue(1);
             long start = System.nanoTime();
             waiting.cancel(true);
             await("the interrupted acquire ends").atMost(CONNECTION.multipliedBy(3)).until(waiting::isDone);
@@ -135,6 +155,88 @@ class EarlyStampAttackTest {
     }
 
     /**
+     * The session ends on the server after the listing went through and while the early stamp is held before the
+     * server reads it: the waiter's node goes, another client takes the lock, and the waiter, whose listing showed it
+     * first, must not be granted beside it; it queues again in its new session and gets a larger token.
+     */
+    @Test
+    void aSessionEndedWhileTheEarlyStampIsOnItsWayGrantsNothingBesideTheNextHolder() throws Exception {
+        try (TestingServer server = TestServers.server();
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
+                LockStore waiter = open(proxy.connectString(), "early-expired");
+                LockStore holder = open(server.getConnectString(), "early-expired");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-expired")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
+            ZooKeeperBackend backend = TestServers.backend(waiter);
+            long session = backend.currentSession();
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(60)));
+            awaitWatching(raw, parent, waiter);
+
+            proxy.holdNext(OpReplyCutter.MULTI);
+            held.release();
+            assertThat(proxy.held().await(10, TimeUnit.SECONDS)).as("the early stamp is held").isTrue();
+            assertThat(early).as("stamps sent ahead").hasValue(1);
+            Sessions.expire(backend.curator(), server.getConnectString());
+            await("the waiter's node goes with its session").atMost(Duration.ofSeconds(10))
+                    .until(() -> raw.getChildren().forPath(parent).isEmpty());
+            Lease between = holder.lock("x").tryAcquire(Duration.ofSeconds(10)).orElseThrow();
+            proxy.resume();
+            await("the waiter queues again in its new session").atMost(SESSION.plusSeconds(10))
+                    .until(() -> raw.getChildren().forPath(parent).size() == 2);
+            assertThat(waiting.isDone()).as("the waiter granted beside the next holder").isFalse();
+            assertThat(backend.currentSession()).isNotEqualTo(session);
+            between.release();
+            try (Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow()) {
+                assertThat(lease.fencingToken()).as("after the next holder's %d", between.fencingToken())
+                        .isGreaterThan(between.fencingToken()).isEqualTo(fence(raw, parent));
+            }
+        }
+    }
+
+    /**
+     * The waiter's store closes while its early stamp is held before the server reads it: close returns within the
+     * session's read timeout, the acquire ends, and once the server reads again nothing of the closed store is left.
+     */
+    @Test
+    void aStoreClosedWhileItsEarlyStampIsOnItsWayEndsInTimeAndLeavesTheLockFree() throws Exception {
+        try (TestingServer server = TestServers.server();
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
+                LockStore holder = open(server.getConnectString(), "early-closed");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-closed")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            LockStore waiter = open(proxy.connectString(), "early-closed");
+            Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(60)));
+            awaitWatching(raw, parent, waiter);
+
+            proxy.holdNext(OpReplyCutter.MULTI);
+            held.release();
+            assertThat(proxy.held().await(10, TimeUnit.SECONDS)).as("the early stamp is held").isTrue();
+            assertThat(early).as("stamps sent ahead").hasValue(1);
+            long start = System.nanoTime();
+            Future<?> closing = pool.submit(() -> {
+                waiter.close();
+                return null;
+            });
+            await("close() with the early stamp unanswered").atMost(SESSION).until(closing::isDone);
+            closing.get();
+            await("the acquire ends with its store").atMost(Duration.ofSeconds(5)).until(waiting::isDone);
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            proxy.resume();
+            await("the closed store's node goes").atMost(SESSION.plusSeconds(5))
+                    .until(() -> raw.getChildren().forPath(parent).isEmpty());
+            long applied = fence(raw, parent);
+            try (Lease next = holder.lock("x").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
+                assertThat(next.fencingToken()).as("after the closed store's stamp (fence %d; close took %d ms)",
+                        applied, tookMs).isGreaterThan(applied);
+            }
+        }
+    }
+
+    /**
      * A pin (an operator's, or one another store's stamp left) made while the waiter waited: the waiter's token is
      * below the clock, so its stamp deletes the pin as every ordinary stamp that finds one does ({@link FencePin}),
      * and the emptied parent can go after the release.
@@ -147,6 +249,7 @@ class EarlyStampAttackTest {
                 CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-pin")) {
             String parent = ZooKeeperBackend.parentPath("x");
             Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
             Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(20)));
             awaitWatching(raw, parent, waiter);
             raw.create().withMode(CreateMode.PERSISTENT).forPath(FencePin.path(parent), FencePin.DATA);
@@ -154,10 +257,12 @@ class EarlyStampAttackTest {
 
             held.release();
             try (Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow()) {
+                assertThat(early).as("stamps sent ahead").hasValue(1);
                 assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken()).isEqualTo(fence(raw, parent));
                 assertThat(raw.checkExists().forPath(parent).getVersion()).as("one stamp").isEqualTo(versionBefore + 1);
                 await("the pin goes after a grant below the clock (token " + lease.fencingToken() + ")")
-                        .atMost(Duration.ofSeconds(5)).until(() -> raw.checkExists().forPath(FencePin.path(parent)) == null);
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> raw.checkExists().forPath(FencePin.path(parent)) == null);
                 assertThat(raw.checkExists().forPath(parent).getVersion()).as("no stamp since").isEqualTo(
                         versionBefore + 1);
             }
