@@ -237,6 +237,49 @@ class EarlyStampAttackTest {
     }
 
     /**
+     * An operator deletes the holder's node, the waiter's, and the parent, and makes the parent again written up to the
+     * very version the waiter read, with a small number in it, all in one transaction, so the holder's going fires
+     * the waiter's stamp against a parent at the version it read: the stamp must fail on the waiter's gone node, and
+     * the waiter, queued again, must get a token above the holder's.
+     */
+    @Test
+    void aParentMadeAgainUpToTheVersionTheWaiterReadDoesNotTakeTheEarlyStamp() throws Exception {
+        try (TestingServer server = TestServers.server();
+                LockStore waiter = open(server.getConnectString(), "early-remade");
+                LockStore holder = open(server.getConnectString(), "early-remade");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-remade")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(20)));
+            awaitWatching(raw, parent, waiter);
+            List<String> nodes = raw.getChildren().forPath(parent);
+            nodes.sort(java.util.Comparator.comparingLong(LockQueue::sequence));
+            int version = raw.checkExists().forPath(parent).getVersion();
+            assertThat(version).as("the holder's stamp moved the parent").isPositive();
+
+            List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new java.util.ArrayList<>();
+            ops.add(raw.transactionOp().delete().forPath(parent + "/" + nodes.get(1))); // the waiter's
+            ops.add(raw.transactionOp().delete().forPath(parent + "/" + nodes.get(0))); // the holder's
+            ops.add(raw.transactionOp().delete().forPath(parent));
+            ops.add(raw.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(parent, new byte[0]));
+            for (int i = 0; i < version; i++) {
+                ops.add(raw.transactionOp().setData().forPath(parent, FenceFloor.encode(1)));
+            }
+            raw.transaction().forOperations(ops);
+            assertThat(raw.checkExists().forPath(parent).getVersion()).as("the parent made again").isEqualTo(version);
+
+            try (Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow()) {
+                assertThat(early).as("stamps sent ahead").hasValue(1);
+                assertThat(lease.fencingToken()).as("after the holder's %d", held.fencingToken())
+                        .isGreaterThan(held.fencingToken()).isEqualTo(fence(raw, parent));
+                assertThat(raw.checkExists().forPath(parent).getVersion()).as("one stamp on the parent made again")
+                        .isEqualTo(version + 1);
+            }
+        }
+    }
+
+    /**
      * A pin (an operator's, or one another store's stamp left) made while the waiter waited: the waiter's token is
      * below the clock, so its stamp deletes the pin as every ordinary stamp that finds one does ({@link FencePin}),
      * and the emptied parent can go after the release.
