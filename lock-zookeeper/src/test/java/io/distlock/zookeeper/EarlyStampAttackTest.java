@@ -280,6 +280,50 @@ class EarlyStampAttackTest {
     }
 
     /**
+     * An operator's node made in one transaction with a write of the parent carries the parent's {@code mzxid}, as a
+     * stamped holder's does, so the waiter behind it sends its stamp ahead when it goes although no grant wrote that
+     * fence. The versioned stamp still decides: the waiter gets the one token after the fence, a third contender
+     * queued behind it gets nothing meanwhile and a larger token after.
+     */
+    @Test
+    void anOperatorsNodeFakingAStampedHoldersMzxidMakesNoSecondHolder() throws Exception {
+        try (TestingServer server = TestServers.server();
+                LockStore waiter = open(server.getConnectString(), "early-faked");
+                LockStore third = open(server.getConnectString(), "early-faked");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-faked")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            String faked = parent + "/operator-lock-0000000000";
+            raw.create().creatingParentsIfNeeded().forPath(parent, new byte[0]);
+            raw.transaction().forOperations(
+                    raw.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(faked),
+                    raw.transactionOp().setData().forPath(parent, FenceFloor.encode(5)));
+            assertThat(raw.checkExists().forPath(faked).getMzxid()).as("the faked mzxid")
+                    .isEqualTo(raw.checkExists().forPath(parent).getMzxid());
+            AtomicInteger early = countEarlyStamps(waiter);
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(20)));
+            awaitWatching(raw, parent, waiter);
+            Future<Optional<Lease>> queued = pool.submit(() -> third.lock("x").tryAcquire(Duration.ofSeconds(20)));
+            await("the third contender queues").atMost(Duration.ofSeconds(10))
+                    .until(() -> raw.getChildren().forPath(parent).size() == 3);
+            long before = fence(raw, parent);
+
+            raw.delete().forPath(faked);
+            Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow();
+            try {
+                assertThat(early).as("stamps sent ahead").hasValue(1);
+                assertThat(lease.fencingToken()).as("after the operator's fence %d", before)
+                        .isGreaterThan(before).isEqualTo(fence(raw, parent));
+                assertThat(queued.isDone()).as("the third contender granted beside the waiter").isFalse();
+            } finally {
+                lease.release();
+            }
+            try (Lease next = queued.get(20, TimeUnit.SECONDS).orElseThrow()) {
+                assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken()).isEqualTo(fence(raw, parent));
+            }
+        }
+    }
+
+    /**
      * A pin (an operator's, or one another store's stamp left) made while the waiter waited: the waiter's token is
      * below the clock, so its stamp deletes the pin as every ordinary stamp that finds one does ({@link FencePin}),
      * and the emptied parent can go after the release.
