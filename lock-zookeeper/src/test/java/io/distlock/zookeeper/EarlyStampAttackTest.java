@@ -31,6 +31,8 @@ class EarlyStampAttackTest {
 
     private static final Duration SESSION = Duration.ofSeconds(10);
     private static final Duration CONNECTION = Duration.ofSeconds(3);
+    /** ZooKeeper's op code of a plain listing (getChildren without a stat), which the listing sent ahead uses. */
+    private static final int GET_CHILDREN = org.apache.zookeeper.ZooDefs.OpCode.getChildren;
 
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
@@ -113,6 +115,40 @@ class EarlyStampAttackTest {
             }
             try (Lease next = holder.lock("x").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
                 assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+            }
+        }
+    }
+
+    /**
+     * The reply of the listing the early stamp rides behind is lost with the connection (the stamp right behind it may
+     * or may not have reached the server): the waiter lists again after the reconnect and its stamp, answered
+     * "connection lost", is written again at what it reads, so the token is the fence's and above the holder's.
+     */
+    @Test
+    void anEarlyStampBehindAListingWhoseReplyWasLostIsWrittenAgainAtWhatItReads() throws Exception {
+        try (TestingServer server = TestServers.server();
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
+                LockStore waiter = open(proxy.connectString(), "early-listing-lost");
+                LockStore holder = open(server.getConnectString(), "early-listing-lost");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-listing-lost")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(40)));
+            awaitWatching(raw, parent, waiter);
+
+            proxy.loseReplyOfNext(GET_CHILDREN, true);
+            held.release();
+            assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the listing's reply was lost").isTrue();
+            assertThat(early).as("stamps sent ahead").hasValue(1);
+            long between = fence(raw, parent);
+            assertThat(holder.lock("x").tryAcquire()).as("another client while the waiter's node is first").isEmpty();
+            proxy.restore();
+
+            try (Lease lease = waiting.get(30, TimeUnit.SECONDS).orElseThrow()) {
+                assertThat(lease.fencingToken()).as("after the holder's %d (fence %d at the cut)",
+                        held.fencingToken(), between).isGreaterThan(held.fencingToken()).isGreaterThanOrEqualTo(between)
+                        .isEqualTo(fence(raw, parent));
             }
         }
     }
