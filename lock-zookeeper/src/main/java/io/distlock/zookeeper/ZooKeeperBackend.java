@@ -395,11 +395,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             boolean pin;
             boolean pinOp;
             StampCall written;
+            boolean unpin = false;
             if (early != null) {
-                // sent behind the listing at the fence read while waiting (listAndStamp): an ordinary stamp
+                // sent behind the listing at the fence read while waiting (listAndStamp): an ordinary stamp, which
+                // could not delete a pin its listing shows (made while we waited)
                 next = early.next();
                 pin = false;
                 pinOp = false;
+                unpin = pinThere;
                 written = awaitStamp(early.call(), parent, budget);
                 early = null;
             } else {
@@ -442,6 +445,9 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 // leaves its parent to the server
                 ours.parentVersion(pin || FenceFloor.belowClockAfter(token, stamped.getMtime())
                         ? stamped.getVersion() : LockNode.KEEP_PARENT);
+                if (unpin) {
+                    unpinBehind(parent, stamped.getVersion());
+                }
                 return token;
             }
             int ourError = written.error(0);
@@ -485,6 +491,28 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                         + " was written by other grants at every attempt for the connection timeout of "
                         + Duration.ofNanos(operationNanos));
             }
+        }
+    }
+
+    /**
+     * Deletes the pin that the listing behind a stamp sent ahead showed ({@link #listAndStamp}): that stamp's token is
+     * below the clock, so the pin is not needed, and an ordinary stamp would have deleted it in its own transaction.
+     * One transaction checks that the parent is still at {@code stampedVersion}, so a pin a later stamp made (which
+     * moved the parent) is never deleted. Not waited for: if it fails, the pin stays for the name's next grant.
+     */
+    private void unpinBehind(String parent, int stampedVersion) {
+        String fullParent = held.fullPath(parent);
+        try {
+            client.getZookeeperClient().getZooKeeper().multi(List.of(Op.check(fullParent, stampedVersion),
+                    Op.delete(FencePin.path(fullParent), -1)), (rc, path, ctx, results) -> {
+                        if (rc != KeeperException.Code.OK.intValue()) {
+                            LOG.log(Level.DEBUG, "the pin of " + parent + " was not deleted after the stamp sent "
+                                    + "ahead (" + KeeperException.Code.get(rc) + "); it stays for the next grant");
+                        }
+                    }, null);
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "could not send the delete of the pin of " + parent + "; it stays for the next grant",
+                    e);
         }
     }
 
