@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,13 +42,6 @@ class EarlyStampAttackTest {
 
     private static LockStore open(String connectString, String chroot) {
         return BackendStores.open(TestServers.uri(connectString, chroot, SESSION, CONNECTION));
-    }
-
-    /** The token the parent's fence stands for now, read by a plain client. */
-    private static long fence(CuratorFramework raw, String parent) throws Exception {
-        Stat stat = new Stat();
-        byte[] data = raw.getData().storingStatIn(stat).forPath(parent);
-        return FenceFloor.last(data, stat.getMtime());
     }
 
     /** Waits until {@code waiter} queued right behind the holder and watches it (its stamp then goes out early). */
@@ -98,7 +90,7 @@ class EarlyStampAttackTest {
             held.release();
             assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the early stamp's reply was lost").isTrue();
             assertThat(early).as("stamps sent ahead").hasValue(1);
-            long applied = fence(raw, parent);
+            long applied = TestServers.fence(raw, parent);
             assertThat(raw.checkExists().forPath(waiterNode(raw, parent)).getVersion())
                     .as("the early stamp was applied to the waiter's node").isEqualTo(1);
             assertThat(applied).as("the early stamp was applied to the fence").isGreaterThan(held.fencingToken());
@@ -109,7 +101,7 @@ class EarlyStampAttackTest {
             try {
                 assertThat(TestServers.backend(waiter).currentSession()).as("a blip, same session").isEqualTo(session);
                 assertThat(lease.fencingToken()).as("the token after an early stamp of %d applied unheard", applied)
-                        .isGreaterThan(applied).isEqualTo(fence(raw, parent));
+                        .isGreaterThan(applied).isEqualTo(TestServers.fence(raw, parent));
             } finally {
                 lease.release();
             }
@@ -141,14 +133,14 @@ class EarlyStampAttackTest {
             held.release();
             assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the listing's reply was lost").isTrue();
             assertThat(early).as("stamps sent ahead").hasValue(1);
-            long between = fence(raw, parent);
+            long between = TestServers.fence(raw, parent);
             assertThat(holder.lock("x").tryAcquire()).as("another client while the waiter's node is first").isEmpty();
             proxy.restore();
 
             try (Lease lease = waiting.get(30, TimeUnit.SECONDS).orElseThrow()) {
                 assertThat(lease.fencingToken()).as("after the holder's %d (fence %d at the cut)",
                         held.fencingToken(), between).isGreaterThan(held.fencingToken()).isGreaterThanOrEqualTo(between)
-                        .isEqualTo(fence(raw, parent));
+                        .isEqualTo(TestServers.fence(raw, parent));
             }
         }
     }
@@ -179,13 +171,13 @@ class EarlyStampAttackTest {
             proxy.resume();
             await("the interrupted waiter's node goes once the server reads again").atMost(SESSION.plusSeconds(5))
                     .until(() -> raw.getChildren().forPath(parent).isEmpty());
-            long applied = fence(raw, parent);
+            long applied = TestServers.fence(raw, parent);
             try (Lease next = holder.lock("x").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
                 assertThat(next.fencingToken()).as("after the abandoned early stamp (fence %d)", applied)
                         .isGreaterThan(applied).isGreaterThan(held.fencingToken());
             }
             try (Lease again = waiter.lock("x").tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
-                assertThat(again.fencingToken()).isEqualTo(fence(raw, parent));
+                assertThat(again.fencingToken()).isEqualTo(TestServers.fence(raw, parent));
             }
         }
     }
@@ -226,7 +218,7 @@ class EarlyStampAttackTest {
             between.release();
             try (Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow()) {
                 assertThat(lease.fencingToken()).as("after the next holder's %d", between.fencingToken())
-                        .isGreaterThan(between.fencingToken()).isEqualTo(fence(raw, parent));
+                        .isGreaterThan(between.fencingToken()).isEqualTo(TestServers.fence(raw, parent));
             }
         }
     }
@@ -264,7 +256,7 @@ class EarlyStampAttackTest {
             proxy.resume();
             await("the closed store's node goes").atMost(SESSION.plusSeconds(5))
                     .until(() -> raw.getChildren().forPath(parent).isEmpty());
-            long applied = fence(raw, parent);
+            long applied = TestServers.fence(raw, parent);
             try (Lease next = holder.lock("x").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
                 assertThat(next.fencingToken()).as("after the closed store's stamp (fence %d; close took %d ms)",
                         applied, tookMs).isGreaterThan(applied);
@@ -308,7 +300,7 @@ class EarlyStampAttackTest {
             try (Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow()) {
                 assertThat(early).as("stamps sent ahead").hasValue(1);
                 assertThat(lease.fencingToken()).as("after the holder's %d", held.fencingToken())
-                        .isGreaterThan(held.fencingToken()).isEqualTo(fence(raw, parent));
+                        .isGreaterThan(held.fencingToken()).isEqualTo(TestServers.fence(raw, parent));
                 assertThat(raw.checkExists().forPath(parent).getVersion()).as("one stamp on the parent made again")
                         .isEqualTo(version + 1);
             }
@@ -341,20 +333,20 @@ class EarlyStampAttackTest {
             Future<Optional<Lease>> queued = pool.submit(() -> third.lock("x").tryAcquire(Duration.ofSeconds(20)));
             await("the third contender queues").atMost(Duration.ofSeconds(10))
                     .until(() -> raw.getChildren().forPath(parent).size() == 3);
-            long before = fence(raw, parent);
+            long before = TestServers.fence(raw, parent);
 
             raw.delete().forPath(faked);
             Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow();
             try {
                 assertThat(early).as("stamps sent ahead").hasValue(1);
                 assertThat(lease.fencingToken()).as("after the operator's fence %d", before)
-                        .isGreaterThan(before).isEqualTo(fence(raw, parent));
+                        .isGreaterThan(before).isEqualTo(TestServers.fence(raw, parent));
                 assertThat(queued.isDone()).as("the third contender granted beside the waiter").isFalse();
             } finally {
                 lease.release();
             }
             try (Lease next = queued.get(20, TimeUnit.SECONDS).orElseThrow()) {
-                assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken()).isEqualTo(fence(raw, parent));
+                assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken()).isEqualTo(TestServers.fence(raw, parent));
             }
         }
     }
@@ -381,7 +373,7 @@ class EarlyStampAttackTest {
             held.release();
             try (Lease lease = waiting.get(20, TimeUnit.SECONDS).orElseThrow()) {
                 assertThat(early).as("stamps sent ahead").hasValue(1);
-                assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken()).isEqualTo(fence(raw, parent));
+                assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken()).isEqualTo(TestServers.fence(raw, parent));
                 assertThat(raw.checkExists().forPath(parent).getVersion()).as("one stamp").isEqualTo(versionBefore + 1);
                 await("the pin goes after a grant below the clock (token " + lease.fencingToken() + ")")
                         .atMost(Duration.ofSeconds(5))

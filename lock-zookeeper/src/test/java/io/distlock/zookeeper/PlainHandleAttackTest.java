@@ -18,7 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,13 +44,6 @@ class PlainHandleAttackTest {
         return BackendStores.open(TestServers.uri(connectString, chroot, SESSION, CONNECTION));
     }
 
-    /** The token the parent's fence stands for now, read by a plain client. */
-    private static long fence(CuratorFramework raw, String parent) throws Exception {
-        Stat stat = new Stat();
-        byte[] data = raw.getData().storingStatIn(stat).forPath(parent);
-        return FenceFloor.last(data, stat.getMtime());
-    }
-
     @Test
     void aStampAppliedWhoseReplyWasLostIsNotGrantedAgainAndTheLeaseHoldsTheFencesToken() throws Exception {
         try (TestingServer server = TestServers.server();
@@ -60,13 +52,13 @@ class PlainHandleAttackTest {
                 CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "stamp-lost")) {
             store.lock("x").acquire().release(); // the parent and its fence exist
             String parent = ZooKeeperBackend.parentPath("x");
-            long before = fence(raw, parent);
+            long before = TestServers.fence(raw, parent);
             long session = TestServers.backend(store).currentSession();
 
             proxy.loseReplyOfNext(OpReplyCutter.MULTI, true);
             Future<Optional<Lease>> acquiring = pool.submit(() -> store.lock("x").tryAcquire(Duration.ofSeconds(20)));
             assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the stamp's reply was lost").isTrue();
-            long applied = fence(raw, parent);
+            long applied = TestServers.fence(raw, parent);
             List<String> children = raw.getChildren().forPath(parent);
             assertThat(children).hasSize(1);
             assertThat(raw.checkExists().forPath(parent + "/" + children.get(0)).getVersion())
@@ -79,7 +71,7 @@ class PlainHandleAttackTest {
             try (Lease lease = acquiring.get(30, TimeUnit.SECONDS).orElseThrow()) {
                 assertThat(TestServers.backend(store).currentSession()).as("a blip, same session").isEqualTo(session);
                 assertThat(lease.fencingToken()).as("the token after a stamp of %d applied unheard", applied)
-                        .isGreaterThan(applied).isEqualTo(fence(raw, parent));
+                        .isGreaterThan(applied).isEqualTo(TestServers.fence(raw, parent));
             }
         }
     }
@@ -99,7 +91,7 @@ class PlainHandleAttackTest {
             proxy.loseReplyOfNext(OpReplyCutter.MULTI, true);
             Future<Optional<Lease>> acquiring = pool.submit(() -> store.lock("x").tryAcquire(Duration.ofSeconds(30)));
             assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the stamp's reply was lost").isTrue();
-            long applied = fence(raw, parent);
+            long applied = TestServers.fence(raw, parent);
             Sessions.expire(backend.curator(), server.getConnectString()); // our stamped node goes with it
             long between;
             try (Lease lease = other.lock("x").tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
@@ -114,7 +106,7 @@ class PlainHandleAttackTest {
                 assertThat(got).as("the contender got the lock in its new session").isPresent();
                 assertThat(backend.currentSession()).isNotEqualTo(session);
                 assertThat(got.get().fencingToken()).as("after %d applied unheard and %d granted to another", applied,
-                        between).isGreaterThan(between).isEqualTo(fence(raw, parent));
+                        between).isGreaterThan(between).isEqualTo(TestServers.fence(raw, parent));
             } finally {
                 got.ifPresent(Lease::release);
             }
@@ -135,14 +127,14 @@ class PlainHandleAttackTest {
             proxy.loseReplyOfNext(OpReplyCutter.MULTI, true);
             Future<Optional<Lease>> acquiring = pool.submit(() -> ours.tryAcquire(Duration.ofSeconds(20)));
             assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the stamp's reply was lost").isTrue();
-            long applied = fence(raw, parent);
+            long applied = TestServers.fence(raw, parent);
             try (Lease theirs = other.semaphore("s", 2).tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
                 assertThat(theirs.fencingToken()).isGreaterThan(applied);
                 proxy.restore();
                 try (Lease lease = acquiring.get(30, TimeUnit.SECONDS).orElseThrow()) {
                     assertThat(lease.fencingToken()).as("after %d applied unheard and %d granted to another",
                             applied, theirs.fencingToken()).isGreaterThan(theirs.fencingToken())
-                            .isEqualTo(fence(raw, parent));
+                            .isEqualTo(TestServers.fence(raw, parent));
                 }
             }
         }
@@ -268,7 +260,7 @@ class PlainHandleAttackTest {
             proxy.resume();
             await("the abandoned contender's node goes once the server reads again").atMost(SESSION)
                     .until(() -> raw.getChildren().forPath(parent).isEmpty());
-            long applied = fence(raw, parent);
+            long applied = TestServers.fence(raw, parent);
             try (Lease next = other.lock("x").tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
                 assertThat(next.fencingToken()).as("after the abandoned stamp of %d", applied)
                         .isGreaterThan(applied);
@@ -312,7 +304,7 @@ class PlainHandleAttackTest {
                 assertThat(raw.checkExists().forPath(FencePin.path(parent))).as("the other's stamp made the pin")
                         .isNotNull();
                 assertThat(lease.fencingToken()).as("ours after the other's pinned %d", theirs[0].fencingToken())
-                        .isGreaterThan(theirs[0].fencingToken()).isEqualTo(fence(raw, parent));
+                        .isGreaterThan(theirs[0].fencingToken()).isEqualTo(TestServers.fence(raw, parent));
                 assertThat(raw.checkExists().forPath(FencePin.path(parent))).as("the pin after ours").isNotNull();
             } finally {
                 if (theirs[0] != null) {

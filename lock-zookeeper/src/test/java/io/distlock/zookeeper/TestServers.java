@@ -168,4 +168,11 @@ final class TestServers {
             return false; // a member that does not answer is not the leader
         }
     }
+
+    /** The token the parent's fence stands for now, read by a plain client. */
+    static long fence(CuratorFramework raw, String parent) throws Exception {
+        org.apache.zookeeper.data.Stat stat = new org.apache.zookeeper.data.Stat();
+        byte[] data = raw.getData().storingStatIn(stat).forPath(parent);
+        return FenceFloor.last(data, stat.getMtime());
+    }
 }
