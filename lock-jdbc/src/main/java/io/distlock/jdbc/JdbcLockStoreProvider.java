@@ -30,7 +30,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
         dialect.driverProperties(settings); // validates the URL before any connection is made
         HikariDataSource pool = startPool(settings, dialect);
         try {
-            new SchemaInstaller(pool, dialect, settings.table(), settings.redacted())
+            new SchemaInstaller(pool, dialect, settings.table(), settings.redacted(), settings.socketTimeoutMillis())
                     .ensureTable(settings.createTable());
             // settings that weaken safety are checked by their effect on a connection, in whatever form they took:
             // every connection the pool opens from now on, and the one it opened at start (it keeps one idle)

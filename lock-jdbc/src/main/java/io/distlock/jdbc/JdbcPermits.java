@@ -53,10 +53,12 @@ final class JdbcPermits {
     private final String nowMicros;
     private final AtomicBoolean tableReady = new AtomicBoolean();
     private final AbandonedAcquisitions abandoned;
+    private final long socketTimeoutMillis;
 
     JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals,
-            RemoteWakeups remote, String store, AbandonedAcquisitions abandoned) {
+            RemoteWakeups remote, String store, AbandonedAcquisitions abandoned, long socketTimeoutMillis) {
         this.backend = backend;
+        this.socketTimeoutMillis = socketTimeoutMillis;
         this.abandoned = abandoned;
         this.pool = pool;
         this.dialect = dialect;
@@ -356,25 +358,29 @@ final class JdbcPermits {
     }
 
     private void createIfMissing() {
-        backend.withConnection("creating the permit table " + table, c -> {
-            if (exists(c)) {
-                return null; // an administrator may have created it for a user without DDL rights
+        backend.withConnection("creating the permit table " + table,
+                c -> SchemaChanges.alone(c, table, socketTimeoutMillis, this::createIfMissing));
+    }
+
+    private Void createIfMissing(Connection c) throws SQLException {
+        if (exists(c)) {
+            return null; // an administrator may have created it for a user without DDL rights
+        }
+        String resource = dialect.schemaResource(c).replace("schema-", "permits-");
+        List<String> statements = new SchemaInstaller(pool, dialect, table, store, socketTimeoutMillis)
+                .statements(resource);
+        try (Statement st = c.createStatement()) {
+            for (String sql : statements) {
+                st.execute(sql);
             }
-            String resource = dialect.schemaResource(c).replace("schema-", "permits-");
-            List<String> statements = new SchemaInstaller(pool, dialect, table, store).statements(resource);
-            try (Statement st = c.createStatement()) {
-                for (String sql : statements) {
-                    st.execute(sql);
-                }
-            } catch (SQLException e) {
-                // another client's create at the same moment (PostgreSQL: "type ... already exists", 42710): fail
-                // only if the table is still missing, as the lock table's installer does
-                if (!exists(c)) {
-                    throw e;
-                }
+        } catch (SQLException e) {
+            // another process's create at the same moment (PostgreSQL: "type ... already exists", 42710): fail only
+            // if the table is still missing, as the lock table's installer does
+            if (!exists(c)) {
+                throw e;
             }
-            return null;
-        });
+        }
+        return null;
     }
 
     /** Whether the permit table exists, with its columns; false if the database says it is missing. */

@@ -23,40 +23,48 @@ final class SchemaInstaller {
     private final SqlDialect dialect;
     private final String table;
     private final String store;
+    private final long boundMillis;
 
-    SchemaInstaller(DataSource dataSource, SqlDialect dialect, String table, String redactedUri) {
+    /** {@code boundMillis}: how long to wait for another store of this JVM creating the table (SchemaChanges). */
+    SchemaInstaller(DataSource dataSource, SqlDialect dialect, String table, String redactedUri, long boundMillis) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.table = table;
         this.store = redactedUri;
+        this.boundMillis = boundMillis;
     }
 
-    /** Probes the table and creates it if missing and {@code create} is true. */
+    /** Probes the table and creates it if missing and {@code create} is true, one store of this JVM at a time. */
     void ensureTable(boolean create) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            if (isDerivedName()) {
-                refuseUnlessLockTable(c);
-                return;
+            SchemaChanges.alone(c, table, boundMillis, alone -> ensure(alone, create));
+        }
+    }
+
+    private Void ensure(Connection c, boolean create) throws SQLException {
+        if (isDerivedName()) {
+            refuseUnlessLockTable(c);
+            return null;
+        }
+        if (exists(c)) {
+            return null;
+        }
+        String resource = dialect.schemaResource(c);
+        if (!create) {
+            throw new IllegalStateException("lock table '" + table + "' does not exist in store " + store
+                    + "; create it with io/distlock/jdbc/" + resource + " from the lock-jdbc jar (replace ${table})"
+                    + " or allow " + JdbcSettings.CREATE_TABLE + "=true");
+        }
+        try (Statement st = c.createStatement()) {
+            for (String sql : statements(resource)) {
+                st.execute(sql);
             }
-            if (exists(c)) {
-                return;
-            }
-            String resource = dialect.schemaResource(c);
-            if (!create) {
-                throw new IllegalStateException("lock table '" + table + "' does not exist in store " + store
-                        + "; create it with io/distlock/jdbc/" + resource + " from the lock-jdbc jar (replace ${table})"
-                        + " or allow " + JdbcSettings.CREATE_TABLE + "=true");
-            }
-            try (Statement st = c.createStatement()) {
-                for (String sql : statements(resource)) {
-                    st.execute(sql);
-                }
-            } catch (SQLException e) {
-                if (!exists(c)) { // a concurrent creator may have won; only fail if the table is still missing
-                    throw e;
-                }
+        } catch (SQLException e) {
+            if (!exists(c)) { // another process's create may have won; only fail if the table is still missing
+                throw e;
             }
         }
+        return null;
     }
 
     /** Whether the lock table's name is one a store derives from its own lock table (another store's permit table). */

@@ -39,7 +39,7 @@ class DerivedTableNameTest {
     @Test
     void anExistingLockTableOfSuchANameStillOpens() throws Exception {
         try (Connection c = DriverManager.getConnection(db); Statement st = c.createStatement()) {
-            SchemaInstaller installer = new SchemaInstaller(null, new H2Dialect("old_permits"), "old_permits", db);
+            SchemaInstaller installer = new SchemaInstaller(null, new H2Dialect("old_permits"), "old_permits", db, 10_000);
             for (String sql : installer.statements("schema-h2.sql")) {
                 st.execute(sql);
             }

@@ -85,7 +85,7 @@ class FailureReportingTest {
     @Test
     void aTableCreatedByAnAdministratorFromTheShippedDdlIsUsedWithoutDdlRights() throws Exception {
         String table = Databases.uniqueTable("admin");
-        SchemaInstaller ddl = new SchemaInstaller(null, null, table, "test");
+        SchemaInstaller ddl = new SchemaInstaller(null, null, table, "test", 10_000);
         try (Connection c = DriverManager.getConnection(Databases.mysql()); Statement st = c.createStatement()) {
             for (String sql : ddl.statements("schema-mariadb.sql")) {
                 st.execute(sql);

@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -19,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -92,6 +94,20 @@ class PermitSweepAttackTest {
         }
     }
 
+    /**
+     * Stores of one JVM opening on a fresh H2 database at once and using a semaphore at once, in many rounds: each
+     * round's stores create the lock table, then the permit table, at the same moment. H2 2.3.232 failed when two
+     * connections created one table at once: a {@code ConcurrentModificationException} from its own code, or the
+     * in-memory database closed under a permit's {@code SELECT ... FOR UPDATE} ("Map ... is closed") (DEFECTS S67).
+     */
+    @Test
+    void h2StoresOfOneJvmCreatingTheSameTablesAtOnceAllOpenAndAllGetPermits() throws Exception {
+        for (int round = 0; round < 300; round++) {
+            String table = Databases.uniqueTable("pc");
+            createAtOnce("h2, round " + round, "jdbc:h2:mem:" + table + ";DB_CLOSE_DELAY=-1?distlock.table=" + table);
+        }
+    }
+
     /** {@code uri} of {@link Stores#all} with a table (and on H2 a database) of its own. */
     private static String freshTable(String label, String uri) {
         String table = Databases.uniqueTable("pc");
@@ -103,11 +119,20 @@ class PermitSweepAttackTest {
 
     private static void createAtOnce(String label, String uri) throws Exception {
         int n = 6;
-        List<JdbcBackend> backends = new ArrayList<>();
+        List<JdbcBackend> backends = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
+            CountDownLatch opening = new CountDownLatch(1); // the stores open at once too: each may create the lock table
+            List<Future<?>> opened = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                backends.add(open(uri));
+                opened.add(pool.submit(() -> {
+                    opening.await();
+                    return backends.add(open(uri));
+                }));
+            }
+            opening.countDown();
+            for (Future<?> o : opened) {
+                o.get(BOUND.toSeconds() * 2, TimeUnit.SECONDS);
             }
             CountDownLatch start = new CountDownLatch(1);
             List<Future<Grant>> grants = new ArrayList<>();
