@@ -140,6 +140,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      */
     volatile Runnable beforeStampHook = () -> { };
     /**
+     * Tests only: runs in {@link #nextToken} right after it took the stamp sent ahead of its listing ({@link
+     * StampAhead}) from that listing, before it waits for anything: where {@link #beforeStampHook} runs for a stamp
+     * not sent ahead.
+     */
+    volatile Runnable tookEarlyStampHook = () -> { };
+    /**
      * Tests only: runs in a release just before our node's delete is sent on the plain handle. A runtime exception it
      * throws (other than {@code IllegalStateException}, which the release throws) stands for a send that failed
      * before anything went out, as Curator's {@code getZooKeeper()} throws a failure it queued in the background.
@@ -386,9 +392,22 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         StampAhead.Sent early = behind == null ? null : behind.takeEarly();
         if (early == null) {
             beforeStampHook.run(); // a stamp sent ahead ran it before it was sent
+        } else {
+            tookEarlyStampHook.run();
         }
         long giveUp = budget.operationDeadline();
-        Listing.Fence read = behind == null ? null : behind.fence(giveUp, budget.interruptible());
+        Listing.Fence read = null;
+        boolean readEnded = false;
+        try {
+            read = behind == null ? null : behind.fence(giveUp, budget.interruptible());
+            readEnded = true;
+        } finally {
+            if (!readEnded && early != null) {
+                // an interrupt ended the wait before the stamp taken from the listing was awaited (its awaitStamp
+                // takes it out of the waits, and the caller's finally no longer finds it on the listing)
+                waits.remove(early.call());
+            }
+        }
         boolean pinThere = pinned; // the pin changes only with a stamp (or an operator): a failed op tells us so
         while (true) {
             long next;

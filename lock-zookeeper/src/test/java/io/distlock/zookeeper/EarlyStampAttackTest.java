@@ -1,14 +1,18 @@
 package io.distlock.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
 import io.distlock.tck.fixture.BackendStores;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -64,6 +68,13 @@ class EarlyStampAttackTest {
             }
         };
         return early;
+    }
+
+    /** The answers {@code backend} still waits for (its private {@code waits}, which only close ends otherwise). */
+    private static Set<?> openWaits(ZooKeeperBackend backend) throws ReflectiveOperationException {
+        Field waits = ZooKeeperBackend.class.getDeclaredField("waits");
+        waits.setAccessible(true);
+        return (Set<?>) waits.get(backend);
     }
 
     private static String waiterNode(CuratorFramework raw, String parent) throws Exception {
@@ -178,6 +189,48 @@ class EarlyStampAttackTest {
             }
             try (Lease again = waiter.lock("x").tryAcquire(Duration.ofSeconds(10)).orElseThrow()) {
                 assertThat(again.fencingToken()).isEqualTo(TestServers.fence(raw, parent));
+            }
+        }
+    }
+
+    /**
+     * The waiter is interrupted right after {@code nextToken} took its early stamp from the listing, before it waited
+     * for the stamp's answer (DEFECTS S69): the acquire ends, the stamp's call no longer stays among the answers the
+     * store waits for (until close, one per such acquire), and the waiter's node, stamped or not, is gone when the
+     * acquire returns, so another client takes the name at once with a token above the abandoned stamp's.
+     */
+    @Test
+    void aWaiterInterruptedRightAfterTakingItsEarlyStampLeavesNoWaitBehindAndTheNameFree() throws Exception {
+        try (TestingServer server = TestServers.server();
+                LockStore waiter = open(server.getConnectString(), "early-taken");
+                LockStore holder = open(server.getConnectString(), "early-taken");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-taken")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
+            ZooKeeperBackend backend = TestServers.backend(waiter);
+            AtomicInteger interrupts = new AtomicInteger();
+            backend.tookEarlyStampHook = () -> {
+                interrupts.incrementAndGet();
+                Thread.currentThread().interrupt();
+            };
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(40)));
+            awaitWatching(raw, parent, waiter);
+
+            held.release();
+            assertThatThrownBy(() -> waiting.get(CONNECTION.toMillis() * 3, TimeUnit.MILLISECONDS))
+                    .as("the interrupted acquire").isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(InterruptedException.class);
+            assertThat(early).as("stamps sent ahead").hasValue(1);
+            assertThat(interrupts).as("interrupts right after the early stamp was taken").hasValue(1);
+            assertThat(openWaits(backend)).as("answers the waiter's store still waits for after its acquire ended")
+                    .isEmpty();
+            assertThat(raw.getChildren().forPath(parent)).as("nodes left when the interrupted acquire returned")
+                    .isEmpty();
+            long applied = TestServers.fence(raw, parent);
+            try (Lease next = holder.lock("x").tryAcquire().orElseThrow()) {
+                assertThat(next.fencingToken()).as("after the abandoned early stamp (fence %d)", applied)
+                        .isGreaterThan(applied).isGreaterThan(held.fencingToken());
             }
         }
     }
