@@ -18,7 +18,8 @@ import java.util.Set;
 
 /**
  * The targets of issue #33, checked against counted costs, the runs at a 0.5 ms round trip and the growth curves:
- * a pair at the fewest round trips the protocol allows (one to acquire, one to release); client CPU and allocation
+ * a pair at the fewest round trips the protocol allows (one to acquire, one to release; three on ZooKeeper, which
+ * learns who is first only by a listing that no write can carry); client CPU and allocation
  * per pair below the other libraries'; at 0.5 ms uncontended-1 at least 0.95x raw on Redis and SQL, ZooKeeper at
  * least 1.1x Curator, Redis contended at least 3x Redisson, hand-off p99 within two round trips plus 1 ms (and, since
  * this host's own floor misses that, within the raw wake-up floor's p99 of the same run); round
@@ -66,17 +67,32 @@ public final class ScaleTargets {
         return out;
     }
 
+    /**
+     * Why a fenced ZooKeeper pair cannot take fewer than three round trips: a node learns it is first only from a
+     * listing, a transaction takes no reads, and the token may be written only once the listing showed us first.
+     */
+    private static final String ZOOKEEPER_PAIR = "one to queue and list in one burst, one to write the token the"
+            + " listing allows, since a transaction takes no reads, one to release; Curator's unfenced pair takes 3 too";
+
+    /** The fewest round trips a fenced pair takes on {@code store}'s protocol. */
+    static int fewestRoundTrips(String store) {
+        return store.equals("zookeeper") ? 3 : 2;
+    }
+
     private static void costTargets(StoreResult store, List<TargetCheck> out) {
         Optional<CostResult> pair = cost(store, Role.DISTLOCK, CostProbe.PAIR);
         if (pair.isEmpty()) {
             return;
         }
         double rt = pair.get().median(OpCost::roundTrips);
-        out.add(new TargetCheck(store.store(), "pair: distlock at the fewest round trips the protocol allows (2: "
-                + "one to acquire, one to release)", String.format(Locale.ROOT, "%.2f round trips, %.2f server "
-                + "requests per pair", rt, pair.get().median(OpCost::requests)),
-                rt <= 2.05 ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
-                rt <= 2.05 ? "" : String.format(Locale.ROOT, "%.2f round trips over", rt - 2), null, null, rt));
+        int fewest = fewestRoundTrips(store.store());
+        out.add(new TargetCheck(store.store(), "pair: distlock at the fewest round trips the protocol allows ("
+                + fewest + ": " + (fewest == 2 ? "one to acquire, one to release" : ZOOKEEPER_PAIR) + ")",
+                String.format(Locale.ROOT, "%.2f round trips, %.2f server requests per pair", rt,
+                        pair.get().median(OpCost::requests)),
+                rt <= fewest + 0.05 ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                rt <= fewest + 0.05 ? "" : String.format(Locale.ROOT, "%.2f round trips over", rt - fewest), null,
+                null, rt));
         for (String figure : List.of("client CPU", "client allocation")) {
             List<String> worse = new ArrayList<>();
             List<String> measured = new ArrayList<>();

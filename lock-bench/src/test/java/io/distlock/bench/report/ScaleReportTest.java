@@ -64,6 +64,26 @@ class ScaleReportTest {
     }
 
     @Test
+    void aZooKeeperPairIsJudgedAgainstThreeRoundTripsAndAnyOtherStoresAgainstTwo() {
+        StoreResult zookeeper = new StoreResult("zookeeper", "test");
+        CostResult three = new CostResult("distlock", Role.DISTLOCK, CostProbe.PAIR);
+        three.add(cost(3.01, 300, 18000));
+        zookeeper.costs().add(three);
+        StoreResult redis = new StoreResult("redis", "test");
+        CostResult alsoThree = new CostResult("distlock", Role.DISTLOCK, CostProbe.PAIR);
+        alsoThree.add(cost(3.01, 50, 2000));
+        redis.costs().add(alsoThree);
+        String md = MarkdownReport.render(new BenchReport(Instant.parse("2026-12-01T12:00:00Z"), 0.1, "cmd",
+                "machine", 0, 0, "settings", Map.of(), List.of(zookeeper, redis), List.of(), List.of(), "abc1234",
+                List.of(), List.of()));
+
+        assertThat(md).containsPattern("\\| zookeeper \\| pair: distlock at the fewest round trips the protocol allows"
+                + " \\(3: one to queue and list.*\\| 3.01 round trips.*\\| met \\|")
+                .containsPattern("\\| redis \\| pair: distlock at the fewest round trips the protocol allows"
+                + " \\(2: one to acquire, one to release\\).*\\| \\*\\*missed\\*\\*, 1.01 round trips over");
+    }
+
+    @Test
     void waitersTableGivesTheFewestAndMostAcquisitionsOfOneClient() {
         String md = MarkdownReport.render(report());
 
