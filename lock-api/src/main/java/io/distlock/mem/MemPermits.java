@@ -1,5 +1,6 @@
 package io.distlock.mem;
 
+import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.LockInfo;
 import io.distlock.spi.OwnerTokens;
@@ -54,7 +55,8 @@ final class MemPermits {
     private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
-        return PermitWaits.acquire(signals, name, wait, () -> attempt(name, permits, leaseTime));
+        return PermitWaits.acquire(signals, name, wait, Backoff::pollNanos,
+                () -> attempt(name, permits, leaseTime));
     }
 
     /**

@@ -72,7 +72,8 @@ final class JdbcPermits {
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         ensureTable();
         long micros = micros(leaseTime);
-        return PermitWaits.acquire(signals, name, wait, () -> {
+        // polled as the store's locks are (distlock.pollMinMillis..pollMaxMillis); a permit's holder TTL is unknown
+        return PermitWaits.acquire(signals, name, wait, failures -> backend.pollDelayNanos(failures, -1), () -> {
             Grant grant = attempt(name, permits, micros);
             if (grant == null && !wait.isNone()) {
                 remote.permitWaiting(name); // a waiting acquire found it full: ask other processes to tell

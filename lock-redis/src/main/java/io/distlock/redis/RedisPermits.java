@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Arguments;
+import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
@@ -99,7 +100,8 @@ final class RedisPermits {
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         // an attempt that does not wait leaves no waiting marker: no release need publish for it
         String margin = wait.isNone() ? NO_MARKER : waiterMarginMs;
-        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, leaseTime, margin));
+        return PermitWaits.acquire(signals, SIGNAL + name, wait, Backoff::pollNanos,
+                () -> attempt(name, permits, leaseTime, margin));
     }
 
     private Grant attempt(String name, int permits, Duration leaseTime, String waiterMargin) {

@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Arguments;
+import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
@@ -100,7 +101,8 @@ final class RedlockPermits {
     }
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
-        return PermitWaits.acquire(signals, SIGNAL + name, wait, () -> attempt(name, permits, leaseTime));
+        return PermitWaits.acquire(signals, SIGNAL + name, wait, Backoff::pollNanos,
+                () -> attempt(name, permits, leaseTime));
     }
 
     private Grant attempt(String name, int permits, Duration leaseTime) {

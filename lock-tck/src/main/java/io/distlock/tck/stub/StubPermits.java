@@ -1,5 +1,6 @@
 package io.distlock.tck.stub;
 
+import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OwnerTokens;
 import io.distlock.spi.PermitBackend;
@@ -72,7 +73,8 @@ final class StubPermits implements PermitBackend {
 
     @Override
     public Grant acquirePermit(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
-        Grant grant = PermitWaits.acquire(shared.signals, name, wait, () -> attempt(name, permits, leaseTime));
+        Grant grant = PermitWaits.acquire(shared.signals, name, wait, Backoff::pollNanos,
+                () -> attempt(name, permits, leaseTime));
         if (grant != null) {
             client.probeAt("permitGranted", name, grant);
         }
