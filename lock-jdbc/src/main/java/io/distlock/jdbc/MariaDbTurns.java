@@ -23,8 +23,9 @@ import javax.sql.DataSource;
  * Turns across processes on MariaDB, where no message reaches another client: the stores that wait for a name queue
  * server-side in {@code GET_LOCK} on a turn lock named after it, each on a connection of its own outside the pool,
  * and only the store at the head of the queue tries the lock; the store that took the lock through its turn keeps
- * the turn lock while it holds the lock and releases it right after its release, which wakes the next store at once
- * (as Curator's predecessor watch does on ZooKeeper), and queues again if it asks for the name again at once, so it
+ * the turn lock while it holds the lock and frees it in its release statement itself, sent on the turn's connection,
+ * which wakes the next store while the release commits (as Curator's predecessor watch does on ZooKeeper), and
+ * queues again if it asks for the name again at once, so it
  * does not take the lock back before the store whose turn it is. A store that releases a lock it took without a turn
  * while another store holds the turn learns so from its release statement (same round trip) and queues too.
  *
@@ -178,6 +179,11 @@ final class MariaDbTurns implements RemoteWakeups {
         if (unsupported) {
             return RemoteWakeups.super.release(c, dialect, name, token);
         }
+        Turn t = turns.get(name);
+        Connection own = t == null ? null : t.lend();
+        if (own != null) {
+            return releaseInTurn(t, own, name, token);
+        }
         try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql()
                 + " AND LAST_INSERT_ID(COALESCE(IS_USED_LOCK(" + TURN_LOCK + "), 0) + 1) > 0",
                 Statement.RETURN_GENERATED_KEYS)) {
@@ -205,6 +211,37 @@ final class MariaDbTurns implements RemoteWakeups {
             return true;
         }
     }
+
+    /**
+     * The release of a lock this store holds through its turn, on the turn's own connection: the statement frees the
+     * turn lock too ({@link #RELEASE_IN_TURN}), so the next store in the queue is woken by the release itself, while
+     * it commits, not one round trip after it (the worker's {@code RELEASE_LOCK}). Its attempt then waits for the row
+     * until the release commits and finds it free. A release that matched no row (the lease was lost) left the turn
+     * lock alone: the worker frees it as before.
+     */
+    private boolean releaseInTurn(Turn t, Connection own, String name, String token) throws SQLException {
+        boolean released = false;
+        try (PreparedStatement ps = own.prepareStatement(String.format(RELEASE_IN_TURN, table))) {
+            ps.setString(1, t.key);
+            ps.setString(2, name);
+            ps.setString(3, token);
+            released = ps.executeUpdate() == 1;
+            return released;
+        } finally {
+            t.lentBack(released);
+        }
+    }
+
+    /**
+     * The release statement sent on a turn's connection, for the table ({@code %s}), parameters: the turn key, the
+     * name, the token. As the dialect's release, but with {@code UTC_TIMESTAMP(3)} for {@code NOW(3)} (a turn's
+     * connection is not set to UTC as the pool's are), and {@code RELEASE_LOCK} of the turn lock evaluated in the
+     * assignments: only for the matched row (one row matched means the turn lock is free), while the statement holds
+     * the row, before it commits.
+     */
+    static final String RELEASE_IN_TURN = "UPDATE %s SET owner_token = NULL, expires_at = NULL,"
+            + " owner = NULL + RELEASE_LOCK(" + TURN_LOCK + ")"
+            + " WHERE name = ? AND owner_token = ? AND expires_at > UTC_TIMESTAMP(3)";
 
     @Override
     public long headDelayNanos(String name) {
@@ -265,6 +302,10 @@ final class MariaDbTurns implements RemoteWakeups {
         /** Others wanted the name: a store queued ahead of us, or the lock was held when our turn came. */
         private boolean contended;
         private int headPolls;
+        /** The connection is lent to this store's release statement ({@link #lend}): the worker does not use it. */
+        private boolean lent;
+        /** That release statement freed the turn lock: the worker does not send {@code RELEASE_LOCK}. */
+        private boolean freed;
         volatile Thread worker;
         volatile Connection connection;
 
@@ -315,6 +356,49 @@ final class MariaDbTurns implements RemoteWakeups {
                         lastAttempt = now;
                         return -1;
                 }
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        /**
+         * The turn's connection, lent to the release of the lock this store holds through this turn, or null (no such
+         * holder, or the connection is busy): the worker waits in {@link #holdTurn} meanwhile, and does not use it
+         * until {@link #lentBack}.
+         */
+        Connection lend() {
+            guard.lock();
+            try {
+                Connection c = connection;
+                if (state != State.HOLDING || lent || closed || c == null) {
+                    return null;
+                }
+                lent = true;
+                return c;
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        /** The release that borrowed the connection is done; {@code freedTurn}: it freed the turn lock. */
+        void lentBack(boolean freedTurn) {
+            guard.lock();
+            try {
+                lent = false;
+                freed |= freedTurn;
+                changed.signalAll();
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        /** Whether a release statement freed the turn lock since the last call. */
+        private boolean takeFreed() {
+            guard.lock();
+            try {
+                boolean was = freed;
+                freed = false;
+                return was;
             } finally {
                 guard.unlock();
             }
@@ -394,9 +478,11 @@ final class MariaDbTurns implements RemoteWakeups {
                         continue;
                     }
                     boolean again = holdTurn(free);
-                    try (PreparedStatement ps = c.prepareStatement("DO RELEASE_LOCK(" + TURN_LOCK + ")")) {
-                        ps.setString(1, key);
-                        ps.execute();
+                    if (!takeFreed()) {
+                        try (PreparedStatement ps = c.prepareStatement("DO RELEASE_LOCK(" + TURN_LOCK + ")")) {
+                            ps.setString(1, key);
+                            ps.execute();
+                        }
                     }
                     if (!again || !afterPass()) {
                         return;
@@ -459,6 +545,11 @@ final class MariaDbTurns implements RemoteWakeups {
                     } else {
                         changed.awaitNanos(INTEREST_CHECK_NANOS); // a waiter that gives up says nothing
                     }
+                }
+                while (lent) {
+                    // a release statement runs on this connection; it is bounded by the socket timeout, and hands
+                    // the connection back (lentBack) however it ends
+                    changed.await();
                 }
                 boolean passing = state == State.PASSING;
                 state = State.PASSING;
