@@ -77,6 +77,13 @@ final class MariaDbTurns implements RemoteWakeups {
     private volatile boolean closed;
     /** Set once a connection shows a server other than MariaDB (turns not tried on MySQL): polling only. */
     private volatile boolean unsupported;
+    /**
+     * {@code DATABASE()} of this store's connections, read once after its first release (one extra request in the
+     * store's life), or null until then; all connections of a store open the same database.
+     */
+    private volatile String database;
+    /** {@link #database} was read (it may be null: no database selected, and the server names the turn lock). */
+    private volatile boolean databaseRead;
 
     /**
      * Turns for the lock table {@code table}; {@code direct} opens the workers' connections (outside the pool). A
@@ -111,6 +118,32 @@ final class MariaDbTurns implements RemoteWakeups {
             return HexFormat.of().formatHex(sha.digest(name.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    /**
+     * The value of {@link #TURN_LOCK} for {@code name} on database {@code db}, computed here: the release of a lock
+     * nobody waits for then sends the turn lock's name, and the server only looks it up ({@code SHA2} over
+     * {@code CONCAT(CAST(DATABASE() AS BINARY), ?)} cost it about 30 us per release, a tenth of the gap to the raw
+     * upsert and update). {@code CAST(DATABASE() AS BINARY)} is the name's bytes in the connection's character set,
+     * utf8mb4, as UTF-8 here; {@code SHA2} answers lowercase hex, as {@link HexFormat#of()}.
+     */
+    static String turnLock(String db, String key) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(db.getBytes(StandardCharsets.UTF_8));
+            byte[] digest = sha.digest(key.getBytes(StandardCharsets.US_ASCII));
+            return "distlock:" + HexFormat.of().formatHex(digest).substring(0, 40);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+
+    /** {@code DATABASE()} of {@code c}, as the server names it (the URL's spelling may differ from it). */
+    private static String databaseOf(Connection c) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT DATABASE()")) {
+            return rs.next() ? rs.getString(1) : null;
         }
     }
 
@@ -184,13 +217,22 @@ final class MariaDbTurns implements RemoteWakeups {
         if (own != null) {
             return releaseInTurn(t, own, name, token);
         }
+        boolean read = databaseRead;
+        String db = database;
+        boolean named = read && db != null;
         try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql()
-                + " AND LAST_INSERT_ID(COALESCE(IS_USED_LOCK(" + TURN_LOCK + "), 0) + 1) > 0",
+                + " AND LAST_INSERT_ID(COALESCE(IS_USED_LOCK(" + (named ? "?" : TURN_LOCK) + "), 0) + 1) > 0",
                 Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, name);
             ps.setString(2, token);
-            ps.setString(3, turnKey(name));
-            if (ps.executeUpdate() != 1) {
+            ps.setString(3, named ? turnLock(db, turnKey(name)) : turnKey(name));
+            int rows = ps.executeUpdate();
+            if (!read) {
+                // once per store: its later releases name the turn lock themselves
+                database = databaseOf(c);
+                databaseRead = true;
+            }
+            if (rows != 1) {
                 return false;
             }
             long used = 0;

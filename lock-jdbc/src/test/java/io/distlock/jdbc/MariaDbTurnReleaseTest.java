@@ -128,6 +128,26 @@ class MariaDbTurnReleaseTest {
         }
     }
 
+    /**
+     * The turn lock's name computed in the store (a release sends it, once the store knows its database) is the one
+     * the server computes from {@link MariaDbTurns#TURN_LOCK}, which GET_LOCK and stores of earlier versions use.
+     */
+    @Test
+    void theTurnLockNamedInTheStoreIsTheOneTheServerNames() throws SQLException {
+        MariaDbTurns turns = new MariaDbTurns(null, table, null, 1, 1, 1000, "test");
+        for (String name : new String[] {"a", "orders:42", "ünïcödé ☃", "x".repeat(255)}) {
+            String key = turns.turnKey(name);
+            try (PreparedStatement ps = watch.prepareStatement("SELECT DATABASE(), " + MariaDbTurns.TURN_LOCK)) {
+                ps.setString(1, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(MariaDbTurns.turnLock(rs.getString(1), key)).as("turn lock of %s", name)
+                            .isEqualTo(rs.getString(2));
+                }
+            }
+        }
+    }
+
     /** Whether a connection holds the turn lock of {@code key}. */
     private boolean turnHeld(String key) throws SQLException {
         try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
