@@ -63,7 +63,8 @@ interface RemoteWakeups extends AutoCloseable {
     /**
      * Frees the row of {@code name} if {@code token} still holds it, on {@code c}, in one statement; answers whether
      * it did. By default the dialect's release statement; a store may also read from the same statement whether
-     * another store waits for a turn at the name.
+     * another store waits for a turn at the name, or send it on a connection of its own that holds the name's turn
+     * and free the turn in the same statement (MariaDB's turns).
      */
     default boolean release(java.sql.Connection c, SqlDialect dialect, String name, String token)
             throws java.sql.SQLException {
