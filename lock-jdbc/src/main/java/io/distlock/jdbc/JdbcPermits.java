@@ -70,7 +70,17 @@ final class JdbcPermits {
     }
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
-        ensureTable();
+        try {
+            ensureTable();
+        } catch (StoreUnavailableException e) {
+            if (Thread.interrupted()) { // interrupted while another store of this JVM created the table (S73)
+                InterruptedException interrupted = new InterruptedException(
+                        "interrupted while waiting for a permit of semaphore " + Arguments.quoted(name));
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+            throw e;
+        }
         long micros = micros(leaseTime);
         // polled as the store's locks are (distlock.pollMinMillis..pollMaxMillis); a permit's holder TTL is unknown
         return PermitWaits.acquire(signals, name, wait, failures -> backend.pollDelayNanos(failures, -1), () -> {
