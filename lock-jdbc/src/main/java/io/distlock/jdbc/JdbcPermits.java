@@ -370,7 +370,8 @@ final class JdbcPermits {
 
     private void createIfMissing() {
         backend.withConnection("creating the permit table " + table,
-                c -> SchemaChanges.alone(c, table, socketTimeoutMillis, this::createIfMissing));
+                c -> SchemaChanges.alone(c, table, socketTimeoutMillis,
+                        alone -> dialect.boundingLockWaits(alone, socketTimeoutMillis, this::createIfMissing)));
     }
 
     private Void createIfMissing(Connection c) throws SQLException {
