@@ -70,7 +70,17 @@ final class JdbcPermits {
     }
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
-        ensureTable();
+        try {
+            ensureTable();
+        } catch (StoreUnavailableException e) {
+            if (Thread.interrupted()) { // interrupted while another store of this JVM created the table (S73)
+                InterruptedException interrupted = new InterruptedException(
+                        "interrupted while waiting for a permit of semaphore " + Arguments.quoted(name));
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+            throw e;
+        }
         long micros = micros(leaseTime);
         // polled as the store's locks are (distlock.pollMinMillis..pollMaxMillis); a permit's holder TTL is unknown
         return PermitWaits.acquire(signals, name, wait, failures -> backend.pollDelayNanos(failures, -1), () -> {
@@ -360,7 +370,8 @@ final class JdbcPermits {
 
     private void createIfMissing() {
         backend.withConnection("creating the permit table " + table,
-                c -> SchemaChanges.alone(c, table, socketTimeoutMillis, this::createIfMissing));
+                c -> SchemaChanges.alone(c, table, socketTimeoutMillis,
+                        alone -> dialect.boundingLockWaits(alone, socketTimeoutMillis, this::createIfMissing)));
     }
 
     private Void createIfMissing(Connection c) throws SQLException {

@@ -197,6 +197,39 @@ final class PostgresDialect extends SqlDialect {
         return state.equals("40001") || state.equals("40P01") || state.equals("55P03") || state.equals("23505");
     }
 
+    /**
+     * A backend waiting for a lock notices its client's departure only when it next writes to it, so a probe or
+     * create blocked by another session's lock on the table (an open transaction's {@code LOCK TABLE}, an uncommitted
+     * create of the name) would wait on, holding a connection slot, after the store gave up: the session's
+     * {@code statement_timeout} is set a little under the client's bound for {@code change}, and reset after. Its
+     * cancellation (57014) is reported as the timeout it is.
+     */
+    @Override
+    <T> T boundingLockWaits(Connection c, long millis, JdbcBackend.SqlWork<T> change) throws SQLException {
+        try (java.sql.Statement st = c.createStatement()) {
+            st.execute("SELECT set_config('statement_timeout', '" + Math.max(1, millis - millis / 10) + "', false)");
+        }
+        T result;
+        try {
+            result = change.run(c);
+        } catch (SQLException e) {
+            SQLException reported = !sqlState(e).equals("57014") ? e : new java.sql.SQLTimeoutException(
+                    "the database kept a table's probe or creation waiting for more than "
+                            + (millis - millis / 10) + " ms (another session holding a lock on the table?): "
+                            + e.getMessage(), "57014", e);
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute("RESET statement_timeout");
+            } catch (SQLException reset) {
+                reported.addSuppressed(reset);
+            }
+            throw reported;
+        }
+        try (java.sql.Statement st = c.createStatement()) {
+            st.execute("RESET statement_timeout");
+        }
+        return result;
+    }
+
     @Override
     boolean isMissingTable(SQLException e) {
         return sqlState(e).equals("42P01");

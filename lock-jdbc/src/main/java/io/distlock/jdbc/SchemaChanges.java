@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -10,16 +11,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * Lets one store of this JVM at a time probe and create a given table of a database. H2 2.3 breaks when one session
  * creates a table while another creates or reads it: a {@code ConcurrentModificationException} from H2's own code, or
  * an in-memory database closed under the reader (DEFECTS S67). Other processes' creates still race; the installers
- * take a create that lost to another as done. The locks are striped, so opening stores on ever new tables keeps none.
+ * take a create that lost to another as done. One turn per table of a database, kept only while a store asks for it
+ * or holds it: a creation the database blocks (up to the socket timeout) holds up the stores of that table only, never
+ * those of another table that shared a stripe with it (DEFECTS S72), and opening stores on ever new tables keeps none.
  */
 final class SchemaChanges {
 
-    private static final ReentrantLock[] STRIPES = new ReentrantLock[64];
+    /** The turns asked for or held, by database URL and table; a lock key only, never shown. */
+    private static final ConcurrentHashMap<String, Turn> TURNS = new ConcurrentHashMap<>();
 
-    static {
-        for (int i = 0; i < STRIPES.length; i++) {
-            STRIPES[i] = new ReentrantLock();
-        }
+    /** One table's turn and how many stores ask for it or hold it (changed only inside the map's compute). */
+    private static final class Turn {
+        final ReentrantLock lock = new ReentrantLock();
+        int users;
     }
 
     private SchemaChanges() {
@@ -27,25 +31,40 @@ final class SchemaChanges {
 
     /**
      * Runs {@code change} on {@code c} while no other store of this JVM runs one for {@code table} of the same
-     * database; waits for that at most {@code boundMillis}, then fails with a {@link SQLTimeoutException}.
+     * database; waits for that at most {@code boundMillis}, then fails with a {@link SQLTimeoutException}. An interrupt
+     * of that wait fails the same way with the thread's interrupt flag kept, for the caller to raise.
      */
     static <T> T alone(Connection c, String table, long boundMillis, JdbcBackend.SqlWork<T> change)
             throws SQLException {
-        String database = c.getMetaData().getURL(); // a lock key only: never shown
-        ReentrantLock lock = STRIPES[Math.floorMod((database + '\u0000' + table).hashCode(), STRIPES.length)];
+        String key = c.getMetaData().getURL() + '\u0000' + table; // a lock key only: never shown
+        Turn turn = TURNS.compute(key, (k, t) -> {
+            Turn used = t == null ? new Turn() : t;
+            used.users++;
+            return used;
+        });
         try {
-            if (!lock.tryLock(boundMillis, TimeUnit.MILLISECONDS)) {
-                throw new SQLTimeoutException("another store of this process has been creating table " + table
-                        + " for more than " + boundMillis + " ms");
+            try {
+                if (!turn.lock.tryLock(boundMillis, TimeUnit.MILLISECONDS)) {
+                    throw new SQLTimeoutException("another store of this process has been creating table " + table
+                            + " for more than " + boundMillis + " ms");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLTimeoutException("interrupted while another store of this process created table "
+                        + table, e);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLTimeoutException("interrupted while another store of this process created table " + table, e);
-        }
-        try {
-            return change.run(c);
+            try {
+                return change.run(c);
+            } finally {
+                turn.lock.unlock();
+            }
         } finally {
-            lock.unlock();
+            TURNS.computeIfPresent(key, (k, t) -> --t.users == 0 ? null : t);
         }
+    }
+
+    /** How many tables have a turn kept: for tests. */
+    static int turnsKept() {
+        return TURNS.size();
     }
 }

@@ -37,7 +37,8 @@ final class SchemaInstaller {
     /** Probes the table and creates it if missing and {@code create} is true, one store of this JVM at a time. */
     void ensureTable(boolean create) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            SchemaChanges.alone(c, table, boundMillis, alone -> ensure(alone, create));
+            SchemaChanges.alone(c, table, boundMillis,
+                    alone -> dialect.boundingLockWaits(alone, boundMillis, bounded -> ensure(bounded, create)));
         }
     }
 

@@ -202,6 +202,16 @@ abstract class SqlDialect {
                 + " WHERE name LIKE ? ESCAPE '!' AND " + held() + " ORDER BY name LIMIT ?";
     }
 
+    /**
+     * Runs {@code change} (a table's probe and creation) on {@code c} so that the database itself gives up waiting
+     * for another session's lock on the table after about {@code millis}, as the client does at its socket timeout: a
+     * server that would wait on after the client left keeps a session for each store that tried. Nothing by default
+     * (MariaDB notices the client's departure during such a wait; H2 is in the client's hands).
+     */
+    <T> T boundingLockWaits(Connection c, long millis, JdbcBackend.SqlWork<T> change) throws SQLException {
+        return change.run(c);
+    }
+
     /** A query that fails with a missing-table error if the lock table does not exist. */
     String probeSql() {
         return "SELECT name, owner_token, fence, expires_at, owner, acquired_at FROM " + table + " WHERE 1 = 0";
