@@ -636,6 +636,14 @@ final class MariaDbTurns implements RemoteWakeups {
             discard(c);
             return null;
         }
+        try {
+            // a release runs on this connection (RELEASE_IN_TURN): it must commit at once, as on the pool's
+            // connections, whatever the URL asks of the driver (autocommit=false) or the server's sessions begin with
+            c.setAutoCommit(true);
+        } catch (SQLException | RuntimeException e) {
+            discard(c);
+            throw e;
+        }
         return c;
     }
 

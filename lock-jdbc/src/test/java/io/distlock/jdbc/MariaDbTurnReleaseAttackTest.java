@@ -1,0 +1,87 @@
+package io.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.LockStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Attacks on the release a MariaDB store sends on its turn's own connection (the statement that frees the turn lock
+ * too, {@link MariaDbTurns#RELEASE_IN_TURN}), against the machine's MariaDB: that connection is not one of the pool's,
+ * so whatever the pool sets up on its connections (autocommit, the session's settings) it may lack.
+ */
+@ExtendWith(Databases.class)
+class MariaDbTurnReleaseAttackTest {
+
+    private static final Duration WITHIN = Duration.ofSeconds(10);
+
+    private final String table = Databases.uniqueTable("turnatk");
+    private final String uri = Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+            + "&distlock.pollMaxMillis=60000&distlock.socketTimeoutMillis=4000");
+    private final ExecutorService waiter = Executors.newSingleThreadExecutor();
+    private Connection watch;
+
+    @BeforeEach
+    void connect() throws SQLException {
+        watch = DriverManager.getConnection(JdbcSettings.parse(io.distlock.spi.StoreUri.parse(uri)).driverUrl());
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        waiter.shutdownNow();
+        assertThat(waiter.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        watch.close();
+    }
+
+    /**
+     * A URL that asks the driver for connections without autocommit ({@code autocommit=false}, a MariaDB client
+     * option): the pool turns autocommit on for its connections, and a release on a turn's connection must be
+     * committed as well, or the row stays locked (and held, to everyone else) by a transaction nobody commits.
+     */
+    @Test
+    void aReleaseInATurnCommitsOnAUrlThatTurnsAutocommitOff() throws Exception {
+        String name = "turn-autocommit";
+        String off = uri + "&autocommit=false";
+        try (LockStore a = LockStore.open(uri + "&connectionAttributes=ac:a");
+                LockStore b = LockStore.open(off + "&connectionAttributes=ac:b")) {
+            Lease first = a.lock(name).acquire();
+            Future<Lease> byB = waiter.submit(() -> b.lock(name).tryAcquire(WITHIN).orElse(null));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(name));
+            first.release();
+            Lease held = byB.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(held).as("b took the lock through its turn").isNotNull();
+            held.release();
+            long start = System.nanoTime();
+            Optional<Lease> again = a.lock(name).tryAcquire();
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(again).as("a single try after b's release (took %d ms)", millis).isPresent();
+            again.get().release();
+        }
+    }
+
+    private boolean turnHeld(String name) throws SQLException {
+        String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
+        try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getObject(1) != null;
+            }
+        }
+    }
+}
