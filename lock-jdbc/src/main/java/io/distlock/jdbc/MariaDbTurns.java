@@ -215,7 +215,11 @@ final class MariaDbTurns implements RemoteWakeups {
         Turn t = turns.get(name);
         Connection own = t == null ? null : t.lend();
         if (own != null) {
-            return releaseInTurn(t, own, name, token);
+            try {
+                return releaseInTurn(t, own, name, token);
+            } catch (SQLException e) {
+                return releaseAfterBrokenTurn(e, c, dialect, name, token);
+            }
         }
         boolean read = databaseRead;
         String db = database;
@@ -272,6 +276,31 @@ final class MariaDbTurns implements RemoteWakeups {
         } finally {
             t.lentBack(released);
         }
+    }
+
+    /**
+     * The release in a turn failed with {@code e}: a turn's connection sits idle as long as the lock is held (past
+     * the server's {@code wait_timeout}, a proxy's idle cut, an operator's {@code KILL}), and the pool's checks before
+     * use never see it. If it broke (not a timeout: the statement may still run on the server, and a second one would
+     * wait for it), the release is sent again on the pool's connection {@code c}: the row freed there is the release
+     * (the first statement never committed, or the row would not match); a row no longer ours leaves the outcome
+     * unknown, and {@code e} is thrown as before. Any other failure is thrown as it is.
+     */
+    private static boolean releaseAfterBrokenTurn(SQLException e, Connection c, SqlDialect dialect, String name,
+            String token) throws SQLException {
+        if (!SqlFailures.isUnavailable(e) || SqlFailures.isTimeout(e)) {
+            throw e;
+        }
+        try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            if (ps.executeUpdate() == 1) {
+                return true;
+            }
+        } catch (SQLException again) {
+            e.addSuppressed(again);
+        }
+        throw e;
     }
 
     /**

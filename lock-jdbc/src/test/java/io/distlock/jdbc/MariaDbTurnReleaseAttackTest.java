@@ -75,6 +75,49 @@ class MariaDbTurnReleaseAttackTest {
         }
     }
 
+    /**
+     * The turn's connection sits idle while the store holds the lock through the turn, for as long as it holds it:
+     * longer than the server's {@code wait_timeout}, a proxy's idle cut, or until an operator kills it. The pool
+     * checks its connections before use; a release on a turn connection that died meanwhile must still free the row
+     * (the database is fine), not fail and leave the lock to the lease's end.
+     */
+    @Test
+    void aReleaseInATurnWhoseConnectionDiedWhileHeldStillFreesTheLock() throws Exception {
+        String name = "turn-killed";
+        try (LockStore a = LockStore.open(uri + "&connectionAttributes=kill:a");
+                LockStore b = LockStore.open(uri + "&connectionAttributes=kill:b")) {
+            Lease first = a.lock(name).acquire();
+            Future<Lease> byB = waiter.submit(() -> b.lock(name).tryAcquire(WITHIN).orElse(null));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(name));
+            first.release();
+            Lease held = byB.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(held).as("b took the lock through its turn").isNotNull();
+            long turnConnection = turnHolder(name);
+            try (PreparedStatement kill = watch.prepareStatement("KILL CONNECTION " + turnConnection)) {
+                kill.execute();
+            }
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> !turnHeld(name));
+            held.release();
+            Optional<Lease> again = a.lock(name).tryAcquire();
+            assertThat(again).as("a single try after b's release").isPresent();
+            again.get().release();
+        }
+    }
+
+    /** The id of the connection that holds the turn lock of {@code name}. */
+    private long turnHolder(String name) throws SQLException {
+        String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
+        try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                long id = rs.getLong(1);
+                assertThat(rs.wasNull()).as("the turn lock is held").isFalse();
+                return id;
+            }
+        }
+    }
+
     private boolean turnHeld(String name) throws SQLException {
         String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
         try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
