@@ -305,8 +305,8 @@ final class MariaDbTurns implements RemoteWakeups {
 
     /**
      * The release statement sent on a turn's connection, for the table ({@code %s}), parameters: the turn key, the
-     * name, the token. As the dialect's release, but with {@code UTC_TIMESTAMP(3)} for {@code NOW(3)} (a turn's
-     * connection is not set to UTC as the pool's are), and {@code RELEASE_LOCK} of the turn lock evaluated in the
+     * name, the token. As the dialect's release, but with {@code UTC_TIMESTAMP(3)} for {@code NOW(3)} (the same
+     * on a turn's connection, whose clock {@link #SESSION_CLOCK} set as the pool's are), and {@code RELEASE_LOCK} of the turn lock evaluated in the
      * assignments: only for the matched row (one row matched means the turn lock is free), while the statement holds
      * the row, before it commits.
      */
@@ -651,6 +651,9 @@ final class MariaDbTurns implements RemoteWakeups {
         }
     }
 
+    /** Run on each turn connection when opened: the server's clock, in UTC, as on the pool's connections. */
+    private static final String SESSION_CLOCK = "SET time_zone = '+00:00', timestamp = DEFAULT";
+
     private Connection borrow() throws SQLException {
         synchronized (idle) {
             Connection c = idle.pollFirst();
@@ -667,8 +670,13 @@ final class MariaDbTurns implements RemoteWakeups {
         }
         try {
             // a release runs on this connection (RELEASE_IN_TURN): it must commit at once, as on the pool's
-            // connections, whatever the URL asks of the driver (autocommit=false) or the server's sessions begin with
+            // connections, whatever the URL asks of the driver (autocommit=false) or the server's sessions begin with,
+            // and read the server's clock, not one the URL set for the session (sessionVariables=timestamp=...), as
+            // the pool's connections do (SqlDialect.connectionInitSql)
             c.setAutoCommit(true);
+            try (Statement st = c.createStatement()) {
+                st.execute(SESSION_CLOCK);
+            }
         } catch (SQLException | RuntimeException e) {
             discard(c);
             throw e;

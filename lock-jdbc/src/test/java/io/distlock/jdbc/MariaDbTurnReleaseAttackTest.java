@@ -104,6 +104,32 @@ class MariaDbTurnReleaseAttackTest {
         }
     }
 
+    /**
+     * A URL whose sessions run a day ahead ({@code sessionVariables=timestamp=...}, as in {@link ClockSkewTest}):
+     * the pool resets every connection's clock to the server's ({@code timestamp = DEFAULT}), and a release sent on a
+     * turn's connection must compare the lease's end with that clock too, or a live lease reads as expired, the
+     * release matches nothing and the row stays held to the lease's end.
+     */
+    @Test
+    void aReleaseInATurnReadsTheServersClockOnAUrlWhoseSessionsRunAhead() throws Exception {
+        String name = "turn-skewed";
+        long dayAhead = System.currentTimeMillis() / 1000 + 86_400;
+        try (LockStore a = LockStore.open(uri + "&connectionAttributes=skew:a");
+                LockStore b = LockStore.open(uri + "&sessionVariables=timestamp=" + dayAhead
+                        + "&connectionAttributes=skew:b")) {
+            Lease first = a.lock(name).acquire();
+            Future<Lease> byB = waiter.submit(() -> b.lock(name).tryAcquire(WITHIN).orElse(null));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(name));
+            first.release();
+            Lease held = byB.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(held).as("b took the lock through its turn").isNotNull();
+            held.release();
+            Optional<Lease> again = a.lock(name).tryAcquire();
+            assertThat(again).as("a single try after b's release").isPresent();
+            again.get().release();
+        }
+    }
+
     /** The id of the connection that holds the turn lock of {@code name}. */
     private long turnHolder(String name) throws SQLException {
         String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
