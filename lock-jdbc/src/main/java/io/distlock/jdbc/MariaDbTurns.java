@@ -140,6 +140,21 @@ final class MariaDbTurns implements RemoteWakeups {
     }
 
 
+    /**
+     * Reads {@link #database} on {@code c}, once per store (its later releases name the turn lock themselves), after
+     * a release statement: the release is done whatever this read does, so its failure (a connection that broke just
+     * after the release answered) is no failure of the release: the next release reads again.
+     */
+    private void readDatabase(Connection c) {
+        try {
+            database = databaseOf(c);
+            databaseRead = true;
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.DEBUG, "store {0} could not read its database after a release, and reads it"
+                    + " after its next: {1}", store, e.toString());
+        }
+    }
+
     /** {@code DATABASE()} of {@code c}, as the server names it (the URL's spelling may differ from it). */
     private static String databaseOf(Connection c) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT DATABASE()")) {
@@ -232,9 +247,7 @@ final class MariaDbTurns implements RemoteWakeups {
             ps.setString(3, named ? turnLock(db, turnKey(name)) : turnKey(name));
             int rows = ps.executeUpdate();
             if (!read) {
-                // once per store: its later releases name the turn lock themselves
-                database = databaseOf(c);
-                databaseRead = true;
+                readDatabase(c);
             }
             if (rows != 1) {
                 return false;

@@ -130,6 +130,35 @@ class MariaDbTurnReleaseAttackTest {
         }
     }
 
+    /**
+     * A store's first release reads {@code DATABASE()} in a statement of its own, after the release committed (its
+     * later releases name the turn lock themselves): that statement's failure (here its answer lost until the
+     * socket timeout) must not turn a release that freed the row into a failed one.
+     */
+    @Test
+    void aFirstReleaseWhoseDatabaseReadFailsStillReportsTheRelease() throws Exception {
+        String name = "turn-dbread";
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(uri)) {
+            try (LockStore a = LockStore.open(proxy.route(uri).replace("socketTimeoutMillis=4000",
+                    "socketTimeoutMillis=1000"));
+                    LockStore b = LockStore.open(uri)) {
+                Lease held = a.lock(name).acquire();
+                proxy.dropRepliesFrom(java.util.regex.Pattern.compile("SELECT DATABASE\\(\\)"));
+                try {
+                    held.release();
+                } finally {
+                    proxy.passReplies();
+                }
+                Optional<Lease> again = b.lock(name).tryAcquire();
+                assertThat(again).as("the row was freed by the release").isPresent();
+                again.get().release();
+                // the connection whose read failed is not handed to a's next operation
+                Lease next = a.lock(name).tryAcquire().orElseThrow();
+                next.release();
+            }
+        }
+    }
+
     /** The id of the connection that holds the turn lock of {@code name}. */
     private long turnHolder(String name) throws SQLException {
         String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
