@@ -78,10 +78,11 @@ final class MariaDbTurns implements RemoteWakeups {
     /** Set once a connection shows a server other than MariaDB (turns not tried on MySQL): polling only. */
     private volatile boolean unsupported;
     /**
-     * {@code DATABASE()} of this store's connections, read once after its first release (one extra request in the
-     * store's life), or null until then; all connections of a store open the same database.
+     * {@code DATABASE()} of this store's connections as the bytes the server hashes ({@link #databaseOf}), read once
+     * after its first release (one extra request in the store's life), or null until then; all connections of a
+     * store open the same database.
      */
-    private volatile String database;
+    private volatile byte[] database;
     /** {@link #database} was read (it may be null: no database selected, and the server names the turn lock). */
     private volatile boolean databaseRead;
 
@@ -125,13 +126,13 @@ final class MariaDbTurns implements RemoteWakeups {
      * The value of {@link #TURN_LOCK} for {@code name} on database {@code db}, computed here: the release of a lock
      * nobody waits for then sends the turn lock's name, and the server only looks it up ({@code SHA2} over
      * {@code CONCAT(CAST(DATABASE() AS BINARY), ?)} cost it about 30 us per release, a tenth of the gap to the raw
-     * upsert and update). {@code CAST(DATABASE() AS BINARY)} is the name's bytes in the connection's character set,
-     * utf8mb4, as UTF-8 here; {@code SHA2} answers lowercase hex, as {@link HexFormat#of()}.
+     * upsert and update). {@code db} is the name's bytes as {@code CAST(DATABASE() AS BINARY)} gives them, the
+     * server's UTF-8 ({@link #databaseOf}); {@code SHA2} answers lowercase hex, as {@link HexFormat#of()}.
      */
-    static String turnLock(String db, String key) {
+    static String turnLock(byte[] db, String key) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(db.getBytes(StandardCharsets.UTF_8));
+            sha.update(db);
             byte[] digest = sha.digest(key.getBytes(StandardCharsets.US_ASCII));
             return "distlock:" + HexFormat.of().formatHex(digest).substring(0, 40);
         } catch (NoSuchAlgorithmException e) {
@@ -155,10 +156,20 @@ final class MariaDbTurns implements RemoteWakeups {
         }
     }
 
-    /** {@code DATABASE()} of {@code c}, as the server names it (the URL's spelling may differ from it). */
-    private static String databaseOf(Connection c) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT DATABASE()")) {
-            return rs.next() ? rs.getString(1) : null;
+    /** As {@link #turnLock(byte[], String)} for a database name {@code db} read as text (UTF-8 on the server). */
+    static String turnLock(String db, String key) {
+        return turnLock(db.getBytes(StandardCharsets.UTF_8), key);
+    }
+
+    /**
+     * {@code DATABASE()} of {@code c} as the bytes {@link #TURN_LOCK} hashes, or null if none is selected: read as
+     * bytes, not text, since a connection may read results in a character set that cannot spell the name
+     * (Connector/J's {@code characterSetResults=ISO-8859-1} reads a Cyrillic name back as question marks).
+     */
+    static byte[] databaseOf(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT CAST(DATABASE() AS BINARY)")) {
+            return rs.next() ? rs.getBytes(1) : null;
         }
     }
 
@@ -237,7 +248,7 @@ final class MariaDbTurns implements RemoteWakeups {
             }
         }
         boolean read = databaseRead;
-        String db = database;
+        byte[] db = database;
         boolean named = read && db != null;
         try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql()
                 + " AND LAST_INSERT_ID(COALESCE(IS_USED_LOCK(" + (named ? "?" : TURN_LOCK) + "), 0) + 1) > 0",

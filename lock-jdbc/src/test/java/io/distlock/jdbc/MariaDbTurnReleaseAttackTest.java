@@ -159,6 +159,40 @@ class MariaDbTurnReleaseAttackTest {
         }
     }
 
+    /**
+     * The turn lock's name a store computes from its database's name ({@link MariaDbTurns#databaseOf}) is the one the
+     * server computes from {@code CAST(DATABASE() AS BINARY)}, whatever character set the connection reads results
+     * in: through Connector/J with {@code characterSetResults=ISO-8859-1} a database named in Cyrillic reads back as
+     * question marks, and a release's probe named a turn lock nobody holds (the releasing store never learned that
+     * another store waited at the head of the queue, and took the lock back before it).
+     */
+    @Test
+    void theTurnLockNamedInTheStoreIsTheServersWhateverCharsetResultsComeIn() throws Exception {
+        String db = "dl_тест_" + Long.toHexString(System.nanoTime() & 0xffffff);
+        try (java.sql.Statement st = watch.createStatement()) {
+            st.execute("CREATE DATABASE `" + db + "`");
+        }
+        try {
+            String url = Databases.mysql().replaceFirst("\\?.*$", "").replaceFirst("/[^/]*$", "/"
+                    + java.net.URLEncoder.encode(db, java.nio.charset.StandardCharsets.UTF_8))
+                    + "?user=root&characterSetResults=ISO-8859-1";
+            String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey("orders:42");
+            try (Connection c = DriverManager.getConnection(url);
+                    PreparedStatement ps = c.prepareStatement("SELECT " + MariaDbTurns.TURN_LOCK)) {
+                ps.setString(1, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(MariaDbTurns.turnLock(MariaDbTurns.databaseOf(c), key))
+                            .as("the turn lock named in the store on database %s", db).isEqualTo(rs.getString(1));
+                }
+            }
+        } finally {
+            try (java.sql.Statement st = watch.createStatement()) {
+                st.execute("DROP DATABASE `" + db + "`");
+            }
+        }
+    }
+
     /** The id of the connection that holds the turn lock of {@code name}. */
     private long turnHolder(String name) throws SQLException {
         String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
