@@ -193,6 +193,72 @@ class MariaDbTurnReleaseAttackTest {
         }
     }
 
+    /**
+     * A release stuck on the turn's connection (an operator keeps the row locked) while its store is closed: the
+     * close and the release both return within bounds, the turn lock goes with the closed store, and once the
+     * operator lets go the lock is free by the lease's end at the latest (the release may still free it at once).
+     */
+    @Test
+    void aCloseWhileAReleaseWaitsOnTheTurnsConnectionIsBounded() throws Exception {
+        String name = "turn-close";
+        ExecutorService others = Executors.newFixedThreadPool(2);
+        try (LockStore a = LockStore.open(uri + "&connectionAttributes=close:a");
+                LockStore b = LockStore.open(uri + "&connectionAttributes=close:b")) { // closed twice: no-op
+            Lease first = a.lock(name).acquire();
+            Future<Lease> byB = waiter.submit(() -> b.lock(name, io.distlock.LockOptions.defaults()
+                    .withLeaseTime(Duration.ofSeconds(6))).tryAcquire(WITHIN).orElse(null));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(name));
+            first.release();
+            Lease held = byB.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(held).as("b took the lock through its turn").isNotNull();
+            watch.setAutoCommit(false);
+            try (PreparedStatement lockRow = watch.prepareStatement("SELECT name FROM " + table
+                    + " WHERE name = ? FOR UPDATE")) {
+                lockRow.setString(1, name);
+                lockRow.executeQuery().close();
+            }
+            Future<Object> release = others.submit(() -> {
+                try {
+                    held.release();
+                    return "released";
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            });
+            try (Connection look = DriverManager.getConnection(
+                    JdbcSettings.parse(io.distlock.spi.StoreUri.parse(uri)).driverUrl())) {
+                Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(5)).until(() -> {
+                    try (PreparedStatement ps = look.prepareStatement("SELECT COUNT(*) FROM"
+                            + " information_schema.PROCESSLIST WHERE INFO LIKE ? AND INFO LIKE '%RELEASE_LOCK%'")) {
+                        ps.setString(1, "UPDATE " + table + "%");
+                        try (ResultSet rs = ps.executeQuery()) {
+                            return rs.next() && rs.getInt(1) > 0;
+                        }
+                    }
+                });
+            }
+            long start = System.nanoTime();
+            Future<?> closing = others.submit(() -> {
+                b.close();
+                return null;
+            });
+            closing.get(20, TimeUnit.SECONDS);
+            Object outcome = release.get(20, TimeUnit.SECONDS);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            System.out.println("MariaDbTurnReleaseAttackTest: close took " + millis + " ms; release: " + outcome);
+            assertThat(millis).as("close and the stuck release, socket timeout 4 s").isLessThan(15_000);
+            watch.commit();
+            watch.setAutoCommit(true);
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(5)).until(() -> !turnHeld(name));
+            Optional<Lease> again = a.lock(name).tryAcquire(Duration.ofSeconds(8));
+            assertThat(again).as("a takes the lock by b's lease end at the latest").isPresent();
+            again.get().release();
+        } finally {
+            others.shutdownNow();
+            assertThat(others.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
     /** The id of the connection that holds the turn lock of {@code name}. */
     private long turnHolder(String name) throws SQLException {
         String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
