@@ -78,10 +78,11 @@ final class MariaDbTurns implements RemoteWakeups {
     /** Set once a connection shows a server other than MariaDB (turns not tried on MySQL): polling only. */
     private volatile boolean unsupported;
     /**
-     * {@code DATABASE()} of this store's connections, read once after its first release (one extra request in the
-     * store's life), or null until then; all connections of a store open the same database.
+     * {@code DATABASE()} of this store's connections as the bytes the server hashes ({@link #databaseOf}), read once
+     * after its first release (one extra request in the store's life), or null until then; all connections of a
+     * store open the same database.
      */
-    private volatile String database;
+    private volatile byte[] database;
     /** {@link #database} was read (it may be null: no database selected, and the server names the turn lock). */
     private volatile boolean databaseRead;
 
@@ -125,13 +126,13 @@ final class MariaDbTurns implements RemoteWakeups {
      * The value of {@link #TURN_LOCK} for {@code name} on database {@code db}, computed here: the release of a lock
      * nobody waits for then sends the turn lock's name, and the server only looks it up ({@code SHA2} over
      * {@code CONCAT(CAST(DATABASE() AS BINARY), ?)} cost it about 30 us per release, a tenth of the gap to the raw
-     * upsert and update). {@code CAST(DATABASE() AS BINARY)} is the name's bytes in the connection's character set,
-     * utf8mb4, as UTF-8 here; {@code SHA2} answers lowercase hex, as {@link HexFormat#of()}.
+     * upsert and update). {@code db} is the name's bytes as {@code CAST(DATABASE() AS BINARY)} gives them, the
+     * server's UTF-8 ({@link #databaseOf}); {@code SHA2} answers lowercase hex, as {@link HexFormat#of()}.
      */
-    static String turnLock(String db, String key) {
+    static String turnLock(byte[] db, String key) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(db.getBytes(StandardCharsets.UTF_8));
+            sha.update(db);
             byte[] digest = sha.digest(key.getBytes(StandardCharsets.US_ASCII));
             return "distlock:" + HexFormat.of().formatHex(digest).substring(0, 40);
         } catch (NoSuchAlgorithmException e) {
@@ -140,10 +141,35 @@ final class MariaDbTurns implements RemoteWakeups {
     }
 
 
-    /** {@code DATABASE()} of {@code c}, as the server names it (the URL's spelling may differ from it). */
-    private static String databaseOf(Connection c) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT DATABASE()")) {
-            return rs.next() ? rs.getString(1) : null;
+    /**
+     * Reads {@link #database} on {@code c}, once per store (its later releases name the turn lock themselves), after
+     * a release statement: the release is done whatever this read does, so its failure (a connection that broke just
+     * after the release answered) is no failure of the release: the next release reads again.
+     */
+    private void readDatabase(Connection c) {
+        try {
+            database = databaseOf(c);
+            databaseRead = true;
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.DEBUG, "store {0} could not read its database after a release, and reads it"
+                    + " after its next: {1}", store, e.toString());
+        }
+    }
+
+    /** As {@link #turnLock(byte[], String)} for a database name {@code db} read as text (UTF-8 on the server). */
+    static String turnLock(String db, String key) {
+        return turnLock(db.getBytes(StandardCharsets.UTF_8), key);
+    }
+
+    /**
+     * {@code DATABASE()} of {@code c} as the bytes {@link #TURN_LOCK} hashes, or null if none is selected: read as
+     * bytes, not text, since a connection may read results in a character set that cannot spell the name
+     * (Connector/J's {@code characterSetResults=ISO-8859-1} reads a Cyrillic name back as question marks).
+     */
+    static byte[] databaseOf(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT CAST(DATABASE() AS BINARY)")) {
+            return rs.next() ? rs.getBytes(1) : null;
         }
     }
 
@@ -215,10 +241,14 @@ final class MariaDbTurns implements RemoteWakeups {
         Turn t = turns.get(name);
         Connection own = t == null ? null : t.lend();
         if (own != null) {
-            return releaseInTurn(t, own, name, token);
+            try {
+                return releaseInTurn(t, own, name, token);
+            } catch (SQLException e) {
+                return releaseAfterBrokenTurn(e, c, dialect, name, token);
+            }
         }
         boolean read = databaseRead;
-        String db = database;
+        byte[] db = database;
         boolean named = read && db != null;
         try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql()
                 + " AND LAST_INSERT_ID(COALESCE(IS_USED_LOCK(" + (named ? "?" : TURN_LOCK) + "), 0) + 1) > 0",
@@ -228,9 +258,7 @@ final class MariaDbTurns implements RemoteWakeups {
             ps.setString(3, named ? turnLock(db, turnKey(name)) : turnKey(name));
             int rows = ps.executeUpdate();
             if (!read) {
-                // once per store: its later releases name the turn lock themselves
-                database = databaseOf(c);
-                databaseRead = true;
+                readDatabase(c);
             }
             if (rows != 1) {
                 return false;
@@ -275,9 +303,34 @@ final class MariaDbTurns implements RemoteWakeups {
     }
 
     /**
+     * The release in a turn failed with {@code e}: a turn's connection sits idle as long as the lock is held (past
+     * the server's {@code wait_timeout}, a proxy's idle cut, an operator's {@code KILL}), and the pool's checks before
+     * use never see it. If it broke (not a timeout: the statement may still run on the server, and a second one would
+     * wait for it), the release is sent again on the pool's connection {@code c}: the row freed there is the release
+     * (the first statement never committed, or the row would not match); a row no longer ours leaves the outcome
+     * unknown, and {@code e} is thrown as before. Any other failure is thrown as it is.
+     */
+    private static boolean releaseAfterBrokenTurn(SQLException e, Connection c, SqlDialect dialect, String name,
+            String token) throws SQLException {
+        if (!SqlFailures.isUnavailable(e) || SqlFailures.isTimeout(e)) {
+            throw e;
+        }
+        try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            if (ps.executeUpdate() == 1) {
+                return true;
+            }
+        } catch (SQLException again) {
+            e.addSuppressed(again);
+        }
+        throw e;
+    }
+
+    /**
      * The release statement sent on a turn's connection, for the table ({@code %s}), parameters: the turn key, the
-     * name, the token. As the dialect's release, but with {@code UTC_TIMESTAMP(3)} for {@code NOW(3)} (a turn's
-     * connection is not set to UTC as the pool's are), and {@code RELEASE_LOCK} of the turn lock evaluated in the
+     * name, the token. As the dialect's release, but with {@code UTC_TIMESTAMP(3)} for {@code NOW(3)} (the same
+     * on a turn's connection, whose clock {@link #SESSION_CLOCK} set as the pool's are), and {@code RELEASE_LOCK} of the turn lock evaluated in the
      * assignments: only for the matched row (one row matched means the turn lock is free), while the statement holds
      * the row, before it commits.
      */
@@ -622,6 +675,9 @@ final class MariaDbTurns implements RemoteWakeups {
         }
     }
 
+    /** Run on each turn connection when opened: the server's clock, in UTC, as on the pool's connections. */
+    private static final String SESSION_CLOCK = "SET time_zone = '+00:00', timestamp = DEFAULT";
+
     private Connection borrow() throws SQLException {
         synchronized (idle) {
             Connection c = idle.pollFirst();
@@ -635,6 +691,19 @@ final class MariaDbTurns implements RemoteWakeups {
             unsupported = true;
             discard(c);
             return null;
+        }
+        try {
+            // a release runs on this connection (RELEASE_IN_TURN): it must commit at once, as on the pool's
+            // connections, whatever the URL asks of the driver (autocommit=false) or the server's sessions begin with,
+            // and read the server's clock, not one the URL set for the session (sessionVariables=timestamp=...), as
+            // the pool's connections do (SqlDialect.connectionInitSql)
+            c.setAutoCommit(true);
+            try (Statement st = c.createStatement()) {
+                st.execute(SESSION_CLOCK);
+            }
+        } catch (SQLException | RuntimeException e) {
+            discard(c);
+            throw e;
         }
         return c;
     }
