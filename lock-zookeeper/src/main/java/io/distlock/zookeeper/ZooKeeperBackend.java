@@ -277,7 +277,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             while (true) {
                 if (ours == null) {
                     epoch = held.epoch();
-                    Created created = create(parent, budget);
+                    Created created = create(name, parent, budget);
                     ours = created.node();
                     listing = created.listing();
                 } else if (!listBehindCreate) {
@@ -691,23 +691,31 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * ZooKeeper processes one session's requests in the order they were sent, so that listing is taken after our node
      * was made, and an acquisition waits for two replies in a row instead of three ({@link #childrenAfter}).
      */
-    private Created create(String parent, WaitBudget budget) throws InterruptedException {
-        return create(parent, LockQueue.NODE_PREFIX, listBehindCreate, budget);
+    private Created create(String name, String parent, WaitBudget budget) throws InterruptedException {
+        return create(parent, LockQueue.NODE_PREFIX, listBehindCreate, emptiedParents.waitsFor(name, false), budget);
     }
 
     /**
      * A contender node with our part of the name before the sequence (permits), and the listing of its parent sent
      * right behind it as for locks (null if it could not be sent); hand both to {@link #childrenAfter}.
      */
-    Created create(String parent, String nodePrefix, WaitBudget budget) throws InterruptedException {
-        return create(parent, nodePrefix, listBehindCreate, budget);
+    Created create(String name, String parent, String nodePrefix, WaitBudget budget) throws InterruptedException {
+        return create(parent, nodePrefix, listBehindCreate, emptiedParents.waitsFor(name, true), budget);
     }
 
-    private Created create(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
-            throws InterruptedException {
+    /**
+     * Creates our contender node under {@code parent}, again while the server deletes a parent in between.
+     *
+     * @param parentThere whether the parent is most likely there: this store released the name within the last
+     *     {@link EmptiedParents#DELAY} and has not deleted its parent since. Only then does the create go on the plain
+     *     handle first ({@link #createPlain}): one that finds no parent costs a create, a listing and a read more, and
+     *     a round trip, before the create through Curator that makes the parent
+     */
+    private Created create(String parent, String nodePrefix, boolean listBehind, boolean parentThere,
+            WaitBudget budget) throws InterruptedException {
         long giveUp = budget.operationDeadline();
         while (true) {
-            Created created = createOnce(parent, nodePrefix, listBehind, budget);
+            Created created = createOnce(parent, nodePrefix, listBehind, parentThere, budget);
             if (created != null) {
                 return created;
             }
@@ -722,13 +730,14 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /** One create of our contender node; null if a parent was deleted before our node could be made (NONODE). */
-    private Created createOnce(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
-            throws InterruptedException {
+    private Created createOnce(String parent, String nodePrefix, boolean listBehind, boolean parentThere,
+            WaitBudget budget) throws InterruptedException {
         long number = pending.creating(); // before the create is sent: its node may be listed before it is read
         String path = parent + '/' + storeId + '-' + number + '-' + nodePrefix;
         String made = null;
         try {
-            Created created = createHook == NO_CREATE_HOOK ? createPlain(parent, path, listBehind, budget) : null;
+            Created created = parentThere && createHook == NO_CREATE_HOOK
+                    ? createPlain(parent, path, listBehind, budget) : null;
             if (created == null) {
                 created = createThroughCurator(parent, path, listBehind, budget);
             }
