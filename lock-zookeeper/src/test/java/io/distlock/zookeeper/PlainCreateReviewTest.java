@@ -228,6 +228,41 @@ class PlainCreateReviewTest {
         }
     }
 
+    /**
+     * The session ends (another handle joins and closes it) while the plain create is held unanswered: the create
+     * fails with the old session, Curator's create makes our node in the new one, and no node of the old one is
+     * left.
+     */
+    @Test
+    void aSessionEndingDuringAPlainCreateQueuesUsOnceInTheNewSession() throws Exception {
+        Duration blip = Duration.ofSeconds(4);
+        try (TestingServer server = TestServers.server();
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
+                LockStore store = BackendStores.open(TestServers.uri(proxy.connectString(), "plain-expiry",
+                        SESSION, blip));
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "plain-expiry")) {
+            String parent = ZooKeeperBackend.parentPath("name");
+            ZooKeeperBackend backend = TestServers.backend(store);
+            Lease first = store.lock("name").acquire();
+            long oldSession = backend.currentSession();
+            first.release();
+            assertThat(backend.emptiedParents().waitsFor("name", false)).isTrue();
+            proxy.holdNext(OpReplyCutter.CREATE2);
+            Future<Optional<Lease>> acquiring = pool.submit(() -> store.lock("name").tryAcquire(Duration.ofSeconds(20)));
+            assertThat(proxy.held().await(10, TimeUnit.SECONDS)).as("the create is held").isTrue();
+            Sessions.expire(backend.curator(), server.getConnectString());
+            proxy.resume();
+            Lease lease = acquiring.get(30, TimeUnit.SECONDS).orElseThrow();
+            assertThat(backend.currentSession()).as("a new session").isNotEqualTo(oldSession);
+            List<String> nodes = children(raw, parent);
+            assertThat(nodes).as("our node only").hasSize(1);
+            assertThat(raw.checkExists().forPath(parent + "/" + nodes.get(0)).getEphemeralOwner())
+                    .isEqualTo(backend.currentSession());
+            assertThat(lease.fencingToken()).isGreaterThan(first.fencingToken());
+            lease.release();
+        }
+    }
+
     private static List<String> children(CuratorFramework raw, String parent) throws Exception {
         try {
             return raw.getChildren().forPath(parent);
