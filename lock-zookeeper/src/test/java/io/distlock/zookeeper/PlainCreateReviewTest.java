@@ -263,6 +263,44 @@ class PlainCreateReviewTest {
         }
     }
 
+    /**
+     * The lost reply of a semaphore's plain create (applied, connection kept down): once back, our permit node from
+     * Curator's create is the only one of ours, the lost one is gone, and we get the permit at the holder's release.
+     */
+    @Test
+    void aLostPlainCreateOfAPermitLeavesNoSecondPermitNodeOfOurs() throws Exception {
+        Duration blip = Duration.ofSeconds(4);
+        try (TestingServer server = TestServers.server();
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
+                LockStore holder = BackendStores.open(TestServers.uri(server.getConnectString(), "plain-permit",
+                        SESSION, blip));
+                LockStore store = BackendStores.open(TestServers.uri(proxy.connectString(), "plain-permit",
+                        SESSION, blip));
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "plain-permit")) {
+            String parent = ZooKeeperPermits.parentPath("s");
+            store.semaphore("s", 1).acquire().release();
+            assertThat(TestServers.backend(store).emptiedParents().waitsFor("s", true))
+                    .as("the next create goes on the plain handle").isTrue();
+            Lease held = holder.semaphore("s", 1).acquire();
+            String holders = onlyChild(raw, parent);
+            proxy.loseReplyOfNext(OpReplyCutter.CREATE2, true);
+            Future<Optional<Lease>> ours = pool.submit(() -> store.semaphore("s", 1).tryAcquire(Duration.ofSeconds(20)));
+            assertThat(proxy.cut().await(10, TimeUnit.SECONDS)).as("the create's reply was lost").isTrue();
+            List<String> afterCut = children(raw, parent);
+            assertThat(afterCut).as("the lost create made its node").hasSize(2);
+            String lost = afterCut.get(0).equals(holders) ? afterCut.get(1) : afterCut.get(0);
+            proxy.restore();
+            await("the lost node is deleted and we wait with one node").atMost(Duration.ofSeconds(15))
+                    .untilAsserted(() -> assertThat(children(raw, parent)).hasSize(2).contains(holders)
+                            .doesNotContain(lost));
+            held.release();
+            Lease lease = ours.get(10, TimeUnit.SECONDS).orElseThrow();
+            assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
+            assertThat(children(raw, parent)).hasSize(1);
+            lease.release();
+        }
+    }
+
     private static List<String> children(CuratorFramework raw, String parent) throws Exception {
         try {
             return raw.getChildren().forPath(parent);
