@@ -2,10 +2,13 @@ package io.distlock.zookeeper;
 
 import io.distlock.StoreUnavailableException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryUntilElapsed;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 
 /**
  * Builds and connects the Curator client of one store. Operations retry for up to the connection timeout (so a
@@ -17,6 +20,16 @@ final class CuratorClients {
     private static final int RETRY_SLEEP_MS = 100;
 
     private CuratorClients() {
+    }
+
+    /**
+     * The ACL the client {@link #connect} makes for {@code uri} gives a node it creates: its ACL provider's, {@link
+     * DigestAcls} with credentials, else Curator's default (open). The backend's creates on the plain ZooKeeper
+     * handle use it.
+     */
+    static List<ACL> acl(ZooKeeperUri uri) {
+        return uri.user() != null ? new DigestAcls().getAclForPath(ZooKeeperBackend.ROOT)
+                : ZooDefs.Ids.OPEN_ACL_UNSAFE;
     }
 
     /**

@@ -144,6 +144,14 @@ final class EmptiedParents {
         return new Due(newer.version(), at, newer.pinnedToken(), newer.pinnedBy());
     }
 
+    /**
+     * Whether lock (or semaphore) {@code name} waits for its parent's delete: this store released it within the last
+     * {@link #DELAY} and has not deleted its parent since, so the parent is most likely there.
+     */
+    boolean waitsFor(String name, boolean semaphore) {
+        return (semaphore ? semaphores : locks).containsKey(name);
+    }
+
     /** How many names wait for their parent's delete. */
     long pending() {
         return locks.size() + (long) semaphores.size();

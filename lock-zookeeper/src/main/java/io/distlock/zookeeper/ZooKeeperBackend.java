@@ -38,6 +38,7 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.WatcherType;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -80,6 +81,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * answer to the delete sent after it is not our own doing.
      */
     private static final int NOT_SENT = Integer.MIN_VALUE;
+    /** {@link #createHook} unset: creates go on the plain handle first ({@link #createPlain}). */
+    private static final Consumer<CreateBuilder> NO_CREATE_HOOK = builder -> { };
 
     final CuratorFramework client;
     private final ZooKeeperErrors errors;
@@ -128,8 +131,15 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             deleteInBackground(late.getName());
         }
     };
-    /** Tests only: a chance to change each create request (for example to make it lose its reply). */
-    volatile Consumer<CreateBuilder> createHook = builder -> { };
+    /** The clean-up of a create sent on the plain handle that answered after we stopped waiting (its full path). */
+    private final Consumer<String> deleteLatePlainCreate = this::deleteLatePlainCreate;
+    /** What the creates on the plain handle are made with: the ACL the Curator client's provider gives. */
+    private final List<ACL> createAcl;
+    /**
+     * Tests only: a chance to change each create request (for example to make it lose its reply). Once set, every
+     * create goes through Curator, whose request it changes, not on the plain handle first.
+     */
+    volatile Consumer<CreateBuilder> createHook = NO_CREATE_HOOK;
     /**
      * Tests only: false lists a parent only after our create has answered (to measure what listing behind it saves).
      */
@@ -159,9 +169,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      *
      * @param operationTimeout how long any one operation is waited for (the URI's connection timeout)
      * @param sessionTimeout the session timeout the client asked for (the URI's)
+     * @param createAcl the ACL the client's ACL provider gives our nodes ({@link CuratorClients#acl})
      */
-    ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout, Duration sessionTimeout) {
+    ZooKeeperBackend(CuratorFramework client, String redactedUri, Duration operationTimeout, Duration sessionTimeout,
+            List<ACL> createAcl) {
         this.client = client;
+        this.createAcl = createAcl;
         this.askedSessionTimeout = sessionTimeout;
         this.agreedSessionTimeout = Duration.ZERO; // no server has agreed one yet
         this.terms = Terms.session(sessionTimeout, NodeNames.MAX_NAME_LENGTH);
@@ -270,7 +283,7 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             while (true) {
                 if (ours == null) {
                     epoch = held.epoch();
-                    Created created = create(parent, budget);
+                    Created created = create(name, parent, budget);
                     ours = created.node();
                     listing = created.listing();
                 } else if (!listBehindCreate) {
@@ -697,23 +710,31 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * ZooKeeper processes one session's requests in the order they were sent, so that listing is taken after our node
      * was made, and an acquisition waits for two replies in a row instead of three ({@link #childrenAfter}).
      */
-    private Created create(String parent, WaitBudget budget) throws InterruptedException {
-        return create(parent, LockQueue.NODE_PREFIX, listBehindCreate, budget);
+    private Created create(String name, String parent, WaitBudget budget) throws InterruptedException {
+        return create(parent, LockQueue.NODE_PREFIX, listBehindCreate, emptiedParents.waitsFor(name, false), budget);
     }
 
     /**
      * A contender node with our part of the name before the sequence (permits), and the listing of its parent sent
      * right behind it as for locks (null if it could not be sent); hand both to {@link #childrenAfter}.
      */
-    Created create(String parent, String nodePrefix, WaitBudget budget) throws InterruptedException {
-        return create(parent, nodePrefix, listBehindCreate, budget);
+    Created create(String name, String parent, String nodePrefix, WaitBudget budget) throws InterruptedException {
+        return create(parent, nodePrefix, listBehindCreate, emptiedParents.waitsFor(name, true), budget);
     }
 
-    private Created create(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
-            throws InterruptedException {
+    /**
+     * Creates our contender node under {@code parent}, again while the server deletes a parent in between.
+     *
+     * @param parentThere whether the parent is most likely there: this store released the name within the last
+     *     {@link EmptiedParents#DELAY} and has not deleted its parent since. Only then does the create go on the plain
+     *     handle first ({@link #createPlain}): one that finds no parent costs a create, a listing and a read more, and
+     *     a round trip, before the create through Curator that makes the parent
+     */
+    private Created create(String parent, String nodePrefix, boolean listBehind, boolean parentThere,
+            WaitBudget budget) throws InterruptedException {
         long giveUp = budget.operationDeadline();
         while (true) {
-            Created created = createOnce(parent, nodePrefix, listBehind, budget);
+            Created created = createOnce(parent, nodePrefix, listBehind, parentThere, budget);
             if (created != null) {
                 return created;
             }
@@ -728,15 +749,85 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
     }
 
     /** One create of our contender node; null if a parent was deleted before our node could be made (NONODE). */
-    private Created createOnce(String parent, String nodePrefix, boolean listBehind, WaitBudget budget)
-            throws InterruptedException {
+    private Created createOnce(String parent, String nodePrefix, boolean listBehind, boolean parentThere,
+            WaitBudget budget) throws InterruptedException {
         long number = pending.creating(); // before the create is sent: its node may be listed before it is read
         String path = parent + '/' + storeId + '-' + number + '-' + nodePrefix;
+        String made = null;
+        try {
+            Created created = parentThere && createHook == NO_CREATE_HOOK
+                    ? createPlain(parent, path, listBehind, budget) : null;
+            if (created == null) {
+                created = createThroughCurator(parent, path, listBehind, budget);
+            }
+            made = created == null ? null : created.node().path();
+            return created;
+        } finally {
+            pending.created(number, made); // the caller removes it once it is held or given up
+        }
+    }
+
+    /**
+     * Creates our node at {@code path} (the sequence follows) straight on the ZooKeeper handle, with the listing
+     * behind it: what Curator's create does when the parent is there and the connection holds, without its builder
+     * chain, namespace fixing of the path, operation and event objects. Null if it failed in any way (no parent, a
+     * lost connection or session, a send that could not go out, a refusal): the caller then creates through Curator
+     * as before, which makes missing parents, sends again on its next connection or session, and throws what a
+     * refusal means. A create whose reply the dropped connection lost may have made a node: one of our session's that
+     * we neither hold nor use, as the one of a Curator create whose reply was lost ({@link #lostCreate}, {@link
+     * RevivedNodes}). No answer within the operation timeout fails the acquire, as Curator's create did; a node made
+     * after the wait was given up is deleted.
+     */
+    private Created createPlain(String parent, String path, boolean listBehind, WaitBudget budget)
+            throws InterruptedException {
+        CreateCall call = new CreateCall(deleteLatePlainCreate);
+        waits.add(call);
+        Listing listing = null;
+        boolean done = false;
+        try {
+            ensureOpen();
+            try {
+                client.getZookeeperClient().getZooKeeper().create(held.fullPath(path), ownerData, createAcl,
+                        CreateMode.EPHEMERAL_SEQUENTIAL, call, null);
+            } catch (IllegalStateException e) {
+                throw e;
+            } catch (Exception e) {
+                LOG.log(Level.DEBUG, "could not send the create under " + parent + " on the plain handle; through "
+                        + "Curator", e);
+                return null;
+            }
+            listing = listBehind ? startListing(parent, true) : null;
+            if (!call.await(budget.operationDeadline(), budget.interruptible())) {
+                ensureOpen(); // a wait ended by close
+                throw noAnswer(CREATING + parent);
+            }
+            if (call.code() != KeeperException.Code.OK.intValue()) {
+                return null;
+            }
+            Created created = new Created(node(held.relative(call.name()), call.stat(), parent, budget),
+                    listing);
+            done = true;
+            return created;
+        } finally {
+            waits.remove(call);
+            if (!done && listing != null) {
+                waits.remove(listing);
+            }
+        }
+    }
+
+    /** Deletes in the background the node (its full path) of a plain create answered after we stopped waiting. */
+    private void deleteLatePlainCreate(String fullPath) {
+        deleteInBackground(held.relative(fullPath));
+    }
+
+    /** One create of our node at {@code path} through Curator; null if a parent was deleted meanwhile (NONODE). */
+    private Created createThroughCurator(String parent, String path, boolean listBehind, WaitBudget budget)
+            throws InterruptedException {
         CreateBuilder builder = client.create();
         createHook.accept(builder);
         Listing[] listing = new Listing[1];
         boolean done = false;
-        String made = null;
         try {
             CuratorEvent event = call(budget, CREATING, parent, new BoundedCall(deleteLateCreate), callback -> {
                 // no protection mode: a protected create whose retries are spent hands itself to Curator's
@@ -749,12 +840,11 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
             if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
                 return null;
             }
-            Created created = new Created(node(event, parent, budget), listing[0]);
-            made = created.node().path();
+            check(event, CREATING, parent);
+            Created created = new Created(node(event.getName(), event.getStat(), parent, budget), listing[0]);
             done = true;
             return created;
         } finally {
-            pending.created(number, made); // the caller removes it once it is held or given up
             if (!done && listing[0] != null) {
                 waits.remove(listing[0]);
             }
@@ -820,11 +910,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         return path.substring(path.lastIndexOf('/') + 1);
     }
 
-    /** Our node from the reply to its create. */
-    private LockNode node(CuratorEvent event, String parent, WaitBudget budget) throws InterruptedException {
-        check(event, CREATING, parent);
-        String created = event.getName();
-        Stat stat = event.getStat();
+    /** Our node from the reply to its create: the node {@code created} (chroot-relative), {@code stat} if known. */
+    private LockNode node(String created, Stat stat, String parent, WaitBudget budget) throws InterruptedException {
         if (stat == null) {
             // a create reply without its stat (none is known from Curator's plain create2): read it
             stat = exists(created, budget, CREATING, parent);

@@ -21,6 +21,6 @@ public final class ZooKeeperLockStoreProvider implements LockStoreProvider {
     public LockBackend open(StoreUri uri) {
         ZooKeeperUri parsed = ZooKeeperUri.parse(uri);
         return new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(), parsed.connectionTimeout(),
-                parsed.sessionTimeout());
+                parsed.sessionTimeout(), CuratorClients.acl(parsed));
     }
 }

@@ -98,7 +98,7 @@ final class ZooKeeperPermits {
                 ZooKeeperBackend.Created created = null;
                 if (ours == null) {
                     epoch = backend.held.epoch();
-                    created = backend.create(parent, nodePrefix(permits), budget);
+                    created = backend.create(name, parent, nodePrefix(permits), budget);
                     ours = created.node();
                 }
                 List<String> children = created != null

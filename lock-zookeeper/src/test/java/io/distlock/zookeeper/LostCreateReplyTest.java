@@ -103,15 +103,34 @@ class LostCreateReplyTest {
      */
     @Test
     void aContenderWhoseCreateReplyIsLostInABlipWaitsOnItsOwnNodeAlone() throws Exception {
+        contenderWhoseCreateReplyIsLostInABlip("lost-create-blip", false);
+    }
+
+    /**
+     * The same when the lost create went on the plain ZooKeeper handle (the store released the name a moment ago, so
+     * its parent is most likely there): its connection loss sends the create again through Curator.
+     */
+    @Test
+    void aContenderWhosePlainCreateReplyIsLostInABlipWaitsOnItsOwnNodeAlone() throws Exception {
+        contenderWhoseCreateReplyIsLostInABlip("lost-plain-create-blip", true);
+    }
+
+    private static void contenderWhoseCreateReplyIsLostInABlip(String chroot, boolean releasedBefore)
+            throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (TestingServer server = TestServers.server();
                 OpReplyCutter proxy = new OpReplyCutter(server.getPort());
-                LockStore holder = BackendStores.open(TestServers.uri(server.getConnectString(), "lost-create-blip",
+                LockStore holder = BackendStores.open(TestServers.uri(server.getConnectString(), chroot,
                         SESSION, BLIP_CONNECTION));
-                LockStore store = BackendStores.open(TestServers.uri(proxy.connectString(), "lost-create-blip",
+                LockStore store = BackendStores.open(TestServers.uri(proxy.connectString(), chroot,
                         SESSION, BLIP_CONNECTION));
-                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "lost-create-blip")) {
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), chroot)) {
             long session = TestServers.backend(store).currentSession();
+            if (releasedBefore) {
+                store.lock("name").acquire().release();
+                assertThat(TestServers.backend(store).emptiedParents().waitsFor("name", false))
+                        .as("the next create goes on the plain handle").isTrue();
+            }
             Lease held = holder.lock("name").acquire();
             String parent = ZooKeeperBackend.parentPath("name");
             String holders = raw.getChildren().forPath(parent).get(0);

@@ -143,7 +143,7 @@ final class TestServers {
     static ZooKeeperBackend backend(String uri) {
         ZooKeeperUri parsed = ZooKeeperUri.parse(io.distlock.spi.StoreUri.parse(uri));
         return new ZooKeeperBackend(CuratorClients.connect(parsed), parsed.redacted(), parsed.connectionTimeout(),
-                parsed.sessionTimeout());
+                parsed.sessionTimeout(), CuratorClients.acl(parsed));
     }
 
     /** A plain Curator client (no distlock), rooted at {@code chroot}, started and connected. */
