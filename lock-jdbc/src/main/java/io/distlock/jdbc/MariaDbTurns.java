@@ -329,9 +329,9 @@ final class MariaDbTurns implements RemoteWakeups {
 
     /**
      * The release statement sent on a turn's connection, for the table ({@code %s}), parameters: the turn key, the
-     * name, the token. As the dialect's release, but with {@code UTC_TIMESTAMP(3)} for {@code NOW(3)} (the same
-     * on a turn's connection, whose clock {@link #SESSION_CLOCK} set as the pool's are), and {@code RELEASE_LOCK} of the turn lock evaluated in the
-     * assignments: only for the matched row (one row matched means the turn lock is free), while the statement holds
+     * name, the token. As the dialect's release, but with {@code UTC_TIMESTAMP(3)} for {@code NOW(3)} (the same on a
+     * turn's connection, whose clock {@link MySqlDialect#SESSION_CLOCK} set as the pool's are), and {@code RELEASE_LOCK}
+     * of the turn lock evaluated in the assignments: only for the matched row (one row matched means the turn lock is free), while the statement holds
      * the row, before it commits.
      */
     static final String RELEASE_IN_TURN = "UPDATE %s SET owner_token = NULL, expires_at = NULL,"
@@ -675,9 +675,6 @@ final class MariaDbTurns implements RemoteWakeups {
         }
     }
 
-    /** Run on each turn connection when opened: the server's clock, in UTC, as on the pool's connections. */
-    private static final String SESSION_CLOCK = "SET time_zone = '+00:00', timestamp = DEFAULT";
-
     private Connection borrow() throws SQLException {
         synchronized (idle) {
             Connection c = idle.pollFirst();
@@ -699,7 +696,7 @@ final class MariaDbTurns implements RemoteWakeups {
             // the pool's connections do (SqlDialect.connectionInitSql)
             c.setAutoCommit(true);
             try (Statement st = c.createStatement()) {
-                st.execute(SESSION_CLOCK);
+                st.execute(MySqlDialect.SESSION_CLOCK);
             }
         } catch (SQLException | RuntimeException e) {
             discard(c);

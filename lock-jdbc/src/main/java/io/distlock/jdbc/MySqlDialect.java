@@ -115,9 +115,12 @@ final class MySqlDialect extends SqlDialect {
         }
     }
 
+    /** A session on the server's clock, in UTC: run on every connection the store opens (pool and turns). */
+    static final String SESSION_CLOCK = "SET time_zone = '+00:00', timestamp = DEFAULT";
+
     @Override
     String connectionInitSql() {
-        return "SET time_zone = '+00:00', timestamp = DEFAULT";
+        return SESSION_CLOCK;
     }
 
     @Override
