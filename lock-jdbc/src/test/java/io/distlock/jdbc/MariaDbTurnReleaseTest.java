@@ -95,7 +95,9 @@ class MariaDbTurnReleaseTest {
                 assertThat(separate.requests() - separateReleases)
                         .as("separate RELEASE_LOCK statements over %d hand-offs through turns", handOffs).isZero();
                 assertThat(perHandOff).as("requests per hand-off (release, queueing, attempt)")
-                        .isLessThanOrEqualTo(3.6); // 4.5 with separate RELEASE_LOCKs; 3.45 once at load 8-15
+                        // 4.5 with separate RELEASE_LOCKs; each turn connection opened in the window adds its
+                        // set-up (autocommit, the session clock): 3.05-3.85 seen
+                        .isLessThanOrEqualTo(4.25);
             }
         }
     }
