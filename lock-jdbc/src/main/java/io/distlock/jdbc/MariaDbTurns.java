@@ -140,7 +140,6 @@ final class MariaDbTurns implements RemoteWakeups {
         }
     }
 
-
     /**
      * Reads {@link #database} on {@code c}, once per store (its later releases name the turn lock themselves), after
      * a release statement: the release is done whatever this read does, so its failure (a connection that broke just
@@ -154,11 +153,6 @@ final class MariaDbTurns implements RemoteWakeups {
             LOG.log(System.Logger.Level.DEBUG, "store {0} could not read its database after a release, and reads it"
                     + " after its next: {1}", store, e.toString());
         }
-    }
-
-    /** As {@link #turnLock(byte[], String)} for a database name {@code db} read as text (UTF-8 on the server). */
-    static String turnLock(String db, String key) {
-        return turnLock(db.getBytes(StandardCharsets.UTF_8), key);
     }
 
     /**

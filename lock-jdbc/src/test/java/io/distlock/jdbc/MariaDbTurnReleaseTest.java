@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -143,7 +144,7 @@ class MariaDbTurnReleaseTest {
                 ps.setString(1, key);
                 try (ResultSet rs = ps.executeQuery()) {
                     assertThat(rs.next()).isTrue();
-                    assertThat(MariaDbTurns.turnLock(rs.getString(1), key)).as("turn lock of %s", name)
+                    assertThat(MariaDbTurns.turnLock(rs.getString(1).getBytes(StandardCharsets.UTF_8), key)).as("turn lock of %s", name)
                             .isEqualTo(rs.getString(2));
                 }
             }
