@@ -76,7 +76,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
-        this.permits = new JdbcPermits(this, pool, dialect, signals.permits(), remote, redactedUri, abandoned,
+        this.permits = new JdbcPermits(this, dialect, signals.permits(), remote, redactedUri, abandoned,
                 socketTimeoutMillis);
         this.sweeper = new RowSweeper(this, dialect, redactedUri);
     }

@@ -14,14 +14,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.sql.DataSource;
 
 /**
  * Semaphores on the SQL store, in a permit table of their own ({@code <lock table>_permits}, created on first use
@@ -43,28 +41,24 @@ final class JdbcPermits {
     static final String TABLE_SUFFIX = "_permits";
 
     private final JdbcBackend backend;
-    private final DataSource pool;
     private final SqlDialect dialect;
     /** The semaphores' signals, apart from the locks': a lock may bear any name a semaphore does. */
     private final ReleaseSignals signals;
     private final RemoteWakeups remote;
-    private final String store;
     private final String table;
     private final String nowMicros;
     private final AtomicBoolean tableReady = new AtomicBoolean();
     private final AbandonedAcquisitions abandoned;
-    private final long socketTimeoutMillis;
+    private final SchemaInstaller installer;
 
-    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals,
-            RemoteWakeups remote, String store, AbandonedAcquisitions abandoned, long socketTimeoutMillis) {
+    JdbcPermits(JdbcBackend backend, SqlDialect dialect, ReleaseSignals signals, RemoteWakeups remote, String store,
+            AbandonedAcquisitions abandoned, long socketTimeoutMillis) {
         this.backend = backend;
-        this.socketTimeoutMillis = socketTimeoutMillis;
+        this.installer = SchemaInstaller.permitTable(dialect, store, socketTimeoutMillis);
         this.abandoned = abandoned;
-        this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
         this.remote = remote;
-        this.store = store;
         this.table = dialect.table + TABLE_SUFFIX;
         this.nowMicros = dialect.fenceSeed();
     }
@@ -72,14 +66,8 @@ final class JdbcPermits {
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         try {
             ensureTable();
-        } catch (StoreUnavailableException e) {
-            if (Thread.interrupted()) { // interrupted while another store of this JVM created the table (S73)
-                InterruptedException interrupted = new InterruptedException(
-                        "interrupted while waiting for a permit of semaphore " + Arguments.quoted(name));
-                interrupted.initCause(e);
-                throw interrupted;
-            }
-            throw e;
+        } catch (SchemaChanges.Interrupted e) {
+            throw e.interruption("waiting for a permit of semaphore " + Arguments.quoted(name));
         }
         long micros = micros(leaseTime);
         // polled as the store's locks are (distlock.pollMinMillis..pollMaxMillis); a permit's holder TTL is unknown
@@ -312,7 +300,7 @@ final class JdbcPermits {
         if (renewals.isEmpty()) {
             return lost;
         }
-        ensureTable();
+        ensureTable("renewing " + renewals.size() + " permit(s)");
         backend.withConnection("renewing " + renewals.size() + " permit(s)", c -> {
             String where = " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now();
             try (PreparedStatement update = c.prepareStatement(
@@ -341,7 +329,7 @@ final class JdbcPermits {
     }
 
     int held(String name) {
-        ensureTable();
+        ensureTable("counting the permits of " + Arguments.quoted(name));
         return backend.withConnection("counting the permits of " + Arguments.quoted(name), c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table
                     + " WHERE name = ? AND slot > 0 AND " + dialect.held())) {
@@ -354,59 +342,30 @@ final class JdbcPermits {
         });
     }
 
-    /** Creates the permit table on first use if it is missing (a store that never uses semaphores needs no DDL). */
+    /** {@link #ensureTable()} for a call that cannot throw InterruptedException, done while {@code what}. */
+    private void ensureTable(String what) {
+        try {
+            ensureTable();
+        } catch (SchemaChanges.Interrupted e) {
+            throw e.unchecked(what);
+        }
+    }
+
+    /**
+     * Creates the permit table on first use if it is missing (a store that never uses semaphores needs no DDL); an
+     * interrupt while another store of this JVM creates it raises {@link SchemaChanges.Interrupted}.
+     */
     private void ensureTable() {
         if (tableReady.get()) {
             return;
         }
         try {
-            createIfMissing();
+            backend.withConnection("creating the permit table " + table, installer::ensureTable);
             tableReady.set(true);
         } catch (JdbcBackend.ContentionException concurrentlyCreated) {
             // another client created it at the same moment (PostgreSQL reports a duplicate type): it exists now
         }
         backend.permitTableInUse(); // it exists either way: the sweep covers it from now on
-    }
-
-    private void createIfMissing() {
-        backend.withConnection("creating the permit table " + table,
-                c -> SchemaChanges.alone(c, table, socketTimeoutMillis,
-                        alone -> dialect.boundingLockWaits(alone, socketTimeoutMillis, this::createIfMissing)));
-    }
-
-    private Void createIfMissing(Connection c) throws SQLException {
-        if (exists(c)) {
-            return null; // an administrator may have created it for a user without DDL rights
-        }
-        String resource = dialect.schemaResource(c).replace("schema-", "permits-");
-        List<String> statements = new SchemaInstaller(pool, dialect, table, store, socketTimeoutMillis)
-                .statements(resource);
-        try (Statement st = c.createStatement()) {
-            for (String sql : statements) {
-                st.execute(sql);
-            }
-        } catch (SQLException e) {
-            // another process's create at the same moment (PostgreSQL: "type ... already exists", 42710): fail only
-            // if the table is still missing, as the lock table's installer does
-            if (!exists(c)) {
-                throw e;
-            }
-        }
-        return null;
-    }
-
-    /** Whether the permit table exists, with its columns; false if the database says it is missing. */
-    private boolean exists(Connection c) throws SQLException {
-        try (Statement probe = c.createStatement()) {
-            probe.executeQuery("SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table
-                    + " WHERE 1 = 0").close();
-            return true;
-        } catch (SQLException e) {
-            if (!dialect.isMissingTable(e)) {
-                throw e;
-            }
-            return false;
-        }
     }
 
     private static String owner() {
