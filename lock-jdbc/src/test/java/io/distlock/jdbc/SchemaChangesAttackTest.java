@@ -93,12 +93,14 @@ class SchemaChangesAttackTest {
 
             AtomicReference<Thread> thread = new AtomicReference<>();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            AtomicBoolean flagAfter = new AtomicBoolean();
             pool.submit(() -> {
                 thread.set(Thread.currentThread());
                 try {
                     waiter.acquirePermit("s", 1, Duration.ofSeconds(30), Wait.upTo(Duration.ofSeconds(20)));
                     outcome.complete(null);
                 } catch (Throwable t) {
+                    flagAfter.set(Thread.interrupted());
                     outcome.complete(t);
                 }
             });
@@ -108,6 +110,7 @@ class SchemaChangesAttackTest {
             third.rollback();
             creating.get(30, TimeUnit.SECONDS);
             assertThat(raised).as("the interrupted semaphore acquire's failure").isInstanceOf(InterruptedException.class);
+            assertThat(flagAfter).as("the interrupt flag after InterruptedException, cleared as by any").isFalse();
         } finally {
             pool.shutdownNow();
         }
