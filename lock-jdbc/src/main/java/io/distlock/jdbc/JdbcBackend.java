@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.Arguments;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.LockAdmin;
+import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
@@ -166,6 +167,11 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                 // the driver or the pool gave up because this thread was interrupted, not because the database
                 // is down: report "not granted" and let the waiting loop raise InterruptedException
                 return Attempt.held(0);
+            }
+            throw e;
+        } catch (LockException e) {
+            if (WaitInterrupted.raised(e)) {
+                return Attempt.held(0); // interrupted waiting for a pooled connection: the waiting loop raises it
             }
             throw e;
         }
@@ -453,6 +459,12 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             c = pool.getConnection();
             return work.run(c);
         } catch (SQLException e) {
+            if (c == null && e.getCause() instanceof InterruptedException interrupted) {
+                // the pool gave up waiting for a connection because this thread was interrupted (HikariCP sets the
+                // flag again): an interrupt, neither an SQL error nor an outage of the database (DEFECTS S86)
+                throw new WaitInterrupted("store " + store + " was waiting for a connection of its pool", interrupted)
+                        .unchecked(what);
+            }
             if (c != null && SqlFailures.isUnavailable(e)) {
                 // HikariCP evicts only connections whose errors it knows as fatal (SQLState 08...); H2's
                 // "database closed" is not one of them, so a broken connection is evicted here, not reused

@@ -47,7 +47,7 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             pool.close();
             throw new SqlFailures(settings.redacted()).translate(e, "checking the lock table '" + settings.table()
                     + "'");
-        } catch (SchemaChanges.Interrupted e) {
+        } catch (WaitInterrupted e) {
             pool.close();
             throw e.unchecked("opening store " + settings.redacted());
         } catch (RuntimeException e) {

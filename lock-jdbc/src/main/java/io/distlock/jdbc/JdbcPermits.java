@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.Arguments;
+import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.LockInfo;
@@ -66,8 +67,15 @@ final class JdbcPermits {
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         try {
             ensureTable();
-        } catch (SchemaChanges.Interrupted e) {
+        } catch (WaitInterrupted e) {
             throw e.interruption("waiting for a permit of semaphore " + Arguments.quoted(name));
+        } catch (LockException e) {
+            if (WaitInterrupted.raised(e) && Thread.interrupted()) { // interrupted waiting for a pooled connection
+                InterruptedException interrupted = new InterruptedException(e.getMessage());
+                interrupted.initCause(e.getCause());
+                throw interrupted;
+            }
+            throw e;
         }
         long micros = micros(leaseTime);
         // polled as the store's locks are (distlock.pollMinMillis..pollMaxMillis); a permit's holder TTL is unknown
@@ -116,6 +124,11 @@ final class JdbcPermits {
             }
             if (Thread.currentThread().isInterrupted()) {
                 return null; // the driver gave up on the interrupted thread; the waiting loop raises it
+            }
+            throw e;
+        } catch (LockException e) {
+            if (WaitInterrupted.raised(e)) {
+                return null; // interrupted waiting for a pooled connection: the waiting loop raises it
             }
             throw e;
         }
@@ -346,14 +359,14 @@ final class JdbcPermits {
     private void ensureTable(String what) {
         try {
             ensureTable();
-        } catch (SchemaChanges.Interrupted e) {
+        } catch (WaitInterrupted e) {
             throw e.unchecked(what);
         }
     }
 
     /**
      * Creates the permit table on first use if it is missing (a store that never uses semaphores needs no DDL); an
-     * interrupt while another store of this JVM creates it raises {@link SchemaChanges.Interrupted}.
+     * interrupt while another store of this JVM creates it raises {@link WaitInterrupted}.
      */
     private void ensureTable() {
         if (tableReady.get()) {

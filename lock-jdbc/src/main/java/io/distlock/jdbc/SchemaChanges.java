@@ -1,6 +1,5 @@
 package io.distlock.jdbc;
 
-import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,7 +32,7 @@ final class SchemaChanges {
     /**
      * Runs {@code change} on {@code c} while no other store of this JVM runs one for {@code table} of the same
      * database. Waits for that at most {@code boundMillis}, then fails with {@link StoreUnavailableException} naming
-     * {@code store}; an interrupt of that wait raises {@link Interrupted}. Neither is an {@link SQLException}: the
+     * {@code store}; an interrupt of that wait raises {@link WaitInterrupted}. Neither is an {@link SQLException}: the
      * wait failed, not the connection, so the connection's wrapper neither reports an outage nor evicts it.
      */
     static <T> T alone(Connection c, String table, String store, long boundMillis, JdbcBackend.SqlWork<T> change)
@@ -51,7 +50,7 @@ final class SchemaChanges {
                             + " creating table " + table + " for more than " + boundMillis + " ms");
                 }
             } catch (InterruptedException e) {
-                throw new Interrupted("another store of this process was creating table " + table, e);
+                throw new WaitInterrupted("another store of this process was creating table " + table, e);
             }
             try {
                 return change.run(c);
@@ -60,35 +59,6 @@ final class SchemaChanges {
             }
         } finally {
             TURNS.computeIfPresent(key, (k, t) -> --t.users == 0 ? null : t);
-        }
-    }
-
-    /**
-     * The wait for a table's turn was interrupted. Unchecked, so it passes the SQL work's wrappers untouched; the
-     * thread's flag is clear, as after any {@link InterruptedException} (its cause). The caller raises it as the
-     * interrupt its own contract has: {@link #interruption} or {@link #unchecked}.
-     */
-    static final class Interrupted extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Interrupted(String message, InterruptedException cause) {
-            super(message, cause);
-        }
-
-        /** For a call that throws InterruptedException: one saying it was interrupted while {@code what}. */
-        InterruptedException interruption(String what) {
-            InterruptedException e = new InterruptedException("interrupted while " + what + ": " + getMessage());
-            e.initCause(getCause());
-            return e;
-        }
-
-        /**
-         * For a call that cannot throw InterruptedException (a store's open, a count): a {@link LockException} saying
-         * it was interrupted while {@code what}, never an outage, with the thread's interrupt flag set again.
-         */
-        LockException unchecked(String what) {
-            Thread.currentThread().interrupt();
-            return new LockException("interrupted while " + what + ": " + getMessage(), getCause());
         }
     }
 
