@@ -205,7 +205,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return withConnection("releasing " + Arguments.quoted(grant.name()),
+                    return withConnectionUninterruptibly("releasing " + Arguments.quoted(grant.name()),
                             c -> remote.release(c, dialect, grant.name(), grant.ownerToken()));
                 } catch (ContentionException e) {
                     if (attempt == RELEASE_TRIES) {
@@ -480,6 +480,33 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             throw failures.translate(e, what);
         } finally {
             closeQuietly(c);
+        }
+    }
+
+    /**
+     * {@link #withConnection} for a release, which must not fail because its thread was interrupted (the lock would
+     * stay held by nobody alive until its lease's end): a wait for a pooled connection that an interrupt ended is
+     * waited again, and the flag set again afterwards, as {@link java.util.concurrent.locks.Lock#lock()} does
+     * (DEFECTS S87). Each wait is bounded by the pool's connect timeout.
+     */
+    <T> T withConnectionUninterruptibly(String what, SqlWork<T> work) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return withConnection(what, work);
+                } catch (LockException e) {
+                    if (!WaitInterrupted.raised(e)) {
+                        throw e;
+                    }
+                    Thread.interrupted(); // clear it for the next wait; set again at the end
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

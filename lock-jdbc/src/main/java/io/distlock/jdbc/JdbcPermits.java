@@ -292,7 +292,8 @@ final class JdbcPermits {
 
     boolean release(Grant grant) {
         try {
-            return backend.withConnection("releasing a permit of " + Arguments.quoted(grant.name()), c -> {
+            return backend.withConnectionUninterruptibly("releasing a permit of " + Arguments.quoted(grant.name()),
+                    c -> {
                 try (PreparedStatement ps = c.prepareStatement("UPDATE " + table
                         + " SET owner_token = NULL, expires_at = NULL, owner = NULL"
                         + " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now())) {
