@@ -160,6 +160,9 @@ class SchemaChangesAttackTest {
                     .isInstanceOf(LockException.class).isNotInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("interrupted").hasCauseInstanceOf(InterruptedException.class);
             assertThat(flagAfter).as("the interrupt flag after the failed open").isTrue();
+            assertThat(SchemaChanges.turnsKept()).as("turns kept once the interrupted open and the creator are done")
+                    .isZero();
+            open(uri).close(); // a later open in the same JVM, on the table the interrupted one waited for
         } finally {
             pool.shutdownNow();
         }
