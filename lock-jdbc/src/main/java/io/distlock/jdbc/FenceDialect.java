@@ -1,16 +1,11 @@
 package io.distlock.jdbc;
 
 import io.distlock.Arguments;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -107,19 +102,7 @@ enum FenceDialect {
 
     /** The DDL statements with {@code ${table}} replaced and comments removed. */
     List<String> ddl(String table) {
-        StringBuilder sql = new StringBuilder();
-        for (String line : read(schemaResource).split("\n")) {
-            if (!line.strip().startsWith("--")) {
-                sql.append(line).append('\n');
-            }
-        }
-        List<String> statements = new ArrayList<>();
-        for (String s : sql.toString().replace("${table}", table).split(";")) {
-            if (!s.isBlank()) {
-                statements.add(s.strip());
-            }
-        }
-        return statements;
+        return SchemaInstaller.statements(schemaResource, table);
     }
 
     /** The dialect of the database behind {@code c}, from its metadata. */
@@ -176,17 +159,6 @@ enum FenceDialect {
                 }
                 return rs.getLong(1);
             }
-        }
-    }
-
-    private static String read(String resource) {
-        try (InputStream in = FenceDialect.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("DDL resource io/distlock/jdbc/" + resource + " is missing");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.distlock.jdbc;
 import io.distlock.Arguments;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.LockAdmin;
+import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
@@ -76,7 +77,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         this.failures = new SqlFailures(redactedUri);
         this.admin = new JdbcLockAdmin(this, dialect);
         this.abandoned = new AbandonedAcquisitions(this::freeAbandoned, redactedUri);
-        this.permits = new JdbcPermits(this, pool, dialect, signals.permits(), remote, redactedUri, abandoned,
+        this.permits = new JdbcPermits(this, dialect, signals.permits(), remote, redactedUri, abandoned,
                 socketTimeoutMillis);
         this.sweeper = new RowSweeper(this, dialect, redactedUri);
     }
@@ -168,6 +169,11 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                 return Attempt.held(0);
             }
             throw e;
+        } catch (LockException e) {
+            if (WaitInterrupted.raised(e)) {
+                return Attempt.held(0); // interrupted waiting for a pooled connection: the waiting loop raises it
+            }
+            throw e;
         }
         if (fence > 0) {
             sweeper.granted(leaseTime, fence);
@@ -199,7 +205,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return withConnection("releasing " + Arguments.quoted(grant.name()),
+                    return withConnectionUninterruptibly("releasing " + Arguments.quoted(grant.name()),
                             c -> remote.release(c, dialect, grant.name(), grant.ownerToken()));
                 } catch (ContentionException e) {
                     if (attempt == RELEASE_TRIES) {
@@ -453,6 +459,12 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             c = pool.getConnection();
             return work.run(c);
         } catch (SQLException e) {
+            if (c == null && e.getCause() instanceof InterruptedException interrupted) {
+                // the pool gave up waiting for a connection because this thread was interrupted (HikariCP sets the
+                // flag again): an interrupt, neither an SQL error nor an outage of the database (DEFECTS S86)
+                throw new WaitInterrupted("store " + store + " was waiting for a connection of its pool", interrupted)
+                        .unchecked(what);
+            }
             if (c != null && SqlFailures.isUnavailable(e)) {
                 // HikariCP evicts only connections whose errors it knows as fatal (SQLState 08...); H2's
                 // "database closed" is not one of them, so a broken connection is evicted here, not reused
@@ -468,6 +480,33 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             throw failures.translate(e, what);
         } finally {
             closeQuietly(c);
+        }
+    }
+
+    /**
+     * {@link #withConnection} for a release, which must not fail because its thread was interrupted (the lock would
+     * stay held by nobody alive until its lease's end): a wait for a pooled connection that an interrupt ended is
+     * waited again, and the flag set again afterwards, as {@link java.util.concurrent.locks.Lock#lock()} does
+     * (DEFECTS S87). Each wait is bounded by the pool's connect timeout.
+     */
+    <T> T withConnectionUninterruptibly(String what, SqlWork<T> work) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return withConnection(what, work);
+                } catch (LockException e) {
+                    if (!WaitInterrupted.raised(e)) {
+                        throw e;
+                    }
+                    Thread.interrupted(); // clear it for the next wait; set again at the end
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

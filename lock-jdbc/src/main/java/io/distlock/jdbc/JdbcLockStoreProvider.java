@@ -30,8 +30,10 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
         dialect.driverProperties(settings); // validates the URL before any connection is made
         HikariDataSource pool = startPool(settings, dialect);
         try {
-            new SchemaInstaller(pool, dialect, settings.table(), settings.redacted(), settings.socketTimeoutMillis())
-                    .ensureTable(settings.createTable());
+            try (Connection c = pool.getConnection()) {
+                SchemaInstaller.lockTable(dialect, settings.redacted(), settings.socketTimeoutMillis())
+                        .ensureLockTable(c, settings.createTable());
+            }
             // settings that weaken safety are checked by their effect on a connection, in whatever form they took:
             // every connection the pool opens from now on, and the one it opened at start (it keeps one idle)
             ((DriverConnections) pool.getDataSource()).checkEveryConnection(dialect::sessionProblem);
@@ -45,6 +47,9 @@ public final class JdbcLockStoreProvider implements LockStoreProvider {
             pool.close();
             throw new SqlFailures(settings.redacted()).translate(e, "checking the lock table '" + settings.table()
                     + "'");
+        } catch (WaitInterrupted e) {
+            pool.close();
+            throw e.unchecked("opening store " + settings.redacted());
         } catch (RuntimeException e) {
             pool.close();
             throw e;

@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.Arguments;
+import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
 import io.distlock.LockInfo;
@@ -14,14 +15,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.sql.DataSource;
 
 /**
  * Semaphores on the SQL store, in a permit table of their own ({@code <lock table>_permits}, created on first use
@@ -43,28 +42,24 @@ final class JdbcPermits {
     static final String TABLE_SUFFIX = "_permits";
 
     private final JdbcBackend backend;
-    private final DataSource pool;
     private final SqlDialect dialect;
     /** The semaphores' signals, apart from the locks': a lock may bear any name a semaphore does. */
     private final ReleaseSignals signals;
     private final RemoteWakeups remote;
-    private final String store;
     private final String table;
     private final String nowMicros;
     private final AtomicBoolean tableReady = new AtomicBoolean();
     private final AbandonedAcquisitions abandoned;
-    private final long socketTimeoutMillis;
+    private final SchemaInstaller installer;
 
-    JdbcPermits(JdbcBackend backend, DataSource pool, SqlDialect dialect, ReleaseSignals signals,
-            RemoteWakeups remote, String store, AbandonedAcquisitions abandoned, long socketTimeoutMillis) {
+    JdbcPermits(JdbcBackend backend, SqlDialect dialect, ReleaseSignals signals, RemoteWakeups remote, String store,
+            AbandonedAcquisitions abandoned, long socketTimeoutMillis) {
         this.backend = backend;
-        this.socketTimeoutMillis = socketTimeoutMillis;
+        this.installer = SchemaInstaller.permitTable(dialect, store, socketTimeoutMillis);
         this.abandoned = abandoned;
-        this.pool = pool;
         this.dialect = dialect;
         this.signals = signals;
         this.remote = remote;
-        this.store = store;
         this.table = dialect.table + TABLE_SUFFIX;
         this.nowMicros = dialect.fenceSeed();
     }
@@ -72,11 +67,12 @@ final class JdbcPermits {
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         try {
             ensureTable();
-        } catch (StoreUnavailableException e) {
-            if (Thread.interrupted()) { // interrupted while another store of this JVM created the table (S73)
-                InterruptedException interrupted = new InterruptedException(
-                        "interrupted while waiting for a permit of semaphore " + Arguments.quoted(name));
-                interrupted.initCause(e);
+        } catch (WaitInterrupted e) {
+            throw e.interruption("waiting for a permit of semaphore " + Arguments.quoted(name));
+        } catch (LockException e) {
+            if (WaitInterrupted.raised(e) && Thread.interrupted()) { // interrupted waiting for a pooled connection
+                InterruptedException interrupted = new InterruptedException(e.getMessage());
+                interrupted.initCause(e.getCause());
                 throw interrupted;
             }
             throw e;
@@ -128,6 +124,11 @@ final class JdbcPermits {
             }
             if (Thread.currentThread().isInterrupted()) {
                 return null; // the driver gave up on the interrupted thread; the waiting loop raises it
+            }
+            throw e;
+        } catch (LockException e) {
+            if (WaitInterrupted.raised(e)) {
+                return null; // interrupted waiting for a pooled connection: the waiting loop raises it
             }
             throw e;
         }
@@ -291,7 +292,8 @@ final class JdbcPermits {
 
     boolean release(Grant grant) {
         try {
-            return backend.withConnection("releasing a permit of " + Arguments.quoted(grant.name()), c -> {
+            return backend.withConnectionUninterruptibly("releasing a permit of " + Arguments.quoted(grant.name()),
+                    c -> {
                 try (PreparedStatement ps = c.prepareStatement("UPDATE " + table
                         + " SET owner_token = NULL, expires_at = NULL, owner = NULL"
                         + " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now())) {
@@ -312,7 +314,7 @@ final class JdbcPermits {
         if (renewals.isEmpty()) {
             return lost;
         }
-        ensureTable();
+        ensureTable("renewing " + renewals.size() + " permit(s)");
         backend.withConnection("renewing " + renewals.size() + " permit(s)", c -> {
             String where = " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now();
             try (PreparedStatement update = c.prepareStatement(
@@ -341,7 +343,7 @@ final class JdbcPermits {
     }
 
     int held(String name) {
-        ensureTable();
+        ensureTable("counting the permits of " + Arguments.quoted(name));
         return backend.withConnection("counting the permits of " + Arguments.quoted(name), c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table
                     + " WHERE name = ? AND slot > 0 AND " + dialect.held())) {
@@ -354,59 +356,30 @@ final class JdbcPermits {
         });
     }
 
-    /** Creates the permit table on first use if it is missing (a store that never uses semaphores needs no DDL). */
+    /** {@link #ensureTable()} for a call that cannot throw InterruptedException, done while {@code what}. */
+    private void ensureTable(String what) {
+        try {
+            ensureTable();
+        } catch (WaitInterrupted e) {
+            throw e.unchecked(what);
+        }
+    }
+
+    /**
+     * Creates the permit table on first use if it is missing (a store that never uses semaphores needs no DDL); an
+     * interrupt while another store of this JVM creates it raises {@link WaitInterrupted}.
+     */
     private void ensureTable() {
         if (tableReady.get()) {
             return;
         }
         try {
-            createIfMissing();
+            backend.withConnection("creating the permit table " + table, installer::ensureTable);
             tableReady.set(true);
         } catch (JdbcBackend.ContentionException concurrentlyCreated) {
             // another client created it at the same moment (PostgreSQL reports a duplicate type): it exists now
         }
         backend.permitTableInUse(); // it exists either way: the sweep covers it from now on
-    }
-
-    private void createIfMissing() {
-        backend.withConnection("creating the permit table " + table,
-                c -> SchemaChanges.alone(c, table, socketTimeoutMillis,
-                        alone -> dialect.boundingLockWaits(alone, socketTimeoutMillis, this::createIfMissing)));
-    }
-
-    private Void createIfMissing(Connection c) throws SQLException {
-        if (exists(c)) {
-            return null; // an administrator may have created it for a user without DDL rights
-        }
-        String resource = dialect.schemaResource(c).replace("schema-", "permits-");
-        List<String> statements = new SchemaInstaller(pool, dialect, table, store, socketTimeoutMillis)
-                .statements(resource);
-        try (Statement st = c.createStatement()) {
-            for (String sql : statements) {
-                st.execute(sql);
-            }
-        } catch (SQLException e) {
-            // another process's create at the same moment (PostgreSQL: "type ... already exists", 42710): fail only
-            // if the table is still missing, as the lock table's installer does
-            if (!exists(c)) {
-                throw e;
-            }
-        }
-        return null;
-    }
-
-    /** Whether the permit table exists, with its columns; false if the database says it is missing. */
-    private boolean exists(Connection c) throws SQLException {
-        try (Statement probe = c.createStatement()) {
-            probe.executeQuery("SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table
-                    + " WHERE 1 = 0").close();
-            return true;
-        } catch (SQLException e) {
-            if (!dialect.isMissingTable(e)) {
-                throw e;
-            }
-            return false;
-        }
     }
 
     private static String owner() {

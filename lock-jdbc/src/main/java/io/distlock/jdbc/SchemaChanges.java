@@ -1,8 +1,8 @@
 package io.distlock.jdbc;
 
+import io.distlock.StoreUnavailableException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,10 +31,11 @@ final class SchemaChanges {
 
     /**
      * Runs {@code change} on {@code c} while no other store of this JVM runs one for {@code table} of the same
-     * database; waits for that at most {@code boundMillis}, then fails with a {@link SQLTimeoutException}. An interrupt
-     * of that wait fails the same way with the thread's interrupt flag kept, for the caller to raise.
+     * database. Waits for that at most {@code boundMillis}, then fails with {@link StoreUnavailableException} naming
+     * {@code store}; an interrupt of that wait raises {@link WaitInterrupted}. Neither is an {@link SQLException}: the
+     * wait failed, not the connection, so the connection's wrapper neither reports an outage nor evicts it.
      */
-    static <T> T alone(Connection c, String table, long boundMillis, JdbcBackend.SqlWork<T> change)
+    static <T> T alone(Connection c, String table, String store, long boundMillis, JdbcBackend.SqlWork<T> change)
             throws SQLException {
         String key = c.getMetaData().getURL() + '\u0000' + table; // a lock key only: never shown
         Turn turn = TURNS.compute(key, (k, t) -> {
@@ -45,13 +46,11 @@ final class SchemaChanges {
         try {
             try {
                 if (!turn.lock.tryLock(boundMillis, TimeUnit.MILLISECONDS)) {
-                    throw new SQLTimeoutException("another store of this process has been creating table " + table
-                            + " for more than " + boundMillis + " ms");
+                    throw new StoreUnavailableException("store " + store + ": another store of this process has been"
+                            + " creating table " + table + " for more than " + boundMillis + " ms");
                 }
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SQLTimeoutException("interrupted while another store of this process created table "
-                        + table, e);
+                throw new WaitInterrupted("another store of this process was creating table " + table, e);
             }
             try {
                 return change.run(c);

@@ -9,68 +9,110 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sql.DataSource;
+import java.util.Locale;
 
 /**
- * Makes sure the lock table exists when a store opens: probes it, and when it is missing either creates it from
- * the dialect's shipped DDL ({@code io/distlock/jdbc/schema-<dialect>.sql}) or, if creation is not allowed, fails
- * with a message saying which file to run. Creating only when missing means an application user without DDL
- * privileges can open a store on a table an administrator created.
+ * Makes sure one of the store's tables exists: probes it, and when it is missing either creates it from the
+ * dialect's shipped DDL ({@code io/distlock/jdbc/schema-<dialect>.sql} for the lock table,
+ * {@code permits-<dialect>.sql} for the permit table) or, if creation is not allowed, fails with a message saying
+ * which file to run. Creating only when missing means an application user without DDL privileges can open a store on
+ * a table an administrator created. One store of this JVM at a time probes and creates a table ({@link SchemaChanges}).
  */
 final class SchemaInstaller {
 
-    private final DataSource dataSource;
     private final SqlDialect dialect;
     private final String table;
+    private final String probeSql;
+    /** The DDL files' prefix: {@code schema-} or {@code permits-}. */
+    private final String ddl;
     private final String store;
     private final long boundMillis;
 
-    /** {@code boundMillis}: how long to wait for another store of this JVM creating the table (SchemaChanges). */
-    SchemaInstaller(DataSource dataSource, SqlDialect dialect, String table, String redactedUri, long boundMillis) {
-        this.dataSource = dataSource;
+    private SchemaInstaller(SqlDialect dialect, String table, String probeSql, String ddl, String redactedUri,
+            long boundMillis) {
         this.dialect = dialect;
         this.table = table;
+        this.probeSql = probeSql;
+        this.ddl = ddl;
         this.store = redactedUri;
         this.boundMillis = boundMillis;
     }
 
-    /** Probes the table and creates it if missing and {@code create} is true, one store of this JVM at a time. */
-    void ensureTable(boolean create) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            SchemaChanges.alone(c, table, boundMillis,
-                    alone -> dialect.boundingLockWaits(alone, boundMillis, bounded -> ensure(bounded, create)));
-        }
+    /**
+     * The installer of the store's lock table. {@code boundMillis}: how long to wait for another store of this JVM
+     * creating the table ({@link SchemaChanges}), and for the database's locks on it.
+     */
+    static SchemaInstaller lockTable(SqlDialect dialect, String redactedUri, long boundMillis) {
+        return new SchemaInstaller(dialect, dialect.table, dialect.probeSql(), "schema-", redactedUri, boundMillis);
     }
 
-    private Void ensure(Connection c, boolean create) throws SQLException {
-        if (isDerivedName()) {
-            refuseUnlessLockTable(c);
+    /** The installer of the store's permit table ({@code <lock table>_permits}). */
+    static SchemaInstaller permitTable(SqlDialect dialect, String redactedUri, long boundMillis) {
+        String table = dialect.table + JdbcPermits.TABLE_SUFFIX;
+        return new SchemaInstaller(dialect, table, permitProbe(table), "permits-", redactedUri, boundMillis);
+    }
+
+    /** A query that fails with a missing-table error unless {@code table} is a permit table. */
+    private static String permitProbe(String table) {
+        return "SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table + " WHERE 1 = 0";
+    }
+
+    /**
+     * Probes the lock table on {@code c} and creates it if missing and {@code create} is true; refuses a lock table
+     * named like another store's permit table.
+     */
+    void ensureLockTable(Connection c, boolean create) throws SQLException {
+        alone(c, bounded -> {
+            if (isDerivedName()) {
+                refuseUnlessLockTable(bounded);
+            } else {
+                createIfMissing(bounded, create);
+            }
             return null;
-        }
+        });
+    }
+
+    /** Probes the table on {@code c} and creates it if missing; returns nothing (null), as SQL work. */
+    Void ensureTable(Connection c) throws SQLException {
+        alone(c, bounded -> {
+            createIfMissing(bounded, true);
+            return null;
+        });
+        return null;
+    }
+
+    /** Runs {@code change} alone among this JVM's stores, the database's lock waits bounded as the client's. */
+    private void alone(Connection c, JdbcBackend.SqlWork<Void> change) throws SQLException {
+        SchemaChanges.alone(c, table, store, boundMillis,
+                turn -> dialect.boundingLockWaits(turn, boundMillis, change));
+    }
+
+    private void createIfMissing(Connection c, boolean create) throws SQLException {
         if (exists(c)) {
-            return null;
+            return;
         }
-        String resource = dialect.schemaResource(c);
+        String resource = dialect.schemaResource(c).replace("schema-", ddl);
         if (!create) {
             throw new IllegalStateException("lock table '" + table + "' does not exist in store " + store
                     + "; create it with io/distlock/jdbc/" + resource + " from the lock-jdbc jar (replace ${table})"
                     + " or allow " + JdbcSettings.CREATE_TABLE + "=true");
         }
         try (Statement st = c.createStatement()) {
-            for (String sql : statements(resource)) {
+            for (String sql : statements(resource, table)) {
                 st.execute(sql);
             }
         } catch (SQLException e) {
-            if (!exists(c)) { // another process's create may have won; only fail if the table is still missing
+            // another process's create at the same moment (PostgreSQL: "type ... already exists", 42710) may have
+            // won: fail only if the table is still missing
+            if (!exists(c)) {
                 throw e;
             }
         }
-        return null;
     }
 
     /** Whether the lock table's name is one a store derives from its own lock table (another store's permit table). */
     private boolean isDerivedName() {
-        return table.toLowerCase(java.util.Locale.ROOT).endsWith(JdbcPermits.TABLE_SUFFIX);
+        return table.toLowerCase(Locale.ROOT).endsWith(JdbcPermits.TABLE_SUFFIX);
     }
 
     /**
@@ -97,17 +139,17 @@ final class SchemaInstaller {
 
     private boolean hasPermitColumns(Connection c) {
         try (Statement st = c.createStatement()) {
-            st.executeQuery("SELECT name, slot, owner_token, fence, expires_at, owner, permits FROM " + table
-                    + " WHERE 1 = 0").close();
+            st.executeQuery(permitProbe(table)).close();
             return true;
         } catch (SQLException e) {
             return false;
         }
     }
 
+    /** Whether the table exists, with its columns; false if the database says it is missing. */
     private boolean exists(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
-            st.executeQuery(dialect.probeSql()).close();
+            st.executeQuery(probeSql).close();
             return true;
         } catch (SQLException e) {
             if (dialect.isMissingTable(e)) {
@@ -117,8 +159,8 @@ final class SchemaInstaller {
         }
     }
 
-    /** The statements of a DDL resource with {@code ${table}} replaced and comments removed. */
-    List<String> statements(String resource) {
+    /** The statements of a DDL resource with {@code ${table}} replaced by {@code table} and comments removed. */
+    static List<String> statements(String resource, String table) {
         String text = read(resource);
         StringBuilder sql = new StringBuilder();
         for (String line : text.split("\n")) {

@@ -39,8 +39,7 @@ class DerivedTableNameTest {
     @Test
     void anExistingLockTableOfSuchANameStillOpens() throws Exception {
         try (Connection c = DriverManager.getConnection(db); Statement st = c.createStatement()) {
-            SchemaInstaller installer = new SchemaInstaller(null, new H2Dialect("old_permits"), "old_permits", db, 10_000);
-            for (String sql : installer.statements("schema-h2.sql")) {
+            for (String sql : SchemaInstaller.statements("schema-h2.sql", "old_permits")) {
                 st.execute(sql);
             }
         }

@@ -3,6 +3,8 @@ package io.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.distlock.LockException;
+import io.distlock.StoreUnavailableException;
 import io.distlock.spi.StoreUri;
 import io.distlock.spi.Wait;
 import java.sql.Connection;
@@ -16,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -90,26 +93,128 @@ class SchemaChangesAttackTest {
 
             AtomicReference<Thread> thread = new AtomicReference<>();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            AtomicBoolean flagAfter = new AtomicBoolean();
             pool.submit(() -> {
                 thread.set(Thread.currentThread());
                 try {
                     waiter.acquirePermit("s", 1, Duration.ofSeconds(30), Wait.upTo(Duration.ofSeconds(20)));
                     outcome.complete(null);
                 } catch (Throwable t) {
+                    flagAfter.set(Thread.interrupted());
                     outcome.complete(t);
                 }
             });
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> thread.get() != null
-                    && Arrays.stream(thread.get().getStackTrace())
-                            .anyMatch(e -> e.getClassName().equals(SchemaChanges.class.getName())));
+            awaitWaitingForTheTurn(thread);
             thread.get().interrupt();
             Throwable raised = outcome.get(5, TimeUnit.SECONDS);
             third.rollback();
             creating.get(30, TimeUnit.SECONDS);
             assertThat(raised).as("the interrupted semaphore acquire's failure").isInstanceOf(InterruptedException.class);
+            assertThat(flagAfter).as("the interrupt flag after InterruptedException, cleared as by any").isFalse();
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * A store open interrupted while another store of the JVM creates the lock table fails at once, as an interrupt
+     * (a {@link LockException} whose cause is the {@link InterruptedException}, the thread's flag set again: open
+     * cannot throw InterruptedException), never as an outage of the healthy database.
+     */
+    @Test
+    void aStoreOpenInterruptedWhileAnotherStoreCreatesTheTableFailsAsAnInterruptNotAnOutage() throws Exception {
+        String table = Databases.uniqueTable("ointr");
+        String uri = Databases.withOptions(Databases.postgres(), "distlock.table=" + table
+                + "&distlock.socketTimeoutMillis=30000");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Connection third = DriverManager.getConnection(JdbcSettings.parse(StoreUri.parse(
+                Databases.postgres())).driverUrl())) {
+            third.setAutoCommit(false);
+            try (Statement st = third.createStatement()) {
+                st.execute("CREATE TABLE " + table + " (x INT)"); // uncommitted: a create of the name waits for it
+            }
+            Future<JdbcBackend> creator = pool.submit(() -> open(uri));
+            awaitBlockedCreate(table);
+
+            AtomicReference<Thread> thread = new AtomicReference<>();
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            AtomicBoolean flagAfter = new AtomicBoolean();
+            pool.submit(() -> {
+                thread.set(Thread.currentThread());
+                try {
+                    open(uri).close();
+                    outcome.complete(null);
+                } catch (Throwable t) {
+                    flagAfter.set(Thread.interrupted());
+                    outcome.complete(t);
+                }
+            });
+            awaitWaitingForTheTurn(thread);
+            long start = System.nanoTime();
+            thread.get().interrupt();
+            Throwable raised = outcome.get(5, TimeUnit.SECONDS);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            third.rollback();
+            creator.get(30, TimeUnit.SECONDS).close();
+            assertThat(raised).as("the interrupted open's failure, " + millis + " ms after the interrupt")
+                    .isInstanceOf(LockException.class).isNotInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("interrupted").hasCauseInstanceOf(InterruptedException.class);
+            assertThat(flagAfter).as("the interrupt flag after the failed open").isTrue();
+            assertThat(SchemaChanges.turnsKept()).as("turns kept once the interrupted open and the creator are done")
+                    .isZero();
+            open(uri).close(); // a later open in the same JVM, on the table the interrupted one waited for
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A store whose wait for another store of the JVM creating the permit table runs out keeps its pooled
+     * connection: the wait failed, not the connection. Its one pooled connection (poolSize 1) is the same server
+     * backend before and after.
+     */
+    @Test
+    void aTurnThatRanOutKeepsTheHealthyPooledConnection() throws Exception {
+        String table = Databases.uniqueTable("evct");
+        String uri = Databases.withOptions(Databases.postgres(), "distlock.table=" + table);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (JdbcBackend creator = open(uri + "&distlock.socketTimeoutMillis=30000");
+                JdbcBackend waiter = open(uri + "&distlock.socketTimeoutMillis=1000&distlock.poolSize=1");
+                Connection third = DriverManager.getConnection(JdbcSettings.parse(StoreUri.parse(
+                        Databases.postgres())).driverUrl())) {
+            int before = waiter.withConnection("reading the backend", SchemaChangesAttackTest::backend);
+            third.setAutoCommit(false);
+            try (Statement st = third.createStatement()) {
+                st.execute("CREATE TABLE " + table + "_permits (x INT)");
+            }
+            Future<?> creating = pool.submit(() -> creator.acquirePermit("s", 1, Duration.ofSeconds(30), Wait.none()));
+            awaitBlockedCreate(table + "_permits");
+
+            Throwable raised = catchThrowable(() -> waiter.heldPermits("s"));
+            int after = waiter.withConnection("reading the backend", SchemaChangesAttackTest::backend);
+            third.rollback();
+            creating.get(30, TimeUnit.SECONDS);
+            assertThat(raised).as("the permit count while another store creates the table")
+                    .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("another store");
+            assertThat(after).as("the backend of the waiter's one pooled connection after its turn ran out")
+                    .isEqualTo(before);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static int backend(Connection c) throws java.sql.SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** Waits until {@code thread} waits in SchemaChanges for the turn another store holds. */
+    private static void awaitWaitingForTheTurn(AtomicReference<Thread> thread) {
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> thread.get() != null
+                && Arrays.stream(thread.get().getStackTrace())
+                        .anyMatch(e -> e.getClassName().equals(SchemaChanges.class.getName())));
     }
 
     /** A table name other than {@code table} whose turn in SchemaChanges' 64 stripes is that of {@code table}. */
