@@ -1,36 +1,18 @@
 package io.distlock.zookeeper;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import org.apache.zookeeper.AsyncCallback;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
  * The answer to one create sent straight on the ZooKeeper handle ({@code create2}: the node's name and stat), waited
- * for within a deadline. A node that the server made after the wait was given up (it ran out, was interrupted or
- * cancelled by close) is handed to the clean-up given at construction, as {@link BoundedCall} does for Curator's
- * create: nobody uses it.
+ * for within a deadline ({@link PlainCall}). A node that the server made after the wait was given up (it ran out, was
+ * interrupted or cancelled by close) is handed to the clean-up given at construction, as {@link BoundedCall} does for
+ * Curator's create: nobody uses it.
  */
-final class CreateCall implements AsyncCallback.Create2Callback, Cancellable {
+final class CreateCall extends PlainCall implements AsyncCallback.Create2Callback {
 
-    private static final int WAITING = 0;
-    private static final int ANSWERED = 1;
-    private static final int ABANDONED = 2;
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(CreateCall.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    @SuppressWarnings("unused") // through STATE
-    private volatile int state;
-    private final CountDownLatch done = new CountDownLatch(1);
     private final Consumer<String> lateNode;
     private int code;
     private String name;
@@ -46,44 +28,14 @@ final class CreateCall implements AsyncCallback.Create2Callback, Cancellable {
         this.code = rc;
         this.name = createdName;
         this.stat = createdStat;
-        if (STATE.compareAndSet(this, WAITING, ANSWERED)) {
-            done.countDown(); // publishes the fields written above to the waiter
-        } else if (rc == org.apache.zookeeper.KeeperException.Code.OK.intValue() && createdName != null) {
-            lateNode.accept(createdName);
-        }
+        answered();
     }
 
-    /**
-     * Waits for the answer until {@code deadlineNanos}; false if none came in time (or close cancelled the wait), in
-     * which case a node made later goes to the clean-up.
-     *
-     * @throws InterruptedException if interruptible and interrupted; a node made later goes to the clean-up
-     */
-    boolean await(long deadlineNanos, boolean interruptible) throws InterruptedException {
-        try {
-            LatchWait.await(done, deadlineNanos, interruptible);
-        } catch (InterruptedException e) {
-            abandon();
-            throw e;
-        }
-        if (STATE.compareAndSet(this, WAITING, ABANDONED)) {
-            return false;
-        }
-        return (int) STATE.getVolatile(this) == ANSWERED;
-    }
-
-    /** Gives up the wait: a node the create made (now or later) goes to the clean-up. */
-    void abandon() {
-        int before = (int) STATE.getAndSet(this, ABANDONED);
-        if (before == ANSWERED && code == org.apache.zookeeper.KeeperException.Code.OK.intValue() && name != null) {
-            lateNode.accept(name);
-        }
-    }
-
+    /** A node made for a caller that gave up goes to the clean-up. */
     @Override
-    public void cancel() {
-        if (STATE.compareAndSet(this, WAITING, ABANDONED)) {
-            done.countDown();
+    protected void late() {
+        if (code == KeeperException.Code.OK.intValue() && name != null) {
+            lateNode.accept(name);
         }
     }
 

@@ -72,8 +72,9 @@ final class Listing implements AsyncCallback.ChildrenCallback, AsyncCallback.Dat
     List<String> awaitShowing(String ourNode, long deadlineNanos, boolean interruptible) throws InterruptedException {
         StampAhead.Sent stamp = early;
         if (stamp != null) {
-            // its answer comes right behind the listing's: the caller wakes once for both, not once for each
-            stamp.call().await(deadlineNanos, interruptible);
+            // its answer comes right behind the listing's: the caller wakes once for both, not once for each; a stamp
+            // not answered by then is still the caller's, who waits for it again if the listing shows it first
+            stamp.call().awaitWithoutGivingUp(deadlineNanos, interruptible);
         }
         LatchWait.await(listed, deadlineNanos, interruptible);
         List<String> listedChildren = children;

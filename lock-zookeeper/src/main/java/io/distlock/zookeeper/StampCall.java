@@ -15,13 +15,14 @@ import org.apache.zookeeper.data.Stat;
  * Curator's transaction builders, retry wrapper and event objects (about 3 kB and one event per grant); one that
  * also moves the pin goes through Curator (its create takes the store's ACLs) and is read {@link #of} its event.
  * A stamp that lost its connection is not sent again here: the caller reads the fence again and writes at what it
- * reads, as after any other failed write.
+ * reads, as after any other failed write. A late answer needs no clean-up ({@link PlainCall#late()}): the stamp, if
+ * applied, wrote a token nobody was given (a later grant's passes it) to a node the failed acquire deletes.
  */
 final class StampCall extends PlainCall implements AsyncCallback.MultiCallback {
 
-    private volatile int code = KeeperException.Code.OK.intValue();
+    private int code = KeeperException.Code.OK.intValue();
     /** The operations' results as ZooKeeper gave them (null if the transaction failed before the server ran it). */
-    private volatile List<OpResult> results;
+    private List<OpResult> results;
 
     @Override
     public void processResult(int rc, String path, Object ctx, List<OpResult> opResults) {

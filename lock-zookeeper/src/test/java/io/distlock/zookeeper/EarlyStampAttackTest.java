@@ -236,6 +236,43 @@ class EarlyStampAttackTest {
     }
 
     /**
+     * The early stamp is held before the server reads it for longer than the operation timeout, the listing in front
+     * of it answered: the wait for both beside the listing runs out, yet the listing shows the waiter first, so it
+     * waits for its stamp once more and the answer, come meanwhile, is taken: the grant is at the token the stamp
+     * wrote. A wait that gave up the stamp's answer there (as an abandoned {@link PlainCall} gives it to its clean-up)
+     * would wait out the second wait too and fail the acquire with no answer.
+     */
+    @Test
+    void anEarlyStampAnsweredAfterTheWaitBesideItsListingRanOutIsStillTaken() throws Exception {
+        try (TestingServer server = TestServers.server();
+                OpReplyCutter proxy = new OpReplyCutter(server.getPort());
+                LockStore waiter = open(proxy.connectString(), "early-slow");
+                LockStore holder = open(server.getConnectString(), "early-slow");
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "early-slow")) {
+            String parent = ZooKeeperBackend.parentPath("x");
+            Lease held = holder.lock("x").acquire();
+            AtomicInteger early = countEarlyStamps(waiter);
+            ZooKeeperBackend backend = TestServers.backend(waiter);
+            long session = backend.currentSession();
+            backend.tookEarlyStampHook = proxy::resume; // the wait beside the listing is over: let the stamp through
+            Future<Optional<Lease>> waiting = pool.submit(() -> waiter.lock("x").tryAcquire(Duration.ofSeconds(40)));
+            awaitWatching(raw, parent, waiter);
+
+            proxy.holdNext(OpReplyCutter.MULTI);
+            held.release();
+            assertThat(proxy.held().await(10, TimeUnit.SECONDS)).as("the early stamp is held").isTrue();
+            try (Lease lease = waiting.get(30, TimeUnit.SECONDS).orElseThrow()) {
+                assertThat(early).as("stamps sent ahead").hasValue(1);
+                assertThat(backend.currentSession()).as("the same session throughout").isEqualTo(session);
+                assertThat(raw.checkExists().forPath(waiterNode(raw, parent)).getVersion())
+                        .as("the waiter's node, stamped once").isEqualTo(1);
+                assertThat(lease.fencingToken()).as("the token the early stamp wrote")
+                        .isGreaterThan(held.fencingToken()).isEqualTo(TestServers.fence(raw, parent));
+            }
+        }
+    }
+
+    /**
      * The session ends on the server after the listing went through and while the early stamp is held before the
      * server reads it: the waiter's node goes, another client takes the lock, and the waiter, whose listing showed it
      * first, must not be granted beside it; it queues again in its new session and gets a larger token.

@@ -6,6 +6,7 @@ import io.distlock.tck.fixture.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
@@ -58,6 +59,15 @@ final class TestServers {
     /** A started single server. */
     static TestingServer server() throws Exception {
         return new TestingServer(spec(), true);
+    }
+
+    /**
+     * A started single server that also allows sessions of up to {@code maxSession} (its tick alone allows 10 s), so
+     * that a test's outages, a restart of this server among them, cannot outlast a session of that length.
+     */
+    static TestingServer server(Duration maxSession) throws Exception {
+        return new TestingServer(new InstanceSpec(null, uniquePort(), uniquePort(), uniquePort(), true, -1, TICK_MS, 0,
+                Map.of("maxSessionTimeout", Long.toString(maxSession.toMillis()))), true);
     }
 
     /**
