@@ -200,15 +200,10 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
     public boolean release(Grant grant) {
         String name = grant.name();
         SentBytes held = (SentBytes) grant.handle();
-        Object reply;
-        try {
-            reply = slotted
-                    ? RedisScripts.RELEASE.run(client,
-                            calls.releaseWithTombstone(name, OwnerValue.of(grant), grant.ownerToken(), tombstoneMs))
-                    : RedisScripts.RELEASE.run(client, calls.release(name, held));
-        } catch (JedisException e) {
-            throw RedisErrors.translate(store, "release lock " + Arguments.quoted(name), e);
-        }
+        Object reply = RedisErrors.callUninterruptibly(store, "release lock " + Arguments.quoted(name), () -> slotted
+                ? RedisScripts.RELEASE.run(client,
+                        calls.releaseWithTombstone(name, OwnerValue.of(grant), grant.ownerToken(), tombstoneMs))
+                : RedisScripts.RELEASE.run(client, calls.release(name, held)));
         signals().signal(name);
         return ((Long) reply) == 1L;
     }
@@ -221,14 +216,10 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
     @Override
     public boolean releaseForOthers(Grant grant) {
         String name = grant.name();
-        Object reply;
-        try {
-            reply = RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
-                    OwnerValue.of(grant), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
-                    slotted ? tombstoneMs : null));
-        } catch (JedisException e) {
-            throw RedisErrors.translate(store, "release lock " + Arguments.quoted(name), e);
-        }
+        Object reply = RedisErrors.callUninterruptibly(store, "release lock " + Arguments.quoted(name),
+                () -> RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
+                        OwnerValue.of(grant), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
+                        slotted ? tombstoneMs : null)));
         places.queued(name, 2 * WAITER_MARGIN.toNanos()); // it queued this client for its next thread
         return ((Long) reply) == 1L;
     }

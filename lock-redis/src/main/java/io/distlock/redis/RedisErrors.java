@@ -29,6 +29,38 @@ final class RedisErrors {
         }
     }
 
+    /**
+     * {@link #call} for a call that must reach the store whatever interrupts arrive while it runs (a release): a wait
+     * for a pooled connection that an interrupt ended sent nothing, so it is waited again (each wait bounded by the
+     * pool's wait, the timeout), and the flag is set again afterwards, as {@code Lock.lock()} does (DEFECTS S88).
+     */
+    static <T> T callUninterruptibly(String store, String what, Supplier<T> call) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return call.get();
+                } catch (JedisException e) {
+                    if (!isPoolWaitInterrupted(e)) {
+                        throw translate(store, what, e);
+                    }
+                    Thread.interrupted(); // clear it for the next wait; set again at the end
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Whether the pool gave up waiting for a connection because the thread was interrupted: nothing was sent. */
+    private static boolean isPoolWaitInterrupted(JedisException e) {
+        return e.getCause() instanceof InterruptedException && e.getMessage() != null
+                && e.getMessage().startsWith("Could not get a resource from the pool");
+    }
+
     /** The distlock exception for a Jedis failure. */
     static LockException translate(String store, String what, JedisException e) {
         if (e instanceof JedisAccessControlException) {

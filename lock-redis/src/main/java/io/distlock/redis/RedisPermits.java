@@ -148,7 +148,8 @@ final class RedisPermits {
         List<String> args = slotted
                 ? List.of((String) grant.handle(), keys.channel(signal), signal, tombstoneMs())
                 : List.of((String) grant.handle(), keys.channel(signal), signal);
-        Object reply = RedisErrors.call(store, "release a permit of semaphore " + Arguments.quoted(name),
+        String what = "release a permit of semaphore " + Arguments.quoted(name);
+        Object reply = RedisErrors.callUninterruptibly(store, what,
                 () -> RedisPermitScripts.RELEASE.run(client, keyList, args));
         signals.signal(signal);
         return ((Long) reply) == 1L;

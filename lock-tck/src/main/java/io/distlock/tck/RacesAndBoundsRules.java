@@ -12,6 +12,7 @@ import io.distlock.LockStore;
 import io.distlock.tck.stub.Pause;
 import io.distlock.tck.stub.StubBackend;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +28,9 @@ import org.junit.jupiter.api.Test;
  * (the kit's own tests force the interleavings with the stub backend, which a real store cannot be made to take).
  */
 public interface RacesAndBoundsRules extends TckSupport {
+
+    /** §15.5's threads releasing at once: more than a client's default pool of connections (8 on SQL, 16 on Redis). */
+    int INTERRUPTED_RELEASERS = 24;
 
     @Test
     @DisplayName("§15.1 extend racing the background renewal never leaves a lease valid after the store let it go")
@@ -78,6 +82,67 @@ public interface RacesAndBoundsRules extends TckSupport {
         Lock theirs = other.lock(tck().name("interrupted tryLock")).asLock();
         assertThat(theirs.tryLock()).as("unlocked in the store").isTrue();
         theirs.unlock();
+    }
+
+    @Test
+    @DisplayName("§15.5 releases interrupted again and again while they run, racing for the client's connections, "
+            + "all free their lock or permit at once and keep the interrupt")
+    default void rule_15_5_releasesInterruptedWhileTheyRunFreeEveryName() throws Exception {
+        LockStore holder = tck().client();
+        boolean permits = holder.features().semaphores();
+        List<String> locks = new ArrayList<>();
+        List<String> semaphores = new ArrayList<>();
+        List<InterruptedReleases.Work> works = new ArrayList<>();
+        for (int k = 0; k < INTERRUPTED_RELEASERS; k++) {
+            String lockName = tck().name("interrupted release " + k);
+            String viewName = tck().name("interrupted unlock " + k);
+            String permitName = permits ? tck().name("interrupted permit release " + k) : null;
+            locks.add(lockName);
+            locks.add(viewName);
+            if (permits) {
+                semaphores.add(permitName);
+            }
+            works.add(new InterruptedReleases.Work() {
+                private final Lock view = holder.lock(viewName).asLock();
+                private Lease lease;
+                private Lease permit;
+
+                @Override
+                public void prepare() {
+                    lease = holder.lock(lockName).tryAcquire().orElseThrow();
+                    assertThat(view.tryLock()).as(viewName).isTrue();
+                    permit = permits ? holder.semaphore(permitName, 1).tryAcquire().orElseThrow() : null;
+                }
+
+                @Override
+                public void release(int i) {
+                    switch (i) {
+                        case 0 -> lease.release();
+                        case 1 -> view.unlock();
+                        default -> permit.close();
+                    }
+                }
+
+                @Override
+                public int releases() {
+                    return permits ? 3 : 2;
+                }
+            });
+        }
+        List<String> failures = new InterruptedReleases(works).run(tck().operationTimeout().plus(Tck.PROMPTLY));
+        LockStore other = tck().client();
+        List<String> stillHeld = new ArrayList<>(failures);
+        List<Lease> taken = new ArrayList<>();
+        for (String name : locks) {
+            other.lock(name).tryAcquire().ifPresentOrElse(taken::add, () -> stillHeld.add("held: lock " + name));
+        }
+        for (String name : semaphores) {
+            other.semaphore(name, 1).tryAcquire().ifPresentOrElse(taken::add,
+                    () -> stillHeld.add("held: permit " + name));
+        }
+        taken.forEach(Lease::release);
+        assertThat(stillHeld).as("releases interrupted while they ran; then names another client could not take "
+                + "at once (held by nobody alive)").isEmpty();
     }
 
     @Test
