@@ -68,6 +68,15 @@ final class PostgresDialect extends SqlDialect {
         return "postgresql";
     }
 
+    /**
+     * The release ({@link #releaseSql()}: name, token) that also sends a notice (channel, payload: 3rd and 4th
+     * parameters) in the same statement, only when it freed the row: one row back then, none when the row was not
+     * the token's. The notice leaves at the release's commit, and with it: a statement that fails sends none.
+     */
+    String releaseNotifyingSql() {
+        return "WITH freed AS (" + releaseSql() + " RETURNING 1) SELECT pg_notify(?, ?) FROM freed";
+    }
+
     @Override
     String driverClass() {
         return "org.postgresql.Driver";

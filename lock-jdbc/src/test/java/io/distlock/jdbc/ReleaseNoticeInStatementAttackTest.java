@@ -1,0 +1,246 @@
+package io.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.spi.ReleaseSignals;
+import io.distlock.spi.StoreUri;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Attacks on the release notice that rides in the release statement ({@link PostgresNotices#release},
+ * {@link PostgresDialect#releaseNotifyingSql()}), on the machine's PostgreSQL: the notice may leave only when the
+ * statement freed the token's row and committed, a release it cannot carry is a plain one, and a store that
+ * closed or died costs no failed release. The holder's background sender is held at a gate, so a waiter woken
+ * while it is shut was told by the statement itself.
+ */
+@ExtendWith(Databases.class)
+class ReleaseNoticeInStatementAttackTest {
+
+    private static final long TOLD_BOUND_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final long NOT_TOLD_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final String TOKEN = "t-ours";
+
+    private final NoticeStores stores = new NoticeStores("inline_notice");
+    private final CountDownLatch senderEntered = new CountDownLatch(1);
+    private final CountDownLatch senderGo = new CountDownLatch(1);
+    private String table;
+    private PostgresDialect dialect;
+
+    @BeforeEach
+    void lockTable() {
+        table = Databases.uniqueTable("inline_rows");
+        // the store creates its table as it opens; its rows are written here by hand
+        new JdbcLockStoreProvider().open(StoreUri.parse(Databases.withOptions(Databases.postgres(),
+                "distlock.table=" + table))).close();
+        dialect = new PostgresDialect(table);
+    }
+
+    @AfterEach
+    void closeAll() {
+        senderGo.countDown();
+        stores.close();
+    }
+
+    /** A holder whose background notices wait at the gate until {@link #senderGo} opens. */
+    private PostgresNotices gatedHolder() {
+        DataSource gated = NoticeStores.gated(NoticeStores.source(), senderEntered, senderGo);
+        return stores.open(new ReleaseSignals(), gated, "holder");
+    }
+
+    /** A row of {@code name} held by {@link #TOKEN} for a minute. */
+    private void held(String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(Databases.postgres());
+             PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (name, owner_token, fence,"
+                     + " expires_at) VALUES (?, ?, 1, clock_timestamp() + INTERVAL '1 minute')")) {
+            ps.setString(1, name);
+            ps.setString(2, TOKEN);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The token holding {@code name}'s row now, or null. */
+    private String holderOf(String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(Databases.postgres());
+             PreparedStatement ps = c.prepareStatement("SELECT owner_token FROM " + table + " WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    /** {@code holder}'s release of {@code name} by {@code token}, then its {@code released}, as JdbcBackend does. */
+    private boolean release(PostgresNotices holder, String name, String token) throws SQLException {
+        try (Connection c = DriverManager.getConnection(Databases.postgres())) {
+            return holder.release(c, dialect, name, token);
+        } finally {
+            holder.released(name);
+        }
+    }
+
+    @Test
+    void aFreedRowCarriesItsNoticeWithoutTheBackgroundSender() throws Exception {
+        String name = "inline:freed";
+        held(name);
+        PostgresNotices holder = gatedHolder();
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
+        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
+            waiter.waiting(name);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+
+            assertThat(release(holder, name, TOKEN)).isTrue();
+
+            assertThat(waits.await(TOLD_BOUND_NANOS)).as("the waiter told by the release statement within 5 s,"
+                    + " its holder's background sender shut").isTrue();
+            assertThat(holderOf(name)).as("the row freed").isNull();
+            assertThat(senderEntered.getCount()).as("nothing sent from the background").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRowNotOursSendsNoNoticeFromTheStatement() throws Exception {
+        String name = "inline:not-ours";
+        held(name);
+        PostgresNotices holder = gatedHolder();
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
+        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
+            waiter.waiting(name);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+
+            assertThat(release(holder, name, "t-stale")).as("a stale token frees nothing").isFalse();
+
+            assertThat(waits.await(NOT_TOLD_WINDOW_NANOS)).as("told of a release that freed nothing, by the"
+                    + " statement").isFalse();
+            assertThat(holderOf(name)).isEqualTo(TOKEN);
+            senderGo.countDown();
+            assertThat(waits.await(TOLD_BOUND_NANOS)).as("the background notice still sent, as before the"
+                    + " statement carried notices").isTrue();
+        }
+    }
+
+    @Test
+    void aFailedStatementSendsNoNoticeAndFreesNothing() throws Exception {
+        String name = "inline:failed";
+        held(name);
+        PostgresNotices holder = gatedHolder();
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
+        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name);
+             Connection blocker = DriverManager.getConnection(Databases.postgres());
+             Connection c = DriverManager.getConnection(Databases.postgres())) {
+            waiter.waiting(name);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+            blocker.setAutoCommit(false);
+            try (Statement st = blocker.createStatement()) {
+                st.executeQuery("SELECT 1 FROM " + table + " WHERE name = '" + name + "' FOR UPDATE").close();
+            }
+            try (Statement st = c.createStatement()) {
+                st.execute("SET statement_timeout = 300"); // the release waits on the locked row, then is cancelled
+            }
+
+            try {
+                assertThatThrownBy(() -> holder.release(c, dialect, name, TOKEN)).isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("57014"));
+            } finally {
+                holder.released(name);
+            }
+            blocker.rollback();
+
+            assertThat(waits.await(NOT_TOLD_WINDOW_NANOS)).as("told by a statement that failed").isFalse();
+            assertThat(holderOf(name)).as("the failed release freed nothing").isEqualTo(TOKEN);
+            assertThat(release(holder, name, TOKEN)).as("the next release on this thread").isTrue();
+            assertThat(waits.await(TOLD_BOUND_NANOS)).as("told by the next release, which freed the row").isTrue();
+        }
+    }
+
+    /**
+     * The statement cannot check a payload: one of 8,000 bytes or more fails it, release and all, so {@link
+     * PostgresNotices} sends none such (a name's notice is at most about 1 kB: 255 characters of 4 UTF-8 bytes).
+     */
+    @Test
+    void aTooLongPayloadWouldFailTheReleaseWholeSoNoneIsSent() throws Exception {
+        String name = "inline:payload";
+        held(name);
+        try (Connection c = DriverManager.getConnection(Databases.postgres());
+             PreparedStatement ps = c.prepareStatement(dialect.releaseNotifyingSql())) {
+            ps.setString(1, name);
+            ps.setString(2, TOKEN);
+            ps.setString(3, "distlock_r_0123");
+            ps.setString(4, "r 0123 " + "x".repeat(8000));
+            assertThatThrownBy(ps::executeQuery).isInstanceOf(SQLException.class).hasMessageContaining("too long");
+        }
+        assertThat(holderOf(name)).as("the refused notice took its release down with it").isEqualTo(TOKEN);
+
+        String longest = "\uD83D\uDE00".repeat(127) + "x"; // 255 characters, 509 bytes
+        held(longest);
+        PostgresNotices holder = gatedHolder();
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
+        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(longest)) {
+            waiter.waiting(longest);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(longest) == 1);
+            assertThat(release(holder, longest, TOKEN)).isTrue();
+            assertThat(waits.await(TOLD_BOUND_NANOS)).as("the longest name's notice, from the statement").isTrue();
+        }
+    }
+
+    /**
+     * The store a release is aimed at closed (its {@code g} heard or not yet) or died without a word (its
+     * announcement still kept): the release frees the row all the same, and a waiter of another store that announced
+     * is told.
+     */
+    @Test
+    void aReleaseAimedAtAStoreThatIsGoneStillFreesAndTellsTheOthers() throws Exception {
+        String name = "inline:gone";
+        held(name);
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
+        ReleaseSignals goneSignals = new ReleaseSignals();
+        PostgresNotices gone = stores.open(goneSignals, "gone");
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
+        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
+            try (ReleaseSignals.Ticket leaving = goneSignals.ticket(name)) {
+                gone.waiting(name);
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+            }
+            waiter.waiting(name); // heard after the store that goes: the release is aimed at that one
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 2);
+            gone.close();
+
+            assertThat(release(holder, name, TOKEN)).isTrue();
+
+            assertThat(holderOf(name)).isNull();
+            assertThat(waits.await(TOLD_BOUND_NANOS)).as("the open store's waiter told within 5 s of a release"
+                    + " aimed at a closed store").isTrue();
+        }
+
+        String dead = "inline:dead";
+        held(dead);
+        try (Connection c = DriverManager.getConnection(Databases.postgres());
+             PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+            ps.setString(1, PostgresNotices.channel(stores.table()));
+            ps.setString(2, "w abcdef0123456789 60000 " + dead); // a store that died: nobody listens on its channel
+            ps.execute();
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(dead) == 1);
+        assertThat(release(holder, dead, TOKEN)).as("a release aimed at a channel nobody listens on").isTrue();
+        assertThat(holderOf(dead)).isNull();
+    }
+}
