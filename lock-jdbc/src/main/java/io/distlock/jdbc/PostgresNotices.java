@@ -3,7 +3,6 @@ package io.distlock.jdbc;
 import io.distlock.spi.ReleaseSignals;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -199,34 +198,27 @@ final class PostgresNotices implements RemoteWakeups {
 
     /**
      * Frees the row of lock {@code name} if {@code token} holds it; when another store announced it waits for the
-     * name, the same statement sends that store its release notice, at the release's commit and only if the row was
-     * freed, so the notice costs no round trip of its own. Without an announcement (or when the notice could not be
-     * sent: too long a payload, another dialect) it is the plain release; a release that freed nothing or failed
-     * sent no notice, and {@link #released} sends one from the background as before.
+     * name, the same statement sends that store its release notice, at the release's commit (not waiting for its
+     * flush: {@link PostgresDialect#releaseNotifying}) and only if the row was freed, so the notice costs no round
+     * trip of its own. Without an announcement (or when the notice could not be sent: too long a payload, another
+     * dialect) it is the plain release; a release that freed nothing or failed sent no notice, and {@link #released}
+     * sends one from the background as before.
      */
     @Override
     public boolean release(Connection c, SqlDialect dialect, String name, String token) throws SQLException {
         toldInRelease.remove();
         Named wanted = new Named(Kind.LOCK, name);
         Announcers wanting = wantedElsewhere.get(wanted);
-        String next = wanting == null || !(dialect instanceof PostgresDialect) ? null : wanting.next(System.nanoTime());
         String payload = releaseNotice(wanted);
-        if (next == null || !fits(payload)) {
+        String next = wanting == null || !fits(payload) ? null : wanting.next(System.nanoTime());
+        if (next == null || !(dialect instanceof PostgresDialect pg)) {
             return RemoteWakeups.super.release(c, dialect, name, token);
         }
-        try (PreparedStatement ps = c.prepareStatement(((PostgresDialect) dialect).releaseNotifyingSql())) {
-            ps.setString(1, name);
-            ps.setString(2, token);
-            ps.setString(3, channelOf(next));
-            ps.setString(4, payload);
-            try (ResultSet rs = ps.executeQuery()) {
-                boolean freed = rs.next();
-                if (freed) {
-                    toldInRelease.set(wanted);
-                }
-                return freed;
-            }
+        boolean freed = pg.releaseNotifying(c, name, token, channelOf(next), payload);
+        if (freed) {
+            toldInRelease.set(wanted);
         }
+        return freed;
     }
 
     private void released(Named wanted) {

@@ -104,7 +104,18 @@ class ReleaseNoticeInStatementAttackTest {
             waiter.waiting(name);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
 
-            assertThat(release(holder, name, TOKEN)).isTrue();
+            try (Connection c = DriverManager.getConnection(Databases.postgres())) {
+                try {
+                    assertThat(holder.release(c, dialect, name, TOKEN)).isTrue();
+                } finally {
+                    holder.released(name);
+                }
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW synchronous_commit")) {
+                    rs.next();
+                    assertThat(rs.getString(1)).as("the release's commit without flush is not left to the pooled"
+                            + " connection's next statement (an acquire)").isEqualTo("on");
+                }
+            }
 
             assertThat(waits.await(TOLD_BOUND_NANOS)).as("the waiter told by the release statement within 5 s,"
                     + " its holder's background sender shut").isTrue();
