@@ -51,6 +51,34 @@ class BenchMainSmokeTest {
     }
 
     @Test
+    void scenariosRunsOnlyTheScenariosNamed() throws Exception {
+        String[] args = {"--store", "mem", "--duration", "200ms", "--warmup", "0s", "--runs", "1", "--held", "0",
+            "--round-trip-pairs", "0", "--no-profile", "--scenarios", "handoff", "--out", out.toString()};
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+        int exit = new CommandLine(new BenchMain(args, new PrintStream(console, true, StandardCharsets.UTF_8)))
+                .execute(args);
+
+        assertThat(exit).as("exit code; console:%n%s", console).isZero();
+        String report = Files.readString(out.resolve("bench-report.md"));
+        assertThat(report).contains("| distlock | handoff |", "scenarios handoff only")
+                .doesNotContain("| distlock | uncontended-1 |", "| distlock Semaphore | semaphore-uncontended-1 |");
+    }
+
+    @Test
+    void unknownScenarioIsRejectedWithItsName() {
+        String[] args = {"--store", "mem", "--scenarios", "handof"};
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        CommandLine cmd = new CommandLine(new BenchMain(args, new PrintStream(console, true, StandardCharsets.UTF_8)));
+        cmd.setErr(new java.io.PrintWriter(console, true, StandardCharsets.UTF_8));
+
+        int exit = cmd.execute(args);
+
+        assertThat(exit).isNotZero();
+        assertThat(console.toString(StandardCharsets.UTF_8)).contains("unknown scenario 'handof'", "handoff");
+    }
+
+    @Test
     void unknownStoreIsRejectedWithItsName() {
         String[] args = {"--store", "cassandra"};
         ByteArrayOutputStream console = new ByteArrayOutputStream();
