@@ -103,6 +103,17 @@ final class PostgresDialect extends SqlDialect {
         }
     }
 
+    /**
+     * Whether {@code e}, from {@link #releaseNotifying}, is the server refusing the notice, which rolls the release
+     * back with it: {@code pg_notify} not granted to the role or missing (class 42), the cluster's NOTIFY queue full
+     * (54000: a listener that reads nothing holds it back) or a payload too long (22023). Not a lost connection, a
+     * cancel or a collision, which the plain release would meet as well.
+     */
+    static boolean isNoticeRefused(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("42") || state.equals("54000") || state.equals("22023"));
+    }
+
     @Override
     String driverClass() {
         return "org.postgresql.Driver";

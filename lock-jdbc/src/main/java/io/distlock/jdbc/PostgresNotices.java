@@ -202,7 +202,8 @@ final class PostgresNotices implements RemoteWakeups {
      * flush: {@link PostgresDialect#releaseNotifying}) and only if the row was freed, so the notice costs no round
      * trip of its own. Without an announcement (or when the notice could not be sent: too long a payload, another
      * dialect) it is the plain release; a release that freed nothing or failed sent no notice, and {@link #released}
-     * sends one from the background as before.
+     * sends one from the background as before. A notice the server refuses ({@link PostgresDialect#isNoticeRefused})
+     * fails the statement, release and all: the plain release is sent after it, so a notice never costs a release.
      */
     @Override
     public boolean release(Connection c, SqlDialect dialect, String name, String token) throws SQLException {
@@ -214,7 +215,18 @@ final class PostgresNotices implements RemoteWakeups {
         if (next == null || !(dialect instanceof PostgresDialect pg)) {
             return RemoteWakeups.super.release(c, dialect, name, token);
         }
-        boolean freed = pg.releaseNotifying(c, name, token, channelOf(next), payload);
+        boolean freed;
+        try {
+            freed = pg.releaseNotifying(c, name, token, channelOf(next), payload);
+        } catch (SQLException e) {
+            if (!PostgresDialect.isNoticeRefused(e)) {
+                throw e;
+            }
+            // rolled back whole, release and all: released() sends the notice from the background as before
+            LOG.log(System.Logger.Level.DEBUG, "store {0} sends a release notice apart, the server refused it in"
+                    + " the release: {1}", store, e.toString());
+            return RemoteWakeups.super.release(c, dialect, name, token);
+        }
         if (freed) {
             toldInRelease.set(wanted);
         }

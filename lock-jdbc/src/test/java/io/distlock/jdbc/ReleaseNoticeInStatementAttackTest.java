@@ -254,4 +254,70 @@ class ReleaseNoticeInStatementAttackTest {
         assertThat(release(holder, dead, TOKEN)).as("a release aimed at a channel nobody listens on").isTrue();
         assertThat(holderOf(dead)).isNull();
     }
+
+    /**
+     * A server that refuses the notice (a role that may not run {@code pg_notify}, as a DBA may revoke it; likewise a
+     * NOTIFY queue that is full, which fails every notifying commit in the cluster) must not refuse the release with
+     * it: the notice is an extra, the release is the holder's promise. Here the release runs, as a role whose
+     * database revoked {@code pg_notify} from PUBLIC, in a database of its own (the shared one is left alone).
+     */
+    @Test
+    void aNoticeTheServerRefusesCostsNeitherTheReleaseNorTheWakeUp() throws Exception {
+        String db = Databases.uniqueTable("s82db");
+        String role = Databases.uniqueTable("s82role");
+        try (Connection admin = DriverManager.getConnection(Databases.postgres());
+             Statement st = admin.createStatement()) {
+            st.execute("CREATE ROLE " + role + " LOGIN");
+            st.execute("CREATE DATABASE " + db + " OWNER " + role);
+        }
+        try {
+            String url = Databases.postgres().replaceFirst("(jdbc:postgresql://[^/]+/)[^?]*", "$1" + db)
+                    .replaceFirst("user=[^&]*", "user=" + role);
+            try (Connection owner = DriverManager.getConnection(url.replaceFirst("user=[^&]*", "user=postgres"));
+                 Statement st = owner.createStatement()) {
+                st.execute("REVOKE EXECUTE ON FUNCTION pg_notify(text, text) FROM PUBLIC");
+            }
+            new JdbcLockStoreProvider().open(StoreUri.parse(url + "&distlock.table=" + table)).close();
+            String name = "inline:refused";
+            try (Connection c = DriverManager.getConnection(url);
+                 PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (name, owner_token, fence,"
+                         + " expires_at) VALUES (?, ?, 1, clock_timestamp() + INTERVAL '1 minute')")) {
+                ps.setString(1, name);
+                ps.setString(2, TOKEN);
+                ps.executeUpdate();
+            }
+            PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
+            ReleaseSignals waiterSignals = new ReleaseSignals();
+            PostgresNotices waiter = stores.open(waiterSignals, "waiter");
+            try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
+                waiter.waiting(name);
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+
+                try (Connection c = DriverManager.getConnection(url)) {
+                    try {
+                        assertThat(holder.release(c, dialect, name, TOKEN)).as("released though the notice was"
+                                + " refused").isTrue();
+                    } finally {
+                        holder.released(name);
+                    }
+                    try (PreparedStatement ps = c.prepareStatement("SELECT owner_token FROM " + table
+                            + " WHERE name = ?")) {
+                        ps.setString(1, name);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            assertThat(rs.next()).isTrue();
+                            assertThat(rs.getString(1)).as("the row freed").isNull();
+                        }
+                    }
+                }
+                assertThat(waits.await(TOLD_BOUND_NANOS)).as("the waiter told from the background, as before the"
+                        + " statement carried notices").isTrue();
+            }
+        } finally {
+            try (Connection admin = DriverManager.getConnection(Databases.postgres());
+                 Statement st = admin.createStatement()) {
+                st.execute("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
+                st.execute("DROP ROLE IF EXISTS " + role);
+            }
+        }
+    }
 }
