@@ -298,10 +298,14 @@ public final class BenchMain implements Callable<Integer> {
                 roundTripPairs, servers, uris, output, !noProfile, command, chosenScenarios());
     }
 
-    /** The ids {@code --scenarios} names, each checked against the harness's scenarios; empty for all. */
+    /**
+     * The ids {@code --scenarios} names, each checked against the harness's scenarios at this run's --threads and
+     * --clients (the sized ones carry them in their ids); empty for all.
+     */
     private List<String> chosenScenarios() {
-        List<String> known = new BenchRunner(new BenchConfig(List.of(), Duration.ZERO, Duration.ofSeconds(1), 1, 2, 2,
-                Duration.ZERO, 0, Duration.ofSeconds(1), 0, Map.of(), Map.of(), Path.of("."), false, ""), log)
+        List<String> known = new BenchRunner(new BenchConfig(List.of(), Duration.ZERO, Duration.ofSeconds(1), 1,
+                threads, clients, Duration.ZERO, 0, Duration.ofSeconds(1), 0, Map.of(), Map.of(), Path.of("."), false,
+                ""), log)
                 .allScenarios().stream().map(io.distlock.bench.core.Scenario::id).toList();
         List<String> chosen = new ArrayList<>();
         for (String s : scenarioIds) {
