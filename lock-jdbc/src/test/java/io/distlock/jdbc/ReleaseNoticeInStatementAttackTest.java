@@ -320,4 +320,67 @@ class ReleaseNoticeInStatementAttackTest {
             }
         }
     }
+
+    /**
+     * The release with a notice commits with {@code synchronous_commit} off, seen from inside its own transaction (a
+     * trigger on the row records the setting), in both of the driver's query modes, and leaves the connection with
+     * the session's own setting afterwards ({@code remote_apply} from the URL's {@code options}), not with {@code on}
+     * or {@code off}.
+     */
+    @Test
+    void theReleaseAloneCommitsWithoutFlushAndTheSessionKeepsItsOwnSetting() throws Exception {
+        String seen = table + "_seen";
+        try (Connection admin = DriverManager.getConnection(Databases.postgres());
+             Statement st = admin.createStatement()) {
+            st.execute("CREATE TABLE " + seen + " (name TEXT, setting TEXT)");
+            st.execute("CREATE FUNCTION " + seen + "_f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "
+                    + seen + " VALUES (NEW.name, current_setting('synchronous_commit')); RETURN NEW; END $$");
+            st.execute("CREATE TRIGGER " + seen + "_t AFTER UPDATE ON " + table + " FOR EACH ROW EXECUTE FUNCTION "
+                    + seen + "_f()");
+        }
+        try {
+            PostgresNotices holder = gatedHolder();
+            ReleaseSignals waiterSignals = new ReleaseSignals();
+            PostgresNotices waiter = stores.open(waiterSignals, "waiter");
+            for (String mode : new String[] {"extended", "simple"}) {
+                String name = "inline:sync:" + mode;
+                held(name);
+                try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name);
+                     Connection c = DriverManager.getConnection(Databases.postgres() + "&preferQueryMode=" + mode
+                             + "&options=-c%20synchronous_commit%3Dremote_apply")) {
+                    waiter.waiting(name);
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+                    try {
+                        assertThat(holder.release(c, dialect, name, TOKEN)).as(mode).isTrue();
+                    } finally {
+                        holder.released(name);
+                    }
+                    try (Statement st = c.createStatement();
+                         ResultSet rs = st.executeQuery("SHOW synchronous_commit")) {
+                        rs.next();
+                        assertThat(rs.getString(1)).as("the session's own setting after the release, " + mode)
+                                .isEqualTo("remote_apply");
+                    }
+                    try (PreparedStatement ps = c.prepareStatement("SELECT setting FROM " + seen
+                            + " WHERE name = ?")) {
+                        ps.setString(1, name);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            assertThat(rs.next()).isTrue();
+                            assertThat(rs.getString(1)).as("the setting inside the release's transaction, " + mode)
+                                    .isEqualTo("off");
+                        }
+                    }
+                    assertThat(waits.await(TOLD_BOUND_NANOS)).as("told by the statement, " + mode).isTrue();
+                }
+            }
+            assertThat(senderEntered.getCount()).as("nothing sent from the background").isEqualTo(1);
+        } finally {
+            try (Connection admin = DriverManager.getConnection(Databases.postgres());
+                 Statement st = admin.createStatement()) {
+                st.execute("DROP TABLE IF EXISTS " + seen);
+                st.execute("DROP TRIGGER IF EXISTS " + seen + "_t ON " + table);
+                st.execute("DROP FUNCTION IF EXISTS " + seen + "_f()");
+            }
+        }
+    }
 }
