@@ -64,7 +64,12 @@ class ReleaseNoticeInStatementAttackTest {
 
     /** A row of {@code name} held by {@link #TOKEN} for a minute. */
     private void held(String name) throws SQLException {
-        try (Connection c = DriverManager.getConnection(Databases.postgres());
+        held(Databases.postgres(), name);
+    }
+
+    /** A row of {@code name} held by {@link #TOKEN} for a minute, in the database of {@code url}. */
+    private void held(String url, String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url);
              PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (name, owner_token, fence,"
                      + " expires_at) VALUES (?, ?, 1, clock_timestamp() + INTERVAL '1 minute')")) {
             ps.setString(1, name);
@@ -75,7 +80,12 @@ class ReleaseNoticeInStatementAttackTest {
 
     /** The token holding {@code name}'s row now, or null. */
     private String holderOf(String name) throws SQLException {
-        try (Connection c = DriverManager.getConnection(Databases.postgres());
+        return holderOf(Databases.postgres(), name);
+    }
+
+    /** The token holding {@code name}'s row now, or null, in the database of {@code url}. */
+    private String holderOf(String url, String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url);
              PreparedStatement ps = c.prepareStatement("SELECT owner_token FROM " + table + " WHERE name = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
@@ -93,16 +103,30 @@ class ReleaseNoticeInStatementAttackTest {
         }
     }
 
+    /**
+     * The ticket of a waiter of {@code name} in a store of its own, whose announcement {@code holder} heard: the
+     * holder's release of the name carries a notice to it.
+     */
+    private ReleaseSignals.Ticket announcedTo(PostgresNotices holder, String name) {
+        ReleaseSignals waiterSignals = new ReleaseSignals();
+        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
+        ReleaseSignals.Ticket waits = waiterSignals.ticket(name);
+        try {
+            waiter.waiting(name);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+            return waits;
+        } catch (RuntimeException | Error e) {
+            waits.close();
+            throw e;
+        }
+    }
+
     @Test
     void aFreedRowCarriesItsNoticeWithoutTheBackgroundSender() throws Exception {
         String name = "inline:freed";
         held(name);
         PostgresNotices holder = gatedHolder();
-        ReleaseSignals waiterSignals = new ReleaseSignals();
-        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
-        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
-            waiter.waiting(name);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+        try (ReleaseSignals.Ticket waits = announcedTo(holder, name)) {
 
             try (Connection c = DriverManager.getConnection(Databases.postgres())) {
                 try {
@@ -129,11 +153,7 @@ class ReleaseNoticeInStatementAttackTest {
         String name = "inline:not-ours";
         held(name);
         PostgresNotices holder = gatedHolder();
-        ReleaseSignals waiterSignals = new ReleaseSignals();
-        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
-        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
-            waiter.waiting(name);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+        try (ReleaseSignals.Ticket waits = announcedTo(holder, name)) {
 
             assertThat(release(holder, name, "t-stale")).as("a stale token frees nothing").isFalse();
 
@@ -151,13 +171,9 @@ class ReleaseNoticeInStatementAttackTest {
         String name = "inline:failed";
         held(name);
         PostgresNotices holder = gatedHolder();
-        ReleaseSignals waiterSignals = new ReleaseSignals();
-        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
-        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name);
+        try (ReleaseSignals.Ticket waits = announcedTo(holder, name);
              Connection blocker = DriverManager.getConnection(Databases.postgres());
              Connection c = DriverManager.getConnection(Databases.postgres())) {
-            waiter.waiting(name);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
             blocker.setAutoCommit(false);
             try (Statement st = blocker.createStatement()) {
                 st.executeQuery("SELECT 1 FROM " + table + " WHERE name = '" + name + "' FOR UPDATE").close();
@@ -202,11 +218,7 @@ class ReleaseNoticeInStatementAttackTest {
         String longest = "\uD83D\uDE00".repeat(127) + "x"; // 255 characters, 509 bytes
         held(longest);
         PostgresNotices holder = gatedHolder();
-        ReleaseSignals waiterSignals = new ReleaseSignals();
-        PostgresNotices waiter = stores.open(waiterSignals, "waiter");
-        try (ReleaseSignals.Ticket waits = waiterSignals.ticket(longest)) {
-            waiter.waiting(longest);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(longest) == 1);
+        try (ReleaseSignals.Ticket waits = announcedTo(holder, longest)) {
             assertThat(release(holder, longest, TOKEN)).isTrue();
             assertThat(waits.await(TOLD_BOUND_NANOS)).as("the longest name's notice, from the statement").isTrue();
         }
@@ -279,19 +291,9 @@ class ReleaseNoticeInStatementAttackTest {
             }
             new JdbcLockStoreProvider().open(StoreUri.parse(url + "&distlock.table=" + table)).close();
             String name = "inline:refused";
-            try (Connection c = DriverManager.getConnection(url);
-                 PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (name, owner_token, fence,"
-                         + " expires_at) VALUES (?, ?, 1, clock_timestamp() + INTERVAL '1 minute')")) {
-                ps.setString(1, name);
-                ps.setString(2, TOKEN);
-                ps.executeUpdate();
-            }
+            held(url, name);
             PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
-            ReleaseSignals waiterSignals = new ReleaseSignals();
-            PostgresNotices waiter = stores.open(waiterSignals, "waiter");
-            try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name)) {
-                waiter.waiting(name);
-                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
+            try (ReleaseSignals.Ticket waits = announcedTo(holder, name)) {
 
                 try (Connection c = DriverManager.getConnection(url)) {
                     try {
@@ -300,15 +302,8 @@ class ReleaseNoticeInStatementAttackTest {
                     } finally {
                         holder.released(name);
                     }
-                    try (PreparedStatement ps = c.prepareStatement("SELECT owner_token FROM " + table
-                            + " WHERE name = ?")) {
-                        ps.setString(1, name);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            assertThat(rs.next()).isTrue();
-                            assertThat(rs.getString(1)).as("the row freed").isNull();
-                        }
-                    }
                 }
+                assertThat(holderOf(url, name)).as("the row freed").isNull();
                 assertThat(waits.await(TOLD_BOUND_NANOS)).as("the waiter told from the background, as before the"
                         + " statement carried notices").isTrue();
             }
@@ -340,16 +335,12 @@ class ReleaseNoticeInStatementAttackTest {
         }
         try {
             PostgresNotices holder = gatedHolder();
-            ReleaseSignals waiterSignals = new ReleaseSignals();
-            PostgresNotices waiter = stores.open(waiterSignals, "waiter");
             for (String mode : new String[] {"extended", "simple"}) {
                 String name = "inline:sync:" + mode;
                 held(name);
-                try (ReleaseSignals.Ticket waits = waiterSignals.ticket(name);
+                try (ReleaseSignals.Ticket waits = announcedTo(holder, name);
                      Connection c = DriverManager.getConnection(Databases.postgres() + "&preferQueryMode=" + mode
                              + "&options=-c%20synchronous_commit%3Dremote_apply")) {
-                    waiter.waiting(name);
-                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 1);
                     try {
                         assertThat(holder.release(c, dialect, name, TOKEN)).as(mode).isTrue();
                     } finally {
