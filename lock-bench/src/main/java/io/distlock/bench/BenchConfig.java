@@ -24,11 +24,30 @@ import java.util.Map;
  * @param outputDirectory where bench-report.md and bench-chart.svg are written
  * @param profileMissed whether to take a JFR profile of distlock where it misses a throughput target
  * @param command the command line that produced the run, for the report
+ * @param scenarioIds the scenarios to run, by id (at no delay and at a round-trip time); empty runs every one
  */
 public record BenchConfig(List<String> stores, Duration warmup, Duration duration, int runs, int threads, int clients,
                           Duration settle, int heldLeases, Duration heldLeaseTime, int pairsForRoundTrips,
                           Map<String, HostPort> servers, Map<String, String> distlockUris, Path outputDirectory,
-                          boolean profileMissed, String command) {
+                          boolean profileMissed, String command, List<String> scenarioIds) {
+
+    public BenchConfig {
+        scenarioIds = List.copyOf(scenarioIds);
+    }
+
+    /** Every scenario. */
+    public BenchConfig(List<String> stores, Duration warmup, Duration duration, int runs, int threads, int clients,
+                       Duration settle, int heldLeases, Duration heldLeaseTime, int pairsForRoundTrips,
+                       Map<String, HostPort> servers, Map<String, String> distlockUris, Path outputDirectory,
+                       boolean profileMissed, String command) {
+        this(stores, warmup, duration, runs, threads, clients, settle, heldLeases, heldLeaseTime, pairsForRoundTrips,
+                servers, distlockUris, outputDirectory, profileMissed, command, List.of());
+    }
+
+    /** Whether the run includes the scenario {@code id}. */
+    public boolean runs(String id) {
+        return scenarioIds.isEmpty() || scenarioIds.contains(id);
+    }
 
     /** Every store the harness knows, in report order. */
     public static final List<String> ALL_STORES = List.of("redis", "zookeeper", "mariadb", "postgresql");

@@ -148,6 +148,10 @@ public final class BenchMain implements Callable<Integer> {
             description = "Held-lease counts of the held-leases curve; none skips it (default: 1000,10000,100000).")
     private List<String> heldCurve = new ArrayList<>();
 
+    @Option(names = "--scenarios", split = ",",
+            description = "Scenarios to run, by id, at no delay and at each --delay (e.g. handoff); default: all.")
+    private List<String> scenarioIds = new ArrayList<>();
+
     @Option(names = "--no-profile", description = "Do not take JFR profiles of distlock where it misses a target.")
     private boolean noProfile;
 
@@ -291,7 +295,28 @@ public final class BenchMain implements Callable<Integer> {
                 positive("--duration", StoreUri.parseDuration(duration)), runs,
                 threads, clients, StoreUri.parseDuration(settle), held,
                 positive("--held-lease-time", StoreUri.parseDuration(heldLeaseTime)),
-                roundTripPairs, servers, uris, output, !noProfile, command);
+                roundTripPairs, servers, uris, output, !noProfile, command, chosenScenarios());
+    }
+
+    /**
+     * The ids {@code --scenarios} names, each checked against the harness's scenarios at this run's --threads and
+     * --clients (the sized ones carry them in their ids); empty for all.
+     */
+    private List<String> chosenScenarios() {
+        List<String> known = new BenchRunner(new BenchConfig(List.of(), Duration.ZERO, Duration.ofSeconds(1), 1,
+                threads, clients, Duration.ZERO, 0, Duration.ofSeconds(1), 0, Map.of(), Map.of(), Path.of("."), false,
+                ""), log)
+                .allScenarios().stream().map(io.distlock.bench.core.Scenario::id).toList();
+        List<String> chosen = new ArrayList<>();
+        for (String s : scenarioIds) {
+            String id = s.strip();
+            if (!known.contains(id)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown scenario '" + s
+                        + "'; expected any of " + String.join(", ", known));
+            }
+            chosen.add(id);
+        }
+        return chosen;
     }
 
     private ScaleConfig scaleConfig() {
@@ -373,7 +398,8 @@ public final class BenchMain implements Callable<Integer> {
                         + "hand-off settle %s, %,d held leases with lease time %s, %d pairs for round trips",
                 c.runs(), Durations.format(c.duration()), Durations.format(c.warmup()), c.threads(), c.clients(),
                 Durations.format(c.settle()), c.heldLeases(), Durations.format(c.heldLeaseTime()),
-                c.pairsForRoundTrips());
+                c.pairsForRoundTrips())
+                + (c.scenarioIds().isEmpty() ? "" : "; scenarios " + String.join(", ", c.scenarioIds()) + " only");
     }
 
     /** The sizes of the counted, at-round-trip-time and growth phases, as the report states them. */

@@ -56,15 +56,20 @@ public final class BenchRunner {
 
     /** The scenarios re-run at a real round-trip time: the side-by-side ones that decide the at-RTT targets. */
     public List<Scenario> roundTripTimeScenarios() {
-        return List.of(
+        return chosen(List.of(
                 new Uncontended(1),
                 new Contended(config.threads(), config.clients()),
                 new Handoff(config.settle()),
-                SemaphoreScenario.contended(config.threads(), config.clients()));
+                SemaphoreScenario.contended(config.threads(), config.clients())));
     }
 
     /** The scenarios of the run, in report order. */
     public List<Scenario> scenarios() {
+        return chosen(allScenarios());
+    }
+
+    /** Every scenario the harness knows, in report order, chosen or not. */
+    public List<Scenario> allScenarios() {
         return List.of(
                 new Uncontended(1),
                 new Uncontended(config.threads()),
@@ -73,6 +78,11 @@ public final class BenchRunner {
                 SemaphoreScenario.uncontended(1),
                 SemaphoreScenario.uncontended(config.threads()),
                 SemaphoreScenario.contended(config.threads(), config.clients()));
+    }
+
+    /** Those of {@code scenarios} that {@code --scenarios} chose. */
+    private List<Scenario> chosen(List<Scenario> scenarios) {
+        return scenarios.stream().filter(s -> config.runs(s.id())).toList();
     }
 
     /** Measures {@code store}; never throws for a contender's failure, only records it. */

@@ -51,6 +51,65 @@ class BenchMainSmokeTest {
     }
 
     @Test
+    void scenariosRunsOnlyTheScenariosNamed() throws Exception {
+        String[] args = {"--store", "mem", "--duration", "200ms", "--warmup", "0s", "--runs", "1", "--held", "0",
+            "--round-trip-pairs", "0", "--no-profile", "--scenarios", "handoff", "--out", out.toString()};
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+        int exit = new CommandLine(new BenchMain(args, new PrintStream(console, true, StandardCharsets.UTF_8)))
+                .execute(args);
+
+        assertThat(exit).as("exit code; console:%n%s", console).isZero();
+        String report = Files.readString(out.resolve("bench-report.md"));
+        assertThat(report).contains("| distlock | handoff |", "scenarios handoff only")
+                .doesNotContain("| distlock | uncontended-1 |", "| distlock Semaphore | semaphore-uncontended-1 |");
+    }
+
+    /**
+     * The ids of the sized scenarios follow --threads and --clients (the README's {@code contended-8x2} at the
+     * default 8 threads and 2 clients): one of this run's sizes is taken, one of another size is refused, never
+     * taken and then matched by nothing.
+     */
+    @Test
+    void scenariosKnowTheSizesOfThisRun() throws Exception {
+        String[] args = {"--store", "mem", "--duration", "200ms", "--warmup", "0s", "--runs", "1", "--held", "0",
+            "--round-trip-pairs", "0", "--no-profile", "--threads", "4", "--scenarios", "contended-4x2,uncontended-4",
+            "--out", out.toString()};
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        CommandLine cmd = new CommandLine(new BenchMain(args, new PrintStream(console, true, StandardCharsets.UTF_8)));
+        cmd.setErr(new java.io.PrintWriter(console, true, StandardCharsets.UTF_8));
+
+        int exit = cmd.execute(args);
+
+        assertThat(exit).as("exit code; console:%n%s", console).isZero();
+        assertThat(Files.readString(out.resolve("bench-report.md")))
+                .contains("| distlock | contended-4x2 |", "| distlock | uncontended-4 |")
+                .doesNotContain("| distlock | handoff |");
+
+        String[] other = {"--store", "mem", "--threads", "4", "--scenarios", "uncontended-2"};
+        ByteArrayOutputStream refused = new ByteArrayOutputStream();
+        CommandLine second = new CommandLine(new BenchMain(other, new PrintStream(refused, true,
+                StandardCharsets.UTF_8)));
+        second.setErr(new java.io.PrintWriter(refused, true, StandardCharsets.UTF_8));
+        assertThat(second.execute(other)).as("a size this run does not have").isNotZero();
+        assertThat(refused.toString(StandardCharsets.UTF_8)).contains("unknown scenario 'uncontended-2'",
+                "uncontended-4");
+    }
+
+    @Test
+    void unknownScenarioIsRejectedWithItsName() {
+        String[] args = {"--store", "mem", "--scenarios", "handof"};
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        CommandLine cmd = new CommandLine(new BenchMain(args, new PrintStream(console, true, StandardCharsets.UTF_8)));
+        cmd.setErr(new java.io.PrintWriter(console, true, StandardCharsets.UTF_8));
+
+        int exit = cmd.execute(args);
+
+        assertThat(exit).isNotZero();
+        assertThat(console.toString(StandardCharsets.UTF_8)).contains("unknown scenario 'handof'", "handoff");
+    }
+
+    @Test
     void unknownStoreIsRejectedWithItsName() {
         String[] args = {"--store", "cassandra"};
         ByteArrayOutputStream console = new ByteArrayOutputStream();

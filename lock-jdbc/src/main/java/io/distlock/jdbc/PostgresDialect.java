@@ -68,6 +68,51 @@ final class PostgresDialect extends SqlDialect {
         return "postgresql";
     }
 
+    /**
+     * The release ({@link #releaseSql()}: name, token) that also sends a notice (channel, payload: 3rd and 4th
+     * parameters) in the same statement, only when it freed the row: one row back then, none when the row was not
+     * the token's. The notice leaves at the release's commit, and with it: a statement that fails sends none. The
+     * row it frees also turns {@code synchronous_commit} off for its transaction alone (read at the commit, reset
+     * after it): in the statement, not one before it, since a driver in simple query mode sends each statement of a
+     * string in a transaction of its own.
+     */
+    String releaseNotifyingSql() {
+        return "WITH freed AS (" + releaseSql() + " RETURNING 1)"
+                + " SELECT pg_notify(?, ?), set_config('synchronous_commit', 'off', true) FROM freed";
+    }
+
+    /**
+     * {@link #releaseNotifyingSql()}, which commits without waiting for its WAL flush, so the waiter it tells is told
+     * before the flush, not after it (a flush measured 1.8 ms per commit on the project's loaded host, a round trip
+     * 0.5 ms). Safe: the waiter's acquire commits synchronously, and WAL is flushed in order, so an acquire
+     * acknowledged is durable with the release before it; a crash before that flush loses the release alone, and the
+     * row stays the old holder's, who let it go, until its lease ends: a wait, never two holders. Runs it on {@code
+     * c}; whether it freed the row.
+     */
+    boolean releaseNotifying(Connection c, String name, String token, String channel, String payload)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(releaseNotifyingSql())) {
+            ps.setString(1, name);
+            ps.setString(2, token);
+            ps.setString(3, channel);
+            ps.setString(4, payload);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * Whether {@code e}, from {@link #releaseNotifying}, is the server refusing the notice, which rolls the release
+     * back with it: {@code pg_notify} not granted to the role or missing (class 42), the cluster's NOTIFY queue full
+     * (54000: a listener that reads nothing holds it back) or a payload too long (22023). Not a lost connection, a
+     * cancel or a collision, which the plain release would meet as well.
+     */
+    static boolean isNoticeRefused(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("42") || state.equals("54000") || state.equals("22023"));
+    }
+
     @Override
     String driverClass() {
         return "org.postgresql.Driver";

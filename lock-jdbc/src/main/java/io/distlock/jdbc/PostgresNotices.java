@@ -24,14 +24,17 @@ import org.postgresql.PGNotification;
  * ({@code w}) on the table's channel, which every store of the table hears; a store that releases a lock some other
  * store announced it wants sends one release notice ({@code r}) on the channel of one of those stores, taking them in
  * turn (the one told longest ago first), and that store's listener wakes its local waiters of that name: one store
- * retries per release, not every store that waits. A store told of a release it has no waiter for (its waiter has
+ * retries per release, not every store that waits. A lock's release notice rides in the release statement itself
+ * ({@link PostgresDialect#releaseNotifyingSql()}), sent at its commit only when it freed the row: no round trip and
+ * no thread hop after the release. A store told of a release it has no waiter for (its waiter has
  * just won or given up) passes the notice on to the table's channel, where every store hears it, so a notice aimed
  * at the wrong store costs a hop, not a hand-off. A store that closes tells the others it waits no more; one that
  * dies unclosed keeps its turns until its announcements run out, each notice aimed at it costing the waiters
  * elsewhere a poll. An uncontended lock costs no notice; an announcement that arrives
  * just after this store released that name (the waiter's attempt crossed the release) is answered with a release
- * notice to its store at once. Notices go out on a background thread through the store's pool (never on the
- * caller's release); the listener
+ * notice to its store at once. Other notices (announcements, a release whose statement could not carry its notice,
+ * semaphores' releases) go out on a background thread through the store's pool (never on the caller's release); the
+ * listener
  * holds one dedicated connection outside the pool and, after reconnecting, wakes every local waiter once, since
  * notices may have been missed meanwhile; it checks that connection every few seconds, since one the network
  * dropped silently never fails a read. Semaphores are told the same way with verbs of their own ({@code sw}, {@code
@@ -111,6 +114,8 @@ final class PostgresNotices implements RemoteWakeups {
     private final AtomicBoolean closeCalled = new AtomicBoolean();
     private volatile long lastCleanup = System.nanoTime();
     private volatile Connection listening;
+    /** The lock whose release notice this thread's release statement carried: {@link #released} sends it no more. */
+    private final ThreadLocal<Named> toldInRelease = new ThreadLocal<>();
 
     /**
      * Notices for {@code table}: {@code direct} opens the listener's own connection, {@code pool} sends; a remote
@@ -191,12 +196,56 @@ final class PostgresNotices implements RemoteWakeups {
         }
     }
 
+    /**
+     * Frees the row of lock {@code name} if {@code token} holds it; when another store announced it waits for the
+     * name, the same statement sends that store its release notice, at the release's commit (not waiting for its
+     * flush: {@link PostgresDialect#releaseNotifying}) and only if the row was freed, so the notice costs no round
+     * trip of its own. Without an announcement (or when the notice could not be sent: too long a payload, another
+     * dialect) it is the plain release; a release that freed nothing or failed sent no notice, and {@link #released}
+     * sends one from the background as before. A notice the server refuses ({@link PostgresDialect#isNoticeRefused})
+     * fails the statement, release and all: the plain release is sent after it, so a notice never costs a release.
+     */
+    @Override
+    public boolean release(Connection c, SqlDialect dialect, String name, String token) throws SQLException {
+        toldInRelease.remove();
+        Named wanted = new Named(Kind.LOCK, name);
+        Announcers wanting = wantedElsewhere.get(wanted);
+        String payload = releaseNotice(wanted);
+        String next = wanting == null || !fits(payload) ? null : wanting.next(System.nanoTime());
+        if (next == null || !(dialect instanceof PostgresDialect pg)) {
+            return RemoteWakeups.super.release(c, dialect, name, token);
+        }
+        boolean freed;
+        try {
+            freed = pg.releaseNotifying(c, name, token, channelOf(next), payload);
+        } catch (SQLException e) {
+            if (!PostgresDialect.isNoticeRefused(e)) {
+                throw e;
+            }
+            // rolled back whole, release and all: released() sends the notice from the background as before
+            LOG.log(System.Logger.Level.DEBUG, "store {0} sends a release notice apart, the server refused it in"
+                    + " the release: {1}", store, e.toString());
+            return RemoteWakeups.super.release(c, dialect, name, token);
+        }
+        if (freed) {
+            toldInRelease.set(wanted);
+        }
+        return freed;
+    }
+
     private void released(Named wanted) {
         long now = System.nanoTime();
         releasedAt.put(wanted, now); // a waiter's announcement may cross this release: see receive
         if (releasedAt.size() > MAX_TRACKED && now - lastCleanup > LATE_ANNOUNCEMENT_NANOS) {
             lastCleanup = now;
             releasedAt.entrySet().removeIf(e -> now - e.getValue() > LATE_ANNOUNCEMENT_NANOS);
+        }
+        if (wanted.kind() == Kind.LOCK) {
+            Named told = toldInRelease.get();
+            toldInRelease.remove();
+            if (wanted.equals(told)) {
+                return; // the release statement carried the notice
+            }
         }
         Announcers wanting = wantedElsewhere.get(wanted);
         String next = wanting == null ? null : wanting.next(now);
@@ -227,11 +276,15 @@ final class PostgresNotices implements RemoteWakeups {
      * more: one such notice would fail the whole batch it is sent in) or {@link #MAX_QUEUED_NOTICES} wait already.
      */
     private void queue(Notice notice) {
-        if (notice.payload().getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= MAX_PAYLOAD_BYTES
-                || !outgoing.offer(notice)) {
+        if (!fits(notice.payload()) || !outgoing.offer(notice)) {
             LOG.log(System.Logger.Level.DEBUG, "a notice of store {0} was dropped: too long, or too many queued",
                     store);
         }
+    }
+
+    /** Whether PostgreSQL takes {@code payload} as a notice's: one it refuses fails the statement that sends it. */
+    private static boolean fits(String payload) {
+        return payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < MAX_PAYLOAD_BYTES;
     }
 
     /** How many other stores' announcements of lock {@code name} have not run out: for tests. */
