@@ -38,6 +38,11 @@ final class PendingNodes {
         return creates.get();
     }
 
+    /** Whether create {@code number} has been begun and has ended (its node, if any, registered). */
+    boolean ended(long number) {
+        return number > 0 && number <= creates.get() && !creating.contains(number);
+    }
+
     /** Whether every create up to number {@code last} has ended (its node, if any, registered). */
     boolean createdUpTo(long last) {
         for (long number : creating) {

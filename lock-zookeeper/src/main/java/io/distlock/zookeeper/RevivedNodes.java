@@ -9,7 +9,7 @@ import org.apache.zookeeper.ZooKeeper;
 /**
  * The nodes of this client's live session that it neither holds nor still uses ({@link PendingNodes}): after a
  * reconnect in the same session it lists and deletes all of them under the lock roots, and a contender asks it about
- * the node just ahead of its own ({@link #unused}, {@link #settled}). ZooKeeper ends a node only with its session, so
+ * the node just ahead of its own ({@link #unused}, {@link #judgeable}). ZooKeeper ends a node only with its session, so
  * such a node would hold the name for as long as the client lives. Two ways make one:
  * <ul>
  * <li>a server restored from an older copy brings back the nodes the copy had, with their sessions, and a client
@@ -68,10 +68,21 @@ final class RevivedNodes {
     }
 
     /**
+     * Whether a node of our session made by our create number {@code create} (read from its name; 0 if the name
+     * carries none of ours) can be judged: that create has ended, so the node it registered, if any, is in use, and
+     * a node of that number in use by nobody is the one of a reply it lost (Curator sent it again with the same
+     * number) or of an answer that came after we stopped waiting. Other creates in flight do not matter: their nodes
+     * carry their own numbers. A name without our number (not made by this store) is judged once {@link #settled}.
+     */
+    boolean judgeable(long create) {
+        return create > 0 ? pending.ended(create) : settled();
+    }
+
+    /**
      * Whether this client neither uses nor holds the node of its session at {@code path}. A node moves between the
      * two sets while we look (a grant adds it to the held ones before it leaves the pending ones, a release adds it
      * to the pending ones before it leaves the held ones), so pending is asked, then held, then pending again: a node
-     * found in neither was given up, or its release has ended. Ask only once {@link #settled} (or {@link #ready}), so
+     * found in neither was given up, or its release has ended. Ask only once {@link #judgeable} (or {@link #ready}), so
      * that a node whose create has not answered yet is not taken for an unused one.
      */
     boolean unused(String path) {

@@ -1000,15 +1000,37 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
 
     /**
      * Whether the node at {@code path}, which a read has just described with {@code stat}, was made by a create of ours
-     * whose reply was lost: a node of our current session that this client neither holds nor uses, read when every
-     * create we began has ended. Curator sent that create again after the connection loss and the node we use is the
-     * one it made then, behind this one ({@link RevivedNodes}).
+     * whose reply was lost: a node of our current session that this client neither holds nor uses, read once the
+     * create that made it (the number in its name) has ended, whatever other creates are in flight (S78 of
+     * lock-tck/DEFECTS.md: waiting for all of them to end left such a node ahead of the waiters of a busy store).
+     * Curator sent that create again after the connection loss and the node we use is the one it made then, behind
+     * this one ({@link RevivedNodes}).
      */
     boolean lostCreate(String path, Stat stat) {
         if (stat == null || stat.getEphemeralOwner() == 0 || stat.getEphemeralOwner() != currentSession()) {
             return false;
         }
-        return unused.settled() && unused.unused(path);
+        return unused.judgeable(createNumber(nodeName(path))) && unused.unused(path);
+    }
+
+    /**
+     * The number of our create that made the node named {@code node} ({@code <store id>-<create>-...}), or 0 if the
+     * name is not one of this store's.
+     */
+    long createNumber(String node) {
+        int from = storeId.length() + 1;
+        if (!node.startsWith(storeId) || node.length() <= from || node.charAt(from - 1) != '-') {
+            return 0;
+        }
+        int to = node.indexOf('-', from);
+        if (to <= from) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(node, from, to, 10);
+        } catch (NumberFormatException e) {
+            return 0; // not a name of ours
+        }
     }
 
     /** Deletes the node of a create of ours whose reply was lost ({@link #lostCreate}), in the background. */
