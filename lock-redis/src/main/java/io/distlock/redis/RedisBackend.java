@@ -200,12 +200,24 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
     public boolean release(Grant grant) {
         String name = grant.name();
         SentBytes held = (SentBytes) grant.handle();
-        Object reply = RedisErrors.callUninterruptibly(store, "release lock " + Arguments.quoted(name), () -> slotted
-                ? RedisScripts.RELEASE.run(client,
-                        calls.releaseWithTombstone(name, OwnerValue.of(grant), grant.ownerToken(), tombstoneMs))
-                : RedisScripts.RELEASE.run(client, calls.release(name, held)));
+        Object reply;
+        try {
+            reply = sendRelease(grant, held);
+        } catch (JedisException e) {
+            reply = RedisErrors.retryUninterruptibly(store, "release lock " + Arguments.quoted(name), e,
+                    () -> sendRelease(grant, held));
+        }
         signals().signal(name);
         return ((Long) reply) == 1L;
+    }
+
+    /** One {@code EVALSHA} of {@link RedisScripts#RELEASE}, with the tombstone a re-sent release needs on a cluster. */
+    private Object sendRelease(Grant grant, SentBytes held) {
+        String name = grant.name();
+        return slotted
+                ? RedisScripts.RELEASE.run(client,
+                        calls.releaseWithTombstone(name, OwnerValue.of(grant), grant.ownerToken(), tombstoneMs))
+                : RedisScripts.RELEASE.run(client, calls.release(name, held));
     }
 
     /**

@@ -30,24 +30,38 @@ final class RedisErrors {
     }
 
     /**
-     * {@link #call} for a call that must reach the store whatever interrupts arrive while it runs (a release): a wait
-     * for a pooled connection that an interrupt ended sent nothing, so it is waited again (each wait bounded by the
-     * pool's wait, the timeout), and the flag is set again afterwards, as {@code Lock.lock()} does (DEFECTS S88).
+     * {@link #call} for a call that must reach the store whatever interrupts arrive while it runs (a release); see
+     * {@link #retryUninterruptibly}.
      */
     static <T> T callUninterruptibly(String store, String what, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (JedisException e) {
+            return retryUninterruptibly(store, what, e, call);
+        }
+    }
+
+    /**
+     * The answer of a call that must reach the store (a release) and whose try failed with {@code failure}: a wait for
+     * a pooled connection that an interrupt ended sent nothing, so the call is tried again (each wait bounded by the
+     * pool's wait, the timeout), and the flag is set again afterwards, as {@code Lock.lock()} does (DEFECTS S88); any
+     * other failure is translated. Callers on the hot path try the call themselves first, so a release that succeeds
+     * builds no message and no lambda.
+     */
+    static <T> T retryUninterruptibly(String store, String what, JedisException failure, Supplier<T> call) {
+        JedisException last = failure;
         boolean interrupted = false;
         try {
-            while (true) {
+            while (isPoolWaitInterrupted(last)) {
+                Thread.interrupted(); // clear it for the next wait; set again at the end
+                interrupted = true;
                 try {
                     return call.get();
                 } catch (JedisException e) {
-                    if (!isPoolWaitInterrupted(e)) {
-                        throw translate(store, what, e);
-                    }
-                    Thread.interrupted(); // clear it for the next wait; set again at the end
-                    interrupted = true;
+                    last = e;
                 }
             }
+            throw translate(store, what, last);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
