@@ -225,7 +225,8 @@ final class MariaDbTurns implements RemoteWakeups {
      * The release statement, which also reads (into the generated key, in the same round trip) whether a store holds
      * the name's turn lock: one that waits at the head of the queue while this store held the lock without a turn.
      * Then this store's next waiting acquire of the name, if it comes within a poll, queues instead of retaking the
-     * lock before that store's next attempt.
+     * lock before that store's next attempt; so does its next acquire if its own turn is queued behind that store's
+     * (it took the lock out of turn: a safety poll, or a new acquire's first attempt).
      */
     @Override
     public boolean release(Connection c, SqlDialect dialect, String name, String token) throws SQLException {
@@ -263,7 +264,8 @@ final class MariaDbTurns implements RemoteWakeups {
                     used = keys.getLong(1);
                 }
             }
-            if (used > 1 && !turns.containsKey(name)) {
+            Turn mine = used > 1 ? turns.get(name) : null;
+            if (used > 1 && (mine == null || !mine.releasedOutOfTurn())) {
                 long now = System.nanoTime();
                 if (contendedAt.size() >= MAX_CONTENDED) {
                     contendedAt.values().removeIf(at -> now - at > pollMaxNanos);
@@ -382,6 +384,12 @@ final class MariaDbTurns implements RemoteWakeups {
         private State state = State.QUEUED;
         /** When the waiter last tried the lock in the database: while queued it still does every pollMaxMillis. */
         private long lastAttempt;
+        /**
+         * This store released a lock it took while queued (out of turn), and another store held the turn: its next
+         * acquire does not make its first attempt but waits in the queue (a poll from now), as a store that passed
+         * its turn on does, instead of taking the lock back before the store whose turn it is.
+         */
+        private boolean releasedOutOfTurn;
         /** The local waiter asked for the turn again after it passed it on (or after a poll). */
         private boolean requeue;
         /** This store holds the lock (granted while queued or at the head). */
@@ -402,6 +410,23 @@ final class MariaDbTurns implements RemoteWakeups {
             this.name = name;
             this.key = turnKey(name);
             this.lastAttempt = System.nanoTime(); // the failed attempt that made this turn
+        }
+
+        /**
+         * This store released, on a pooled connection, a lock it held while another store held the turn: true if this
+         * turn queues its next acquire ({@link #releasedOutOfTurn}), false if the turn is done.
+         */
+        boolean releasedOutOfTurn() {
+            guard.lock();
+            try {
+                if (state == State.DONE) {
+                    return false;
+                }
+                releasedOutOfTurn = state == State.QUEUED;
+                return true;
+            } finally {
+                guard.unlock();
+            }
         }
 
         /** A waiter of this store found the lock held again; false if this turn is done (a new one is needed). */
@@ -426,8 +451,15 @@ final class MariaDbTurns implements RemoteWakeups {
                 long now = System.nanoTime();
                 switch (state) {
                     case QUEUED:
+                        if (first && releasedOutOfTurn) {
+                            // it just had the lock out of turn: the store whose turn it is goes first
+                            releasedOutOfTurn = false;
+                            lastAttempt = now;
+                            return pollMaxNanos;
+                        }
                         if (first || now - lastAttempt >= pollMaxNanos) {
                             // an acquire's first attempt, or the poll that bounds what a lost turn costs
+                            releasedOutOfTurn = false;
                             lastAttempt = now;
                             return -1;
                         }
@@ -617,6 +649,7 @@ final class MariaDbTurns implements RemoteWakeups {
             try {
                 contended |= !free;
                 headPolls = 0;
+                releasedOutOfTurn = false;
                 state = holding ? State.HOLDING : State.HEAD;
                 signals.signal(name);
                 while (!closed && (state == State.HEAD || state == State.HOLDING) && interested()) {

@@ -219,6 +219,55 @@ class MariaDbTurnsAttackTest {
     }
 
     /**
+     * A store whose turn is queued behind another store's took the lock out of turn (a new acquire's first attempt
+     * after its earlier waiter gave up; a queued waiter's safety poll does the same) and released it. Its next
+     * acquire, asked at once, must queue behind the store whose turn it is, not take the lock back (S84): a store
+     * that kept doing so held the lock turn after turn while the head store polled in vain, and the stores queued
+     * behind that head waited in {@code GET_LOCK} until it timed out, polling meanwhile (the waiters curve, 16 stores
+     * holding 20 ms: 3.0 acquire statements per acquisition where 1 is needed, 3-12 acquisitions per store).
+     */
+    @Test
+    void aStoreThatTookTheLockOutOfTurnQueuesBehindTheHeadStore() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:outofturn";
+        // the head store's back-off grows to 2 s; the store's turn stays queued 5 s after its waiter gave up
+        String options = "distlock.table=" + table + "&distlock.pollMinMillis=2&distlock.pollMaxMillis=2000";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection probe = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore head = LockStore.open(Databases.withOptions(Databases.mariadb() + "&connectionAttributes=h",
+                        options));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb() + "&connectionAttributes=s",
+                        options))) {
+            Lease held = holder.lock(name).acquire();
+            Future<Long> headGrant = threads.submit(() -> {
+                Lease lease = head.lock(name).acquire();
+                long at = System.nanoTime();
+                lease.release();
+                return at;
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> turnHeld(probe, table, name)); // head at the head
+            Future<Optional<Lease>> gaveUp = threads.submit(() -> store.lock(name)
+                    .tryAcquire(Duration.ofMillis(300)));
+            awaitQueued(probe, table, name); // the store's turn queued behind the head's
+            assertThat(gaveUp.get(20, TimeUnit.SECONDS)).isEmpty(); // its turn stays queued
+            held.release();
+            Lease outOfTurn = store.lock(name).acquire(); // a first attempt: the lock is free, the head polls
+            long outAt = System.nanoTime();
+            outOfTurn.release();
+            Lease again = store.lock(name).acquire(); // asked at once
+            long againAt = System.nanoTime();
+            again.release();
+            assertThat(headGrant.isDone() && headGrant.get() - outAt > 0 && headGrant.get() - againAt < 0)
+                    .as("the head store (granted: %s) had the lock between the two grants of the store that took it"
+                            + " out of turn", headGrant.isDone())
+                    .isTrue();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
      * A store took the lock through its turn with a lease it lets expire (auto-renew off, never released): the turn
      * must not outlive the lease, else the store queued behind it is let through once per {@code pollMaxMillis}
      * although the lock is free.
