@@ -30,8 +30,11 @@ import javax.sql.DataSource;
  * while another store holds the turn learns so from its release statement (same round trip) and queues too.
  *
  * <p>The turn lock is advisory: the acquire statement still decides every grant. A queued waiter still tries the lock
- * every {@code pollMaxMillis}, so a lost turn (a turn holder that hangs, a holder that took the lock without a turn)
- * costs one poll, never a hang; a store that closes or dies loses its connections and with them its turn locks,
+ * every {@code pollMaxMillis}, or every twice its last wait for a turn if that is longer (at most 4 x
+ * {@code pollMaxMillis}: a long queue's waiters then send nothing between their turns while turns come round), so a
+ * lost turn (a turn holder that hangs, a holder that took the lock without a turn) costs one such poll, never a hang;
+ * a store that took the lock out of turn lets the head store go first on its next acquire. A store that closes or
+ * dies loses its connections and with them its turn locks,
  * which the server grants to the next store at once. An uncontended acquire and release never touch a turn lock, and
  * cost no extra round trip. Turn locks live in the server's memory, never in a table, so names used once leave nothing
  * behind. Used on MariaDB servers only (not tried on MySQL, where stores poll as before).
@@ -54,6 +57,13 @@ final class MariaDbTurns implements RemoteWakeups {
     private static final long GRACE_MILLIS = 10;
     /** At most this many names are remembered as released while another store waited for its turn. */
     private static final int MAX_CONTENDED = 10_000;
+    /**
+     * A queued store's safety poll waits at least this many times as long as its last wait for its turn took
+     * ({@link Turn#pollEvery}).
+     */
+    private static final int POLL_SLACK = 2;
+    /** ... and at most this many {@code pollMaxMillis}: what a turn holder that hangs costs a queued store. */
+    private static final int MAX_POLL_STRETCH = 4;
     /** How often a worker checks that its store still wants a turn it holds (a waiter may have given up). */
     private static final long INTEREST_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -382,8 +392,19 @@ final class MariaDbTurns implements RemoteWakeups {
         private final ReentrantLock guard = new ReentrantLock();
         private final Condition changed = guard.newCondition();
         private State state = State.QUEUED;
-        /** When the waiter last tried the lock in the database: while queued it still does every pollMaxMillis. */
+        /** When the waiter last tried the lock in the database: while queued it still does every {@link #pollEvery}. */
         private long lastAttempt;
+        /**
+         * How long after its last attempt a queued waiter tries the lock again, the safety net of a lost turn:
+         * {@code pollMaxMillis}, or {@value #POLL_SLACK} times as long as this store's last wait for its turn took if
+         * that is longer, at most {@value #MAX_POLL_STRETCH} {@code pollMaxMillis}. A store in a queue of N waits about
+         * N - 1 holds for its turn, so a poll every {@code pollMaxMillis} added requests per acquisition in proportion
+         * to N times the hold time once that wait passed {@code pollMaxMillis} (issue #33's waiters curve, 20 ms holds,
+         * the default 250 ms: 1.4 polls per acquisition with 16 stores, none with 4), while turns kept coming round.
+         */
+        private long pollEvery = pollMaxNanos;
+        /** When this store began to wait for its current turn: that wait sets {@link #pollEvery} once it comes. */
+        private long queuedAt;
         /**
          * This store released a lock it took while queued (out of turn), and another store held the turn: its next
          * acquire does not make its first attempt but waits in the queue (a poll from now), as a store that passed
@@ -410,6 +431,7 @@ final class MariaDbTurns implements RemoteWakeups {
             this.name = name;
             this.key = turnKey(name);
             this.lastAttempt = System.nanoTime(); // the failed attempt that made this turn
+            this.queuedAt = lastAttempt;
         }
 
         /**
@@ -455,15 +477,15 @@ final class MariaDbTurns implements RemoteWakeups {
                             // it just had the lock out of turn: the store whose turn it is goes first
                             releasedOutOfTurn = false;
                             lastAttempt = now;
-                            return pollMaxNanos;
+                            return pollEvery;
                         }
-                        if (first || now - lastAttempt >= pollMaxNanos) {
+                        if (first || now - lastAttempt >= pollEvery) {
                             // an acquire's first attempt, or the poll that bounds what a lost turn costs
                             releasedOutOfTurn = false;
                             lastAttempt = now;
                             return -1;
                         }
-                        return pollMaxNanos - (now - lastAttempt);
+                        return pollEvery - (now - lastAttempt);
                     case PASSING:
                         if (!contended) {
                             return -1;
@@ -472,7 +494,7 @@ final class MariaDbTurns implements RemoteWakeups {
                         requeue = true;
                         lastAttempt = now; // it just had the lock: its polls count from now
                         changed.signalAll();
-                        return pollMaxNanos;
+                        return pollEvery;
                     default:
                         lastAttempt = now;
                         return -1;
@@ -650,6 +672,9 @@ final class MariaDbTurns implements RemoteWakeups {
                 contended |= !free;
                 headPolls = 0;
                 releasedOutOfTurn = false;
+                long waited = System.nanoTime() - queuedAt;
+                pollEvery = Math.max(pollMaxNanos, Math.min(MAX_POLL_STRETCH * pollMaxNanos,
+                        waited > Long.MAX_VALUE / POLL_SLACK ? Long.MAX_VALUE : POLL_SLACK * waited));
                 state = holding ? State.HOLDING : State.HEAD;
                 signals.signal(name);
                 while (!closed && (state == State.HEAD || state == State.HOLDING) && interested()) {
@@ -694,6 +719,7 @@ final class MariaDbTurns implements RemoteWakeups {
                 contended = false;
                 if (again) {
                     state = State.QUEUED;
+                    queuedAt = System.nanoTime();
                 }
                 return again;
             } finally {

@@ -184,6 +184,58 @@ class MariaDbTurnsAttackTest {
     }
 
     /**
+     * A store whose last turn came after a long wait polls less often while queued (twice that wait), but never less
+     * often than every 4 x {@code pollMaxMillis}: queued again behind a turn holder that hangs, its waiter still
+     * takes the lock, free all along, within that bound (2 s here, where twice its last wait is 5 s).
+     */
+    @Test
+    void aQueuedWaiterAfterALongTurnWaitStillTriesTheLockWithinFourPollMax() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:stretch";
+        long pollMillis = 500;
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw(); Connection probe = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMinMillis=2&distlock.pollMaxMillis=" + pollMillis))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            Future<Lease> first = threads.submit(() -> store.lock(name).acquire());
+            awaitQueued(probe, table, name);
+            // the wait for the turn is what this test makes long: 2.5 s, whose double is past the bound
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2500));
+            try (Statement st = hung.createStatement()) {
+                st.execute("DO RELEASE_ALL_LOCKS()"); // the turn comes
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> turnHeld(probe, table, name));
+            Future<Boolean> hangsNext = threads.submit(() -> { // queues behind the store's turn, then keeps it
+                try (PreparedStatement ps = hung.prepareStatement("SELECT GET_LOCK(" + MariaDbTurns.TURN_LOCK
+                        + ", 60)")) {
+                    ps.setString(1, turnKey(table, name));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() && rs.getInt(1) == 1;
+                    }
+                }
+            });
+            awaitQueued(probe, table, name);
+            held.release();
+            Lease lease = first.get(20, TimeUnit.SECONDS); // taken through its turn
+            long released = System.nanoTime();
+            lease.release(); // the turn goes to the hung connection
+            Lease again = store.lock(name).acquire(); // asked at once: queued behind the hung turn, the lock free
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released);
+            again.release();
+            assertThat(hangsNext.get(20, TimeUnit.SECONDS)).as("the hung connection held the turn").isTrue();
+            System.out.println("MariaDbTurnsAttackTest: after a 2.5 s wait for its last turn, the queued waiter took"
+                    + " the free lock " + tookMillis + " ms after its release, pollMaxMillis " + pollMillis);
+            assertThat(tookMillis).as("ms until the queued waiter's poll took the free lock")
+                    .isLessThanOrEqualTo(4 * pollMillis + 1000);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
      * Two stores of one URL in this JVM share release signals. A store whose own waiter gave up must pass the turn
      * on, even while the other store's waiter (queued behind it) still waits: else that waiter is let through only
      * once per {@code pollMaxMillis}, however soon the lock is released (by a third store of the URL, whose release
