@@ -30,8 +30,8 @@ import javax.sql.DataSource;
  * while another store holds the turn learns so from its release statement (same round trip) and queues too.
  *
  * <p>The turn lock is advisory: the acquire statement still decides every grant. A queued waiter still tries the lock
- * every {@code pollMaxMillis}, or every twice its last wait for a turn if that is longer (at most 4 x
- * {@code pollMaxMillis}: a long queue's waiters then send nothing between their turns while turns come round), so a
+ * every {@code pollMaxMillis}, or every twice its last wait for a turn if that is longer (at most one wait in the
+ * queue, 5 s: a long queue's waiters then send nothing between their turns while turns come round), so a
  * lost turn (a turn holder that hangs, a holder that took the lock without a turn) costs one such poll, never a hang;
  * a store that took the lock out of turn lets the head store go first on its next acquire. A store that closes or
  * dies loses its connections and with them its turn locks,
@@ -62,8 +62,6 @@ final class MariaDbTurns implements RemoteWakeups {
      * ({@link Turn#pollEvery}).
      */
     private static final int POLL_SLACK = 2;
-    /** ... and at most this many {@code pollMaxMillis}: what a turn holder that hangs costs a queued store. */
-    private static final int MAX_POLL_STRETCH = 4;
     /** How often a worker checks that its store still wants a turn it holds (a waiter may have given up). */
     private static final long INTEREST_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -71,6 +69,11 @@ final class MariaDbTurns implements RemoteWakeups {
     private final ReleaseSignals signals;
     private final String table;
     private final double queueSeconds;
+    /**
+     * {@link #queueSeconds} in nanoseconds: the longest a queued store's safety poll waits ({@link Turn#pollEvery}),
+     * what a turn holder that hangs costs it; its worker sends the queue's statement again as often.
+     */
+    private final long queueNanos;
     private final long pollMinNanos;
     private final long pollMaxNanos;
     private final long graceNanos;
@@ -107,6 +110,7 @@ final class MariaDbTurns implements RemoteWakeups {
         this.signals = signals;
         this.table = table;
         this.queueSeconds = Math.min(QUEUE_WAIT_MILLIS, socketTimeoutMillis / 2) / 1000.0;
+        this.queueNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(QUEUE_WAIT_MILLIS, socketTimeoutMillis / 2));
         this.pollMinNanos = TimeUnit.MILLISECONDS.toNanos(pollMinMillis);
         this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
         this.graceNanos = Math.max(pollMinNanos, TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS));
@@ -397,7 +401,7 @@ final class MariaDbTurns implements RemoteWakeups {
         /**
          * How long after its last attempt a queued waiter tries the lock again, the safety net of a lost turn:
          * {@code pollMaxMillis}, or {@value #POLL_SLACK} times as long as this store's last wait for its turn took if
-         * that is longer, at most {@value #MAX_POLL_STRETCH} {@code pollMaxMillis}. A store in a queue of N waits about
+         * that is longer, at most one wait in the queue ({@link #queueNanos}). A store in a queue of N waits about
          * N - 1 holds for its turn, so a poll every {@code pollMaxMillis} added requests per acquisition in proportion
          * to N times the hold time once that wait passed {@code pollMaxMillis} (issue #33's waiters curve, 20 ms holds,
          * the default 250 ms: 1.4 polls per acquisition with 16 stores, none with 4), while turns kept coming round.
@@ -673,7 +677,7 @@ final class MariaDbTurns implements RemoteWakeups {
                 headPolls = 0;
                 releasedOutOfTurn = false;
                 long waited = System.nanoTime() - queuedAt;
-                pollEvery = Math.max(pollMaxNanos, Math.min(MAX_POLL_STRETCH * pollMaxNanos,
+                pollEvery = Math.max(pollMaxNanos, Math.min(queueNanos,
                         waited > Long.MAX_VALUE / POLL_SLACK ? Long.MAX_VALUE : POLL_SLACK * waited));
                 state = holding ? State.HOLDING : State.HEAD;
                 signals.signal(name);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * waiters curve does: what the stores send per acquisition to wait, counted on the wire, must not grow with the stores
  * that wait, as it does not with Curator's predecessor watch on ZooKeeper. With 16 stores each waits about 15 holds
  * for its turn, past {@code pollMaxMillis}: a queued waiter's safety poll then stretches to twice its last wait for a
- * turn (at most 4 x {@code pollMaxMillis}), so turns that keep coming round cost no polls. The row sweep (one
+ * turn (at most one wait in the queue, 5 s), so turns that keep coming round cost no polls. The row sweep (one
  * statement a second per store while it grants: {@link RowSweeper}) grows with the stores, not with waiting, and is
  * counted apart; so do HikariCP's checks of a pooled connection idle for 500 ms before it lends it (pings, not
  * statements: not counted, as in lock-bench's server requests), since a store's connection idles while it waits.
