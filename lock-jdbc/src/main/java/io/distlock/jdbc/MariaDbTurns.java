@@ -33,7 +33,8 @@ import javax.sql.DataSource;
  * every {@code pollMaxMillis}, or every twice its last wait for a turn if that is longer (at most one wait in the
  * queue, 5 s: a long queue's waiters then send nothing between their turns while turns come round), so a
  * lost turn (a turn holder that hangs, a holder that took the lock without a turn) costs one such poll, never a hang;
- * a store that took the lock out of turn lets the head store go first on its next acquire. A store that closes or
+ * a store that took the lock out of turn lets the head store go first on its next acquire, once per head: a head
+ * that let that pass without taking the lock is not waited for again until a turn comes. A store that closes or
  * dies loses its connections and with them its turn locks,
  * which the server grants to the next store at once. An uncontended acquire and release never touch a turn lock, and
  * cost no extra round trip. Turn locks live in the server's memory, never in a table, so names used once leave nothing
@@ -101,7 +102,8 @@ final class MariaDbTurns implements RemoteWakeups {
 
     /**
      * Turns for the lock table {@code table}; {@code direct} opens the workers' connections (outside the pool). A
-     * queued waiter polls every {@code pollMaxMillis}; the head polls from {@code pollMinMillis}; one wait in the
+     * queued waiter polls every {@code pollMaxMillis} or more ({@link Turn#pollEvery}); the head polls from
+     * {@code pollMinMillis}; one wait in the
      * queue lasts at most 5 s and half the socket timeout.
      */
     MariaDbTurns(DataSource direct, String table, ReleaseSignals signals, long pollMinMillis,
@@ -279,7 +281,7 @@ final class MariaDbTurns implements RemoteWakeups {
                 }
             }
             Turn mine = used > 1 ? turns.get(name) : null;
-            if (used > 1 && (mine == null || !mine.releasedOutOfTurn())) {
+            if (used > 1 && (mine == null || !mine.releasedOutOfTurn(used - 1))) {
                 long now = System.nanoTime();
                 if (contendedAt.size() >= MAX_CONTENDED) {
                     contendedAt.values().removeIf(at -> now - at > pollMaxNanos);
@@ -415,6 +417,13 @@ final class MariaDbTurns implements RemoteWakeups {
          * its turn on does, instead of taking the lock back before the store whose turn it is.
          */
         private boolean releasedOutOfTurn;
+        /**
+         * The server's id of the connection holding the turn lock when this store last let it go first
+         * ({@link #releasedOutOfTurn}), 0 if none since this store's last turn: a head that let a whole poll pass
+         * without taking the lock (a hung or partitioned process keeps its turn lock until the server drops its
+         * connection) is let go first once, not before each of this store's acquires (S85).
+         */
+        private long deferredTo;
         /** The local waiter asked for the turn again after it passed it on (or after a poll). */
         private boolean requeue;
         /** This store holds the lock (granted while queued or at the head). */
@@ -439,16 +448,20 @@ final class MariaDbTurns implements RemoteWakeups {
         }
 
         /**
-         * This store released, on a pooled connection, a lock it held while another store held the turn: true if this
-         * turn queues its next acquire ({@link #releasedOutOfTurn}), false if the turn is done.
+         * This store released, on a pooled connection, a lock it held while the server's connection {@code head} held
+         * the turn: true if this turn queues its next acquire ({@link #releasedOutOfTurn}) unless it already let that
+         * head go first and took the lock again without a turn coming ({@link #deferredTo}), false if the turn is done.
          */
-        boolean releasedOutOfTurn() {
+        boolean releasedOutOfTurn(long head) {
             guard.lock();
             try {
                 if (state == State.DONE) {
                     return false;
                 }
-                releasedOutOfTurn = state == State.QUEUED;
+                if (state == State.QUEUED) {
+                    releasedOutOfTurn |= head != deferredTo; // a deferral not yet made stays
+                    deferredTo = head;
+                }
                 return true;
             } finally {
                 guard.unlock();
@@ -676,6 +689,7 @@ final class MariaDbTurns implements RemoteWakeups {
                 contended |= !free;
                 headPolls = 0;
                 releasedOutOfTurn = false;
+                deferredTo = 0;
                 long waited = System.nanoTime() - queuedAt;
                 pollEvery = Math.max(pollMaxNanos, Math.min(queueNanos,
                         waited > Long.MAX_VALUE / POLL_SLACK ? Long.MAX_VALUE : POLL_SLACK * waited));

@@ -322,6 +322,44 @@ class MariaDbTurnsAttackTest {
     }
 
     /**
+     * The only live store, queued behind a turn holder that hangs (a partitioned process keeps its turn lock until
+     * the server drops its connection, 8 hours by default), takes the free lock again and again with short waits.
+     * The S84 deferral lets the store whose turn it is go first; a head that let a whole deferral pass without taking
+     * the lock takes no turns, and each further deferral to it costs a poll for nothing: at most one is allowed (S85).
+     */
+    @Test
+    void aStoreDefersAtMostOnceToAHeadThatTakesNoTurns() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:deadhead";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMinMillis=2&distlock.pollMaxMillis=3000"))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            Future<Optional<Lease>> gaveUp = threads.submit(() -> store.lock(name).tryAcquire(Duration.ofMillis(300)));
+            awaitQueued(hung, table, name); // the store's turn queued behind the hung one
+            assertThat(gaveUp.get(20, TimeUnit.SECONDS)).isEmpty();
+            held.release();
+
+            int missed = 0;
+            for (int i = 0; i < 6; i++) {
+                Optional<Lease> got = store.lock(name).tryAcquire(Duration.ofMillis(1500));
+                if (got.isEmpty()) {
+                    missed++;
+                } else {
+                    got.get().release();
+                }
+            }
+            assertThat(missed).as("tryAcquire(1.5 s) of a lock free all along, 6 in a row, that returned empty"
+                    + " (pollMaxMillis 3 s)").isLessThanOrEqualTo(1);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
      * A store took the lock through its turn with a lease it lets expire (auto-renew off, never released): the turn
      * must not outlive the lease, else the store queued behind it is let through once per {@code pollMaxMillis}
      * although the lock is free.
