@@ -360,6 +360,44 @@ class MariaDbTurnsAttackTest {
     }
 
     /**
+     * The head store a store deferred to dies (its turn connection killed, as a server does when a process dies):
+     * the server grants the turn lock to the store's queued turn at once, and the deferred acquire makes its attempt
+     * then, not at the end of its poll.
+     */
+    @Test
+    void aDeferralEndsWhenTheHeadStoresTurnConnectionIsKilled() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:killedhead";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw(); Connection probe = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMinMillis=2&distlock.pollMaxMillis=30000"))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            Future<Optional<Lease>> gaveUp = threads.submit(() -> store.lock(name).tryAcquire(Duration.ofMillis(300)));
+            awaitQueued(probe, table, name);
+            assertThat(gaveUp.get(20, TimeUnit.SECONDS)).isEmpty();
+            held.release();
+            store.lock(name).acquire().release(); // out of turn, behind the hung head: the next acquire defers
+            long hungId;
+            try (Statement st = hung.createStatement(); ResultSet rs = st.executeQuery("SELECT CONNECTION_ID()")) {
+                rs.next();
+                hungId = rs.getLong(1);
+            }
+            try (Statement st = probe.createStatement()) {
+                st.execute("KILL " + hungId);
+            }
+            Optional<Lease> got = store.lock(name).tryAcquire(Duration.ofSeconds(5));
+            assertThat(got).as("tryAcquire(5 s) after the head's turn connection was killed, pollMaxMillis 30 s")
+                    .isPresent();
+            got.get().release();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
      * A store took the lock through its turn with a lease it lets expire (auto-renew off, never released): the turn
      * must not outlive the lease, else the store queued behind it is let through once per {@code pollMaxMillis}
      * although the lock is free.
