@@ -27,7 +27,9 @@ import java.util.regex.Pattern;
  * @param connectTimeoutMillis how long to wait for a connection before reporting the store unavailable
  * @param socketTimeoutMillis how long a statement may wait for the server's answer
  * @param pollMinMillis the first pause after a failed acquire attempt; the pauses double from it
- * @param pollMaxMillis the longest pause between two acquire attempts while waiting for a lock held elsewhere
+ * @param pollMaxMillis the longest pause between two acquire attempts while waiting for a lock held elsewhere; on
+ *     MariaDB a waiter queued for its turn ({@code MariaDbTurns}) pauses up to twice its store's last wait for a turn
+ *     if that is longer, at most 5 s (or half {@code socketTimeoutMillis}): what a turn holder that hangs costs it
  * @param turns whether waiting stores on MariaDB take turns through the server's named locks, on connections of
  *     their own outside the pool ({@code MariaDbTurns}); false: they only poll
  */

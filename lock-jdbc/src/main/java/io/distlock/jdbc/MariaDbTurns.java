@@ -30,8 +30,12 @@ import javax.sql.DataSource;
  * while another store holds the turn learns so from its release statement (same round trip) and queues too.
  *
  * <p>The turn lock is advisory: the acquire statement still decides every grant. A queued waiter still tries the lock
- * every {@code pollMaxMillis}, so a lost turn (a turn holder that hangs, a holder that took the lock without a turn)
- * costs one poll, never a hang; a store that closes or dies loses its connections and with them its turn locks,
+ * every {@code pollMaxMillis}, or every twice its last wait for a turn if that is longer (at most one wait in the
+ * queue, 5 s: a long queue's waiters then send nothing between their turns while turns come round), so a
+ * lost turn (a turn holder that hangs, a holder that took the lock without a turn) costs one such poll, never a hang;
+ * a store that took the lock out of turn lets the head store go first on its next acquire, once per head: a head
+ * that let that pass without taking the lock is not waited for again until a turn comes. A store that closes or
+ * dies loses its connections and with them its turn locks,
  * which the server grants to the next store at once. An uncontended acquire and release never touch a turn lock, and
  * cost no extra round trip. Turn locks live in the server's memory, never in a table, so names used once leave nothing
  * behind. Used on MariaDB servers only (not tried on MySQL, where stores poll as before).
@@ -54,6 +58,11 @@ final class MariaDbTurns implements RemoteWakeups {
     private static final long GRACE_MILLIS = 10;
     /** At most this many names are remembered as released while another store waited for its turn. */
     private static final int MAX_CONTENDED = 10_000;
+    /**
+     * A queued store's safety poll waits at least this many times as long as its last wait for its turn took
+     * ({@link Turn#pollEvery}).
+     */
+    private static final int POLL_SLACK = 2;
     /** How often a worker checks that its store still wants a turn it holds (a waiter may have given up). */
     private static final long INTEREST_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -61,6 +70,11 @@ final class MariaDbTurns implements RemoteWakeups {
     private final ReleaseSignals signals;
     private final String table;
     private final double queueSeconds;
+    /**
+     * {@link #queueSeconds} in nanoseconds: the longest a queued store's safety poll waits ({@link Turn#pollEvery}),
+     * what a turn holder that hangs costs it; its worker sends the queue's statement again as often.
+     */
+    private final long queueNanos;
     private final long pollMinNanos;
     private final long pollMaxNanos;
     private final long graceNanos;
@@ -88,7 +102,8 @@ final class MariaDbTurns implements RemoteWakeups {
 
     /**
      * Turns for the lock table {@code table}; {@code direct} opens the workers' connections (outside the pool). A
-     * queued waiter polls every {@code pollMaxMillis}; the head polls from {@code pollMinMillis}; one wait in the
+     * queued waiter polls every {@code pollMaxMillis} or more ({@link Turn#pollEvery}); the head polls from
+     * {@code pollMinMillis}; one wait in the
      * queue lasts at most 5 s and half the socket timeout.
      */
     MariaDbTurns(DataSource direct, String table, ReleaseSignals signals, long pollMinMillis,
@@ -97,6 +112,7 @@ final class MariaDbTurns implements RemoteWakeups {
         this.signals = signals;
         this.table = table;
         this.queueSeconds = Math.min(QUEUE_WAIT_MILLIS, socketTimeoutMillis / 2) / 1000.0;
+        this.queueNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(QUEUE_WAIT_MILLIS, socketTimeoutMillis / 2));
         this.pollMinNanos = TimeUnit.MILLISECONDS.toNanos(pollMinMillis);
         this.pollMaxNanos = TimeUnit.MILLISECONDS.toNanos(pollMaxMillis);
         this.graceNanos = Math.max(pollMinNanos, TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS));
@@ -225,7 +241,8 @@ final class MariaDbTurns implements RemoteWakeups {
      * The release statement, which also reads (into the generated key, in the same round trip) whether a store holds
      * the name's turn lock: one that waits at the head of the queue while this store held the lock without a turn.
      * Then this store's next waiting acquire of the name, if it comes within a poll, queues instead of retaking the
-     * lock before that store's next attempt.
+     * lock before that store's next attempt; so does its next acquire if its own turn is queued behind that store's
+     * (it took the lock out of turn: a safety poll, or a new acquire's first attempt).
      */
     @Override
     public boolean release(Connection c, SqlDialect dialect, String name, String token) throws SQLException {
@@ -263,7 +280,8 @@ final class MariaDbTurns implements RemoteWakeups {
                     used = keys.getLong(1);
                 }
             }
-            if (used > 1 && !turns.containsKey(name)) {
+            Turn mine = used > 1 ? turns.get(name) : null;
+            if (used > 1 && (mine == null || !mine.releasedOutOfTurn(used - 1))) {
                 long now = System.nanoTime();
                 if (contendedAt.size() >= MAX_CONTENDED) {
                     contendedAt.values().removeIf(at -> now - at > pollMaxNanos);
@@ -380,8 +398,32 @@ final class MariaDbTurns implements RemoteWakeups {
         private final ReentrantLock guard = new ReentrantLock();
         private final Condition changed = guard.newCondition();
         private State state = State.QUEUED;
-        /** When the waiter last tried the lock in the database: while queued it still does every pollMaxMillis. */
+        /** When the waiter last tried the lock in the database: while queued it still does every {@link #pollEvery}. */
         private long lastAttempt;
+        /**
+         * How long after its last attempt a queued waiter tries the lock again, the safety net of a lost turn:
+         * {@code pollMaxMillis}, or {@value #POLL_SLACK} times as long as this store's last wait for its turn took if
+         * that is longer, at most one wait in the queue ({@link #queueNanos}). A store in a queue of N waits about
+         * N - 1 holds for its turn, so a poll every {@code pollMaxMillis} added requests per acquisition in proportion
+         * to N times the hold time once that wait passed {@code pollMaxMillis} (issue #33's waiters curve, 20 ms holds,
+         * the default 250 ms: 1.4 polls per acquisition with 16 stores, none with 4), while turns kept coming round.
+         */
+        private long pollEvery = pollMaxNanos;
+        /** When this store began to wait for its current turn: that wait sets {@link #pollEvery} once it comes. */
+        private long queuedAt;
+        /**
+         * This store released a lock it took while queued (out of turn), and another store held the turn: its next
+         * acquire does not make its first attempt but waits in the queue (a poll from now), as a store that passed
+         * its turn on does, instead of taking the lock back before the store whose turn it is.
+         */
+        private boolean releasedOutOfTurn;
+        /**
+         * The server's id of the connection holding the turn lock when this store last let it go first
+         * ({@link #releasedOutOfTurn}), 0 if none since this store's last turn: a head that let a whole poll pass
+         * without taking the lock (a hung or partitioned process keeps its turn lock until the server drops its
+         * connection) is let go first once, not before each of this store's acquires (S85).
+         */
+        private long deferredTo;
         /** The local waiter asked for the turn again after it passed it on (or after a poll). */
         private boolean requeue;
         /** This store holds the lock (granted while queued or at the head). */
@@ -402,6 +444,28 @@ final class MariaDbTurns implements RemoteWakeups {
             this.name = name;
             this.key = turnKey(name);
             this.lastAttempt = System.nanoTime(); // the failed attempt that made this turn
+            this.queuedAt = lastAttempt;
+        }
+
+        /**
+         * This store released, on a pooled connection, a lock it held while the server's connection {@code head} held
+         * the turn: true if this turn queues its next acquire ({@link #releasedOutOfTurn}) unless it already let that
+         * head go first and took the lock again without a turn coming ({@link #deferredTo}), false if the turn is done.
+         */
+        boolean releasedOutOfTurn(long head) {
+            guard.lock();
+            try {
+                if (state == State.DONE) {
+                    return false;
+                }
+                if (state == State.QUEUED) {
+                    releasedOutOfTurn |= head != deferredTo; // a deferral not yet made stays
+                    deferredTo = head;
+                }
+                return true;
+            } finally {
+                guard.unlock();
+            }
         }
 
         /** A waiter of this store found the lock held again; false if this turn is done (a new one is needed). */
@@ -426,12 +490,19 @@ final class MariaDbTurns implements RemoteWakeups {
                 long now = System.nanoTime();
                 switch (state) {
                     case QUEUED:
-                        if (first || now - lastAttempt >= pollMaxNanos) {
+                        if (first && releasedOutOfTurn) {
+                            // it just had the lock out of turn: the store whose turn it is goes first
+                            releasedOutOfTurn = false;
+                            lastAttempt = now;
+                            return pollEvery;
+                        }
+                        if (first || now - lastAttempt >= pollEvery) {
                             // an acquire's first attempt, or the poll that bounds what a lost turn costs
+                            releasedOutOfTurn = false;
                             lastAttempt = now;
                             return -1;
                         }
-                        return pollMaxNanos - (now - lastAttempt);
+                        return pollEvery - (now - lastAttempt);
                     case PASSING:
                         if (!contended) {
                             return -1;
@@ -440,7 +511,7 @@ final class MariaDbTurns implements RemoteWakeups {
                         requeue = true;
                         lastAttempt = now; // it just had the lock: its polls count from now
                         changed.signalAll();
-                        return pollMaxNanos;
+                        return pollEvery;
                     default:
                         lastAttempt = now;
                         return -1;
@@ -617,6 +688,11 @@ final class MariaDbTurns implements RemoteWakeups {
             try {
                 contended |= !free;
                 headPolls = 0;
+                releasedOutOfTurn = false;
+                deferredTo = 0;
+                long waited = System.nanoTime() - queuedAt;
+                pollEvery = Math.max(pollMaxNanos, Math.min(queueNanos,
+                        waited > Long.MAX_VALUE / POLL_SLACK ? Long.MAX_VALUE : POLL_SLACK * waited));
                 state = holding ? State.HOLDING : State.HEAD;
                 signals.signal(name);
                 while (!closed && (state == State.HEAD || state == State.HOLDING) && interested()) {
@@ -661,6 +737,7 @@ final class MariaDbTurns implements RemoteWakeups {
                 contended = false;
                 if (again) {
                     state = State.QUEUED;
+                    queuedAt = System.nanoTime();
                 }
                 return again;
             } finally {

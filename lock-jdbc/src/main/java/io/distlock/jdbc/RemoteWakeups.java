@@ -29,9 +29,10 @@ interface RemoteWakeups extends AutoCloseable {
     /**
      * Whether the next attempt of a waiter of this store at {@code name} may be skipped, because the store waits in
      * a queue for its turn and is woken when it comes: -1 to make the attempt, else the nanoseconds until the
-     * waiter's next attempt is due (a store still lets one attempt through every {@code pollMaxMillis}, the safety
-     * net of a lost turn). {@code first}: the attempt is the first of its acquire, made unless the store just
-     * passed its turn on. -1 by default.
+     * waiter's next attempt is due (a store still lets one attempt through every {@code pollMaxMillis}, or a few
+     * times that while a long queue's turns keep coming round, the safety net of a lost turn). {@code first}: the
+     * attempt is the first of its acquire, made unless the store just passed its turn on or took the lock out of
+     * turn. -1 by default.
      */
     default long queued(String name, boolean first) {
         return -1;

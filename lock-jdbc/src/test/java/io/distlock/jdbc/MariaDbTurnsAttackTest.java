@@ -184,6 +184,60 @@ class MariaDbTurnsAttackTest {
     }
 
     /**
+     * A store whose last turn came after a long wait polls less often while queued (twice that wait), but never less
+     * often than once per wait in the queue (5 s, or half the socket timeout): queued again behind a turn holder that
+     * hangs, its waiter still takes the lock, free all along, within that bound (2 s here, where twice its last wait
+     * is 5 s).
+     */
+    @Test
+    void aQueuedWaiterAfterALongTurnWaitStillTriesTheLockWithinOneQueueWait() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:stretch";
+        long pollMillis = 500;
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw(); Connection probe = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMinMillis=2&distlock.pollMaxMillis=" + pollMillis
+                        + "&distlock.socketTimeoutMillis=4000"))) { // one wait in the queue: 2 s
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            Future<Lease> first = threads.submit(() -> store.lock(name).acquire());
+            awaitQueued(probe, table, name);
+            // the wait for the turn is what this test makes long: 2.5 s, whose double is past the bound
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2500));
+            try (Statement st = hung.createStatement()) {
+                st.execute("DO RELEASE_ALL_LOCKS()"); // the turn comes
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> turnHeld(probe, table, name));
+            Future<Boolean> hangsNext = threads.submit(() -> { // queues behind the store's turn, then keeps it
+                try (PreparedStatement ps = hung.prepareStatement("SELECT GET_LOCK(" + MariaDbTurns.TURN_LOCK
+                        + ", 60)")) {
+                    ps.setString(1, turnKey(table, name));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() && rs.getInt(1) == 1;
+                    }
+                }
+            });
+            awaitQueued(probe, table, name);
+            held.release();
+            Lease lease = first.get(20, TimeUnit.SECONDS); // taken through its turn
+            long released = System.nanoTime();
+            lease.release(); // the turn goes to the hung connection
+            Lease again = store.lock(name).acquire(); // asked at once: queued behind the hung turn, the lock free
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released);
+            again.release();
+            assertThat(hangsNext.get(20, TimeUnit.SECONDS)).as("the hung connection held the turn").isTrue();
+            System.out.println("MariaDbTurnsAttackTest: after a 2.5 s wait for its last turn, the queued waiter took"
+                    + " the free lock " + tookMillis + " ms after its release, one wait in the queue 2 s");
+            assertThat(tookMillis).as("ms until the queued waiter's poll took the free lock")
+                    .isLessThanOrEqualTo(2000 + 1000);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
      * Two stores of one URL in this JVM share release signals. A store whose own waiter gave up must pass the turn
      * on, even while the other store's waiter (queued behind it) still waits: else that waiter is let through only
      * once per {@code pollMaxMillis}, however soon the lock is released (by a third store of the URL, whose release
@@ -213,6 +267,131 @@ class MariaDbTurnsAttackTest {
             got.get().release();
             assertThat(tookMillis).as("ms from the release to the other store's grant, pollMaxMillis 30 s")
                     .isLessThan(5000);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * A store whose turn is queued behind another store's took the lock out of turn (a new acquire's first attempt
+     * after its earlier waiter gave up; a queued waiter's safety poll does the same) and released it. Its next
+     * acquire, asked at once, must queue behind the store whose turn it is, not take the lock back (S84): a store
+     * that kept doing so held the lock turn after turn while the head store polled in vain, and the stores queued
+     * behind that head waited in {@code GET_LOCK} until it timed out, polling meanwhile (the waiters curve, 16 stores
+     * holding 20 ms: 3.0 acquire statements per acquisition where 1 is needed, 3-12 acquisitions per store).
+     */
+    @Test
+    void aStoreThatTookTheLockOutOfTurnQueuesBehindTheHeadStore() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:outofturn";
+        // the head store's back-off grows to 2 s; the store's turn stays queued 5 s after its waiter gave up
+        String options = "distlock.table=" + table + "&distlock.pollMinMillis=2&distlock.pollMaxMillis=2000";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection probe = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore head = LockStore.open(Databases.withOptions(Databases.mariadb() + "&connectionAttributes=h",
+                        options));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb() + "&connectionAttributes=s",
+                        options))) {
+            Lease held = holder.lock(name).acquire();
+            Future<Long> headGrant = threads.submit(() -> {
+                Lease lease = head.lock(name).acquire();
+                long at = System.nanoTime();
+                lease.release();
+                return at;
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> turnHeld(probe, table, name)); // head at the head
+            Future<Optional<Lease>> gaveUp = threads.submit(() -> store.lock(name)
+                    .tryAcquire(Duration.ofMillis(300)));
+            awaitQueued(probe, table, name); // the store's turn queued behind the head's
+            assertThat(gaveUp.get(20, TimeUnit.SECONDS)).isEmpty(); // its turn stays queued
+            held.release();
+            Lease outOfTurn = store.lock(name).acquire(); // a first attempt: the lock is free, the head polls
+            long outAt = System.nanoTime();
+            outOfTurn.release();
+            Lease again = store.lock(name).acquire(); // asked at once
+            long againAt = System.nanoTime();
+            again.release();
+            assertThat(headGrant.isDone() && headGrant.get() - outAt > 0 && headGrant.get() - againAt < 0)
+                    .as("the head store (granted: %s) had the lock between the two grants of the store that took it"
+                            + " out of turn", headGrant.isDone())
+                    .isTrue();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * The only live store, queued behind a turn holder that hangs (a partitioned process keeps its turn lock until
+     * the server drops its connection, 8 hours by default), takes the free lock again and again with short waits.
+     * The S84 deferral lets the store whose turn it is go first; a head that let a whole deferral pass without taking
+     * the lock takes no turns, and each further deferral to it costs a poll for nothing: at most one is allowed (S85).
+     */
+    @Test
+    void aStoreDefersAtMostOnceToAHeadThatTakesNoTurns() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:deadhead";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMinMillis=2&distlock.pollMaxMillis=3000"))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            Future<Optional<Lease>> gaveUp = threads.submit(() -> store.lock(name).tryAcquire(Duration.ofMillis(300)));
+            awaitQueued(hung, table, name); // the store's turn queued behind the hung one
+            assertThat(gaveUp.get(20, TimeUnit.SECONDS)).isEmpty();
+            held.release();
+
+            int missed = 0;
+            for (int i = 0; i < 6; i++) {
+                Optional<Lease> got = store.lock(name).tryAcquire(Duration.ofMillis(1500));
+                if (got.isEmpty()) {
+                    missed++;
+                } else {
+                    got.get().release();
+                }
+            }
+            assertThat(missed).as("tryAcquire(1.5 s) of a lock free all along, 6 in a row, that returned empty"
+                    + " (pollMaxMillis 3 s)").isLessThanOrEqualTo(1);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * The head store a store deferred to dies (its turn connection killed, as a server does when a process dies):
+     * the server grants the turn lock to the store's queued turn at once, and the deferred acquire makes its attempt
+     * then, not at the end of its poll.
+     */
+    @Test
+    void aDeferralEndsWhenTheHeadStoresTurnConnectionIsKilled() throws Exception {
+        String table = Databases.uniqueTable("turnatk");
+        String name = "atk:killedhead";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection hung = raw(); Connection probe = raw();
+                LockStore holder = LockStore.open(Databases.withOptions(Databases.mysql(), "distlock.table=" + table));
+                LockStore store = LockStore.open(Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
+                        + "&distlock.pollMinMillis=2&distlock.pollMaxMillis=30000"))) {
+            holdTurn(hung, table, name);
+            Lease held = holder.lock(name).acquire();
+            Future<Optional<Lease>> gaveUp = threads.submit(() -> store.lock(name).tryAcquire(Duration.ofMillis(300)));
+            awaitQueued(probe, table, name);
+            assertThat(gaveUp.get(20, TimeUnit.SECONDS)).isEmpty();
+            held.release();
+            store.lock(name).acquire().release(); // out of turn, behind the hung head: the next acquire defers
+            long hungId;
+            try (Statement st = hung.createStatement(); ResultSet rs = st.executeQuery("SELECT CONNECTION_ID()")) {
+                rs.next();
+                hungId = rs.getLong(1);
+            }
+            try (Statement st = probe.createStatement()) {
+                st.execute("KILL " + hungId);
+            }
+            Optional<Lease> got = store.lock(name).tryAcquire(Duration.ofSeconds(5));
+            assertThat(got).as("tryAcquire(5 s) after the head's turn connection was killed, pollMaxMillis 30 s")
+                    .isPresent();
+            got.get().release();
         } finally {
             threads.shutdownNow();
         }

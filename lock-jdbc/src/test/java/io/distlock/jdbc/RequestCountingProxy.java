@@ -11,7 +11,8 @@ import org.netcrusher.tcp.TcpCrusher;
 import org.netcrusher.tcp.TcpCrusherBuilder;
 
 /**
- * A TCP proxy in front of a database that counts the client's requests whose text names a given word (a table):
+ * A TCP proxy in front of a database that counts the client's requests whose text names a given word (a table), or
+ * on MySQL's protocol the statements it sends ({@link #statements}):
  * what the store sent to the server, read off the wire, so a test can say a store never touched a table without any
  * hook in the store. Statement text travels in clear on the MySQL text protocol and in PostgreSQL's Parse messages.
  */
@@ -19,7 +20,7 @@ final class RequestCountingProxy implements AutoCloseable {
 
     private static final Pattern HOST_PORT = Pattern.compile("//([^/:?]+):(\\d+)/");
 
-    private final String word;
+    private final java.util.function.Predicate<byte[]> counted;
     private final AtomicInteger requests = new AtomicInteger();
     private final NioReactor reactor;
     private final TcpCrusher crusher;
@@ -28,11 +29,24 @@ final class RequestCountingProxy implements AutoCloseable {
 
     /** A proxy for the host:port in {@code jdbcUrl}, counting requests that contain {@code word}. */
     RequestCountingProxy(String jdbcUrl, String word) throws Exception {
+        this(jdbcUrl, bytes -> new String(bytes, StandardCharsets.ISO_8859_1).contains(word));
+    }
+
+    /**
+     * A proxy for a MySQL or MariaDB server that counts the statements the server executes ({@code COM_QUERY},
+     * {@code COM_STMT_EXECUTE}), as lock-bench's server requests do: not a connection check ({@code COM_PING}, sent
+     * by HikariCP before it lends a connection idle for 500 ms or more).
+     */
+    static RequestCountingProxy statements(String jdbcUrl) throws Exception {
+        return new RequestCountingProxy(jdbcUrl, bytes -> bytes.length > 4 && (bytes[4] == 0x03 || bytes[4] == 0x17));
+    }
+
+    private RequestCountingProxy(String jdbcUrl, java.util.function.Predicate<byte[]> counted) throws Exception {
         Matcher target = HOST_PORT.matcher(jdbcUrl);
         if (!target.find()) {
             throw new IllegalArgumentException("no host:port in the test database URL");
         }
-        this.word = word;
+        this.counted = counted;
         hostPort = target.group(0);
         reactor = new NioReactor();
         crusher = TcpCrusherBuilder.builder().withReactor(reactor).withBindAddress("127.0.0.1", port)
@@ -44,12 +58,12 @@ final class RequestCountingProxy implements AutoCloseable {
     private void watchRequest(ByteBuffer request) {
         byte[] bytes = new byte[request.remaining()];
         request.duplicate().get(bytes);
-        if (new String(bytes, StandardCharsets.ISO_8859_1).contains(word)) {
+        if (counted.test(bytes)) {
             requests.incrementAndGet();
         }
     }
 
-    /** Requests so far whose text contained the word. */
+    /** Requests counted so far. */
     int requests() {
         return requests.get();
     }
