@@ -210,8 +210,11 @@ final class PostgresNotices implements RemoteWakeups {
         toldInRelease.remove();
         Named wanted = new Named(Kind.LOCK, name);
         Announcers wanting = wantedElsewhere.get(wanted);
+        if (wanting == null) {
+            return RemoteWakeups.super.release(c, dialect, name, token); // nobody announced: no notice to build
+        }
         String payload = releaseNotice(wanted);
-        String next = wanting == null || !fits(payload) ? null : wanting.next(System.nanoTime());
+        String next = fits(payload) ? wanting.next(System.nanoTime()) : null;
         if (next == null || !(dialect instanceof PostgresDialect pg)) {
             return RemoteWakeups.super.release(c, dialect, name, token);
         }
