@@ -32,8 +32,9 @@ final class SchemaChanges {
     /**
      * Runs {@code change} on {@code c} while no other store of this JVM runs one for {@code table} of the same
      * database. Waits for that at most {@code boundMillis}, then fails with {@link StoreUnavailableException} naming
-     * {@code store}; an interrupt of that wait raises {@link WaitInterrupted}. Neither is an {@link SQLException}: the
-     * wait failed, not the connection, so the connection's wrapper neither reports an outage nor evicts it.
+     * {@code store}; an interrupt of that wait, or one pending as it is called, raises {@link WaitInterrupted} saying
+     * which. Neither is an {@link SQLException}: the wait failed, not the connection, so the connection's wrapper
+     * neither reports an outage nor evicts it.
      */
     static <T> T alone(Connection c, String table, String store, long boundMillis, JdbcBackend.SqlWork<T> change)
             throws SQLException {
@@ -44,8 +45,13 @@ final class SchemaChanges {
             return used;
         });
         try {
+            if (Thread.interrupted()) { // before any wait: no other store is to blame
+                throw new WaitInterrupted("the thread was interrupted before the store checked table " + table,
+                        new InterruptedException("interrupted before checking table " + table));
+            }
             try {
-                if (!turn.lock.tryLock(boundMillis, TimeUnit.MILLISECONDS)) {
+                // the timed wait only when the turn is taken: an interrupt there came while another store held it
+                if (!turn.lock.tryLock() && !turn.lock.tryLock(boundMillis, TimeUnit.MILLISECONDS)) {
                     throw new StoreUnavailableException("store " + store + ": another store of this process has been"
                             + " creating table " + table + " for more than " + boundMillis + " ms");
                 }
