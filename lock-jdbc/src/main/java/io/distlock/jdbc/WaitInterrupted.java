@@ -3,8 +3,8 @@ package io.distlock.jdbc;
 import io.distlock.LockException;
 
 /**
- * A wait of the client itself was interrupted: for another store of this JVM creating a table (a turn in
- * {@link SchemaChanges}), or for the pool to hand over a connection. Neither is a failure of the database, so it is
+ * A wait of the client itself was interrupted: for another thread of this JVM checking or creating a table (a turn
+ * in {@link SchemaChanges}), or for the pool to hand over a connection. Neither is a failure of the database, so it is
  * never reported as an SQL error or an outage. Unchecked, so it passes the SQL work's wrappers untouched; the thread's
  * flag is clear, as after any {@link InterruptedException} (its cause). The caller raises it as {@link #unchecked}; a
  * call that throws InterruptedException turns that into one with {@link #interruption}.
