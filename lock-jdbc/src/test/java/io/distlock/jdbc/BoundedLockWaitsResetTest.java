@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.distlock.spi.StoreUri;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -60,6 +62,49 @@ class BoundedLockWaitsResetTest {
                     return st.execute("SELECT pg_sleep(" + 3 * BOUND_MILLIS / 1000.0 + ")");
                 }
             });
+        }
+    }
+
+    /**
+     * A change whose connection the server dropped (its backend terminated) fails the reset too: the change's own
+     * failure is what the caller sees, SQL or not, with the failed reset suppressed into it, never in its place.
+     */
+    @Test
+    void aResetOnADroppedConnectionIsSuppressedIntoTheChangesFailure() throws Exception {
+        PostgresDialect dialect = new PostgresDialect(Databases.uniqueTable("bnd"));
+        IllegalStateException forced = new IllegalStateException("forced by the test after the drop");
+        try (Connection c = DriverManager.getConnection(Databases.postgres())) {
+            Throwable raised = catchThrowable(() -> dialect.boundingLockWaits(c, 5000, bounded -> {
+                terminate(backend(bounded));
+                throw forced;
+            }));
+            assertThat(raised).as("an unchecked failure of a change whose connection was dropped").isSameAs(forced);
+            assertThat(raised.getSuppressed()).as("the reset that failed on the dropped connection")
+                    .singleElement().isInstanceOf(SQLException.class);
+        }
+        try (Connection c = DriverManager.getConnection(Databases.postgres())) {
+            AtomicReference<SQLException> own = new AtomicReference<>();
+            Throwable raised = catchThrowable(() -> dialect.boundingLockWaits(c, 5000, bounded -> {
+                terminate(backend(bounded));
+                try (Statement st = bounded.createStatement()) {
+                    return st.execute("SELECT 1");
+                } catch (SQLException e) {
+                    own.set(e);
+                    throw e;
+                }
+            }));
+            assertThat(raised).as("the SQL failure of a change whose connection was dropped").isNotNull()
+                    .isSameAs(own.get());
+            assertThat(raised.getSuppressed()).as("the reset that failed on the dropped connection")
+                    .singleElement().isInstanceOf(SQLException.class);
+        }
+    }
+
+    /** Ends the server backend {@code pid} from a session of its own, as an administrator or a failover would. */
+    private static void terminate(int pid) throws SQLException {
+        try (Connection admin = DriverManager.getConnection(Databases.postgres());
+             Statement st = admin.createStatement()) {
+            st.execute("SELECT pg_terminate_backend(" + pid + ", 5000)");
         }
     }
 
