@@ -356,6 +356,45 @@ class ReleaseNoticeInStatementAttackTest {
         }
     }
 
+    /**
+     * A release statement that freed the row and sent its notice at commit, whose answer the network lost: the
+     * release fails on the client, and the store whose turn it was is told again from the background (the statement's
+     * aim took no turn, S95), but the turn moves on all the same: the next release tells the store after it, never
+     * the same store for good.
+     */
+    @Test
+    void aReleaseWhoseAnswerWasLostLeavesNoTurnStuck() throws Exception {
+        String name = "inline:lost-answer";
+        held(name);
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
+        Turns turns = twoAnnounced(holder, name);
+        try (ReleaseSignals.Ticket firstWaits = turns.first(); ReleaseSignals.Ticket secondWaits = turns.second();
+             ReplyDroppingProxy proxy = new ReplyDroppingProxy(Databases.postgres());
+             Connection c = DriverManager.getConnection(proxy.route(Databases.postgres()) + "&socketTimeout=2")) {
+            proxy.dropRepliesFrom(java.util.regex.Pattern.compile("pg_notify"));
+
+            try {
+                assertThatThrownBy(() -> holder.release(c, dialect, name, TOKEN))
+                        .as("a release whose answer was lost").isInstanceOf(SQLException.class);
+            } finally {
+                holder.released(name);
+            }
+            assertThat(holderOf(name)).as("the row the lost answer's statement freed").isNull();
+            assertThat(firstWaits.await(TOLD_BOUND_NANOS)).as("the store whose turn it was, told").isTrue();
+
+            try (Connection admin = DriverManager.getConnection(Databases.postgres());
+                 PreparedStatement ps = admin.prepareStatement("UPDATE " + table + " SET owner_token = ?,"
+                         + " expires_at = clock_timestamp() + INTERVAL '1 minute' WHERE name = ?")) {
+                ps.setString(1, TOKEN);
+                ps.setString(2, name);
+                assertThat(ps.executeUpdate()).isOne();
+            }
+            assertThat(release(holder, name, TOKEN)).as("the next release, which frees the row").isTrue();
+            assertThat(secondWaits.await(TOLD_BOUND_NANOS)).as("the store after it, told of the next release")
+                    .isTrue();
+        }
+    }
+
     /** The tickets of the waiters of two stores that announced a name, in the order {@code holder} heard them. */
     private record Turns(ReleaseSignals.Ticket first, ReleaseSignals.Ticket second) {
     }
