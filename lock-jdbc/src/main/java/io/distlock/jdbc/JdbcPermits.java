@@ -66,14 +66,10 @@ final class JdbcPermits {
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         try {
-            ensureTable();
-        } catch (WaitInterrupted e) {
-            throw e.interruption("waiting for a permit of semaphore " + Arguments.quoted(name));
+            ensureTable("waiting for a permit of semaphore " + Arguments.quoted(name));
         } catch (LockException e) {
-            if (WaitInterrupted.raised(e) && Thread.interrupted()) { // interrupted waiting for a pooled connection
-                InterruptedException interrupted = new InterruptedException(e.getMessage());
-                interrupted.initCause(e.getCause());
-                throw interrupted;
+            if (WaitInterrupted.raised(e)) { // for another store's table creation, or for a pooled connection
+                throw WaitInterrupted.interruption(e);
             }
             throw e;
         }

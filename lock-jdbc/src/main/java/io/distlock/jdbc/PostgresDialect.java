@@ -246,7 +246,8 @@ final class PostgresDialect extends SqlDialect {
      * A backend waiting for a lock notices its client's departure only when it next writes to it, so a probe or
      * create blocked by another session's lock on the table (an open transaction's {@code LOCK TABLE}, an uncommitted
      * create of the name) would wait on, holding a connection slot, after the store gave up: the session's
-     * {@code statement_timeout} is set a little under the client's bound for {@code change}, and reset after. Its
+     * {@code statement_timeout} is set a little under the client's bound for {@code change}, and reset after, however
+     * {@code change} ends (the pooled connection goes back to the pool for its next user unless it broke). Its
      * cancellation (57014) is reported as the timeout it is.
      */
     @Override
@@ -258,21 +259,29 @@ final class PostgresDialect extends SqlDialect {
         try {
             result = change.run(c);
         } catch (SQLException e) {
-            SQLException reported = !sqlState(e).equals("57014") ? e : new java.sql.SQLTimeoutException(
+            throw resetAfter(c, !sqlState(e).equals("57014") ? e : new java.sql.SQLTimeoutException(
                     "the database kept a table's probe or creation waiting for more than "
                             + (millis - millis / 10) + " ms (another session holding a lock on the table?): "
-                            + e.getMessage(), "57014", e);
-            try (java.sql.Statement st = c.createStatement()) {
-                st.execute("RESET statement_timeout");
-            } catch (SQLException reset) {
-                reported.addSuppressed(reset);
-            }
-            throw reported;
+                            + e.getMessage(), "57014", e));
+        } catch (RuntimeException e) {
+            throw resetAfter(c, e);
+        } catch (Error e) {
+            throw resetAfter(c, e);
         }
         try (java.sql.Statement st = c.createStatement()) {
             st.execute("RESET statement_timeout");
         }
         return result;
+    }
+
+    /** Resets {@code c}'s statement_timeout after {@code failure} and returns it, a failed reset added to it. */
+    private static <X extends Throwable> X resetAfter(Connection c, X failure) {
+        try (java.sql.Statement st = c.createStatement()) {
+            st.execute("RESET statement_timeout");
+        } catch (SQLException reset) {
+            failure.addSuppressed(reset);
+        }
+        return failure;
     }
 
     @Override

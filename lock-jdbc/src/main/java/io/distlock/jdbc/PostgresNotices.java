@@ -201,9 +201,10 @@ final class PostgresNotices implements RemoteWakeups {
      * name, the same statement sends that store its release notice, at the release's commit (not waiting for its
      * flush: {@link PostgresDialect#releaseNotifying}) and only if the row was freed, so the notice costs no round
      * trip of its own. Without an announcement (or when the notice could not be sent: too long a payload, another
-     * dialect) it is the plain release; a release that freed nothing or failed sent no notice, and {@link #released}
-     * sends one from the background as before. A notice the server refuses ({@link PostgresDialect#isNoticeRefused})
-     * fails the statement, release and all: the plain release is sent after it, so a notice never costs a release.
+     * dialect) it is the plain release; a release that freed nothing or failed sent no notice nor took the store's
+     * turn, and {@link #released} sends one from the background as before, to that store. A notice the server
+     * refuses ({@link PostgresDialect#isNoticeRefused}) fails the statement, release and all: the plain release is
+     * sent after it, so a notice never costs a release.
      */
     @Override
     public boolean release(Connection c, SqlDialect dialect, String name, String token) throws SQLException {
@@ -214,7 +215,7 @@ final class PostgresNotices implements RemoteWakeups {
             return RemoteWakeups.super.release(c, dialect, name, token); // nobody announced: no notice to build
         }
         String payload = releaseNotice(wanted);
-        String next = fits(payload) ? wanting.next(System.nanoTime()) : null;
+        String next = fits(payload) ? wanting.first(System.nanoTime()) : null;
         if (next == null || !(dialect instanceof PostgresDialect pg)) {
             return RemoteWakeups.super.release(c, dialect, name, token);
         }
@@ -231,6 +232,7 @@ final class PostgresNotices implements RemoteWakeups {
             return RemoteWakeups.super.release(c, dialect, name, token);
         }
         if (freed) {
+            wanting.told(next);
             toldInRelease.set(wanted);
         }
         return freed;
@@ -583,15 +585,29 @@ final class PostgresNotices implements RemoteWakeups {
 
         /** The store to tell of a release now, moved to the end of the turns; null if every announcement ran out. */
         synchronized String next(long now) {
-            dropRunOut(now);
-            Iterator<Map.Entry<String, Long>> first = until.entrySet().iterator();
-            if (!first.hasNext()) {
-                return null;
+            String first = first(now);
+            if (first != null) {
+                told(first);
             }
-            Map.Entry<String, Long> told = first.next();
-            first.remove();
-            until.put(told.getKey(), told.getValue());
-            return told.getKey();
+            return first;
+        }
+
+        /**
+         * The store to tell of a release now, left in its turn until {@link #told} (a release statement that may fail
+         * aims at it); null if every announcement ran out.
+         */
+        synchronized String first(long now) {
+            dropRunOut(now);
+            Iterator<String> ids = until.keySet().iterator();
+            return ids.hasNext() ? ids.next() : null;
+        }
+
+        /** Store {@code id} was told of a release: moved to the end of the turns, if it is still kept. */
+        synchronized void told(String id) {
+            Long untilNanos = until.remove(id);
+            if (untilNanos != null) {
+                until.put(id, untilNanos);
+            }
         }
 
         /** Drops store {@code id}; whether it was kept. */

@@ -17,6 +17,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class SchemaChanges {
 
+    /**
+     * Who holds a turn another caller waits for, as its failures say: another thread, of this store or of another
+     * store of the JVM (two stores may share a URL, so the two are not told apart).
+     */
+    private static final String HOLDER = "another thread of this process (of this store or another)";
+
     /** The turns asked for or held, by database URL and table; a lock key only, never shown. */
     private static final ConcurrentHashMap<String, Turn> TURNS = new ConcurrentHashMap<>();
 
@@ -30,10 +36,11 @@ final class SchemaChanges {
     }
 
     /**
-     * Runs {@code change} on {@code c} while no other store of this JVM runs one for {@code table} of the same
-     * database. Waits for that at most {@code boundMillis}, then fails with {@link StoreUnavailableException} naming
-     * {@code store}; an interrupt of that wait raises {@link WaitInterrupted}. Neither is an {@link SQLException}: the
-     * wait failed, not the connection, so the connection's wrapper neither reports an outage nor evicts it.
+     * Runs {@code change} on {@code c} while no other thread of this JVM (of any store) runs one for {@code table} of
+     * the same database. Waits for that at most {@code boundMillis}, then fails with {@link
+     * StoreUnavailableException} naming {@code store}; an interrupt of that wait, or one pending as it is called,
+     * raises {@link WaitInterrupted} saying which. Neither is an {@link SQLException}: the wait failed, not the
+     * connection, so the connection's wrapper neither reports an outage nor evicts it.
      */
     static <T> T alone(Connection c, String table, String store, long boundMillis, JdbcBackend.SqlWork<T> change)
             throws SQLException {
@@ -44,13 +51,19 @@ final class SchemaChanges {
             return used;
         });
         try {
+            if (Thread.interrupted()) { // before any wait: no other store is to blame
+                throw new WaitInterrupted("the thread was interrupted before the store checked table " + table,
+                        new InterruptedException("interrupted before checking table " + table));
+            }
             try {
-                if (!turn.lock.tryLock(boundMillis, TimeUnit.MILLISECONDS)) {
-                    throw new StoreUnavailableException("store " + store + ": another store of this process has been"
+                // the timed wait only when the turn is taken: an interrupt there came while another thread held it
+                // (of another store, or of this one: a semaphore's first uses on two threads), so neither is blamed
+                if (!turn.lock.tryLock() && !turn.lock.tryLock(boundMillis, TimeUnit.MILLISECONDS)) {
+                    throw new StoreUnavailableException("store " + store + ": " + HOLDER + " has been checking or"
                             + " creating table " + table + " for more than " + boundMillis + " ms");
                 }
             } catch (InterruptedException e) {
-                throw new WaitInterrupted("another store of this process was creating table " + table, e);
+                throw new WaitInterrupted(HOLDER + " was checking or creating table " + table, e);
             }
             try {
                 return change.run(c);

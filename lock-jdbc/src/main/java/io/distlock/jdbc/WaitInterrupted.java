@@ -3,24 +3,17 @@ package io.distlock.jdbc;
 import io.distlock.LockException;
 
 /**
- * A wait of the client itself was interrupted: for another store of this JVM creating a table (a turn in
- * {@link SchemaChanges}), or for the pool to hand over a connection. Neither is a failure of the database, so it is
+ * A wait of the client itself was interrupted: for another thread of this JVM checking or creating a table (a turn
+ * in {@link SchemaChanges}), or for the pool to hand over a connection. Neither is a failure of the database, so it is
  * never reported as an SQL error or an outage. Unchecked, so it passes the SQL work's wrappers untouched; the thread's
- * flag is clear, as after any {@link InterruptedException} (its cause). The caller raises it as the interrupt its own
- * contract has: {@link #interruption} or {@link #unchecked}.
+ * flag is clear, as after any {@link InterruptedException} (its cause). The caller raises it as {@link #unchecked}; a
+ * call that throws InterruptedException turns that into one with {@link #interruption}.
  */
 final class WaitInterrupted extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     WaitInterrupted(String message, InterruptedException cause) {
         super(message, cause);
-    }
-
-    /** For a call that throws InterruptedException: one saying it was interrupted while {@code what}. */
-    InterruptedException interruption(String what) {
-        InterruptedException e = new InterruptedException("interrupted while " + what + ": " + getMessage());
-        e.initCause(getCause());
-        return e;
     }
 
     /**
@@ -38,5 +31,16 @@ final class WaitInterrupted extends RuntimeException {
      */
     static boolean raised(LockException e) {
         return e.getCause() instanceof InterruptedException && Thread.currentThread().isInterrupted();
+    }
+
+    /**
+     * For a call that throws InterruptedException, given an interrupt {@link #unchecked} {@link #raised} on this
+     * thread: an InterruptedException with its message and cause, the thread's flag cleared as after any.
+     */
+    static InterruptedException interruption(LockException raised) {
+        Thread.interrupted();
+        InterruptedException e = new InterruptedException(raised.getMessage());
+        e.initCause(raised.getCause());
+        return e;
     }
 }

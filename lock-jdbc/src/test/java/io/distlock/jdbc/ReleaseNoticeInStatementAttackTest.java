@@ -275,21 +275,7 @@ class ReleaseNoticeInStatementAttackTest {
      */
     @Test
     void aNoticeTheServerRefusesCostsNeitherTheReleaseNorTheWakeUp() throws Exception {
-        String db = Databases.uniqueTable("s82db");
-        String role = Databases.uniqueTable("s82role");
-        try (Connection admin = DriverManager.getConnection(Databases.postgres());
-             Statement st = admin.createStatement()) {
-            st.execute("CREATE ROLE " + role + " LOGIN");
-            st.execute("CREATE DATABASE " + db + " OWNER " + role);
-        }
-        try {
-            String url = Databases.postgres().replaceFirst("(jdbc:postgresql://[^/]+/)[^?]*", "$1" + db)
-                    .replaceFirst("user=[^&]*", "user=" + role);
-            try (Connection owner = DriverManager.getConnection(url.replaceFirst("user=[^&]*", "user=postgres"));
-                 Statement st = owner.createStatement()) {
-                st.execute("REVOKE EXECUTE ON FUNCTION pg_notify(text, text) FROM PUBLIC");
-            }
-            new JdbcLockStoreProvider().open(StoreUri.parse(url + "&distlock.table=" + table)).close();
+        inADatabaseRefusingNotices(url -> {
             String name = "inline:refused";
             held(url, name);
             PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
@@ -307,6 +293,156 @@ class ReleaseNoticeInStatementAttackTest {
                 assertThat(waits.await(TOLD_BOUND_NANOS)).as("the waiter told from the background, as before the"
                         + " statement carried notices").isTrue();
             }
+        });
+    }
+
+    /**
+     * The release whose notice the server refused told nobody, so the notice sent after it from the background goes
+     * to the store whose turn it was (announced first, never told), not to the one after it: the refused statement's
+     * aim took no turn (DEFECTS S95).
+     */
+    @Test
+    void aNoticeTheServerRefusedInTheReleaseGoesToTheStoreWhoseTurnItWas() throws Exception {
+        inADatabaseRefusingNotices(url -> {
+            String name = "inline:refused-turn";
+            held(url, name);
+            PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
+            Turns turns = twoAnnounced(holder, name);
+            try (ReleaseSignals.Ticket firstWaits = turns.first(); ReleaseSignals.Ticket secondWaits = turns.second()) {
+
+                try (Connection c = DriverManager.getConnection(url)) {
+                    try {
+                        assertThat(holder.release(c, dialect, name, TOKEN)).as("released though the notice was"
+                                + " refused").isTrue();
+                    } finally {
+                        holder.released(name);
+                    }
+                }
+                assertThat(firstWaits.await(TOLD_BOUND_NANOS)).as("the store whose turn it was, told from the"
+                        + " background after the server refused the notice in the release").isTrue();
+                assertThat(secondWaits.await(NOT_TOLD_WINDOW_NANOS)).as("the store after it, told of the same"
+                        + " release").isFalse();
+            }
+        });
+    }
+
+    /**
+     * A release statement that failed told nobody, so the notice sent after it from the background goes to the store
+     * whose turn it was, and the next release to the store after it: one turn per release (DEFECTS S95).
+     */
+    @Test
+    void aReleaseWhoseStatementFailedTellsTheStoreWhoseTurnItWas() throws Exception {
+        String name = "inline:failed-turn";
+        held(name);
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
+        Turns turns = twoAnnounced(holder, name);
+        try (ReleaseSignals.Ticket firstWaits = turns.first(); ReleaseSignals.Ticket secondWaits = turns.second()) {
+            Connection lost = DriverManager.getConnection(Databases.postgres());
+            lost.close();
+
+            try {
+                assertThatThrownBy(() -> holder.release(lost, dialect, name, TOKEN))
+                        .as("a release on a lost connection").isInstanceOf(SQLException.class);
+            } finally {
+                holder.released(name);
+            }
+            assertThat(firstWaits.await(TOLD_BOUND_NANOS)).as("the store whose turn it was, told from the background"
+                    + " after the release's statement failed").isTrue();
+            assertThat(secondWaits.await(NOT_TOLD_WINDOW_NANOS)).as("the store after it, told of the same release")
+                    .isFalse();
+
+            assertThat(release(holder, name, TOKEN)).as("the next release, which frees the row").isTrue();
+            assertThat(secondWaits.await(TOLD_BOUND_NANOS)).as("the store after it, told of the next release").isTrue();
+        }
+    }
+
+    /**
+     * A release statement that freed the row and sent its notice at commit, whose answer the network lost: the
+     * release fails on the client, and the store whose turn it was is told again from the background (the statement's
+     * aim took no turn, S95), but the turn moves on all the same: the next release tells the store after it, never
+     * the same store for good.
+     */
+    @Test
+    void aReleaseWhoseAnswerWasLostLeavesNoTurnStuck() throws Exception {
+        String name = "inline:lost-answer";
+        held(name);
+        PostgresNotices holder = stores.open(new ReleaseSignals(), "holder");
+        Turns turns = twoAnnounced(holder, name);
+        try (ReleaseSignals.Ticket firstWaits = turns.first(); ReleaseSignals.Ticket secondWaits = turns.second();
+             ReplyDroppingProxy proxy = new ReplyDroppingProxy(Databases.postgres());
+             Connection c = DriverManager.getConnection(proxy.route(Databases.postgres()) + "&socketTimeout=2")) {
+            proxy.dropRepliesFrom(java.util.regex.Pattern.compile("pg_notify"));
+
+            try {
+                assertThatThrownBy(() -> holder.release(c, dialect, name, TOKEN))
+                        .as("a release whose answer was lost").isInstanceOf(SQLException.class);
+            } finally {
+                holder.released(name);
+            }
+            assertThat(holderOf(name)).as("the row the lost answer's statement freed").isNull();
+            assertThat(firstWaits.await(TOLD_BOUND_NANOS)).as("the store whose turn it was, told").isTrue();
+
+            try (Connection admin = DriverManager.getConnection(Databases.postgres());
+                 PreparedStatement ps = admin.prepareStatement("UPDATE " + table + " SET owner_token = ?,"
+                         + " expires_at = clock_timestamp() + INTERVAL '1 minute' WHERE name = ?")) {
+                ps.setString(1, TOKEN);
+                ps.setString(2, name);
+                assertThat(ps.executeUpdate()).isOne();
+            }
+            assertThat(release(holder, name, TOKEN)).as("the next release, which frees the row").isTrue();
+            assertThat(secondWaits.await(TOLD_BOUND_NANOS)).as("the store after it, told of the next release")
+                    .isTrue();
+        }
+    }
+
+    /** The tickets of the waiters of two stores that announced a name, in the order {@code holder} heard them. */
+    private record Turns(ReleaseSignals.Ticket first, ReleaseSignals.Ticket second) {
+    }
+
+    /** Two stores' waiters of {@code name}, whose announcements {@code holder} heard one after the other. */
+    private Turns twoAnnounced(PostgresNotices holder, String name) {
+        ReleaseSignals.Ticket first = announcedTo(holder, name);
+        try {
+            ReleaseSignals secondSignals = new ReleaseSignals();
+            PostgresNotices second = stores.open(secondSignals, "second");
+            ReleaseSignals.Ticket waits = secondSignals.ticket(name);
+            second.waiting(name);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> holder.announcers(name) == 2);
+            return new Turns(first, waits);
+        } catch (RuntimeException | Error e) {
+            first.close();
+            throw e;
+        }
+    }
+
+    /** Code run with the URL of a database of its own. */
+    @FunctionalInterface
+    private interface InDatabase {
+        void run(String url) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} with the URL of a database of its own, holding this test's lock table, whose role may not run
+     * {@code pg_notify} (revoked from PUBLIC, as a DBA may; the shared database is left alone). The stores' background
+     * notices go through the shared database, which runs it.
+     */
+    private void inADatabaseRefusingNotices(InDatabase body) throws Exception {
+        String db = Databases.uniqueTable("s82db");
+        String role = Databases.uniqueTable("s82role");
+        try (Connection admin = DriverManager.getConnection(Databases.postgres());
+             Statement st = admin.createStatement()) {
+            st.execute("CREATE ROLE " + role + " LOGIN");
+            st.execute("CREATE DATABASE " + db + " OWNER " + role);
+        }
+        try {
+            String url = Databases.postgres().replaceFirst("(jdbc:postgresql://[^/]+/)[^?]*", "$1" + db)
+                    .replaceFirst("user=[^&]*", "user=" + role);
+            try (Connection owner = DriverManager.getConnection(url.replaceFirst("user=[^&]*", "user=postgres"));
+                 Statement st = owner.createStatement()) {
+                st.execute("REVOKE EXECUTE ON FUNCTION pg_notify(text, text) FROM PUBLIC");
+            }
+            new JdbcLockStoreProvider().open(StoreUri.parse(url + "&distlock.table=" + table)).close();
+            body.run(url);
         } finally {
             try (Connection admin = DriverManager.getConnection(Databases.postgres());
                  Statement st = admin.createStatement()) {

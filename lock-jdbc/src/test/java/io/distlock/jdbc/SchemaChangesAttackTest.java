@@ -195,7 +195,7 @@ class SchemaChangesAttackTest {
             third.rollback();
             creating.get(30, TimeUnit.SECONDS);
             assertThat(raised).as("the permit count while another store creates the table")
-                    .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("another store");
+                    .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("another thread of this process");
             assertThat(after).as("the backend of the waiter's one pooled connection after its turn ran out")
                     .isEqualTo(before);
         } finally {
