@@ -186,7 +186,9 @@ class RedisPoolWaitInterruptTest {
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertThat(raised).as("the release whose every pool wait was interrupted")
                     .isInstanceOf(StoreUnavailableException.class)
-                    .hasMessageContaining("no connection of its pool");
+                    // "no connection of its pool came within its wait", or the pool's own timeout should the spinning
+                    // interrupter be descheduled for a whole wait: both say no connection came
+                    .hasMessageContaining("Could not get a resource from the pool");
             assertThat(tookMs).as("ms the release kept retrying under interrupts (pool wait 2 s)")
                     .isLessThan(10_000);
             storm.set(false);
