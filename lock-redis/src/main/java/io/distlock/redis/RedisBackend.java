@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -135,6 +134,9 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
             if (waiting && RedisErrors.isPoolWaitInterrupted(e)) {
                 // interrupted waiting for a pooled connection, nothing sent: an interrupt, not an outage (DEFECTS
                 // S90); "not granted", with the flag set again, and the waiting loop raises InterruptedException
+                if (slotted) { // unless it was a Cluster re-send: the lost try before it may have run (S99)
+                    reaper.reap(name, held.text(), leaseTime);
+                }
                 Thread.currentThread().interrupt();
                 return Attempt.held(0);
             }
@@ -165,7 +167,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
             return RedisErrors.againAfterInterruptedPoolWait(failure, options.timeout(),
                     () -> RedisScripts.ACQUIRE.run(client, calls.acquire(name, held, leaseTime)));
         } catch (JedisException e) {
-            if (!(e instanceof JedisDataException) && !RedisErrors.sentNothing(e)) {
+            if (RedisErrors.mayHaveRun(e, slotted)) {
                 reaper.reap(name, held.text(), leaseTime); // no reply: the script may have run and taken the lock
             }
             throw RedisErrors.translate(store, "acquire lock " + Arguments.quoted(name), e);
@@ -289,7 +291,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
                                 leaseTime)));
             }
         } catch (JedisException e) {
-            if (!(e instanceof JedisDataException) && !RedisErrors.sentNothing(e)) {
+            if (RedisErrors.mayHaveRun(e, slotted)) {
                 reaper.reap(name, held.text(), leaseTime);
             }
             throw RedisErrors.translate(store, "hand over lock " + Arguments.quoted(name), e);

@@ -105,6 +105,15 @@ final class RedisErrors {
     }
 
     /**
+     * Whether an acquire that failed with {@code e} may have run its script, so its owner value goes to the orphan
+     * reaper. A client that re-sends after a lost reply ({@code resends}: Jedis's Cluster client) raises only its
+     * last try's failure: a re-send interrupted in the pool's wait hides an earlier try that ran (DEFECTS S99).
+     */
+    static boolean mayHaveRun(JedisException e, boolean resends) {
+        return !(e instanceof JedisDataException) && (resends || !sentNothing(e));
+    }
+
+    /**
      * Every wait for a pooled connection of a call that must not give up on an interrupt was interrupted, for as long
      * as the pool's wait: nothing was sent. Reported as the store not serving, as a pool wait that ran out is.
      */

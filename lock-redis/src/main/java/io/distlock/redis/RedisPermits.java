@@ -18,7 +18,6 @@ import java.util.Set;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -124,6 +123,10 @@ final class RedisPermits {
                 if (waiting && RedisErrors.isPoolWaitInterrupted(e)) {
                     // interrupted waiting for a pooled connection, nothing sent: an interrupt, not an outage (DEFECTS
                     // S90); "not granted", with the flag set again, and the waiting loop raises InterruptedException
+                    if (slotted && reaper != null) { // unless a Cluster re-send: the lost try before may have run (S99)
+                        reaper.reap("a permit of semaphore " + Arguments.quoted(name), () -> takeBack(name, value),
+                                leaseTime);
+                    }
                     Thread.currentThread().interrupt();
                     return null;
                 }
@@ -132,7 +135,7 @@ final class RedisPermits {
                         () -> RedisPermitScripts.ACQUIRE.run(client, keyList, args));
             }
         } catch (JedisException e) {
-            if (!(e instanceof JedisDataException) && !RedisErrors.sentNothing(e) && reaper != null) {
+            if (RedisErrors.mayHaveRun(e, slotted) && reaper != null) {
                 // no reply: the script may have run and taken a permit that no one will renew or release
                 reaper.reap("a permit of semaphore " + Arguments.quoted(name), () -> takeBack(name, value), leaseTime);
             }
