@@ -133,8 +133,17 @@ final class RedisErrors {
         }
     }
 
-    /** The distlock exception for a Jedis failure. */
+    /**
+     * The distlock exception for a Jedis failure. A wait for a pooled connection that an interrupt ended (commons-pool
+     * cleared the flag) is an interrupt, not an outage: a {@link LockException} caused by the
+     * {@link InterruptedException}, the flag set again, for the calls that cannot throw it (DEFECTS S100).
+     */
     static LockException translate(String store, String what, JedisException e) {
+        if (isPoolWaitInterrupted(e)) {
+            Thread.currentThread().interrupt();
+            return new LockException("interrupted while waiting for a connection of the pool of redis store " + store
+                    + " (" + what + ")", e.getCause());
+        }
         if (e instanceof JedisAccessControlException) {
             return new StoreUnavailableException("redis store " + store + " refused to " + what
                     + ": authentication failed (check user and password)", e);

@@ -75,6 +75,33 @@ class RedisPoolWaitInterruptTest {
         });
     }
 
+    /**
+     * The admin view's calls (listing, force-release) cannot throw InterruptedException either: one interrupted in the
+     * pool's wait fails as an interrupt with the flag set again, never as an outage with the interrupt lost, as the
+     * SQL store's do (DEFECTS S100; commons-pool's wait clears the flag).
+     */
+    @Test
+    void anAdminListingInterruptedInThePoolWaitFailsAsAnInterruptAndKeepsTheFlag() throws Exception {
+        interruptedInThePoolWait(b -> () -> b.admin().list("", 10), (o, after) -> {
+            assertThat(o.flagAfter).as("the interrupt flag after the failed listing").isTrue();
+            assertThat(o.raised).as("an admin listing, which cannot throw InterruptedException")
+                    .isInstanceOf(LockException.class).isNotInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("interrupted").hasCauseInstanceOf(InterruptedException.class);
+        });
+    }
+
+    /** As {@link #anAdminListingInterruptedInThePoolWaitFailsAsAnInterruptAndKeepsTheFlag}, for a force-release. */
+    @Test
+    void anAdminForceReleaseInterruptedInThePoolWaitFailsAsAnInterruptAndKeepsTheFlag() throws Exception {
+        String name = uniqueName();
+        interruptedInThePoolWait(b -> () -> b.admin().forceRelease(name), (o, after) -> {
+            assertThat(o.flagAfter).as("the interrupt flag after the failed force-release").isTrue();
+            assertThat(o.raised).as("a force-release, which cannot throw InterruptedException")
+                    .isInstanceOf(LockException.class).isNotInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("interrupted").hasCauseInstanceOf(InterruptedException.class);
+        });
+    }
+
     /** A single try ignores the interrupt, as {@code Lock.tryLock()} does: it answers, and gives the flag back. */
     @Test
     void aSingleTryInterruptedInThePoolWaitStillAnswers() throws Exception {
