@@ -83,7 +83,7 @@ class RedisClusterResentPoolWaitTest extends ClusterResendTestBase {
         acquirer.start();
         try {
             assertThat(proxy.awaitDropped(5, TimeUnit.SECONDS)).as("the acquire ran on the server").isTrue();
-            // the try waits for its reply until the socket timeout (3 s); the connection it frees then goes elsewhere
+            // the try waits for its reply until the socket timeout (5 s); the connection it frees then goes elsewhere
             opened.pool.setMaxTotal(opened.pool.getNumActive() - 1);
             acquirer.interrupt(); // a socket read ignores it: the re-send's pool wait takes it
             return outcome.get(30, TimeUnit.SECONDS);
@@ -93,12 +93,12 @@ class RedisClusterResentPoolWaitTest extends ClusterResendTestBase {
         }
     }
 
-    /** A Cluster backend through the proxy, poolSize 2 (one taken by the subscriber), and its node's one pool. */
+    /** A Cluster backend through the proxy, poolSize 2 (one taken by the subscriber), timeout 5 s, and its node's one pool. */
     private record Opened(RedisBackend backend, Pool<Connection> pool) implements AutoCloseable {
 
         static Opened of(int port) {
             RedisUri parsed = RedisUri.parse(StoreUri.parse("redis-cluster://127.0.0.1:" + port
-                    + "?timeout=3s&poolSize=2"));
+                    + "?timeout=5s&poolSize=2"));
             UnifiedJedis client = RedisClients.cluster(parsed);
             RedisBackend backend = new RedisBackend(client, parsed.options(), parsed.redacted(), true);
             Map<String, Pool<Connection>> pools = RedisClients.nodePools(client);
