@@ -2,6 +2,7 @@ package io.distlock.redis;
 
 import io.distlock.spi.Grant;
 import io.distlock.spi.Renewal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,17 +32,25 @@ final class BatchRenewer {
     private final LockCalls calls;
     private final String store;
     private final boolean slotted;
+    private final Duration poolWait;
     private final AtomicLong roundTrips = new AtomicLong();
 
-    BatchRenewer(UnifiedJedis client, RedisKeys keys, LockCalls calls, String store, boolean slotted) {
+    /** A renewer on {@code client}, whose pool waits at most {@code poolWait} for a connection. */
+    BatchRenewer(UnifiedJedis client, RedisKeys keys, LockCalls calls, String store, boolean slotted,
+            Duration poolWait) {
         this.client = client;
         this.keys = keys;
         this.calls = calls;
         this.store = store;
         this.slotted = slotted;
+        this.poolWait = poolWait;
     }
 
-    /** Renews {@code renewals}; returns the grants the store no longer had. */
+    /**
+     * Renews {@code renewals}; returns the grants the store no longer had. The core runs extend's and releaseAfter's
+     * renewal without the caller's flag, so a renewal interrupted in the pool's wait is sent again (DEFECTS S91): a
+     * releaseAfter that failed there left its lock unrenewed, freed at its lease's end rather than at minHeld.
+     */
     Set<Grant> renew(List<Renewal> renewals) {
         if (renewals.isEmpty()) {
             return Set.of();
@@ -49,14 +58,27 @@ final class BatchRenewer {
         List<List<Renewal>> batches = batches(renewals);
         Set<Grant> lost = new HashSet<>();
         try {
-            List<List<Renewal>> retry = send(batches, false, lost);
-            if (!retry.isEmpty()) {
-                retry = send(retry, true, lost);
+            try {
+                sendAll(batches, lost);
+            } catch (JedisException e) {
+                RedisErrors.againAfterInterruptedPoolWait(e, poolWait, () -> {
+                    lost.clear(); // a renewal sent again sets the same expiry: idempotent
+                    sendAll(batches, lost);
+                    return lost;
+                });
             }
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "renew " + renewals.size() + " lease(s)", e);
         }
         return lost;
+    }
+
+    /** Sends {@code batches}, again with the script's source for those that met NOSCRIPT; fills {@code lost}. */
+    private void sendAll(List<List<Renewal>> batches, Set<Grant> lost) {
+        List<List<Renewal>> retry = send(batches, false, lost);
+        if (!retry.isEmpty()) {
+            send(retry, true, lost);
+        }
     }
 
     /** Sends {@code batches} in one pipeline; returns the batches that met NOSCRIPT. */

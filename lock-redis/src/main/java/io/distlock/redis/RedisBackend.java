@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -87,7 +86,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         this.store = store;
         this.keys = new RedisKeys(options.keyPrefix());
         this.calls = new LockCalls(keys, options.restartGuard(), options.maxLeaseTime(), WAITER_MARGIN);
-        this.renewer = new BatchRenewer(client, keys, calls, store, slotted);
+        this.renewer = new BatchRenewer(client, keys, calls, store, slotted, options.timeout());
         this.slotted = slotted;
         // a re-sent release comes within the client's retry budget (twice the timeout); keep the tombstone longer
         this.tombstoneMs = Long.toString(options.timeout().multipliedBy(4).toMillis());
@@ -113,6 +112,16 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
 
     @Override
     protected Attempt attempt(String name, Duration leaseTime) {
+        return attempt(name, leaseTime, false);
+    }
+
+    @Override
+    protected Attempt waitingAttempt(String name, Duration leaseTime, int failed) {
+        return attempt(name, leaseTime, true);
+    }
+
+    /** One attempt of a single try, or of an acquire that waits ({@code waiting}). */
+    private Attempt attempt(String name, Duration leaseTime, boolean waiting) {
         ensureOpen();
         checkLease(leaseTime);
         String token = tokens.next();
@@ -122,10 +131,16 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         try {
             reply = RedisScripts.ACQUIRE.run(client, calls.acquire(name, held, leaseTime));
         } catch (JedisException e) {
-            if (!(e instanceof JedisDataException)) { // no reply: the script may have run and taken the lock
-                reaper.reap(name, held.text(), leaseTime);
+            if (waiting && RedisErrors.isPoolWaitInterrupted(e)) {
+                // interrupted waiting for a pooled connection, nothing sent: an interrupt, not an outage (DEFECTS
+                // S90); "not granted", with the flag set again, and the waiting loop raises InterruptedException
+                if (slotted) { // unless it was a Cluster re-send: the lost try before it may have run (S99)
+                    reaper.reap(name, held.text(), leaseTime);
+                }
+                Thread.currentThread().interrupt();
+                return Attempt.held(0);
             }
-            throw RedisErrors.translate(store, "acquire lock " + Arguments.quoted(name), e);
+            reply = acquireAfterFailure(name, held, leaseTime, e);
         }
         long answer = LockCalls.acquireAnswer(reply);
         long fence = LockCalls.grantedFence(answer);
@@ -140,6 +155,23 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         places.queued(name, placeNanos);
         crowd.refused(LockCalls.queuedClients(reply), placeNanos);
         return Attempt.held(waitMs >= 0 ? TimeUnit.MILLISECONDS.toNanos(waitMs) : -1);
+    }
+
+    /**
+     * The reply of a single try whose acquire failed with {@code failure}: a single try ignores the interrupt flag, so
+     * one interrupted in the pool's wait is tried again (S91); a reply lost otherwise has the lock taken back in the
+     * background, as the script may have run.
+     */
+    private Object acquireAfterFailure(String name, SentBytes held, Duration leaseTime, JedisException failure) {
+        try {
+            return RedisErrors.againAfterInterruptedPoolWait(failure, options.timeout(),
+                    () -> RedisScripts.ACQUIRE.run(client, calls.acquire(name, held, leaseTime)));
+        } catch (JedisException e) {
+            if (RedisErrors.mayHaveRun(e, slotted)) {
+                reaper.reap(name, held.text(), leaseTime); // no reply: the script may have run and taken the lock
+            }
+            throw RedisErrors.translate(store, "acquire lock " + Arguments.quoted(name), e);
+        }
     }
 
     /** The attempts ask nothing of the release tickets: an acquire that gets the lock at once takes none. */
@@ -205,7 +237,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
             reply = sendRelease(grant, held);
         } catch (JedisException e) {
             reply = RedisErrors.retryUninterruptibly(store, "release lock " + Arguments.quoted(name), e,
-                    () -> sendRelease(grant, held));
+                    options.timeout(), () -> sendRelease(grant, held));
         }
         signals().signal(name);
         return ((Long) reply) == 1L;
@@ -229,7 +261,7 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
     public boolean releaseForOthers(Grant grant) {
         String name = grant.name();
         Object reply = RedisErrors.callUninterruptibly(store, "release lock " + Arguments.quoted(name),
-                () -> RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
+                options.timeout(), () -> RedisScripts.RELEASE_FOR_OTHERS.run(client, calls.releaseForOthers(name,
                         OwnerValue.of(grant), ownReleaseMessage, WAITER_MARGIN, grant.ownerToken(),
                         slotted ? tombstoneMs : null)));
         places.queued(name, 2 * WAITER_MARGIN.toNanos()); // it queued this client for its next thread
@@ -250,10 +282,16 @@ final class RedisBackend extends PollingLockBackend implements HandOvers, Permit
         SentBytes held = OwnerValue.encoded(token, receiver);
         Object reply;
         try {
-            reply = RedisScripts.HAND_OVER.run(client,
-                    calls.handOver(name, (SentBytes) from.handle(), held, leaseTime));
+            try {
+                reply = RedisScripts.HAND_OVER.run(client, calls.handOver(name, (SentBytes) from.handle(), held,
+                        leaseTime));
+            } catch (JedisException e) { // a release: one interrupted in the pool's wait is tried again (S91)
+                reply = RedisErrors.againAfterInterruptedPoolWait(e, options.timeout(),
+                        () -> RedisScripts.HAND_OVER.run(client, calls.handOver(name, (SentBytes) from.handle(), held,
+                                leaseTime)));
+            }
         } catch (JedisException e) {
-            if (!(e instanceof JedisDataException)) {
+            if (RedisErrors.mayHaveRun(e, slotted)) {
                 reaper.reap(name, held.text(), leaseTime);
             }
             throw RedisErrors.translate(store, "hand over lock " + Arguments.quoted(name), e);

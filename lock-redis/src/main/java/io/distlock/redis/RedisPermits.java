@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Arguments;
+import io.distlock.LockException;
 import io.distlock.spi.Backoff;
 import io.distlock.spi.Grant;
 import io.distlock.spi.OwnerTokens;
@@ -17,7 +18,6 @@ import java.util.Set;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -100,23 +100,42 @@ final class RedisPermits {
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         // an attempt that does not wait leaves no waiting marker: no release need publish for it
         String margin = wait.isNone() ? NO_MARKER : waiterMarginMs;
+        boolean waiting = !wait.isNone();
         return PermitWaits.acquire(signals, SIGNAL + name, wait, Backoff::pollNanos,
-                () -> attempt(name, permits, leaseTime, margin));
+                () -> attempt(name, permits, leaseTime, margin, waiting));
     }
 
-    private Grant attempt(String name, int permits, Duration leaseTime, String waiterMargin) {
+    /** One attempt of a single try, or of an acquire that waits ({@code waiting}): the grant, or null. */
+    private Grant attempt(String name, int permits, Duration leaseTime, String waiterMargin, boolean waiting) {
         String token = OwnerTokens.newToken();
         String value = OwnerValue.of(token);
         List<String> keyList = options.restartGuard()
                 ? List.of(holders(name), limit(name), fence(name), fences(name), waiting(name), keys.guard())
                 : List.of(holders(name), limit(name), fence(name), fences(name), waiting(name));
         String guardMs = options.restartGuard() ? Long.toString(options.maxLeaseTime().toMillis()) : "0";
+        List<String> args = List.of(value, Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs,
+                waiterMargin);
         List<?> result;
         try {
-            result = (List<?>) RedisPermitScripts.ACQUIRE.run(client, keyList, List.of(value,
-                    Long.toString(leaseTime.toMillis()), Integer.toString(permits), guardMs, waiterMargin));
+            try {
+                result = (List<?>) RedisPermitScripts.ACQUIRE.run(client, keyList, args);
+            } catch (JedisException e) {
+                if (waiting && RedisErrors.isPoolWaitInterrupted(e)) {
+                    // interrupted waiting for a pooled connection, nothing sent: an interrupt, not an outage (DEFECTS
+                    // S90); "not granted", with the flag set again, and the waiting loop raises InterruptedException
+                    if (slotted && reaper != null) { // unless a Cluster re-send: the lost try before may have run (S99)
+                        reaper.reap("a permit of semaphore " + Arguments.quoted(name), () -> takeBack(name, value),
+                                leaseTime);
+                    }
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+                // a single try ignores the interrupt flag: one interrupted in the pool's wait is tried again (S91)
+                result = (List<?>) RedisErrors.againAfterInterruptedPoolWait(e, options.timeout(),
+                        () -> RedisPermitScripts.ACQUIRE.run(client, keyList, args));
+            }
         } catch (JedisException e) {
-            if (!(e instanceof JedisDataException) && reaper != null) {
+            if (RedisErrors.mayHaveRun(e, slotted) && reaper != null) {
                 // no reply: the script may have run and taken a permit that no one will renew or release
                 reaper.reap("a permit of semaphore " + Arguments.quoted(name), () -> takeBack(name, value), leaseTime);
             }
@@ -149,7 +168,7 @@ final class RedisPermits {
                 ? List.of((String) grant.handle(), keys.channel(signal), signal, tombstoneMs())
                 : List.of((String) grant.handle(), keys.channel(signal), signal);
         String what = "release a permit of semaphore " + Arguments.quoted(name);
-        Object reply = RedisErrors.callUninterruptibly(store, what,
+        Object reply = RedisErrors.callUninterruptibly(store, what, options.timeout(),
                 () -> RedisPermitScripts.RELEASE.run(client, keyList, args));
         signals.signal(signal);
         return ((Long) reply) == 1L;
@@ -160,21 +179,37 @@ final class RedisPermits {
         return Long.toString(options.timeout().multipliedBy(4).toMillis());
     }
 
-    /** Renews {@code renewals} in one pipeline (each routed to its node on a Cluster). */
+    /**
+     * Renews {@code renewals} in one pipeline (each routed to its node on a Cluster); one interrupted in the pool's
+     * wait is sent again, as a lock's renewal is ({@link BatchRenewer#renew}).
+     */
     Set<Grant> renew(List<Renewal> renewals) {
         Set<Grant> lost = new HashSet<>();
         if (renewals.isEmpty()) {
             return lost;
         }
         try {
-            List<Renewal> retry = send(renewals, false, lost);
-            if (!retry.isEmpty()) {
-                send(retry, true, lost);
+            try {
+                sendAll(renewals, lost);
+            } catch (JedisException e) {
+                RedisErrors.againAfterInterruptedPoolWait(e, options.timeout(), () -> {
+                    lost.clear(); // a renewal sent again sets the same expiry: idempotent
+                    sendAll(renewals, lost);
+                    return lost;
+                });
             }
         } catch (JedisException e) {
             throw RedisErrors.translate(store, "renew " + renewals.size() + " permit(s)", e);
         }
         return lost;
+    }
+
+    /** Sends {@code renewals}, again with the script's source for those that met NOSCRIPT; fills {@code lost}. */
+    private void sendAll(List<Renewal> renewals, Set<Grant> lost) {
+        List<Renewal> retry = send(renewals, false, lost);
+        if (!retry.isEmpty()) {
+            send(retry, true, lost);
+        }
     }
 
     private List<Renewal> send(List<Renewal> renewals, boolean withSource, Set<Grant> lost) {
@@ -208,9 +243,22 @@ final class RedisPermits {
         return noScript;
     }
 
+    /**
+     * How many permits of {@code name} are held. A count interrupted while it waited for a pooled connection fails as
+     * an interrupt, with the flag set again, never as an outage (DEFECTS S90), as the SQL store's count does.
+     */
     int held(String name) {
-        Object reply = RedisErrors.call(store, "count the permits of semaphore " + Arguments.quoted(name),
-                () -> RedisPermitScripts.HELD.run(client, List.of(holders(name)), List.of()));
+        Object reply;
+        try {
+            reply = RedisPermitScripts.HELD.run(client, List.of(holders(name)), List.of());
+        } catch (JedisException e) {
+            if (RedisErrors.isPoolWaitInterrupted(e)) {
+                Thread.currentThread().interrupt();
+                throw new LockException("interrupted while counting the permits of semaphore " + Arguments.quoted(name)
+                        + ": redis store " + store + " was waiting for a connection of its pool", e.getCause());
+            }
+            throw RedisErrors.translate(store, "count the permits of semaphore " + Arguments.quoted(name), e);
+        }
         return (int) (long) (Long) reply;
     }
 }

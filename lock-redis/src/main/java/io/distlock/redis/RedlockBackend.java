@@ -70,7 +70,8 @@ final class RedlockBackend extends PollingLockBackend implements PermitBackend {
         this.store = store;
         this.clock = clock;
         for (int i = 0; i < nodes.size(); i++) {
-            renewers.add(new BatchRenewer(nodes.get(i), keys, calls, store + " node " + nodeNames.get(i), false));
+            renewers.add(new BatchRenewer(nodes.get(i), keys, calls, store + " node " + nodeNames.get(i), false,
+                    options.timeout()));
         }
         this.permits = new RedlockPermits(this, quorum, keys, options, clock, signals());
         AtomicInteger threads = new AtomicInteger();
