@@ -215,6 +215,69 @@ public interface RacesAndBoundsRules extends TckSupport {
     }
 
     @Test
+    @DisplayName("§15.7 extends and delayed releases interrupted again and again while they race for the client's "
+            + "connections keep their lease or free it on time, never failing as an outage")
+    default void rule_15_7_leaseCallsInterruptedWhileTheyRunKeepTheirWord() throws Exception {
+        LockStore holder = tck().client();
+        Duration minHeld = Duration.ofSeconds(1);
+        List<String> extended = new ArrayList<>();
+        List<String> delayed = new ArrayList<>();
+        Queue<Lease> extendedLeases = new ConcurrentLinkedQueue<>();
+        List<InterruptStorm.Work> works = new ArrayList<>();
+        for (int k = 0; k < INTERRUPTED_THREADS; k++) {
+            String extendName = tck().name("interrupted extend " + k);
+            String delayName = tck().name("interrupted release after " + k);
+            extended.add(extendName);
+            delayed.add(delayName);
+            works.add(new InterruptStorm.Work() {
+                private Lease kept;
+                private Lease delayedLease;
+
+                @Override
+                public void prepare() {
+                    kept = holder.lock(extendName).tryAcquire().orElseThrow();
+                    delayedLease = holder.lock(delayName).tryAcquire().orElseThrow();
+                    extendedLeases.add(kept);
+                }
+
+                @Override
+                public void call(int i) {
+                    if (i == 0) {
+                        assertThat(kept.extend(Duration.ofSeconds(30))).as("extend of " + extendName).isTrue();
+                    } else {
+                        delayedLease.releaseAfter(minHeld);
+                    }
+                }
+
+                @Override
+                public int calls() {
+                    return 2;
+                }
+            });
+        }
+        long started = System.nanoTime();
+        List<String> failures = new ArrayList<>(new InterruptStorm(works).run(
+                tck().operationTimeout().plus(Tck.PROMPTLY)));
+        LockStore other = tck().client();
+        for (String name : extended) {
+            Optional<Lease> taken = other.lock(name).tryAcquire();
+            taken.ifPresent(Lease::release);
+            if (taken.isPresent()) {
+                failures.add("an extended lease's lock was free: " + name);
+            }
+        }
+        extendedLeases.forEach(Lease::release);
+        Duration freedBy = minHeld.plus(tck().operationTimeout()).plus(Tck.PROMPTLY);
+        for (String name : delayed) {
+            Duration left = freedBy.minus(Duration.ofNanos(System.nanoTime() - started));
+            Optional<Lease> taken = other.lock(name).tryAcquire(left.isNegative() ? Duration.ZERO : left);
+            taken.ifPresentOrElse(Lease::release, () -> failures.add("not freed after its minimum hold: " + name));
+        }
+        assertThat(failures).as("extends and delayed releases interrupted while they ran; then locks another client "
+                + "could take though extended, or could not take once the minimum hold had passed").isEmpty();
+    }
+
+    @Test
     @DisplayName("§15.3 timed-out waits leave nothing behind: no entries, no wait resources, no delay for the next")
     default void rule_15_3_timedOutWaitsLeaveNothingBehind() throws InterruptedException {
         LockStore holder = tck().client();
