@@ -152,7 +152,8 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         long fence;
         boolean[] sent = {false};
         try {
-            fence = withConnection("acquiring " + Arguments.quoted(name), c -> {
+            // a single try ignores the interrupt, as Lock.tryLock() does: its pool wait is waited again (S104)
+            fence = withConnection(!waiting, "acquiring " + Arguments.quoted(name), c -> {
                 sent[0] = true;
                 return dialect.acquire(c, name, token, owner, micros(leaseTime));
             });
@@ -237,7 +238,8 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    long fence = withConnection("handing over " + Arguments.quoted(name), c -> {
+                    // a release: a pool wait an interrupt ended is waited again (DEFECTS S102)
+                    long fence = withConnectionUninterruptibly("handing over " + Arguments.quoted(name), c -> {
                         sent[0] = true;
                         return dialect.handOver(c, name, from.ownerToken(), token, owner, micros(leaseTime));
                     });
@@ -376,7 +378,9 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         }
         Set<String> renewed;
         try {
-            renewed = withConnection("renewing " + these.size() + " lease(s)",
+            // run without the caller's flag for extend and releaseAfter: a pool wait an interrupt ended is waited
+            // again, or a releaseAfter left its lock unrenewed, held past minHeld (DEFECTS S102)
+            renewed = withConnectionUninterruptibly("renewing " + these.size() + " lease(s)",
                     c -> dialect.renew(c, tokens, leaseMicros, timeoutSeconds));
         } catch (ContentionException e) {
             throw new StoreUnavailableException("renewal in store " + store
@@ -484,29 +488,52 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     }
 
     /**
-     * {@link #withConnection} for a release, which must not fail because its thread was interrupted (the lock would
-     * stay held by nobody alive until its lease's end): a wait for a pooled connection that an interrupt ended is
-     * waited again, and the flag set again afterwards, as {@link java.util.concurrent.locks.Lock#lock()} does
-     * (DEFECTS S87). Each wait is bounded by the pool's connect timeout.
+     * {@link #withConnection} for a call the core runs without the caller's interrupt flag, which must not fail
+     * because its thread was interrupted (a release, a hand-over, a renewal; a lock left held by nobody alive until
+     * its lease's end otherwise): a wait for a pooled connection that an interrupt ended is waited again, and the flag
+     * set again afterwards, as {@link java.util.concurrent.locks.Lock#lock()} does (DEFECTS S87, S102). The waits
+     * stop once the pool's connect timeout has passed since the first interrupted one, so interrupts that keep coming
+     * end the call within about two connect timeouts, as an outage: no connection came (S103).
      */
     <T> T withConnectionUninterruptibly(String what, SqlWork<T> work) {
-        boolean interrupted = false;
         try {
-            while (true) {
+            return withConnection(what, work);
+        } catch (LockException e) {
+            if (!WaitInterrupted.raised(e)) {
+                throw e;
+            }
+            return againAfterInterruptedPoolWait(what, work, e);
+        }
+    }
+
+    /** {@link #withConnectionUninterruptibly} if {@code uninterruptibly}, else {@link #withConnection}. */
+    <T> T withConnection(boolean uninterruptibly, String what, SqlWork<T> work) {
+        return uninterruptibly ? withConnectionUninterruptibly(what, work) : withConnection(what, work);
+    }
+
+    /** The waits of {@link #withConnectionUninterruptibly} after the first, {@code first}, was interrupted. */
+    private <T> T againAfterInterruptedPoolWait(String what, SqlWork<T> work, LockException first) {
+        long boundMillis = pool.getConnectionTimeout();
+        long boundNanos = TimeUnit.MILLISECONDS.toNanos(boundMillis);
+        long start = System.nanoTime();
+        int interrupted = 1;
+        try {
+            while (System.nanoTime() - start < boundNanos) {
+                Thread.interrupted(); // clear it for the next wait; set again at the end
                 try {
                     return withConnection(what, work);
                 } catch (LockException e) {
                     if (!WaitInterrupted.raised(e)) {
                         throw e;
                     }
-                    Thread.interrupted(); // clear it for the next wait; set again at the end
-                    interrupted = true;
+                    interrupted++;
                 }
             }
+            throw new StoreUnavailableException("store " + store + " gave up " + what + ": no connection of its pool"
+                    + " came within its wait of " + boundMillis + " ms (" + interrupted
+                    + " waits in a row were interrupted)", first);
         } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            Thread.currentThread().interrupt(); // the first wait took the flag
         }
     }
 

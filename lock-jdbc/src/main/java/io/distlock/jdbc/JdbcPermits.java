@@ -76,7 +76,7 @@ final class JdbcPermits {
         long micros = micros(leaseTime);
         // polled as the store's locks are (distlock.pollMinMillis..pollMaxMillis); a permit's holder TTL is unknown
         return PermitWaits.acquire(signals, name, wait, failures -> backend.pollDelayNanos(failures, -1), () -> {
-            Grant grant = attempt(name, permits, micros);
+            Grant grant = attempt(name, permits, micros, wait.isNone());
             if (grant == null && !wait.isNone()) {
                 remote.permitWaiting(name); // a waiting acquire found it full: ask other processes to tell
             }
@@ -89,24 +89,28 @@ final class JdbcPermits {
         signals.signalAll();
     }
 
-    private Grant attempt(String name, int permits, long leaseMicros) {
+    /**
+     * One attempt: the grant, or null. A single try ({@code once}) ignores the interrupt, as {@code Lock.tryLock()}
+     * does: a pool wait an interrupt ended is waited again (DEFECTS S104); an attempt of a wait ends on it.
+     */
+    private Grant attempt(String name, int permits, long leaseMicros, boolean once) {
         String token = OwnerTokens.newToken();
         String owner = owner();
         Outcome outcome;
         boolean[] sent = {false};
         try {
-            outcome = backend.withConnection("acquiring a permit of " + Arguments.quoted(name), c -> {
+            outcome = backend.withConnection(once, "acquiring a permit of " + Arguments.quoted(name), c -> {
                 sent[0] = true;
                 return inTransaction(c, name, permits, token, owner, leaseMicros);
             });
             if (outcome.missingCounter) {
                 try {
-                    backend.withConnection("creating the permit counter of " + Arguments.quoted(name),
+                    backend.withConnection(once, "creating the permit counter of " + Arguments.quoted(name),
                             c -> insertCounter(c, name));
                 } catch (JdbcBackend.ContentionException concurrentlyCreated) {
                     // another client inserted it first: it exists now
                 }
-                outcome = backend.withConnection("acquiring a permit of " + Arguments.quoted(name), c -> {
+                outcome = backend.withConnection(once, "acquiring a permit of " + Arguments.quoted(name), c -> {
                     sent[0] = true;
                     return inTransaction(c, name, permits, token, owner, leaseMicros);
                 });
@@ -311,7 +315,8 @@ final class JdbcPermits {
             return lost;
         }
         ensureTable("renewing " + renewals.size() + " permit(s)");
-        backend.withConnection("renewing " + renewals.size() + " permit(s)", c -> {
+        // run without the caller's flag for extend and releaseAfter: a pool wait an interrupt ended is waited again
+        backend.withConnectionUninterruptibly("renewing " + renewals.size() + " permit(s)", c -> {
             String where = " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now();
             try (PreparedStatement update = c.prepareStatement(
                     "UPDATE " + table + " SET expires_at = " + dialect.nowPlusMicros() + where);

@@ -5,16 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
 import io.distlock.spi.Grant;
+import io.distlock.spi.Renewal;
 import io.distlock.spi.StoreUri;
 import io.distlock.spi.Wait;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
@@ -25,7 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Calls interrupted while they wait for the store's pool to hand them a connection (PostgreSQL, poolSize 1, the one
  * connection busy): HikariCP gives up with a plain {@code SQLException} caused by the InterruptedException and sets
  * the flag again. Each must end as an interrupt, as in any other wait of it, never as an SQL error of the database
- * (DEFECTS S86).
+ * (DEFECTS S86); the calls the core runs without the caller's flag (a release, a hand-over, the renewal of extend and
+ * releaseAfter, a single try) reach the database instead (S87, S102, S104), within a bound however many interrupts
+ * come (S103).
  */
 @ExtendWith(Databases.class)
 class PoolWaitInterruptTest {
@@ -93,6 +99,144 @@ class PoolWaitInterruptTest {
         assertThat(o.flagAfter).as("the interrupt flag after the release").isTrue();
     }
 
+    /**
+     * A hand-over is a release that passes the lock to a local waiter: interrupted while it waits for a pooled
+     * connection, it still passes the lock on (the flag set again afterwards), as the release does (DEFECTS S102).
+     */
+    @Test
+    void aHandOverInterruptedWhileWaitingForAPooledConnectionStillPassesTheLockOn() throws Exception {
+        interruptedInThePoolWait(s -> {
+            Grant held = s.acquire("l", Duration.ofSeconds(60), Wait.none());
+            return t -> t.handOver(held, Duration.ofSeconds(60), Thread.currentThread());
+        }, (o, after) -> {
+            assertThat(o.raised).as("the interrupted hand-over's failure").isNull();
+            assertThat(o.flagAfter).as("the interrupt flag after the hand-over").isTrue();
+            assertThat(o.result).as("the handed-over grant").isInstanceOf(Grant.class);
+            assertThat(after.release((Grant) o.result)).as("the lock is held for the new grant").isTrue();
+        });
+    }
+
+    /** The renewal of extend and releaseAfter (run without the caller's flag) reaches the database (S102). */
+    @Test
+    void aRenewalInterruptedWhileWaitingForAPooledConnectionStillRenews() throws Exception {
+        Grant[] held = new Grant[1];
+        interruptedInThePoolWait(s -> {
+            held[0] = s.acquire("l", Duration.ofSeconds(60), Wait.none());
+            return t -> t.renew(List.of(new Renewal(held[0], Duration.ofSeconds(60))));
+        }, (o, after) -> {
+            assertThat(o.raised).as("the interrupted renewal's failure").isNull();
+            assertThat(o.result).as("the leases the store no longer had").isEqualTo(Set.of());
+            assertThat(o.flagAfter).as("the interrupt flag after the renewal").isTrue();
+            assertThat(after.release(held[0])).as("the renewed lock is held").isTrue();
+        });
+    }
+
+    /** As {@link #aRenewalInterruptedWhileWaitingForAPooledConnectionStillRenews}, for a permit. */
+    @Test
+    void aPermitRenewalInterruptedWhileWaitingForAPooledConnectionStillRenews() throws Exception {
+        Grant[] held = new Grant[1];
+        interruptedInThePoolWait(s -> {
+            held[0] = s.acquirePermit("s", 1, Duration.ofSeconds(60), Wait.none());
+            return t -> t.renewPermits(List.of(new Renewal(held[0], Duration.ofSeconds(60))));
+        }, (o, after) -> {
+            assertThat(o.raised).as("the interrupted renewal's failure").isNull();
+            assertThat(o.result).as("the permits the store no longer had").isEqualTo(Set.of());
+            assertThat(o.flagAfter).as("the interrupt flag after the renewal").isTrue();
+            assertThat(after.releasePermit(held[0])).as("the renewed permit is held").isTrue();
+        });
+    }
+
+    /**
+     * A single try ignores the interrupt, as {@code Lock.tryLock()} does: interrupted while it waits for a pooled
+     * connection, it still answers for the free lock, and gives the flag back (DEFECTS S104).
+     */
+    @Test
+    void aSingleTryInterruptedWhileWaitingForAPooledConnectionStillAnswers() throws Exception {
+        interruptedInThePoolWait(ready(t -> t.acquire("l", Duration.ofSeconds(60), Wait.none())), (o, after) -> {
+            assertThat(o.raised).as("the single try's failure").isNull();
+            assertThat(o.result).as("the single try's grant of a free lock").isInstanceOf(Grant.class);
+            assertThat(o.flagAfter).as("the interrupt flag after the single try").isTrue();
+            assertThat(after.release((Grant) o.result)).as("the granted lock is held").isTrue();
+        });
+    }
+
+    /** As {@link #aSingleTryInterruptedWhileWaitingForAPooledConnectionStillAnswers}, for a permit. */
+    @Test
+    void aSinglePermitTryInterruptedWhileWaitingForAPooledConnectionStillAnswers() throws Exception {
+        interruptedInThePoolWait(ready(t -> t.acquirePermit("s", 1, Duration.ofSeconds(60), Wait.none())),
+                (o, after) -> {
+                    assertThat(o.raised).as("the single try's failure").isNull();
+                    assertThat(o.result).as("the single try's grant of a free permit").isInstanceOf(Grant.class);
+                    assertThat(o.flagAfter).as("the interrupt flag after the single try").isTrue();
+                    assertThat(after.releasePermit((Grant) o.result)).as("the granted permit is held").isTrue();
+                });
+    }
+
+    /**
+     * A release whose every pool wait is interrupted while the one connection stays busy gives up once the pool's
+     * connect timeout has passed since the first interrupted wait, saying so, instead of waiting again forever
+     * (DEFECTS S103); the flag is set afterwards, and the lock is released once the connection came back.
+     */
+    @Test
+    void aReleaseInterruptedWithoutPauseEndsWithinItsBound() throws Exception {
+        String uri = Databases.withOptions(Databases.postgres(), "distlock.table=" + Databases.uniqueTable("pwi")
+                + "&distlock.poolSize=1&distlock.connectTimeoutMillis=2000");
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean storm = new AtomicBoolean(true);
+        try (JdbcBackend store = (JdbcBackend) new JdbcLockStoreProvider().open(StoreUri.parse(uri))) {
+            Grant held = store.acquire("l", Duration.ofSeconds(60), Wait.none());
+            CountDownLatch holding = new CountDownLatch(1);
+            Future<?> holder = pool.submit(() -> store.withConnection("holding the one connection", c -> {
+                holding.countDown();
+                try {
+                    return release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException("the holder was interrupted", e);
+                }
+            }));
+            assertThat(holding.await(10, TimeUnit.SECONDS)).as("the one connection taken").isTrue();
+            AtomicReference<Thread> thread = new AtomicReference<>();
+            CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+            CountDownLatch started = new CountDownLatch(1);
+            long start = System.nanoTime();
+            pool.submit(() -> {
+                thread.set(Thread.currentThread());
+                started.countDown();
+                try {
+                    Object result = store.release(held);
+                    outcome.complete(new Outcome(result, null, Thread.interrupted()));
+                } catch (Throwable t) {
+                    outcome.complete(new Outcome(null, t, Thread.interrupted()));
+                }
+            });
+            pool.submit(() -> {
+                started.await();
+                while (storm.get() && !outcome.isDone()) { // from before the release's first wait to its end
+                    thread.get().interrupt();
+                    LockSupport.parkNanos(50_000); // paced, so the release's thread gets the cores in between
+                }
+                return null;
+            });
+            Outcome o = outcome.get(20, TimeUnit.SECONDS);
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            storm.set(false);
+            assertThat(o.raised).as("the release whose every pool wait was interrupted")
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("no connection of its pool came within its wait of 2000 ms");
+            assertThat(o.flagAfter).as("the interrupt flag after the failed release").isTrue();
+            assertThat(tookMs).as("ms the release kept waiting again under interrupts (pool wait 2 s)")
+                    .isLessThan(10_000);
+            release.countDown();
+            holder.get(10, TimeUnit.SECONDS);
+            assertThat(store.release(held)).as("the lock, released once the connection came back").isTrue();
+        } finally {
+            storm.set(false);
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
     /** A wait of 20 seconds from now. */
     private static Wait twentySeconds() {
         return Wait.upTo(Duration.ofSeconds(20));
@@ -118,8 +262,14 @@ class PoolWaitInterruptTest {
         Object on(JdbcBackend store) throws Exception;
     }
 
-    /** What the interrupted call raised, and whether its thread's flag was set afterwards. */
-    private record Outcome(Throwable raised, boolean flagAfter) {
+    /** What the interrupted call returned or raised, and whether its thread's flag was set afterwards. */
+    private record Outcome(Object result, Throwable raised, boolean flagAfter) {
+    }
+
+    /** Checks the outcome, and the store once its connection came back, before the harness's own checks. */
+    @FunctionalInterface
+    private interface Check {
+        void check(Outcome outcome, JdbcBackend after) throws Exception;
     }
 
     /**
@@ -127,6 +277,14 @@ class PoolWaitInterruptTest {
      * that no permit nor the lock is left held and that the store works afterwards.
      */
     private static Outcome interruptedInThePoolWait(Prepare prepare) throws Exception {
+        return interruptedInThePoolWait(prepare, (o, after) -> { });
+    }
+
+    /**
+     * As {@link #interruptedInThePoolWait(Prepare)}, running {@code check} once the connection came back (to release
+     * what the call was granted, say) before the harness's own checks.
+     */
+    private static Outcome interruptedInThePoolWait(Prepare prepare, Check check) throws Exception {
         String uri = Databases.withOptions(Databases.postgres(), "distlock.table=" + Databases.uniqueTable("pwi")
                 + "&distlock.poolSize=1&distlock.connectTimeoutMillis=30000");
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -150,10 +308,10 @@ class PoolWaitInterruptTest {
                 thread.set(Thread.currentThread());
                 try {
                     Object result = call.on(store);
-                    outcome.complete(new Outcome(null, Thread.interrupted()));
+                    outcome.complete(new Outcome(result, null, Thread.interrupted()));
                     return result;
                 } catch (Throwable t) {
-                    outcome.complete(new Outcome(t, Thread.interrupted()));
+                    outcome.complete(new Outcome(null, t, Thread.interrupted()));
                     return null;
                 }
             });
@@ -168,6 +326,7 @@ class PoolWaitInterruptTest {
             release.countDown();
             Outcome o = outcome.get(10, TimeUnit.SECONDS);
             holder.get(10, TimeUnit.SECONDS);
+            check.check(o, store);
             assertThat(store.heldPermits("s")).as("permits held after the interrupted call").isZero();
             assertThat(store.acquire("l", Duration.ofSeconds(30), Wait.none()))
                     .as("the lock after the interrupted call").isNotNull();

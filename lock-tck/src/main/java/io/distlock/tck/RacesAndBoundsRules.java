@@ -15,7 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import org.awaitility.Awaitility;
@@ -29,8 +31,11 @@ import org.junit.jupiter.api.Test;
  */
 public interface RacesAndBoundsRules extends TckSupport {
 
-    /** §15.5's threads releasing at once: more than a client's default pool of connections (8 on SQL, 16 on Redis). */
-    int INTERRUPTED_RELEASERS = 24;
+    /**
+     * §15.5's threads releasing at once, and §15.6's acquiring: more than a client's default pool of connections (8 on
+     * SQL, 16 on Redis).
+     */
+    int INTERRUPTED_THREADS = 24;
 
     @Test
     @DisplayName("§15.1 extend racing the background renewal never leaves a lease valid after the store let it go")
@@ -92,8 +97,8 @@ public interface RacesAndBoundsRules extends TckSupport {
         boolean permits = holder.features().semaphores();
         List<String> locks = new ArrayList<>();
         List<String> semaphores = new ArrayList<>();
-        List<InterruptedReleases.Work> works = new ArrayList<>();
-        for (int k = 0; k < INTERRUPTED_RELEASERS; k++) {
+        List<InterruptStorm.Work> works = new ArrayList<>();
+        for (int k = 0; k < INTERRUPTED_THREADS; k++) {
             String lockName = tck().name("interrupted release " + k);
             String viewName = tck().name("interrupted unlock " + k);
             String permitName = permits ? tck().name("interrupted permit release " + k) : null;
@@ -102,7 +107,7 @@ public interface RacesAndBoundsRules extends TckSupport {
             if (permits) {
                 semaphores.add(permitName);
             }
-            works.add(new InterruptedReleases.Work() {
+            works.add(new InterruptStorm.Work() {
                 private final Lock view = holder.lock(viewName).asLock();
                 private Lease lease;
                 private Lease permit;
@@ -115,7 +120,7 @@ public interface RacesAndBoundsRules extends TckSupport {
                 }
 
                 @Override
-                public void release(int i) {
+                public void call(int i) {
                     switch (i) {
                         case 0 -> lease.release();
                         case 1 -> view.unlock();
@@ -124,12 +129,12 @@ public interface RacesAndBoundsRules extends TckSupport {
                 }
 
                 @Override
-                public int releases() {
+                public int calls() {
                     return permits ? 3 : 2;
                 }
             });
         }
-        List<String> failures = new InterruptedReleases(works).run(tck().operationTimeout().plus(Tck.PROMPTLY));
+        List<String> failures = new InterruptStorm(works).run(tck().operationTimeout().plus(Tck.PROMPTLY));
         LockStore other = tck().client();
         List<String> stillHeld = new ArrayList<>(failures);
         List<Lease> taken = new ArrayList<>();
@@ -143,6 +148,133 @@ public interface RacesAndBoundsRules extends TckSupport {
         taken.forEach(Lease::release);
         assertThat(stillHeld).as("releases interrupted while they ran; then names another client could not take "
                 + "at once (held by nobody alive)").isEmpty();
+    }
+
+    @Test
+    @DisplayName("§15.6 acquires interrupted again and again while they race for the client's connections end granted "
+            + "or with InterruptedException, never as an outage, and leave no name held")
+    default void rule_15_6_acquiresInterruptedWhileTheyRunEndHonestly() throws Exception {
+        LockStore client = tck().client();
+        boolean permits = client.features().semaphores();
+        List<String> locks = new ArrayList<>();
+        List<String> semaphores = new ArrayList<>();
+        Queue<Lease> granted = new ConcurrentLinkedQueue<>();
+        List<InterruptStorm.Work> works = new ArrayList<>();
+        for (int k = 0; k < INTERRUPTED_THREADS; k++) {
+            String lockName = tck().name("interrupted acquire " + k);
+            String timedName = tck().name("interrupted timed acquire " + k);
+            String permitName = permits ? tck().name("interrupted permit acquire " + k) : null;
+            locks.add(lockName);
+            locks.add(timedName);
+            if (permits) {
+                semaphores.add(permitName);
+            }
+            works.add(new InterruptStorm.Work() {
+                @Override
+                public void prepare() {
+                }
+
+                @Override
+                public void call(int i) throws InterruptedException {
+                    switch (i) {
+                        case 0 -> granted.add(client.lock(lockName).acquire());
+                        case 1 -> client.lock(timedName).tryAcquire(Tck.PROMPTLY).ifPresent(granted::add);
+                        default -> granted.add(client.semaphore(permitName, 1).acquire());
+                    }
+                }
+
+                @Override
+                public int calls() {
+                    return permits ? 3 : 2;
+                }
+
+                @Override
+                public boolean answersInterrupt(Exception e) {
+                    return e instanceof InterruptedException;
+                }
+            });
+        }
+        List<String> failures = new InterruptStorm(works).run(tck().operationTimeout().plus(Tck.PROMPTLY));
+        granted.forEach(Lease::release);
+        // an acquire the interrupts ended may have reached the store: taking that back may take up to an operation
+        LockStore other = tck().client();
+        Duration takenBack = tck().operationTimeout().plus(Tck.PROMPTLY);
+        List<String> stillHeld = new ArrayList<>(failures);
+        List<Lease> taken = new ArrayList<>();
+        for (String name : locks) {
+            other.lock(name).tryAcquire(takenBack).ifPresentOrElse(taken::add,
+                    () -> stillHeld.add("held: lock " + name));
+        }
+        for (String name : semaphores) {
+            other.semaphore(name, 1).tryAcquire(takenBack).ifPresentOrElse(taken::add,
+                    () -> stillHeld.add("held: permit " + name));
+        }
+        taken.forEach(Lease::release);
+        assertThat(stillHeld).as("acquires interrupted while they ran (%d granted, then released); then names another "
+                + "client could not take (held by nobody alive)", granted.size()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("§15.7 extends and delayed releases interrupted again and again while they race for the client's "
+            + "connections keep their lease or free it on time, never failing as an outage")
+    default void rule_15_7_leaseCallsInterruptedWhileTheyRunKeepTheirWord() throws Exception {
+        LockStore holder = tck().client();
+        Duration minHeld = Duration.ofSeconds(1);
+        List<String> extended = new ArrayList<>();
+        List<String> delayed = new ArrayList<>();
+        Queue<Lease> extendedLeases = new ConcurrentLinkedQueue<>();
+        List<InterruptStorm.Work> works = new ArrayList<>();
+        for (int k = 0; k < INTERRUPTED_THREADS; k++) {
+            String extendName = tck().name("interrupted extend " + k);
+            String delayName = tck().name("interrupted release after " + k);
+            extended.add(extendName);
+            delayed.add(delayName);
+            works.add(new InterruptStorm.Work() {
+                private Lease kept;
+                private Lease delayedLease;
+
+                @Override
+                public void prepare() {
+                    kept = holder.lock(extendName).tryAcquire().orElseThrow();
+                    delayedLease = holder.lock(delayName).tryAcquire().orElseThrow();
+                    extendedLeases.add(kept);
+                }
+
+                @Override
+                public void call(int i) {
+                    if (i == 0) {
+                        assertThat(kept.extend(Duration.ofSeconds(30))).as("extend of " + extendName).isTrue();
+                    } else {
+                        delayedLease.releaseAfter(minHeld);
+                    }
+                }
+
+                @Override
+                public int calls() {
+                    return 2;
+                }
+            });
+        }
+        long started = System.nanoTime();
+        List<String> failures = new ArrayList<>(new InterruptStorm(works).run(
+                tck().operationTimeout().plus(Tck.PROMPTLY)));
+        LockStore other = tck().client();
+        for (String name : extended) {
+            Optional<Lease> taken = other.lock(name).tryAcquire();
+            taken.ifPresent(Lease::release);
+            if (taken.isPresent()) {
+                failures.add("an extended lease's lock was free: " + name);
+            }
+        }
+        extendedLeases.forEach(Lease::release);
+        Duration freedBy = minHeld.plus(tck().operationTimeout()).plus(Tck.PROMPTLY);
+        for (String name : delayed) {
+            Duration left = freedBy.minus(Duration.ofNanos(System.nanoTime() - started));
+            Optional<Lease> taken = other.lock(name).tryAcquire(left.isNegative() ? Duration.ZERO : left);
+            taken.ifPresentOrElse(Lease::release, () -> failures.add("not freed after its minimum hold: " + name));
+        }
+        assertThat(failures).as("extends and delayed releases interrupted while they ran; then locks another client "
+                + "could take though extended, or could not take once the minimum hold had passed").isEmpty();
     }
 
     @Test

@@ -11,24 +11,30 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Runs releases on several threads at once while one more thread interrupts them again and again, so interrupts land
- * at every point of a release: in the client's waits for a pooled connection, in its sockets, in its own locks. The
- * releases start together, so they also compete for the client's connections and the pool's waits are reached. For
- * §15.5: a release runs without its caller's interrupt flag, and an interrupt that arrives during it must not make it
- * fail (the lock or permit would stay held by nobody alive until its lease's end).
+ * Runs calls on several threads at once while one more thread interrupts them again and again, so interrupts land
+ * at every point of a call: in the client's waits for a pooled connection, in its sockets, in its own locks. The
+ * calls start together, so they also compete for the client's connections and the pool's waits are reached. For
+ * §15.5, releases: a release runs without its caller's interrupt flag, and an interrupt that arrives during it must
+ * not make it fail (the lock or permit would stay held by nobody alive until its lease's end). For §15.6, acquires:
+ * an interrupt ends one with {@link InterruptedException} or not at all, never with a made-up outage.
  */
-final class InterruptedReleases {
+final class InterruptStorm {
 
-    /** One thread's work: its releases, each run with the interrupts landing. */
+    /** One thread's work: its calls, each run with the interrupts landing. */
     interface Work {
-        /** Takes what the thread releases (a JDK {@code Lock} view must be locked by the thread that unlocks it). */
+        /** Takes what the thread's calls need (a JDK {@code Lock} view must be locked by the thread that unlocks it). */
         void prepare() throws Exception;
 
-        /** The {@code i}-th release of the thread, numbered from 0. */
-        void release(int i) throws Exception;
+        /** The {@code i}-th call of the thread, numbered from 0. */
+        void call(int i) throws Exception;
 
-        /** How many releases {@link #release} runs. */
-        int releases();
+        /** How many calls {@link #call} runs. */
+        int calls();
+
+        /** Whether {@code e}, thrown by a call, is its honest answer to the interrupts (none is, by default). */
+        default boolean answersInterrupt(Exception e) {
+            return false;
+        }
     }
 
     private final List<Work> works;
@@ -38,7 +44,7 @@ final class InterruptedReleases {
     private final AtomicLongArray sent;
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
 
-    InterruptedReleases(List<Work> works) {
+    InterruptStorm(List<Work> works) {
         this.works = List.copyOf(works);
         this.started = new AtomicIntegerArray(works.size());
         this.finished = new AtomicIntegerArray(works.size());
@@ -46,11 +52,12 @@ final class InterruptedReleases {
     }
 
     /**
-     * Runs every work on a thread of its own: all prepare, then all release at once under the interrupts, which
-     * stop when the last release returned. Waits at most {@code bound} for each phase.
+     * Runs every work on a thread of its own: all prepare, then all call at once under the interrupts, which stop
+     * when the last call returned. Waits at most {@code bound} for each phase.
      *
-     * @return what went wrong: a prepare or release that threw, or a release during which at least two interrupts
-     *         were sent (so one arrived after the flag was cleared) and that returned with the flag clear
+     * @return what went wrong: a prepare that threw, a call that threw other than {@link Work#answersInterrupt}, or a
+     *         call during which at least two interrupts were sent (so one arrived after the flag was cleared) and that
+     *         returned normally with the flag clear (an interrupt lost)
      */
     List<String> run(Duration bound) throws InterruptedException {
         CountDownLatch prepared = new CountDownLatch(works.size());
@@ -59,19 +66,19 @@ final class InterruptedReleases {
         List<Thread> threads = new ArrayList<>();
         for (int k = 0; k < works.size(); k++) {
             int index = k;
-            threads.add(new Thread(() -> runOne(index, prepared, go, done), "interrupted-release-" + k));
+            threads.add(new Thread(() -> runOne(index, prepared, go, done), "interrupted-call-" + k));
         }
         threads.forEach(Thread::start);
         try {
             if (!prepared.await(bound.toMillis(), TimeUnit.MILLISECONDS)) {
-                failures.add("the threads did not take their locks and permits within " + bound);
+                failures.add("the threads did not prepare within " + bound);
                 return List.copyOf(failures);
             }
             Thread interrupter = new Thread(() -> interrupt(threads, done), "interrupter");
             interrupter.start();
             go.countDown();
             if (!done.await(bound.toMillis(), TimeUnit.MILLISECONDS)) {
-                failures.add("the interrupted releases did not all return within " + bound);
+                failures.add("the interrupted calls did not all return within " + bound);
             }
             interrupter.join(bound.toMillis());
         } finally {
@@ -100,24 +107,26 @@ final class InterruptedReleases {
                 return;
             }
             started.set(k, 1); // only now: the interrupts must not end the wait for go
-            for (int i = 0; i < work.releases(); i++) {
+            for (int i = 0; i < work.calls(); i++) {
                 Thread.interrupted();
                 long before = sent.get(k);
                 try {
-                    work.release(i);
+                    work.call(i);
                 } catch (Exception e) {
-                    failures.add(Thread.currentThread().getName() + ": release " + i + " interrupted while it ran "
-                            + "threw " + e);
+                    if (!work.answersInterrupt(e)) {
+                        failures.add(Thread.currentThread().getName() + ": call " + i + " interrupted while it ran "
+                                + "threw " + e);
+                    }
                     continue;
                 }
                 long during = sent.get(k) - before; // read before the flag: a later interrupt only sets it
                 if (during >= 2 && !Thread.currentThread().isInterrupted()) {
-                    failures.add(Thread.currentThread().getName() + ": release " + i + " returned with the interrupt "
+                    failures.add(Thread.currentThread().getName() + ": call " + i + " returned with the interrupt "
                             + "flag clear, though " + during + " interrupts were sent while it ran");
                 }
             }
         } catch (InterruptedException e) {
-            failures.add(Thread.currentThread().getName() + " was interrupted before its releases started");
+            failures.add(Thread.currentThread().getName() + " was interrupted before its calls started");
         } finally {
             finished.set(k, 1);
             Thread.interrupted();
