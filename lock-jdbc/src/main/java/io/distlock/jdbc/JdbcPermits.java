@@ -122,8 +122,10 @@ final class JdbcPermits {
                 // the commit may have reached the database and only its answer been lost: free our token's permit
                 abandoned.abandon(name, token, Duration.ofNanos(leaseMicros * 1000), this::freeAbandoned);
             }
-            if (Thread.currentThread().isInterrupted()) {
-                return null; // the driver gave up on the interrupted thread; the waiting loop raises it
+            if (!once && Thread.currentThread().isInterrupted()) {
+                // the driver gave up on the interrupted thread; the waiting loop raises it. A single try ignores the
+                // interrupt: its failure (no connection came, S103) is its answer, not "full" (DEFECTS S105)
+                return null;
             }
             throw e;
         } catch (LockException e) {
