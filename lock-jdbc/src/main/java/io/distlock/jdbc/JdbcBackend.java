@@ -164,9 +164,10 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                 // the database may have committed the acquisition and lost only its answer: free our token's row
                 abandoned.abandon(name, token, leaseTime);
             }
-            if (Thread.currentThread().isInterrupted()) {
+            if (waiting && Thread.currentThread().isInterrupted()) {
                 // the driver or the pool gave up because this thread was interrupted, not because the database
-                // is down: report "not granted" and let the waiting loop raise InterruptedException
+                // is down: report "not granted" and let the waiting loop raise InterruptedException; a single try
+                // ignores the interrupt, so its failure (no connection came, S103) is the answer (DEFECTS S105)
                 return Attempt.held(0);
             }
             throw e;

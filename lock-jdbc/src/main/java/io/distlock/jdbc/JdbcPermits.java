@@ -66,7 +66,8 @@ final class JdbcPermits {
 
     Grant acquire(String name, int permits, Duration leaseTime, Wait wait) throws InterruptedException {
         try {
-            ensureTable("waiting for a permit of semaphore " + Arguments.quoted(name));
+            // a single try ignores the interrupt: the probe's pool wait is waited again, as its attempt's (S106)
+            ensureTable("waiting for a permit of semaphore " + Arguments.quoted(name), wait.isNone());
         } catch (LockException e) {
             if (WaitInterrupted.raised(e)) { // for another store's table creation, or for a pooled connection
                 throw WaitInterrupted.interruption(e);
@@ -122,8 +123,10 @@ final class JdbcPermits {
                 // the commit may have reached the database and only its answer been lost: free our token's permit
                 abandoned.abandon(name, token, Duration.ofNanos(leaseMicros * 1000), this::freeAbandoned);
             }
-            if (Thread.currentThread().isInterrupted()) {
-                return null; // the driver gave up on the interrupted thread; the waiting loop raises it
+            if (!once && Thread.currentThread().isInterrupted()) {
+                // the driver gave up on the interrupted thread; the waiting loop raises it. A single try ignores the
+                // interrupt: its failure (no connection came, S103) is its answer, not "full" (DEFECTS S105)
+                return null;
             }
             throw e;
         } catch (LockException e) {
@@ -314,7 +317,7 @@ final class JdbcPermits {
         if (renewals.isEmpty()) {
             return lost;
         }
-        ensureTable("renewing " + renewals.size() + " permit(s)");
+        ensureTable("renewing " + renewals.size() + " permit(s)", true);
         // run without the caller's flag for extend and releaseAfter: a pool wait an interrupt ended is waited again
         backend.withConnectionUninterruptibly("renewing " + renewals.size() + " permit(s)", c -> {
             String where = " WHERE name = ? AND slot > 0 AND owner_token = ? AND expires_at > " + dialect.now();
@@ -344,7 +347,7 @@ final class JdbcPermits {
     }
 
     int held(String name) {
-        ensureTable("counting the permits of " + Arguments.quoted(name));
+        ensureTable("counting the permits of " + Arguments.quoted(name), false);
         return backend.withConnection("counting the permits of " + Arguments.quoted(name), c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table
                     + " WHERE name = ? AND slot > 0 AND " + dialect.held())) {
@@ -357,10 +360,13 @@ final class JdbcPermits {
         });
     }
 
-    /** {@link #ensureTable()} for a call that cannot throw InterruptedException, done while {@code what}. */
-    private void ensureTable(String what) {
+    /**
+     * {@link #ensureTable(boolean)} for a call that cannot throw InterruptedException, done while {@code what}; its pool
+     * wait is waited again after an interrupt if {@code uninterruptibly} (a single try, a renewal).
+     */
+    private void ensureTable(String what, boolean uninterruptibly) {
         try {
-            ensureTable();
+            ensureTable(uninterruptibly);
         } catch (WaitInterrupted e) {
             throw e.unchecked(what);
         }
@@ -370,12 +376,12 @@ final class JdbcPermits {
      * Creates the permit table on first use if it is missing (a store that never uses semaphores needs no DDL); an
      * interrupt while another store of this JVM creates it raises {@link WaitInterrupted}.
      */
-    private void ensureTable() {
+    private void ensureTable(boolean uninterruptibly) {
         if (tableReady.get()) {
             return;
         }
         try {
-            backend.withConnection("creating the permit table " + table, installer::ensureTable);
+            backend.withConnection(uninterruptibly, "creating the permit table " + table, installer::ensureTable);
             tableReady.set(true);
         } catch (JdbcBackend.ContentionException concurrentlyCreated) {
             // another client created it at the same moment (PostgreSQL reports a duplicate type): it exists now

@@ -173,6 +173,22 @@ class PoolWaitInterruptTest {
     }
 
     /**
+     * As {@link #aSinglePermitTryInterruptedWhileWaitingForAPooledConnectionStillAnswers}, for the store's first
+     * semaphore call, whose pool wait is for the permit table's probe: a single try still answers for the free permit
+     * (DEFECTS S106).
+     */
+    @Test
+    void aFirstSinglePermitTryInterruptedWhileWaitingForAPooledConnectionStillAnswers() throws Exception {
+        interruptedInThePoolWait(s -> t -> t.acquirePermit("s", 1, Duration.ofSeconds(60), Wait.none()),
+                (o, after) -> {
+                    assertThat(o.raised).as("the first single try's failure").isNull();
+                    assertThat(o.result).as("the first single try's grant of a free permit").isInstanceOf(Grant.class);
+                    assertThat(o.flagAfter).as("the interrupt flag after the single try").isTrue();
+                    assertThat(after.releasePermit((Grant) o.result)).as("the granted permit is held").isTrue();
+                });
+    }
+
+    /**
      * A release whose every pool wait is interrupted while the one connection stays busy gives up once the pool's
      * connect timeout has passed since the first interrupted wait, saying so, instead of waiting again forever
      * (DEFECTS S103); the flag is set afterwards, and the lock is released once the connection came back.
