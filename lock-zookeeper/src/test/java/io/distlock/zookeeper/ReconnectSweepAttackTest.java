@@ -30,6 +30,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooKeeper;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -56,6 +57,13 @@ class ReconnectSweepAttackTest {
     /** Seven times the longest outage measured at load 15 to 23 (4.3 s); 10 s, 2.3 times, before. */
     private static final Duration SESSION = Duration.ofSeconds(30);
     private static final Duration CONNECTION = Duration.ofSeconds(3);
+    /**
+     * How long a store may take to come back from a drop on its own: the ZooKeeper client gives up on a connect after
+     * its connect timeout (the session timeout divided by the servers, one here), and waits up to 2 s before each
+     * attempt (1 s once it has tried every server, plus up to 1 s at random); 3 s more for a loaded machine. A wait
+     * shorter than the client's own connect timeout failed before the client could report why (a CI run, 30 s).
+     */
+    private static final Duration BACK = SESSION.plusSeconds(5);
     /** How long a worker waits for a grant; a wait that overruns it by more than two operations is a failure. */
     private static final Duration BOUND = Duration.ofSeconds(15);
     private static final int PERMITS = 2;
@@ -95,6 +103,7 @@ class ReconnectSweepAttackTest {
                     await("grants between reconnects").atMost(Duration.ofSeconds(60))
                             .until(() -> workers.grants.get() >= before + 4 || !failures.isEmpty());
                     if (r % RESTART_EVERY == RESTART_EVERY - 1) {
+                        // returns once both stores are back: none is dropped while the other reconnects
                         restartMs = Math.max(restartMs, connections.restart(server));
                         restarts++;
                     } else {
@@ -155,13 +164,17 @@ class ReconnectSweepAttackTest {
      * since, and the ZooKeeper client connected): {@code closeSocket} on a client that is still connecting closes a
      * socket its selector no longer watches, so the client waits for its connect timeout, the whole session with one
      * server, and Curator ends the session meanwhile. Also keeps the longest time a store stayed SUSPENDED, what
-     * Curator compares with the session timeout.
+     * Curator compares with the session timeout. A store not back within BACK fails the test with what each
+     * client was doing then ({@link #describe}, {@link ClientThreads}).
      */
     private static final class Connections implements ConnectionStateListener {
 
         private final List<LockStore> stores;
         private final Map<CuratorFramework, AtomicLong> reconnects = new ConcurrentHashMap<>();
         private final Map<CuratorFramework, Long> suspendedAt = new ConcurrentHashMap<>();
+        /** When each client last reported SUSPENDED and RECONNECTED (nanoTime), for the failure message. */
+        private final Map<CuratorFramework, Long> lastSuspended = new ConcurrentHashMap<>();
+        private final Map<CuratorFramework, Long> lastReconnected = new ConcurrentHashMap<>();
         private final AtomicLong longestOutageMs = new AtomicLong();
         /** The reconnects of each store counted when it was last dropped (test thread only). */
         private final Map<LockStore, Long> droppedAt = new HashMap<>();
@@ -179,10 +192,12 @@ class ReconnectSweepAttackTest {
         public void stateChanged(CuratorFramework client, ConnectionState state) {
             long now = System.nanoTime();
             if (state == ConnectionState.SUSPENDED) {
+                lastSuspended.put(client, now);
                 suspendedAt.putIfAbsent(client, now);
                 return;
             }
             if (state == ConnectionState.RECONNECTED) {
+                lastReconnected.put(client, now);
                 reconnects.get(client).incrementAndGet();
             }
             Long since = suspendedAt.remove(client);
@@ -198,7 +213,10 @@ class ReconnectSweepAttackTest {
             zooKeeper(store).getTestable().closeSocket();
         }
 
-        /** Restarts {@code server} once every store is back from its last drop; how long the restart took, in ms. */
+        /**
+         * Restarts {@code server} once every store is back from its last drop, and returns once every store is back
+         * from the restart; how long the restart itself took, in ms.
+         */
         long restart(TestingServer server) throws Exception {
             for (LockStore store : stores) {
                 awaitBack(store);
@@ -206,7 +224,11 @@ class ReconnectSweepAttackTest {
             }
             long start = System.nanoTime();
             server.restart();
-            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            for (LockStore store : stores) {
+                awaitBack(store);
+            }
+            return took;
         }
 
         long longestOutageMs() {
@@ -215,8 +237,47 @@ class ReconnectSweepAttackTest {
 
         private void awaitBack(LockStore store) {
             long dropped = droppedAt.getOrDefault(store, -1L);
-            await("back from the last drop before the next").atMost(SESSION)
-                    .until(() -> reconnects(store) > dropped && zooKeeper(store).getState().isConnected());
+            try {
+                await("back from the last drop").atMost(BACK)
+                        .until(() -> reconnects(store) > dropped && zooKeeper(store).getState().isConnected());
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError("store " + (stores.indexOf(store) == 0 ? "a" : "b") + " not back from its "
+                        + "last drop within " + BACK + " (RECONNECTED reported since, and the ZooKeeper client "
+                        + "connected); Curator ends a session SUSPENDED for " + SESSION + ". Clients now:\n"
+                        + describe() + "Their threads:\n" + ClientThreads.stacks(), e);
+            }
+        }
+
+        /**
+         * One line per store: its session and states, and the RECONNECTED it reported, for a failure message. The
+         * ZooKeeper client's state is set by its send thread and still reads CONNECTED while it sleeps before its next
+         * connect (its stack tells); Curator's flag is set on the client's event thread, so a connected client whose
+         * Curator is not connected had its reconnect undelivered.
+         */
+        private String describe() {
+            StringBuilder out = new StringBuilder();
+            long now = System.nanoTime();
+            for (LockStore store : stores) {
+                CuratorFramework client = TestServers.backend(store).curator();
+                out.append(stores.indexOf(store) == 0 ? "a" : "b");
+                try {
+                    ZooKeeper zk = zooKeeper(store);
+                    out.append(": session 0x").append(Long.toHexString(zk.getSessionId()))
+                            .append(", ZooKeeper client ").append(zk.getState());
+                } catch (Exception e) {
+                    out.append(": no ZooKeeper client (").append(e).append(')');
+                }
+                out.append(", Curator connected ").append(client.getZookeeperClient().isConnected())
+                        .append(", RECONNECTED ").append(reconnects(store)).append(" (")
+                        .append(droppedAt.getOrDefault(store, -1L)).append(" at its last drop), last SUSPENDED ")
+                        .append(agoMs(lastSuspended.get(client), now)).append(", last RECONNECTED ")
+                        .append(agoMs(lastReconnected.get(client), now)).append('\n');
+            }
+            return out.toString();
+        }
+
+        private static String agoMs(Long at, long now) {
+            return at == null ? "never" : TimeUnit.NANOSECONDS.toMillis(now - at) + " ms ago";
         }
 
         private long reconnects(LockStore store) {
