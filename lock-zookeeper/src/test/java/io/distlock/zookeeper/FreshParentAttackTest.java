@@ -101,6 +101,59 @@ class FreshParentAttackTest {
     }
 
     /**
+     * Z6's race on the new path: two stores that never remember a release (their emptied-parents list closed, as for
+     * a name a store last released more than 2 s ago) take one name back to back while the server deletes the
+     * emptied parent every millisecond, so every acquire sends the parent's create in its burst and may make a new
+     * parent and stamp it within the millisecond in which the previous one was deleted. Tokens must keep growing.
+     */
+    @Test
+    void tokensKeepGrowingWhenEveryAcquireMakesTheParentInItsBurst() throws Exception {
+        String rate = "znode.container.maxPerMinute";
+        String rateBefore = System.getProperty(rate);
+        System.setProperty(rate, Integer.toString(Integer.MAX_VALUE / 2));
+        try (ChrootedServer zk = ChrootedServer.start("fresh-cycles", Duration.ofMillis(1));
+                LockStore a = zk.open();
+                LockStore b = zk.open()) {
+            TestServers.backend(a).emptiedParents().close();
+            TestServers.backend(b).emptiedParents().close();
+            List<Long> granted = new ArrayList<>(); // in grant order: appended while holding the lock
+            long end = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+            List<Future<?>> runs = new ArrayList<>();
+            for (LockStore store : List.of(a, b)) {
+                runs.add(pool.submit(() -> {
+                    while (System.nanoTime() - end < 0) {
+                        Lease lease = store.lock("cycling").acquire();
+                        synchronized (granted) {
+                            granted.add(lease.fencingToken());
+                        }
+                        lease.release();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> run : runs) {
+                run.get(60, TimeUnit.SECONDS);
+            }
+            List<String> backwards = new ArrayList<>();
+            for (int i = 1; i < granted.size(); i++) {
+                if (granted.get(i) <= granted.get(i - 1)) {
+                    backwards.add("#" + i + ": " + granted.get(i - 1) + " then " + granted.get(i));
+                }
+            }
+            System.out.println("FreshParentCycles: " + granted.size() + " grants, "
+                    + granted.stream().filter(t -> t % 1000 == 1).count() + " of the form micros(ms)+1");
+            assertThat(backwards).as("grants whose token was not larger than the one before, of %s", granted.size())
+                    .isEmpty();
+        } finally {
+            if (rateBefore == null) {
+                System.clearProperty(rate);
+            } else {
+                System.setProperty(rate, rateBefore);
+            }
+        }
+    }
+
+    /**
      * A digest-authenticated store's fresh parent gets the ACL Curator gave the root it made (creator only), so that
      * another store of the same user takes and clears the name, and a wrong password is refused.
      */
