@@ -201,6 +201,31 @@ class FreshParentAttackTest {
     }
 
     /**
+     * An operator deletes the store's whole chroot while nothing is held: the burst's parent create and node create
+     * find no ancestor, Curator makes the path again, and the name's next token is still larger than its last.
+     */
+    @Test
+    void aDeletedChrootIsMadeAgainAndTokensKeepGrowing() throws Exception {
+        try (TestingServer server = TestServers.server();
+                LockStore store = BackendStores.open(TestServers.uri(server.getConnectString(), "gone/chroot",
+                        SESSION, SESSION));
+                CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "")) {
+            Lease first = store.lock("name").acquire();
+            first.release();
+            raw.delete().deletingChildrenIfNeeded().forPath("/gone");
+            Lease fresh = store.lock("fresh").acquire();
+            assertThat(raw.checkExists().forPath("/gone/chroot" + ZooKeeperBackend.parentPath("fresh"))).isNotNull();
+            fresh.release();
+            await("the first name's release is forgotten, so its next acquire sends the parent's create")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !TestServers.backend(store).emptiedParents().waitsFor("name", false));
+            Lease again = store.lock("name").acquire();
+            assertThat(again.fencingToken()).isGreaterThan(first.fencingToken());
+            again.release();
+        }
+    }
+
+    /**
      * The reply of a fresh name's parent create is lost (applied, the connection dropped with the node's create sent
      * behind it): once back, the store holds the name once, another store gets it after the release with a larger
      * token, and no node of ours is left behind.
