@@ -32,6 +32,7 @@ import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
@@ -81,6 +82,15 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * answer to the delete sent after it is not our own doing.
      */
     private static final int NOT_SENT = Integer.MIN_VALUE;
+    /** What a parent created on the plain handle holds: nothing, as one Curator makes ({@link FenceFloor}). */
+    private static final byte[] NO_DATA = new byte[0];
+    /** The answer to {@link #createParent}: the create of our node behind it answers for both; logged only. */
+    private static final AsyncCallback.StringCallback PARENT_CREATED = (rc, path, ctx, name) -> {
+        if (rc != KeeperException.Code.OK.intValue() && rc != KeeperException.Code.NODEEXISTS.intValue()) {
+            LOG.log(Level.DEBUG, "the create of the parent " + path + " failed with " + KeeperException.Code.get(rc)
+                    + "; the create of our node behind it fails too, and goes through Curator");
+        }
+    };
     /** {@link #createHook} unset: creates go on the plain handle first ({@link #createPlain}). */
     private static final Consumer<CreateBuilder> NO_CREATE_HOOK = builder -> { };
 
@@ -726,9 +736,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * Creates our contender node under {@code parent}, again while the server deletes a parent in between.
      *
      * @param parentThere whether the parent is most likely there: this store released the name within the last
-     *     {@link EmptiedParents#DELAY} and has not deleted its parent since. Only then does the create go on the plain
-     *     handle first ({@link #createPlain}): one that finds no parent costs a create, a listing and a read more, and
-     *     a round trip, before the create through Curator that makes the parent
+     *     {@link EmptiedParents#DELAY} and has not deleted its parent since. Otherwise the create on the plain handle
+     *     ({@link #createPlain}) is sent right behind a create of the parent, in the same round trip
      */
     private Created create(String parent, String nodePrefix, boolean listBehind, boolean parentThere,
             WaitBudget budget) throws InterruptedException {
@@ -755,8 +764,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         String path = parent + '/' + storeId + '-' + number + '-' + nodePrefix;
         String made = null;
         try {
-            Created created = parentThere && createHook == NO_CREATE_HOOK
-                    ? createPlain(parent, path, listBehind, budget) : null;
+            Created created = createHook == NO_CREATE_HOOK
+                    ? createPlain(parent, path, listBehind, !parentThere, budget) : null;
             if (created == null) {
                 created = createThroughCurator(parent, path, listBehind, budget);
             }
@@ -777,9 +786,15 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
      * we neither hold nor use, as the one of a Curator create whose reply was lost ({@link #lostCreate}, {@link
      * RevivedNodes}). No answer within the operation timeout fails the acquire, as Curator's create did; a node made
      * after the wait was given up is deleted.
+     *
+     * <p>With {@code makeParent}, the parent is created first, in the same burst and not waited for ({@link
+     * #createParent}): ZooKeeper processes one session's requests in order, so our create finds it made (or there
+     * already), and a fresh name costs one round trip here instead of Curator's six (a create that finds no parent,
+     * a check of each ancestor, the parent's create and the create again, then the listing, which came too early).
+     * A parent that was there costs one request more, answered NODEEXISTS, and no round trip.
      */
-    private Created createPlain(String parent, String path, boolean listBehind, WaitBudget budget)
-            throws InterruptedException {
+    private Created createPlain(String parent, String path, boolean listBehind, boolean makeParent,
+            WaitBudget budget) throws InterruptedException {
         CreateCall call = new CreateCall(deleteLatePlainCreate);
         waits.add(call);
         Listing listing = null;
@@ -787,8 +802,12 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         try {
             ensureOpen();
             try {
-                client.getZookeeperClient().getZooKeeper().create(held.fullPath(path), ownerData, createAcl,
-                        CreateMode.EPHEMERAL_SEQUENTIAL, call, null);
+                ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+                if (makeParent) {
+                    createParent(zooKeeper, parent);
+                }
+                zooKeeper.create(held.fullPath(path), ownerData, createAcl, CreateMode.EPHEMERAL_SEQUENTIAL, call,
+                        null);
             } catch (IllegalStateException e) {
                 throw e;
             } catch (Exception e) {
@@ -814,6 +833,16 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
                 waits.remove(listing);
             }
         }
+    }
+
+    /**
+     * Sends the create of {@code parent} as Curator's {@code creatingParentContainersIfNeeded} makes it (a CONTAINER
+     * node, no data, the client's ACL), without waiting for it: the create of our node sent right behind it answers
+     * for both (NONODE if the parent could not be made, its root missing, say: then Curator makes every missing node).
+     * An empty parent made by a create whose node create then failed is the server's to delete, as Curator's.
+     */
+    private void createParent(ZooKeeper zooKeeper, String parent) {
+        zooKeeper.create(held.fullPath(parent), NO_DATA, createAcl, CreateMode.CONTAINER, PARENT_CREATED, null);
     }
 
     /** Deletes in the background the node (its full path) of a plain create answered after we stopped waiting. */
