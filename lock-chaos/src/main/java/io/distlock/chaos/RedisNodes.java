@@ -31,6 +31,11 @@ final class RedisNodes implements AutoCloseable {
                 List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
                         "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", home.toString()));
                 command.addAll(options);
+                if (options.contains("--cluster-enabled") && !options.contains("--cluster-port")) {
+                    // the bus port Redis would take (port + 10000) is not known to be free: one that is, kept by the
+                    // node's restarts (its command is reused)
+                    command.addAll(List.of("--cluster-port", Integer.toString(FreePorts.next())));
+                }
                 nodes.add(new ServerProcess("redis" + i, command, home, port).start());
             }
         } catch (RuntimeException e) {
