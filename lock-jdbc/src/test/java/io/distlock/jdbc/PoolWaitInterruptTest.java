@@ -4,24 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.LockException;
 import io.distlock.StoreUnavailableException;
+import io.distlock.jdbc.OneBusyConnection.Call;
+import io.distlock.jdbc.OneBusyConnection.Outcome;
 import io.distlock.spi.Grant;
 import io.distlock.spi.Renewal;
-import io.distlock.spi.StoreUri;
 import io.distlock.spi.Wait;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -42,35 +33,35 @@ class PoolWaitInterruptTest {
             throws Exception {
         Outcome o = interruptedInThePoolWait(
                 s -> t -> t.acquirePermit("s", 1, Duration.ofSeconds(30), twentySeconds()));
-        assertThat(o.raised).as("the first acquire (the permit table's probe waits)")
+        assertThat(o.raised()).as("the first acquire (the permit table's probe waits)")
                 .isInstanceOf(InterruptedException.class);
-        assertThat(o.flagAfter).as("the flag after InterruptedException, cleared as by any").isFalse();
+        assertThat(o.flagAfter()).as("the flag after InterruptedException, cleared as by any").isFalse();
     }
 
     @Test
     void aSemaphoreAcquireInterruptedWhileWaitingForAPooledConnectionRaisesInterruptedException() throws Exception {
         Outcome o = interruptedInThePoolWait(
                 ready(t -> t.acquirePermit("s", 1, Duration.ofSeconds(30), twentySeconds())));
-        assertThat(o.raised).as("an acquire on a ready permit table (its attempt waits)")
+        assertThat(o.raised()).as("an acquire on a ready permit table (its attempt waits)")
                 .isInstanceOf(InterruptedException.class);
-        assertThat(o.flagAfter).as("the flag after InterruptedException, cleared as by any").isFalse();
+        assertThat(o.flagAfter()).as("the flag after InterruptedException, cleared as by any").isFalse();
     }
 
     @Test
     void aLockAcquireInterruptedWhileWaitingForAPooledConnectionRaisesInterruptedException() throws Exception {
         Outcome o = interruptedInThePoolWait(ready(t -> t.acquire("l", Duration.ofSeconds(30), twentySeconds())));
-        assertThat(o.raised).as("a lock acquire").isInstanceOf(InterruptedException.class);
-        assertThat(o.flagAfter).as("the flag after InterruptedException, cleared as by any").isFalse();
+        assertThat(o.raised()).as("a lock acquire").isInstanceOf(InterruptedException.class);
+        assertThat(o.flagAfter()).as("the flag after InterruptedException, cleared as by any").isFalse();
     }
 
     @Test
     void aPermitCountInterruptedWhileWaitingForAPooledConnectionFailsAsAnInterrupt() throws Exception {
         Outcome o = interruptedInThePoolWait(ready(t -> t.heldPermits("s")));
-        assertThat(o.raised).as("a permit count, which cannot throw InterruptedException")
+        assertThat(o.raised()).as("a permit count, which cannot throw InterruptedException")
                 .isInstanceOf(LockException.class).isNotInstanceOf(StoreUnavailableException.class)
                 .hasMessageStartingWith("interrupted while counting the permits of 's'")
                 .hasCauseInstanceOf(InterruptedException.class);
-        assertThat(o.flagAfter).as("the interrupt flag after the failed count").isTrue();
+        assertThat(o.flagAfter()).as("the interrupt flag after the failed count").isTrue();
     }
 
     /**
@@ -84,8 +75,8 @@ class PoolWaitInterruptTest {
             Grant grant = s.acquire("l", Duration.ofSeconds(60), Wait.none());
             return t -> t.release(grant);
         });
-        assertThat(o.raised).as("the interrupted release's failure").isNull();
-        assertThat(o.flagAfter).as("the interrupt flag after the release").isTrue();
+        assertThat(o.raised()).as("the interrupted release's failure").isNull();
+        assertThat(o.flagAfter()).as("the interrupt flag after the release").isTrue();
     }
 
     /** As {@link #aLockReleaseInterruptedWhileWaitingForAPooledConnectionStillFreesTheLock}, for a permit. */
@@ -95,8 +86,8 @@ class PoolWaitInterruptTest {
             Grant grant = s.acquirePermit("s", 1, Duration.ofSeconds(60), Wait.none());
             return t -> t.releasePermit(grant);
         });
-        assertThat(o.raised).as("the interrupted release's failure").isNull();
-        assertThat(o.flagAfter).as("the interrupt flag after the release").isTrue();
+        assertThat(o.raised()).as("the interrupted release's failure").isNull();
+        assertThat(o.flagAfter()).as("the interrupt flag after the release").isTrue();
     }
 
     /**
@@ -109,10 +100,10 @@ class PoolWaitInterruptTest {
             Grant held = s.acquire("l", Duration.ofSeconds(60), Wait.none());
             return t -> t.handOver(held, Duration.ofSeconds(60), Thread.currentThread());
         }, (o, after) -> {
-            assertThat(o.raised).as("the interrupted hand-over's failure").isNull();
-            assertThat(o.flagAfter).as("the interrupt flag after the hand-over").isTrue();
-            assertThat(o.result).as("the handed-over grant").isInstanceOf(Grant.class);
-            assertThat(after.release((Grant) o.result)).as("the lock is held for the new grant").isTrue();
+            assertThat(o.raised()).as("the interrupted hand-over's failure").isNull();
+            assertThat(o.flagAfter()).as("the interrupt flag after the hand-over").isTrue();
+            assertThat(o.result()).as("the handed-over grant").isInstanceOf(Grant.class);
+            assertThat(after.release((Grant) o.result())).as("the lock is held for the new grant").isTrue();
         });
     }
 
@@ -124,9 +115,9 @@ class PoolWaitInterruptTest {
             held[0] = s.acquire("l", Duration.ofSeconds(60), Wait.none());
             return t -> t.renew(List.of(new Renewal(held[0], Duration.ofSeconds(60))));
         }, (o, after) -> {
-            assertThat(o.raised).as("the interrupted renewal's failure").isNull();
-            assertThat(o.result).as("the leases the store no longer had").isEqualTo(Set.of());
-            assertThat(o.flagAfter).as("the interrupt flag after the renewal").isTrue();
+            assertThat(o.raised()).as("the interrupted renewal's failure").isNull();
+            assertThat(o.result()).as("the leases the store no longer had").isEqualTo(Set.of());
+            assertThat(o.flagAfter()).as("the interrupt flag after the renewal").isTrue();
             assertThat(after.release(held[0])).as("the renewed lock is held").isTrue();
         });
     }
@@ -139,9 +130,9 @@ class PoolWaitInterruptTest {
             held[0] = s.acquirePermit("s", 1, Duration.ofSeconds(60), Wait.none());
             return t -> t.renewPermits(List.of(new Renewal(held[0], Duration.ofSeconds(60))));
         }, (o, after) -> {
-            assertThat(o.raised).as("the interrupted renewal's failure").isNull();
-            assertThat(o.result).as("the permits the store no longer had").isEqualTo(Set.of());
-            assertThat(o.flagAfter).as("the interrupt flag after the renewal").isTrue();
+            assertThat(o.raised()).as("the interrupted renewal's failure").isNull();
+            assertThat(o.result()).as("the permits the store no longer had").isEqualTo(Set.of());
+            assertThat(o.flagAfter()).as("the interrupt flag after the renewal").isTrue();
             assertThat(after.releasePermit(held[0])).as("the renewed permit is held").isTrue();
         });
     }
@@ -153,10 +144,10 @@ class PoolWaitInterruptTest {
     @Test
     void aSingleTryInterruptedWhileWaitingForAPooledConnectionStillAnswers() throws Exception {
         interruptedInThePoolWait(ready(t -> t.acquire("l", Duration.ofSeconds(60), Wait.none())), (o, after) -> {
-            assertThat(o.raised).as("the single try's failure").isNull();
-            assertThat(o.result).as("the single try's grant of a free lock").isInstanceOf(Grant.class);
-            assertThat(o.flagAfter).as("the interrupt flag after the single try").isTrue();
-            assertThat(after.release((Grant) o.result)).as("the granted lock is held").isTrue();
+            assertThat(o.raised()).as("the single try's failure").isNull();
+            assertThat(o.result()).as("the single try's grant of a free lock").isInstanceOf(Grant.class);
+            assertThat(o.flagAfter()).as("the interrupt flag after the single try").isTrue();
+            assertThat(after.release((Grant) o.result())).as("the granted lock is held").isTrue();
         });
     }
 
@@ -165,10 +156,10 @@ class PoolWaitInterruptTest {
     void aSinglePermitTryInterruptedWhileWaitingForAPooledConnectionStillAnswers() throws Exception {
         interruptedInThePoolWait(ready(t -> t.acquirePermit("s", 1, Duration.ofSeconds(60), Wait.none())),
                 (o, after) -> {
-                    assertThat(o.raised).as("the single try's failure").isNull();
-                    assertThat(o.result).as("the single try's grant of a free permit").isInstanceOf(Grant.class);
-                    assertThat(o.flagAfter).as("the interrupt flag after the single try").isTrue();
-                    assertThat(after.releasePermit((Grant) o.result)).as("the granted permit is held").isTrue();
+                    assertThat(o.raised()).as("the single try's failure").isNull();
+                    assertThat(o.result()).as("the single try's grant of a free permit").isInstanceOf(Grant.class);
+                    assertThat(o.flagAfter()).as("the interrupt flag after the single try").isTrue();
+                    assertThat(after.releasePermit((Grant) o.result())).as("the granted permit is held").isTrue();
                 });
     }
 
@@ -181,10 +172,11 @@ class PoolWaitInterruptTest {
     void aFirstSinglePermitTryInterruptedWhileWaitingForAPooledConnectionStillAnswers() throws Exception {
         interruptedInThePoolWait(s -> t -> t.acquirePermit("s", 1, Duration.ofSeconds(60), Wait.none()),
                 (o, after) -> {
-                    assertThat(o.raised).as("the first single try's failure").isNull();
-                    assertThat(o.result).as("the first single try's grant of a free permit").isInstanceOf(Grant.class);
-                    assertThat(o.flagAfter).as("the interrupt flag after the single try").isTrue();
-                    assertThat(after.releasePermit((Grant) o.result)).as("the granted permit is held").isTrue();
+                    assertThat(o.raised()).as("the first single try's failure").isNull();
+                    assertThat(o.result()).as("the first single try's grant of a free permit")
+                            .isInstanceOf(Grant.class);
+                    assertThat(o.flagAfter()).as("the interrupt flag after the single try").isTrue();
+                    assertThat(after.releasePermit((Grant) o.result())).as("the granted permit is held").isTrue();
                 });
     }
 
@@ -195,61 +187,21 @@ class PoolWaitInterruptTest {
      */
     @Test
     void aReleaseInterruptedWithoutPauseEndsWithinItsBound() throws Exception {
-        String uri = Databases.withOptions(Databases.postgres(), "distlock.table=" + Databases.uniqueTable("pwi")
-                + "&distlock.poolSize=1&distlock.connectTimeoutMillis=2000");
-        ExecutorService pool = Executors.newFixedThreadPool(3);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicBoolean storm = new AtomicBoolean(true);
-        try (JdbcBackend store = (JdbcBackend) new JdbcLockStoreProvider().open(StoreUri.parse(uri))) {
+        try (OneBusyConnection busy = OneBusyConnection.open("pwi", 2000)) {
+            JdbcBackend store = busy.store();
             Grant held = store.acquire("l", Duration.ofSeconds(60), Wait.none());
-            CountDownLatch holding = new CountDownLatch(1);
-            Future<?> holder = pool.submit(() -> store.withConnection("holding the one connection", c -> {
-                holding.countDown();
-                try {
-                    return release.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException("the holder was interrupted", e);
-                }
-            }));
-            assertThat(holding.await(10, TimeUnit.SECONDS)).as("the one connection taken").isTrue();
-            AtomicReference<Thread> thread = new AtomicReference<>();
-            CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-            CountDownLatch started = new CountDownLatch(1);
+            busy.hold();
             long start = System.nanoTime();
-            pool.submit(() -> {
-                thread.set(Thread.currentThread());
-                started.countDown();
-                try {
-                    Object result = store.release(held);
-                    outcome.complete(new Outcome(result, null, Thread.interrupted()));
-                } catch (Throwable t) {
-                    outcome.complete(new Outcome(null, t, Thread.interrupted()));
-                }
-            });
-            pool.submit(() -> {
-                started.await();
-                while (storm.get() && !outcome.isDone()) { // from before the release's first wait to its end
-                    thread.get().interrupt();
-                    LockSupport.parkNanos(50_000); // paced, so the release's thread gets the cores in between
-                }
-                return null;
-            });
-            Outcome o = outcome.get(20, TimeUnit.SECONDS);
+            Outcome o = busy.underInterruptStorm(s -> s.release(held), Duration.ofSeconds(20));
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            storm.set(false);
-            assertThat(o.raised).as("the release whose every pool wait was interrupted")
+            assertThat(o.raised()).as("the release whose every pool wait was interrupted")
                     .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("no connection of its pool came within its wait of 2000 ms");
-            assertThat(o.flagAfter).as("the interrupt flag after the failed release").isTrue();
+            assertThat(o.flagAfter()).as("the interrupt flag after the failed release").isTrue();
             assertThat(tookMs).as("ms the release kept waiting again under interrupts (pool wait 2 s)")
                     .isLessThan(10_000);
-            release.countDown();
-            holder.get(10, TimeUnit.SECONDS);
+            busy.letGo();
             assertThat(store.release(held)).as("the lock, released once the connection came back").isTrue();
-        } finally {
-            storm.set(false);
-            release.countDown();
-            pool.shutdownNow();
         }
     }
 
@@ -272,16 +224,6 @@ class PoolWaitInterruptTest {
         Call on(JdbcBackend store) throws Exception;
     }
 
-    /** A call on the store that may throw anything. */
-    @FunctionalInterface
-    private interface Call {
-        Object on(JdbcBackend store) throws Exception;
-    }
-
-    /** What the interrupted call returned or raised, and whether its thread's flag was set afterwards. */
-    private record Outcome(Object result, Throwable raised, boolean flagAfter) {
-    }
-
     /** Checks the outcome, and the store once its connection came back, before the harness's own checks. */
     @FunctionalInterface
     private interface Check {
@@ -301,55 +243,16 @@ class PoolWaitInterruptTest {
      * what the call was granted, say) before the harness's own checks.
      */
     private static Outcome interruptedInThePoolWait(Prepare prepare, Check check) throws Exception {
-        String uri = Databases.withOptions(Databases.postgres(), "distlock.table=" + Databases.uniqueTable("pwi")
-                + "&distlock.poolSize=1&distlock.connectTimeoutMillis=30000");
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        CountDownLatch release = new CountDownLatch(1);
-        try (JdbcBackend store = (JdbcBackend) new JdbcLockStoreProvider().open(StoreUri.parse(uri))) {
+        try (OneBusyConnection busy = OneBusyConnection.open("pwi", 30000)) {
+            JdbcBackend store = busy.store();
             Call call = prepare.on(store);
-            CountDownLatch holding = new CountDownLatch(1);
-            Future<?> holder = pool.submit(() -> store.withConnection("holding the one connection", c -> {
-                holding.countDown();
-                try {
-                    return release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException("the holder was interrupted", e);
-                }
-            }));
-            assertThat(holding.await(10, TimeUnit.SECONDS)).as("the one connection taken").isTrue();
-
-            AtomicReference<Thread> thread = new AtomicReference<>();
-            CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-            pool.submit(() -> {
-                thread.set(Thread.currentThread());
-                try {
-                    Object result = call.on(store);
-                    outcome.complete(new Outcome(result, null, Thread.interrupted()));
-                    return result;
-                } catch (Throwable t) {
-                    outcome.complete(new Outcome(null, t, Thread.interrupted()));
-                    return null;
-                }
-            });
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> thread.get() != null
-                    && Arrays.stream(thread.get().getStackTrace())
-                            .anyMatch(e -> e.getClassName().endsWith("ConcurrentBag")));
-            thread.get().interrupt();
-            // the call ended, or its wait took the interrupt (the flag cleared) and it waits on: either way, the
-            // connection may come back now without racing the interrupt
-            Awaitility.await().atMost(Duration.ofSeconds(10))
-                    .until(() -> outcome.isDone() || !thread.get().isInterrupted());
-            release.countDown();
-            Outcome o = outcome.get(10, TimeUnit.SECONDS);
-            holder.get(10, TimeUnit.SECONDS);
+            busy.hold();
+            Outcome o = busy.interruptedOnceInThePoolWait(call);
             check.check(o, store);
             assertThat(store.heldPermits("s")).as("permits held after the interrupted call").isZero();
             assertThat(store.acquire("l", Duration.ofSeconds(30), Wait.none()))
                     .as("the lock after the interrupted call").isNotNull();
             return o;
-        } finally {
-            release.countDown();
-            pool.shutdownNow();
         }
     }
 }
