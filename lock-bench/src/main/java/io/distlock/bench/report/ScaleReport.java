@@ -63,8 +63,10 @@ public final class ScaleReport {
                         + "servers report none per client. Client CPU and allocation: HotSpot per-thread counters of "
                         + "the loop threads and every other client-side thread (driver I/O, renewal, subscribers), the "
                         + "proxy's threads left out. `pair`: one thread, acquire + release on one name; `hand-off`: "
-                        + "two clients take turns on one name, the other already waiting (per hand-off); `semaphore "
-                        + "pair`: one permit of a semaphore with limit 2. Each cell: median over the runs, then "
+                        + "two clients take turns on one name, the other already waiting (per hand-off); `contended`: "
+                        + "the contended-8x2 shape counted, 8 threads over 2 clients on one name, each acquiring and "
+                        + "releasing at once (per acquisition); `semaphore pair`: one permit of a semaphore with "
+                        + "limit 2. Each cell: median over the runs, then "
                         + "min-max.\n\n");
         for (StoreResult store : report.stores()) {
             if (store.costs().isEmpty()) {

@@ -70,6 +70,7 @@ public final class Targets {
             case REDISSON -> "Redisson RLock";
             case REDISSON_FENCED -> "Redisson RFencedLock";
             case CURATOR -> "Curator InterProcessMutex";
+            case CURATOR_FENCED -> "Curator InterProcessMutex + token";
             case SPRING_INTEGRATION -> "Spring Integration JdbcLockRegistry";
             case SHEDLOCK -> "ShedLock";
             case DISTLOCK -> "distlock";
