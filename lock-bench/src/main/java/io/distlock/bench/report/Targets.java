@@ -63,7 +63,8 @@ public final class Targets {
         return checks;
     }
 
-    private static String label(Role role) {
+    /** The name in the report of the contender standing for {@code role}. */
+    static String label(Role role) {
         return switch (role) {
             case RAW -> "raw";
             case RAW_WAKE_UP -> "raw wake-up floor";
