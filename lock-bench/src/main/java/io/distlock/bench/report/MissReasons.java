@@ -137,7 +137,8 @@ final class MissReasons {
         RoundTrip rt = effective(store, at);
         double millis = path * rt.millis();
         return String.format(Locale.ROOT, "critical path %.2f round trips (release + acquire %.2f, %.2f pushed "
-                        + "wake-ups at half a round trip) = %.2f ms at the %s; the other %.2f ms is the host's wake-up%s",
+                        + "wake-ups at half a round trip) = %.2f ms at the %s; the other %.2f ms is the host's "
+                        + "wake-up%s",
                 path, pair.get().median(OpCost::roundTrips), pushes, millis, rt.source(), p99 - millis,
                 floor.isPresent() ? String.format(Locale.ROOT, " (raw wake-up floor p99 in this run %.2f ms)",
                         floor.getAsDouble()) : "");

@@ -187,9 +187,9 @@ public final class ScaleReport {
         if (checks.isEmpty()) {
             return;
         }
-        md.append("## Issue #33 targets\n\n`why` (a miss only): what this run's counts show about it, computed from the "
-                + "figures above: round trips and requests per operation, client CPU and allocation per request, and "
-                + "the round trip the run paid at ").append(ScaleTargets.TARGET_RTT).append(" (the raw limit's "
+        md.append("## Issue #33 targets\n\n`why` (a miss only): what this run's counts show about it, computed from "
+                + "the figures above: round trips and requests per operation, client CPU and allocation per request, "
+                + "and the round trip the run paid at ").append(ScaleTargets.TARGET_RTT).append(" (the raw limit's "
                 + "uncontended-1 pair time there divided by its counted round trips per pair). A row marked \"a "
                 + "fenced pair against an unfenced one\" compares distlock's pair, which issues a fencing token, with "
                 + "a lock that issues none; the target is judged in the row against that lock with a token.\n\n"

@@ -26,7 +26,9 @@ import java.util.stream.Collectors;
  * least 1.1x Curator, Redis contended at least 3x Redisson, hand-off p99 within two round trips plus 1 ms (and, since
  * this host's own floor misses that, within the raw wake-up floor's p99 of the same run); round
  * trips per acquisition constant as waiters grow; nothing left of names used once after the lease plus a grace;
- * heap per held lease below Curator's. Contenders are found by role.
+ * heap per held lease below Curator's. Contenders are found by role. distlock's pair issues a fencing token, so on
+ * ZooKeeper it is judged against Curator's mutex with a token ({@link Role#CURATOR_FENCED}); the rows against the
+ * unfenced mutex stay, marked. Each miss says why, from the counts ({@link MissReasons}).
  */
 public final class ScaleTargets {
 
@@ -87,7 +89,8 @@ public final class ScaleTargets {
      * listing, a transaction takes no reads, and the token may be written only once the listing showed us first.
      */
     private static final String ZOOKEEPER_PAIR = "one to queue and list in one burst, one to write the token the"
-            + " listing allows, since a transaction takes no reads, one to release; Curator's unfenced pair takes 3 too";
+            + " listing allows, since a transaction takes no reads, one to release; Curator's unfenced pair takes 3"
+            + " too, with a token 5";
 
     /** The fewest round trips a fenced pair takes on {@code store}'s protocol. */
     static int fewestRoundTrips(String store) {
