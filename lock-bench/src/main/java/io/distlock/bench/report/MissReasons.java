@@ -85,8 +85,9 @@ final class MissReasons {
     }
 
     /**
-     * A throughput ratio at the target round trip missed: the round trips per operation of both, what the aim needs
-     * in operations per second, and what the round trips allow at the round trip the run paid.
+     * A throughput ratio at the target round trip missed: the round trips per operation of both and what the aim
+     * needs in operations per second; contended, against the ceiling of one round trip per acquisition at the round
+     * trip the run paid; uncontended, the ratio the round trips allow and the client CPU per pair.
      */
     static String ratio(StoreResult store, StoreResult at, String scenario, Role base, String baseName, double aim,
                         double theirOps) {
@@ -111,12 +112,14 @@ final class MissReasons {
             why.append(String.format(Locale.ROOT, "; %.2fx needs %,.0f ops/s, %s the 1-round-trip-per-acquisition "
                     + "ceiling of %,.0f ops/s at the %s", aim, needed, needed > ceiling ? "above" : "below", ceiling,
                     rt.source()));
+        } else if (theirs.isPresent()) {
+            // at a real round trip a pair's time is its round trips: their ratio caps the throughput ratio
+            why.append(String.format(Locale.ROOT, ": round trips alone allow at most %.2fx; %.2fx needs %,.0f ops/s; "
+                    + "client CPU per pair %.0f vs %.0f µs", theirs.get().median(OpCost::roundTrips) / ourRt, aim,
+                    needed, ours.get().median(OpCost::clientCpuMicros), theirs.get().median(OpCost::clientCpuMicros)));
         } else {
-            double allowed = 1000 / (rt.millis() * ourRt);
             why.append(String.format(Locale.ROOT, "; %.2fx needs %,.0f ops/s, distlock's round trips allow %,.0f at "
-                    + "the %s", aim, needed, allowed, rt.source()));
-            theirs.ifPresent(t -> why.append(String.format(Locale.ROOT, "; client CPU per pair %.0f vs %.0f µs",
-                    ours.get().median(OpCost::clientCpuMicros), t.median(OpCost::clientCpuMicros))));
+                    + "the %s", aim, needed, 1000 / (rt.millis() * ourRt), rt.source()));
         }
         return why.toString();
     }
@@ -124,7 +127,7 @@ final class MissReasons {
     /**
      * A hand-off p99 missed: the round trips on the hand-off's critical path (the release and the acquire of a pair,
      * and half a round trip for each pushed wake-up), what they take at the round trip the run paid, and the rest
-     * of the p99, which is the host's wake-up.
+     * of the p99, which round trips do not explain (thread wake-ups and scheduling).
      */
     static String handoff(StoreResult store, StoreResult at, double p99, OptionalDouble floor) {
         Optional<CostResult> pair = counted(store, Role.DISTLOCK, CostProbe.PAIR);
@@ -137,10 +140,10 @@ final class MissReasons {
         RoundTrip rt = effective(store, at);
         double millis = path * rt.millis();
         return String.format(Locale.ROOT, "critical path %.2f round trips (release + acquire %.2f, %.2f pushed "
-                        + "wake-ups at half a round trip) = %.2f ms at the %s; the other %.2f ms is the host's "
-                        + "wake-up%s",
+                        + "wake-ups at half a round trip) = %.2f ms at the %s; the other %.2f ms of the p99 is not "
+                        + "round trips: thread wake-ups and scheduling on this host%s",
                 path, pair.get().median(OpCost::roundTrips), pushes, millis, rt.source(), p99 - millis,
-                floor.isPresent() ? String.format(Locale.ROOT, " (raw wake-up floor p99 in this run %.2f ms)",
+                floor.isPresent() ? String.format(Locale.ROOT, " (the raw wake-up floor's p99 in this run: %.2f ms)",
                         floor.getAsDouble()) : "");
     }
 
