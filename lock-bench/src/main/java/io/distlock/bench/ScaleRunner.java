@@ -27,15 +27,15 @@ import java.util.Set;
 
 /**
  * The measurements of issue #33 on one store, each with fresh contenders connected through a counting proxy:
- * counted cost per operation (pair, hand-off, semaphore pair; several runs for the spread), the side-by-side
- * scenarios at a real round-trip time (a proxy that delays each way), and how cost grows with waiters on one name,
- * with names used once, and with held leases.
+ * counted cost per operation (pair, hand-off, contended, semaphore pair; several runs for the spread), the
+ * side-by-side scenarios at a real round-trip time (a proxy that delays each way), and how cost grows with waiters
+ * on one name, with names used once, and with held leases.
  */
 final class ScaleRunner {
 
     /** Contenders drawn in the waiters curve: distlock and the other libraries that wait (no raw, no semaphores). */
     private static final Set<Role> WAITER_ROLES = Set.of(Role.DISTLOCK, Role.REDISSON, Role.CURATOR,
-            Role.SPRING_INTEGRATION);
+            Role.CURATOR_FENCED, Role.SPRING_INTEGRATION);
     /** Contenders whose leftovers of names used once are counted. */
     private static final Set<Role> NAMES_ROLES = Set.of(Role.DISTLOCK, Role.REDISSON, Role.CURATOR, Role.SHEDLOCK,
             Role.RAW);
@@ -108,7 +108,8 @@ final class ScaleRunner {
             List<Contender> contenders = store.contenders(proxy.address());
             CostProbe probe = new CostProbe(store, proxy);
             Map<String, CostResult> byKey = new LinkedHashMap<>();
-            List<String> loops = List.of(CostProbe.PAIR, CostProbe.HANDOFF, CostProbe.SEMAPHORE_PAIR);
+            List<String> loops = List.of(CostProbe.PAIR, CostProbe.HANDOFF, CostProbe.CONTENDED,
+                    CostProbe.SEMAPHORE_PAIR);
             for (String loop : loops) {
                 for (Contender c : contenders) {
                     if (CostProbe.appliesTo(loop, c)) {

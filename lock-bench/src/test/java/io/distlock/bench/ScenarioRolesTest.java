@@ -6,6 +6,7 @@ import io.distlock.bench.core.Contender;
 import io.distlock.bench.core.LockClient;
 import io.distlock.bench.core.Role;
 import io.distlock.bench.core.Scenario;
+import io.distlock.bench.scenario.CostProbe;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,13 +35,28 @@ class ScenarioRolesTest {
                 .containsExactly("uncontended-1", "uncontended-8", "contended-8x2", "handoff");
     }
 
+    @Test
+    void theFencedCuratorMutexRunsEveryScenarioTheMutexRunsAndEveryCountedLockLoop() {
+        assertThat(scenariosOf(Role.CURATOR_FENCED)).isEqualTo(scenariosOf(Role.CURATOR))
+                .containsExactly("uncontended-1", "uncontended-8", "contended-8x2", "handoff");
+        assertThat(List.of(CostProbe.PAIR, CostProbe.HANDOFF, CostProbe.CONTENDED, CostProbe.SEMAPHORE_PAIR))
+                .filteredOn(loop -> CostProbe.appliesTo(loop, contender(Role.CURATOR_FENCED)))
+                .containsExactly(CostProbe.PAIR, CostProbe.HANDOFF, CostProbe.CONTENDED);
+        assertThat(CostProbe.appliesTo(CostProbe.CONTENDED, contender(Role.RAW))).as("the raw limit never waits")
+                .isFalse();
+    }
+
     private List<String> scenariosOf(Role role) {
-        Contender contender = new Contender(role.name(), role) {
+        Contender contender = contender(role);
+        return runner.scenarios().stream().filter(s -> s.appliesTo(contender)).map(Scenario::id).toList();
+    }
+
+    private static Contender contender(Role role) {
+        return new Contender(role.name(), role) {
             @Override
             protected LockClient openClient() {
                 throw new UnsupportedOperationException("no scenario runs here");
             }
         };
-        return runner.scenarios().stream().filter(s -> s.appliesTo(contender)).map(Scenario::id).toList();
     }
 }

@@ -22,6 +22,12 @@ public enum Role {
     REDISSON_FENCED,
     /** Curator's {@code InterProcessMutex}. */
     CURATOR,
+    /**
+     * Curator's {@code InterProcessMutex} followed by a fencing token from Curator's {@code DistributedAtomicLong} on
+     * a counter node of the lock: the fenced counterpart of {@link #CURATOR}, as {@link #REDISSON_FENCED} is of
+     * {@link #REDISSON}.
+     */
+    CURATOR_FENCED,
     /** Spring Integration's {@code JdbcLockRegistry}. */
     SPRING_INTEGRATION,
     /** ShedLock's JDBC provider. */

@@ -63,8 +63,10 @@ public final class ScaleReport {
                         + "servers report none per client. Client CPU and allocation: HotSpot per-thread counters of "
                         + "the loop threads and every other client-side thread (driver I/O, renewal, subscribers), the "
                         + "proxy's threads left out. `pair`: one thread, acquire + release on one name; `hand-off`: "
-                        + "two clients take turns on one name, the other already waiting (per hand-off); `semaphore "
-                        + "pair`: one permit of a semaphore with limit 2. Each cell: median over the runs, then "
+                        + "two clients take turns on one name, the other already waiting (per hand-off); `contended`: "
+                        + "the contended-8x2 shape counted, 8 threads over 2 clients on one name, each acquiring and "
+                        + "releasing at once (per acquisition); `semaphore pair`: one permit of a semaphore with "
+                        + "limit 2. Each cell: median over the runs, then "
                         + "min-max.\n\n");
         for (StoreResult store : report.stores()) {
             if (store.costs().isEmpty()) {
@@ -185,14 +187,20 @@ public final class ScaleReport {
         if (checks.isEmpty()) {
             return;
         }
-        md.append("## Issue #33 targets\n\n| store | target | measured | verdict |\n|---|---|---|---|\n");
+        md.append("## Issue #33 targets\n\n`why` (a miss only): what this run's counts show about it, computed from "
+                + "the figures above: round trips and requests per operation, client CPU and allocation per request, "
+                + "and the round trip the run paid at ").append(ScaleTargets.TARGET_RTT).append(" (the raw limit's "
+                + "uncontended-1 pair time there divided by its counted round trips per pair). A row marked \"a "
+                + "fenced pair against an unfenced one\" compares distlock's pair, which issues a fencing token, with "
+                + "a lock that issues none; the target is judged in the row against that lock with a token.\n\n"
+                + "| store | target | measured | verdict | why |\n|---|---|---|---|---|\n");
         for (TargetCheck check : checks) {
             md.append("| ").append(check.store()).append(" | ").append(check.target()).append(" | ")
                     .append(check.measured()).append(" | ").append(switch (check.verdict()) {
                         case MET -> "met";
                         case MISSED -> "**missed**, " + check.shortfall();
                         case NOT_MEASURED -> "not measured";
-                    }).append(" |\n");
+                    }).append(" | ").append(check.why()).append(" |\n");
         }
         md.append('\n');
     }

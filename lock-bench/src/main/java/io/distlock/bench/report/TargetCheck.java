@@ -13,9 +13,22 @@ import io.distlock.bench.core.Role;
  * @param contender the role to profile on a miss (distlock), or null
  * @param scenario the scenario to profile on a miss, or null
  * @param value the key figure (a ratio, milliseconds or round trips), NaN when not measured; kept in the history
+ * @param why for a miss, what the counts show about it, computed from the measured figures; else empty
  */
 public record TargetCheck(String store, String target, String measured, Verdict verdict, String shortfall,
-                          Role contender, String scenario, double value) {
+                          Role contender, String scenario, double value, String why) {
+
+    /** A check with no explanation. */
+    public TargetCheck(String store, String target, String measured, Verdict verdict, String shortfall,
+                       Role contender, String scenario, double value) {
+        this(store, target, measured, verdict, shortfall, contender, scenario, value, "");
+    }
+
+    /** This check with {@code why} stated, if it missed; a check that did not miss keeps an empty why. */
+    TargetCheck because(String why) {
+        return verdict == Verdict.MISSED ? new TargetCheck(store, target, measured, verdict, shortfall, contender,
+                scenario, value, why) : this;
+    }
 
     /** The outcome of a check. */
     public enum Verdict { MET, MISSED, NOT_MEASURED }

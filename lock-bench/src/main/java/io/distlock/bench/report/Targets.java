@@ -63,13 +63,15 @@ public final class Targets {
         return checks;
     }
 
-    private static String label(Role role) {
+    /** The name in the report of the contender standing for {@code role}. */
+    static String label(Role role) {
         return switch (role) {
             case RAW -> "raw";
             case RAW_WAKE_UP -> "raw wake-up floor";
             case REDISSON -> "Redisson RLock";
             case REDISSON_FENCED -> "Redisson RFencedLock";
             case CURATOR -> "Curator InterProcessMutex";
+            case CURATOR_FENCED -> "Curator InterProcessMutex + token";
             case SPRING_INTEGRATION -> "Spring Integration JdbcLockRegistry";
             case SHEDLOCK -> "ShedLock";
             case DISTLOCK -> "distlock";

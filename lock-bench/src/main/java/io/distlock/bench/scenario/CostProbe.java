@@ -20,7 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link RoundTripProxy} and divides what the proxy, the server and the client threads counted by the operations.
  * Loops: {@code pair} (one thread, one name, acquire + release: the cost of a lock nobody else wants),
  * {@code semaphore pair} (the same on a semaphore with limit 2), {@code hand-off} (two clients take turns on one
- * name, each already waiting when the other releases: the cost of passing a lock on), and {@code waiters-N} (N
+ * name, each already waiting when the other releases: the cost of passing a lock on), {@code contended} (the shape
+ * of the contended-8x2 scenario, counted: 8 threads over 2 clients all on one name, acquire and release at once, per
+ * acquisition: what a lock costs when its own threads queue for it), and {@code waiters-N} (N
  * clients, one thread each, all on one name, each holding it {@code hold}: the cost per acquisition as waiters grow,
  * and how evenly the clients were served).
  */
@@ -30,6 +32,10 @@ public final class CostProbe {
     public static final String PAIR = "pair";
     public static final String SEMAPHORE_PAIR = "semaphore pair";
     public static final String HANDOFF = "hand-off";
+    public static final String CONTENDED = "contended";
+    /** Threads and clients of {@link #CONTENDED}: the contended-8x2 scenario's shape. */
+    public static final int CONTENDED_THREADS = 8;
+    public static final int CONTENDED_CLIENTS = 2;
 
     private final StoreBench store;
     private final RoundTripProxy proxy;
@@ -56,7 +62,7 @@ public final class CostProbe {
         return switch (loop) {
             case PAIR -> !semaphore;
             case SEMAPHORE_PAIR -> semaphore;
-            case HANDOFF -> !semaphore && contender.canWait();
+            case HANDOFF, CONTENDED -> !semaphore && contender.canWait();
             default -> throw new IllegalArgumentException("unknown cost loop " + loop);
         };
     }
@@ -67,6 +73,13 @@ public final class CostProbe {
         LockClient first = contender.client(0);
         LockClient second = loop.equals(HANDOFF) ? contender.client(1) : null;
         String name = namePrefix + loop.replace(' ', '-');
+        if (loop.equals(CONTENDED)) {
+            LockClient[] clients = new LockClient[CONTENDED_CLIENTS];
+            for (int i = 0; i < clients.length; i++) {
+                clients[i] = contender.client(i);
+            }
+            return count(() -> contended(clients, name, duration));
+        }
         return count(() -> switch (loop) {
             case PAIR, SEMAPHORE_PAIR -> pairs(first, name, duration);
             case HANDOFF -> handoffs(first, second, name, duration, settle);
@@ -143,6 +156,20 @@ public final class CostProbe {
     private static Metered.Phase pairs(LockClient client, String name, Duration duration) throws Exception {
         long end = System.nanoTime() + duration.toNanos();
         return Metered.run("cost-pair", 1, duration.plusSeconds(60), index -> {
+            long ops = 0;
+            while (System.nanoTime() - end < 0) {
+                client.acquire(name).release();
+                ops++;
+            }
+            return ops;
+        });
+    }
+
+    /** {@link #CONTENDED_THREADS} threads spread over {@code clients}, each acquiring and releasing at once. */
+    private static Metered.Phase contended(LockClient[] clients, String name, Duration duration) throws Exception {
+        long end = System.nanoTime() + duration.toNanos();
+        return Metered.run("cost-contended", CONTENDED_THREADS, duration.plusSeconds(60), index -> {
+            LockClient client = clients[index % clients.length];
             long ops = 0;
             while (System.nanoTime() - end < 0) {
                 client.acquire(name).release();

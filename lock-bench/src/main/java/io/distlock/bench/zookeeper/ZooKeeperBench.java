@@ -19,7 +19,8 @@ import org.apache.zookeeper.Version;
 
 /**
  * ZooKeeper run in-process by the harness (Curator's {@link TestingServer} on a free port), so the benchmark owns
- * it: distlock, Curator's {@code InterProcessMutex} and the raw recipe; distlock's semaphore and Curator's
+ * it: distlock, Curator's {@code InterProcessMutex} (alone, and with a fencing token from its
+ * {@code DistributedAtomicLong}) and the raw recipe; distlock's semaphore and Curator's
  * {@code InterProcessSemaphoreV2}.
  */
 public final class ZooKeeperBench implements StoreBench {
@@ -99,6 +100,7 @@ public final class ZooKeeperBench implements StoreBench {
         return List.of(
                 new DistlockContender(via.fill(distlockUri)),
                 new CuratorContender(via),
+                new CuratorContender(via, true),
                 new RawZooKeeperContender(via),
                 new DistlockSemaphoreContender(via.fill(distlockUri), SemaphoreContender.DEFAULT_PERMITS),
                 new CuratorSemaphoreContender(via, SemaphoreContender.DEFAULT_PERMITS));

@@ -164,4 +164,90 @@ class ScaleReportTest {
                 .containsPattern("\\| zookeeper \\| at 0.5 ms RTT, handoff: distlock p99 <= the host's raw wake-up floor "
                         + "p99 in this run \\(10.0\\d\\d ms\\) \\| 12.0\\d\\d ms over 1 hand-offs \\| \\*\\*missed\\*\\*, 2.0\\d ms over");
     }
+
+    private static CostResult counted(String name, Role role, String loop, OpCost cost) {
+        CostResult c = new CostResult(name, role, loop);
+        c.add(cost);
+        return c;
+    }
+
+    private static OpCost perOp(double roundTrips, double requests, double pushes, double cpu, double bytes) {
+        return new OpCost(100, roundTrips, pushes, 500, 30, requests, Double.NaN, cpu, bytes, 1000);
+    }
+
+    private static String render(StoreResult... stores) {
+        return MarkdownReport.render(new BenchReport(Instant.parse("2026-12-01T12:00:00Z"), 0.1, "cmd", "machine", 0,
+                0, "settings", Map.of(), List.of(stores), List.of(), List.of(), "abc1234", List.of(), List.of()));
+    }
+
+    @Test
+    void zooKeeperCpuAllocationAndThroughputAreJudgedAgainstCuratorWithATokenAndTheUnfencedRowStaysMarked() {
+        StoreResult zk = new StoreResult("zookeeper", "test");
+        zk.costs().add(counted("distlock", Role.DISTLOCK, CostProbe.PAIR, perOp(3, 5, 0, 468, 18_000)));
+        zk.costs().add(counted("Curator InterProcessMutex", Role.CURATOR, CostProbe.PAIR,
+                perOp(3, 3, 0, 318, 12_300)));
+        zk.costs().add(counted("Curator InterProcessMutex + token", Role.CURATOR_FENCED, CostProbe.PAIR,
+                perOp(5, 5, 0, 520, 21_000)));
+        zk.costs().add(counted("raw create-seq + getChildren + delete", Role.RAW, CostProbe.PAIR,
+                perOp(3, 3, 0, 100, 3_000)));
+        StoreResult at = new StoreResult("zookeeper", "test");
+        at.scenarios().add(TargetsTest.result("distlock", Role.DISTLOCK, "uncontended-1", 200));
+        at.scenarios().add(TargetsTest.result("Curator InterProcessMutex", Role.CURATOR, "uncontended-1", 220));
+        at.scenarios().add(TargetsTest.result("Curator InterProcessMutex + token", Role.CURATOR_FENCED,
+                "uncontended-1", 140));
+        at.scenarios().add(TargetsTest.result("raw create-seq + getChildren + delete", Role.RAW, "uncontended-1",
+                400));
+        zk.atRoundTripTime().put(ScaleTargets.TARGET_RTT, at);
+
+        String md = render(zk);
+
+        assertThat(md).contains("| zookeeper | pair: distlock client CPU per pair below every other library's (Curator "
+                        + "InterProcessMutex + token: a fenced pair as distlock's) | distlock 468.0 µs vs Curator "
+                        + "InterProcessMutex + token 520.0 µs | met |  |")
+                .contains("| zookeeper | pair: distlock client CPU per pair below Curator InterProcessMutex's (a "
+                        + "fenced pair against an unfenced one, for reference: the target is judged against Curator "
+                        + "InterProcessMutex + token) | distlock 468.0 µs vs Curator InterProcessMutex 318.0 µs | "
+                        + "**missed**, not below Curator InterProcessMutex | 5.00 requests per pair vs Curator "
+                        + "InterProcessMutex 3.00; per request 93.6 vs 106.0 µs |")
+                .contains("| zookeeper | pair: distlock client allocation per pair below Curator InterProcessMutex's "
+                        + "(a fenced pair against an unfenced one", "per request 3,600 vs 4,100 B |")
+                .contains("| zookeeper | at 0.5 ms RTT, uncontended-1: distlock >= 1.10x Curator InterProcessMutex + "
+                        + "token | 1.43x (200 vs 140 ops/s) | met |  |");
+        assertThat(md).contains("| zookeeper | at 0.5 ms RTT, uncontended-1: distlock >= 1.10x Curator "
+                + "InterProcessMutex (a fenced pair against an unfenced one, for reference: the target is judged "
+                + "against Curator InterProcessMutex + token) | 0.91x (200 vs 220 ops/s) | **missed**, 17% short | "
+                + "distlock 3.00 round trips, 5.00 requests per pair vs Curator InterProcessMutex 3.00, 3.00: round "
+                + "trips alone allow at most 1.00x; 1.10x needs 242 ops/s; client CPU per pair 468 vs 318 µs |");
+    }
+
+    @Test
+    void aMissedContendedRatioSaysWhatTheCountedContendedLoopAllowsAtTheRoundTripTheRunPaid() {
+        StoreResult redis = new StoreResult("redis", "test");
+        redis.costs().add(counted("distlock", Role.DISTLOCK, CostProbe.PAIR, perOp(2, 2, 0, 60, 2_000)));
+        redis.costs().add(counted("raw", Role.RAW, CostProbe.PAIR, perOp(2, 2, 0, 30, 1_000)));
+        redis.costs().add(counted("distlock", Role.DISTLOCK, CostProbe.HANDOFF, perOp(3, 3, 1, 90, 3_000)));
+        redis.costs().add(counted("distlock", Role.DISTLOCK, CostProbe.CONTENDED, perOp(1.1, 1.1, 0.1, 40, 1_500)));
+        redis.costs().add(counted("Redisson RLock", Role.REDISSON, CostProbe.CONTENDED, perOp(2.3, 3.5, 1.2, 300,
+                16_000)));
+        StoreResult at = new StoreResult("redis", "test");
+        at.scenarios().add(TargetsTest.result("raw", Role.RAW, "uncontended-1", 625)); // 0.8 ms a round trip
+        at.scenarios().add(TargetsTest.result("distlock", Role.DISTLOCK, "uncontended-1", 600));
+        at.scenarios().add(TargetsTest.result("distlock", Role.DISTLOCK, "contended-8x2", 900));
+        at.scenarios().add(TargetsTest.result("Redisson RLock", Role.REDISSON, "contended-8x2", 550));
+        at.scenarios().add(TargetsTest.handoff("distlock", Role.DISTLOCK, 3_500_000));
+        redis.atRoundTripTime().put(ScaleTargets.TARGET_RTT, at);
+
+        String md = render(redis);
+
+        assertThat(md).contains("| redis | at 0.5 ms RTT, contended-8x2: distlock >= 3.00x Redisson RLock | 1.64x (900 "
+                + "vs 550 ops/s) | **missed**, 45% short | distlock 1.10 round trips, 1.10 requests per acquisition "
+                + "vs Redisson RLock 2.30, 3.50; 3.00x needs 1,650 ops/s, above the 1-round-trip-per-acquisition "
+                + "ceiling of 1,250 ops/s at the effective 0.80 ms round trip (raw uncontended-1 pair time / 2.00 "
+                + "round trips) |");
+        assertThat(md).contains("| redis | at 0.5 ms RTT, handoff: distlock p99 <= 2 round trips + 1 ms (2.0 ms) | "
+                + "3.50", "| critical path 2.50 round trips (release + acquire 2.00, 1.00 pushed wake-ups at half a "
+                + "round trip) = 2.00 ms at the effective 0.80 ms round trip", "the other 1.50 ms of the p99 is not "
+                + "round trips: thread wake-ups and scheduling on this host |");
+        assertThat(md).contains("`contended`: the contended-8x2 shape counted");
+    }
 }

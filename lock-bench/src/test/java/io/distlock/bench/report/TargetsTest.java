@@ -129,7 +129,7 @@ class TargetsTest {
         return r;
     }
 
-    private static ScenarioResult result(String name, Role role, String scenario, double opsPerSecond) {
+    static ScenarioResult result(String name, Role role, String scenario, double opsPerSecond) {
         ScenarioResult r = new ScenarioResult(name, role, scenario, true);
         r.add(opsPerSecond, (long) opsPerSecond, Sample.newHistogram(), 0);
         return r;
