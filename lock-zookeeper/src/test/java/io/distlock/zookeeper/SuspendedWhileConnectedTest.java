@@ -1,0 +1,126 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LeaseState;
+import io.distlock.LockStore;
+import io.distlock.tck.fixture.BackendStores;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Curator posts SUSPENDED also when a background operation's retries run out ("Background operation retry gave up":
+ * {@code CuratorFrameworkImpl.checkBackgroundRetry} hands a CONNECTIONLOSS to {@code validateConnection}), on its
+ * background thread, which read the connection as down a moment before. If the connection came back in that moment,
+ * the SUSPENDED is posted after the RECONNECTED while the ZooKeeper handle stays connected, and no RECONNECTED follows
+ * (nothing drops again); Curator 5.9.0 repairs that race only for LOST (CURATOR-525), and once SUSPENDED has lasted
+ * the session timeout it ends its own healthy session ({@code ConnectionStateManager.checkSessionExpiration}). The
+ * store must turn its leases back to HELD, after checking their nodes, and keep its session.
+ *
+ * <p>The race is held open as a descheduled background thread would hold it: a background operation of the test's,
+ * sent during an outage, has a callback that Curator runs on that thread when the retries give up, just before it
+ * posts SUSPENDED; the callback returns only once the server is back and the store reported its leases HELD again.
+ */
+class SuspendedWhileConnectedTest {
+
+    /** Long enough that the outage cannot end the session; Curator would end it this long after SUSPENDED. */
+    private static final Duration SESSION = Duration.ofSeconds(8);
+    /** Curator's retries give up (RetryUntilElapsed) this long after a background operation began. */
+    private static final Duration CONNECTION = Duration.ofSeconds(1);
+    private static final Duration PROMPTLY = Duration.ofSeconds(5);
+
+    private TestingServer server;
+    private LockStore store;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = TestServers.server();
+        store = BackendStores.open(TestServers.uri(server.getConnectString(), "suspended", SESSION, CONNECTION));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        store.close();
+        server.close();
+    }
+
+    @Test
+    void aSuspendedPostedWhileTheConnectionIsUpTurnsBackToHeldAndKeepsTheSession() throws Exception {
+        CuratorFramework curator = TestServers.backend(store).curator();
+        BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+        curator.getConnectionStateListenable().addListener((client, state) -> states.add(state));
+        Queue<String> lost = new ConcurrentLinkedQueue<>();
+        Lease held = store.lock("held").acquire();
+        held.onLost(e -> lost.add("held: " + e.getMessage()));
+        long session = TestServers.backend(store).currentSession();
+
+        server.stop();
+        assertThat(states.poll(SESSION.toMillis(), TimeUnit.MILLISECONDS)).as("the outage").isEqualTo(
+                ConnectionState.SUSPENDED);
+        await("the lease uncertain in the outage").atMost(PROMPTLY).until(() -> !held.isValid());
+
+        CountDownLatch gaveUp = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        curator.checkExists().inBackground((client, event) -> {
+            gaveUp.countDown(); // Curator's background thread, retries spent: SUSPENDED follows once this returns
+            resume.await(PROMPTLY.multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS);
+        }).forPath("/given-up");
+        assertThat(gaveUp.await(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("the retries given up").isTrue();
+
+        server.restart();
+        assertThat(states.poll(SESSION.toMillis(), TimeUnit.MILLISECONDS)).as("back").isEqualTo(
+                ConnectionState.RECONNECTED);
+        await("the lease HELD after the reconnect").atMost(PROMPTLY).until(held::isValid);
+        resume.countDown();
+        assertThat(states.poll(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("the give-up's state").isEqualTo(
+                ConnectionState.SUSPENDED);
+        long suspendedAt = System.nanoTime();
+        assertThat(curator.getZookeeperClient().isConnected()).as("the handle connected after SUSPENDED").isTrue();
+        await("the lease uncertain after the give-up's SUSPENDED").atMost(PROMPTLY)
+                .until(() -> held.state() == LeaseState.UNCERTAIN);
+
+        // acquired while Curator says SUSPENDED: granted from a node of the live session, registered UNCERTAIN
+        Lease during = store.lock("during").acquire();
+        during.onLost(e -> lost.add("during: " + e.getMessage()));
+
+        await("both leases HELD again within " + PROMPTLY + " of a SUSPENDED with the connection up (held "
+                + held.state() + ", during " + during.state() + ", Curator's states since " + states + ")")
+                .atMost(PROMPTLY).until(() -> held.isValid() && during.isValid());
+        // through Curator's RECONNECTED, whose handling checks every held node before its lease is HELD again
+        assertThat(states.poll()).as("Curator's state when the leases are HELD again").isEqualTo(
+                ConnectionState.RECONNECTED);
+
+        // past the point where Curator would have ended the session for a SUSPENDED that lasted it
+        Duration pastSession = SESSION.plusSeconds(1).minusNanos(System.nanoTime() - suspendedAt);
+        await("leases held and the session kept past the session timeout").during(pastSession)
+                .atMost(pastSession.plus(PROMPTLY))
+                .until(() -> held.isValid() && during.isValid() && lost.isEmpty()
+                        && TestServers.backend(store).currentSession() == session);
+        assertThat(lost).as("leases reported lost").isEmpty();
+        assertThat(List.copyOf(states)).as("Curator's states after the give-up's SUSPENDED")
+                .doesNotContain(ConnectionState.LOST);
+        held.release();
+        during.release();
+        CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "suspended");
+        try {
+            assertThat(raw.getChildren().forPath("/")).as("what the store left next to its lock roots")
+                    .noneMatch(child -> child.startsWith("distlock-nudge-"));
+        } finally {
+            raw.close();
+        }
+    }
+}
