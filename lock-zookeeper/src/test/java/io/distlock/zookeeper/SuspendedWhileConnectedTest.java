@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -68,30 +69,8 @@ class SuspendedWhileConnectedTest {
         held.onLost(e -> lost.add("held: " + e.getMessage()));
         long session = TestServers.backend(store).currentSession();
 
-        server.stop();
-        assertThat(states.poll(SESSION.toMillis(), TimeUnit.MILLISECONDS)).as("the outage").isEqualTo(
-                ConnectionState.SUSPENDED);
-        await("the lease uncertain in the outage").atMost(PROMPTLY).until(() -> !held.isValid());
-
-        CountDownLatch gaveUp = new CountDownLatch(1);
-        CountDownLatch resume = new CountDownLatch(1);
-        curator.checkExists().inBackground((client, event) -> {
-            gaveUp.countDown(); // Curator's background thread, retries spent: SUSPENDED follows once this returns
-            resume.await(PROMPTLY.multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS);
-        }).forPath("/given-up");
-        assertThat(gaveUp.await(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("the retries given up").isTrue();
-
-        server.restart();
-        assertThat(states.poll(SESSION.toMillis(), TimeUnit.MILLISECONDS)).as("back").isEqualTo(
-                ConnectionState.RECONNECTED);
-        await("the lease HELD after the reconnect").atMost(PROMPTLY).until(held::isValid);
-        resume.countDown();
-        assertThat(states.poll(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("the give-up's state").isEqualTo(
-                ConnectionState.SUSPENDED);
+        suspendAfterTheReconnect(states, held, () -> { });
         long suspendedAt = System.nanoTime();
-        assertThat(curator.getZookeeperClient().isConnected()).as("the handle connected after SUSPENDED").isTrue();
-        await("the lease uncertain after the give-up's SUSPENDED").atMost(PROMPTLY)
-                .until(() -> held.state() == LeaseState.UNCERTAIN);
 
         // acquired while Curator says SUSPENDED: granted from a node of the live session, registered UNCERTAIN
         Lease during = store.lock("during").acquire();
@@ -122,5 +101,89 @@ class SuspendedWhileConnectedTest {
         } finally {
             raw.close();
         }
+    }
+
+    /**
+     * The nudge makes nothing certain by itself: a lease whose node went while nobody watched it (the sweep held
+     * off, the node deleted by another client after the reconnect's check) is reported lost by the check that the
+     * RECONNECTED it brings runs, not made HELD again with the others.
+     */
+    @Test
+    void aLeaseWhoseNodeWentUnwatchedIsReportedLostNotHeldAgain() throws Exception {
+        ZooKeeperBackend backend = TestServers.backend(store);
+        CuratorFramework curator = backend.curator();
+        BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+        curator.getConnectionStateListenable().addListener((client, state) -> states.add(state));
+        backend.heldNodes().sweeping = false; // no watch on a new lease's node: only a check finds it gone
+        Lease held = store.lock("held").acquire();
+        CompletableFuture<String> goneLost = new CompletableFuture<>();
+        Lease[] gone = new Lease[1];
+        CuratorFramework raw = TestServers.rawClient(server.getConnectString(), "suspended");
+        try {
+            suspendAfterTheReconnect(states, held, () -> {
+                // taken after the reconnect's check, its node deleted behind its back before the give-up's SUSPENDED
+                gone[0] = store.lock("gone").acquire();
+                gone[0].onLost(e -> goneLost.complete(e.getMessage()));
+                String parent = ZooKeeperBackend.parentPath("gone");
+                for (String child : raw.getChildren().forPath(parent)) {
+                    raw.delete().forPath(parent + "/" + child);
+                }
+                assertThat(gone[0].isValid()).as("the lease whose node is gone, unwatched, before the SUSPENDED")
+                        .isTrue();
+            });
+        } finally {
+            raw.close();
+        }
+
+        await("the lease whose node went certain again").atMost(PROMPTLY)
+                .until(() -> gone[0].state() != LeaseState.UNCERTAIN);
+        assertThat(gone[0].state()).as("the lease whose node went, once certain again (HELD: a lease without its "
+                + "node)").isEqualTo(LeaseState.LOST);
+        assertThat(goneLost.getNow("not reported")).as("its loss").contains("gone when the connection came back");
+        await("the other lease HELD again").atMost(PROMPTLY).until(held::isValid);
+        held.release();
+    }
+
+    /**
+     * Stops the server, holds a background operation's give-up (Curator's thread, just before it posts SUSPENDED)
+     * until the server is back and {@code held} is HELD again, runs {@code whileBack}, then lets the give-up post its
+     * SUSPENDED; returns once the store has turned {@code held} UNCERTAIN for it, the handle still connected.
+     */
+    private void suspendAfterTheReconnect(BlockingQueue<ConnectionState> states, Lease held, ThrowingRunnable whileBack)
+            throws Exception {
+        CuratorFramework curator = TestServers.backend(store).curator();
+        server.stop();
+        assertThat(states.poll(SESSION.toMillis(), TimeUnit.MILLISECONDS)).as("the outage").isEqualTo(
+                ConnectionState.SUSPENDED);
+        await("the lease uncertain in the outage").atMost(PROMPTLY).until(() -> !held.isValid());
+
+        CountDownLatch gaveUp = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        curator.checkExists().inBackground((client, event) -> {
+            gaveUp.countDown(); // Curator's background thread, retries spent: SUSPENDED follows once this returns
+            resume.await(PROMPTLY.multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS);
+        }).forPath("/given-up");
+        assertThat(gaveUp.await(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("the retries given up").isTrue();
+
+        server.restart();
+        assertThat(states.poll(SESSION.toMillis(), TimeUnit.MILLISECONDS)).as("back").isEqualTo(
+                ConnectionState.RECONNECTED);
+        await("the lease HELD after the reconnect").atMost(PROMPTLY).until(held::isValid);
+        try {
+            whileBack.run();
+        } finally {
+            resume.countDown();
+        }
+        assertThat(states.poll(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).as("the give-up's state").isEqualTo(
+                ConnectionState.SUSPENDED);
+        assertThat(curator.getZookeeperClient().isConnected()).as("the handle connected after SUSPENDED").isTrue();
+        await("the lease uncertain after the give-up's SUSPENDED").atMost(PROMPTLY)
+                .until(() -> held.state() == LeaseState.UNCERTAIN);
+    }
+
+    /** A step of the test that may throw. */
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
     }
 }
