@@ -104,6 +104,37 @@ class SuspendedWhileConnectedTest {
     }
 
     /**
+     * An operator who lets the store's user write only under the lock roots (the chroot itself read-only, the roots
+     * made for the store, as a hardened ZooKeeper "/" without a chroot): the store needed no write outside its roots
+     * before the nudge, so the nudge must not need one either.
+     */
+    @Test
+    void aChrootTheStoreMayOnlyReadStillTurnsBackToHeld() throws Exception {
+        CuratorFramework admin = TestServers.rawClient(server.getConnectString(), null);
+        try {
+            admin.create().forPath("/readonly");
+            admin.create().forPath("/readonly" + ZooKeeperBackend.ROOT);
+            admin.create().forPath("/readonly" + ZooKeeperPermits.ROOT);
+            admin.setACL().withACL(org.apache.zookeeper.ZooDefs.Ids.READ_ACL_UNSAFE).forPath("/readonly");
+        } finally {
+            admin.close();
+        }
+        store.close();
+        store = BackendStores.open(TestServers.uri(server.getConnectString(), "readonly", SESSION, CONNECTION));
+        CuratorFramework curator = TestServers.backend(store).curator();
+        BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+        curator.getConnectionStateListenable().addListener((client, state) -> states.add(state));
+        Lease held = store.lock("held").acquire();
+
+        suspendAfterTheReconnect(states, held, () -> { });
+
+        await("the lease HELD again within " + PROMPTLY + " of a SUSPENDED with the connection up (held "
+                + held.state() + ", Curator's states since " + states + ")")
+                .atMost(PROMPTLY).until(held::isValid);
+        held.release();
+    }
+
+    /**
      * The nudge makes nothing certain by itself: a lease whose node went while nobody watched it (the sweep held
      * off, the node deleted by another client after the reconnect's check) is reported lost by the check that the
      * RECONNECTED it brings runs, not made HELD again with the others.
