@@ -104,6 +104,39 @@ class SuspendedWhileConnectedTest {
     }
 
     /**
+     * The session ends on the server while the give-up's SUSPENDED stands with the handle connected (the nudge due,
+     * or under way): the lease is reported lost and never turns HELD again on the way, whatever the nudge brings.
+     */
+    @Test
+    void aSessionEndingWhileTheNudgeIsDueIsReportedLostNeverHeldAgain() throws Exception {
+        CuratorFramework curator = TestServers.backend(store).curator();
+        BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+        curator.getConnectionStateListenable().addListener((client, state) -> states.add(state));
+        Lease held = store.lock("held").acquire();
+        CompletableFuture<String> lost = new CompletableFuture<>();
+        held.onLost(e -> lost.complete(e.getMessage()));
+        long session = TestServers.backend(store).currentSession();
+
+        suspendAfterTheReconnect(states, held, () -> { });
+        Sessions.expire(curator, server.getConnectString());
+
+        List<LeaseState> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        await("the lease LOST after its session ended (states seen " + seen + ", Curator's " + states + ")")
+                .pollInterval(Duration.ofMillis(5)).atMost(SESSION.plus(PROMPTLY))
+                .until(() -> {
+                    LeaseState now = held.state();
+                    if (seen.isEmpty() || seen.get(seen.size() - 1) != now) {
+                        seen.add(now);
+                    }
+                    return now == LeaseState.LOST;
+                });
+        assertThat(seen).as("the lease's states after its session ended").doesNotContain(LeaseState.HELD);
+        assertThat(lost.getNow("not reported")).as("its loss").isNotEqualTo("not reported");
+        assertThat(TestServers.backend(store).currentSession()).as("a new session").isNotEqualTo(session);
+        assertThat(store.lock("held").tryAcquire()).as("the name free again in the new session").isPresent();
+    }
+
+    /**
      * An operator who lets the store's user write only under the lock roots (the chroot itself read-only, the roots
      * made for the store, as a hardened ZooKeeper "/" without a chroot): the store needed no write outside its roots
      * before the nudge, so the nudge must not need one either.
