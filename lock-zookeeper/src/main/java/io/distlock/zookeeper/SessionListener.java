@@ -19,6 +19,9 @@ import org.apache.zookeeper.ZooKeeper;
  * each held node still exists in our session (reporting the missing ones lost), then makes the others certain
  * again, then deletes the nodes of our session we no longer use ({@link RevivedNodes}); LOST (the session expired)
  * reports every grant of the session lost, then the session. Each change also wakes waiting acquires to re-check.
+ * A SUSPENDED that is still the latest state {@link #NUDGE_AFTER_MS} later while the ZooKeeper handle is connected
+ * (one Curator posted after the reconnect, as a background operation's retries gave up) is answered with a {@link
+ * SuspendedNudge}, so Curator posts the RECONNECTED that runs the checks above.
  */
 final class SessionListener implements ConnectionStateListener {
 
@@ -26,21 +29,29 @@ final class SessionListener implements ConnectionStateListener {
 
     /** How soon a failed check after reconnecting is tried again, while the connection stays up. */
     private static final long VERIFY_RETRY_MS = 1000;
+    /**
+     * How long after a SUSPENDED the store looks whether the handle is connected all the same (Curator's flag, set on
+     * the event thread before it posts RECONNECTED): past a reconnect's RECONNECTED still on its way to us.
+     */
+    private static final long NUDGE_AFTER_MS = 1000;
     /** How soon a sweep of unused nodes looks again whether the creates begun before its listing have ended. */
     private static final long SWEEP_WAIT_MS = 50;
 
     private final HeldNodes held;
     private final RevivedNodes revived;
     private final Runnable wakeWaiters;
+    private final SuspendedNudge nudge;
     private final ScheduledExecutorService thread;
     /** The latest state Curator reported; a retried check runs only while it is still RECONNECTED. */
     private volatile ConnectionState latest = ConnectionState.CONNECTED;
     private volatile LeaseEvents events = LeaseEvents.NONE;
 
-    SessionListener(HeldNodes held, RevivedNodes revived, Runnable wakeWaiters, String storeName) {
+    SessionListener(HeldNodes held, RevivedNodes revived, Runnable wakeWaiters, SuspendedNudge nudge,
+            String storeName) {
         this.held = held;
         this.revived = revived;
         this.wakeWaiters = wakeWaiters;
+        this.nudge = nudge;
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "distlock-zookeeper-session-" + storeName);
             t.setDaemon(true);
@@ -65,7 +76,10 @@ final class SessionListener implements ConnectionStateListener {
     private void handle(CuratorFramework client, ConnectionState state) {
         try {
             switch (state) {
-                case SUSPENDED -> events.suspended();
+                case SUSPENDED -> {
+                    events.suspended();
+                    later(() -> nudgeIfConnected(client), NUDGE_AFTER_MS);
+                }
                 case RECONNECTED -> reconnected(client);
                 case LOST -> {
                     String reason = "the ZooKeeper session expired (or the connection stayed down for longer "
@@ -99,6 +113,26 @@ final class SessionListener implements ConnectionStateListener {
             sweepUnused(client, null);
         } else {
             later(() -> reconnected(client), VERIFY_RETRY_MS);
+        }
+    }
+
+    /**
+     * Sends the {@link SuspendedNudge} if SUSPENDED is still the latest state while the handle is connected; tried
+     * again shortly if it fails while that lasts. Nothing is made certain here: the RECONNECTED it brings checks.
+     */
+    private void nudgeIfConnected(CuratorFramework client) {
+        if (latest != ConnectionState.SUSPENDED || !client.getZookeeperClient().isConnected()) {
+            return; // back, lost, or really down: its reconnect posts RECONNECTED
+        }
+        LOG.log(Level.INFO, "Curator reports SUSPENDED while its ZooKeeper handle is connected (a background "
+                + "operation gave up as the connection came back?); nudging it to see the connection");
+        try {
+            nudge.send(client);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "could not nudge Curator back from SUSPENDED; trying again", e);
+            later(() -> nudgeIfConnected(client), VERIFY_RETRY_MS);
         }
     }
 

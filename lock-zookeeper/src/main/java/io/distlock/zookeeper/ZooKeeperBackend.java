@@ -194,7 +194,8 @@ final class ZooKeeperBackend implements LockBackend, PermitBackend {
         this.held = new HeldNodes(client, redactedUri);
         this.emptiedParents = new EmptiedParents(client, held, redactedUri);
         this.unused = new RevivedNodes(held, pending);
-        this.sessionListener = new SessionListener(held, unused, this::wakeWaiters, redactedUri);
+        this.sessionListener = new SessionListener(held, unused, this::wakeWaiters, new SuspendedNudge(storeId),
+                redactedUri);
         client.getConnectionStateListenable().addListener(sessionListener);
         client.getCuratorListenable().addListener((c, event) -> {
             if (event.getType() == CuratorEventType.WATCHED && event.getWatchedEvent() != null
