@@ -153,10 +153,14 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         boolean[] sent = {false};
         try {
             // a single try ignores the interrupt, as Lock.tryLock() does: its pool wait is waited again (S104)
-            fence = withConnection(!waiting, "acquiring " + Arguments.quoted(name), c -> {
+            SqlWork<Long> statement = c -> {
                 sent[0] = true;
                 return dialect.acquire(c, name, token, owner, micros(leaseTime));
-            });
+            };
+            Long inTurn = waiting ? onOwnConnection("acquiring " + Arguments.quoted(name),
+                    () -> remote.attemptOnOwnConnection(name, statement)) : null;
+            fence = inTurn != null ? inTurn
+                    : withConnection(!waiting, "acquiring " + Arguments.quoted(name), statement);
         } catch (ContentionException e) {
             return Attempt.held(-1); // another client's statement got in the way: the next attempt decides
         } catch (StoreUnavailableException e) {
@@ -207,6 +211,11 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
+                    Boolean own = onOwnConnection("releasing " + Arguments.quoted(grant.name()),
+                            () -> remote.releaseOnOwnConnection(grant.name(), grant.ownerToken()));
+                    if (own != null) {
+                        return own;
+                    }
                     return withConnectionUninterruptibly("releasing " + Arguments.quoted(grant.name()),
                             c -> remote.release(c, dialect, grant.name(), grant.ownerToken()));
                 } catch (ContentionException e) {
@@ -489,6 +498,28 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     }
 
     /**
+     * Runs {@code work}, a statement {@link RemoteWakeups} sends on a connection of the store's own (outside the
+     * pool), translating SQL errors as {@link #withConnection} does; contention comes back as itself. Null: there was
+     * no such connection.
+     */
+    private <T> T onOwnConnection(String what, OwnConnectionWork<T> work) {
+        if (closed.get()) {
+            throw new IllegalStateException("store " + store + " is closed");
+        }
+        try {
+            return work.run();
+        } catch (SQLException e) {
+            if (closed.get()) {
+                throw new IllegalStateException("store " + store + " was closed while " + what, e);
+            }
+            if (dialect.isContention(e)) {
+                throw new ContentionException(e);
+            }
+            throw failures.translate(e, what);
+        }
+    }
+
+    /**
      * {@link #withConnection} for a call the core runs without the caller's interrupt flag, which must not fail
      * because its thread was interrupted (a release, a hand-over, a renewal; a lock left held by nobody alive until
      * its lease's end otherwise): a wait for a pooled connection that an interrupt ended is waited again, and the flag
@@ -579,6 +610,12 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     @FunctionalInterface
     interface SqlWork<T> {
         T run(Connection c) throws SQLException;
+    }
+
+    /** A statement on a connection of {@link RemoteWakeups}' own; null if it has none. */
+    @FunctionalInterface
+    private interface OwnConnectionWork<T> {
+        T run() throws SQLException;
     }
 
     /** Another transaction got in the way of a statement; the caller decides whether to retry. */
