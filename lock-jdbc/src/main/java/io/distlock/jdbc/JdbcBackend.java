@@ -147,7 +147,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                 return Attempt.held(next);
             }
         }
-        String token = OwnerTokens.newToken();
+        String[] token = {OwnerTokens.newToken()};
         String owner = owner();
         long fence;
         boolean[] sent = {false};
@@ -155,10 +155,9 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
             // a single try ignores the interrupt, as Lock.tryLock() does: its pool wait is waited again (S104)
             SqlWork<Long> statement = c -> {
                 sent[0] = true;
-                return dialect.acquire(c, name, token, owner, micros(leaseTime));
+                return dialect.acquire(c, name, token[0], owner, micros(leaseTime));
             };
-            Long inTurn = waiting ? onOwnConnection("acquiring " + Arguments.quoted(name),
-                    () -> remote.attemptOnOwnConnection(name, statement)) : null;
+            Long inTurn = waiting ? attemptInTurn(name, leaseTime, statement, token, sent) : null;
             fence = inTurn != null ? inTurn
                     : withConnection(!waiting, "acquiring " + Arguments.quoted(name), statement);
         } catch (ContentionException e) {
@@ -166,7 +165,7 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         } catch (StoreUnavailableException e) {
             if (sent[0]) {
                 // the database may have committed the acquisition and lost only its answer: free our token's row
-                abandoned.abandon(name, token, leaseTime);
+                abandoned.abandon(name, token[0], leaseTime);
             }
             if (waiting && Thread.currentThread().isInterrupted()) {
                 // the driver or the pool gave up because this thread was interrupted, not because the database
@@ -184,13 +183,41 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         if (fence > 0) {
             sweeper.granted(leaseTime, fence);
             remote.granted(name, nanos(leaseTime)); // a single try's grant too: the store holds the lock
-            return Attempt.granted(new Grant(name, token, fence, null));
+            return Attempt.granted(new Grant(name, token[0], fence, null));
         }
         if (waiting) {
             remote.waiting(name); // a waiting loop (not a single try) found it held: ask other processes to tell
             return Attempt.held(remote.headDelayNanos(name));
         }
         return Attempt.held(-1);
+    }
+
+    /**
+     * The attempt of a waiter at the head of its turn's queue, on the turn's connection ({@link
+     * RemoteWakeups#attemptOnOwnConnection}), or null if it has none. That connection is never checked before use as
+     * the pool's are: if it broke (a {@code KILL}, the server's {@code wait_timeout}, a proxy's idle cut; not a
+     * timeout, after which the statement may still run and the database is slow for a pooled connection too) the
+     * attempt is not the caller's failure: its token's row is freed in the background (the answer may be all that
+     * was lost) and null sends the attempt again on a pooled connection under a new token ({@code token[0]}).
+     */
+    private Long attemptInTurn(String name, Duration leaseTime, SqlWork<Long> statement, String[] token,
+            boolean[] sent) {
+        try {
+            return onOwnConnection("acquiring " + Arguments.quoted(name),
+                    () -> remote.attemptOnOwnConnection(name, statement));
+        } catch (StoreUnavailableException e) {
+            if (!(e.getCause() instanceof SQLException sql) || SqlFailures.isTimeout(sql)) {
+                throw e;
+            }
+            if (sent[0]) {
+                abandoned.abandon(name, token[0], leaseTime);
+            }
+            LOG.log(System.Logger.Level.DEBUG, "the turn connection of {0} in store {1} broke; attempting on a"
+                    + " pooled connection: {2}", Arguments.quoted(name), store, sql.toString());
+            token[0] = OwnerTokens.newToken();
+            sent[0] = false;
+            return null;
+        }
     }
 
     /**

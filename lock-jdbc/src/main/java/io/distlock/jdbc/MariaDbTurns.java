@@ -342,6 +342,12 @@ final class MariaDbTurns implements RemoteWakeups {
         }
         try {
             return attempt.run(own);
+        } catch (SQLException e) {
+            if (SqlFailures.isUnavailable(e)) {
+                // broken (a KILL, wait_timeout, a proxy's cut) or its answer lost: never lent again, the turn ends
+                t.connectionBroke();
+            }
+            throw e;
         } finally {
             t.lentBack(false);
         }
@@ -490,6 +496,11 @@ final class MariaDbTurns implements RemoteWakeups {
         private boolean lent;
         /** That release statement freed the turn lock: the worker does not send {@code RELEASE_LOCK}. */
         private boolean freed;
+        /**
+         * An attempt on the connection failed as an outage ({@link #connectionBroke}): the connection is not lent
+         * again and the worker gives the turn up.
+         */
+        private boolean broken;
         volatile Thread worker;
         volatile Connection connection;
 
@@ -584,7 +595,7 @@ final class MariaDbTurns implements RemoteWakeups {
             guard.lock();
             try {
                 Connection c = connection;
-                if (state != in || lent || closed || c == null) {
+                if (state != in || lent || broken || closed || c == null) {
                     return null;
                 }
                 lent = true;
@@ -600,6 +611,17 @@ final class MariaDbTurns implements RemoteWakeups {
             try {
                 lent = false;
                 freed |= freedTurn;
+                changed.signalAll();
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        /** An attempt on the turn's connection failed as an outage: see {@link #broken}. */
+        void connectionBroke() {
+            guard.lock();
+            try {
+                broken = true;
                 changed.signalAll();
             } finally {
                 guard.unlock();
@@ -749,7 +771,7 @@ final class MariaDbTurns implements RemoteWakeups {
                         waited > Long.MAX_VALUE / POLL_SLACK ? Long.MAX_VALUE : POLL_SLACK * waited));
                 state = holding ? State.HOLDING : State.HEAD;
                 signals.signal(name);
-                while (!closed && (state == State.HEAD || state == State.HOLDING) && interested()) {
+                while (!closed && !broken && (state == State.HEAD || state == State.HOLDING) && interested()) {
                     if (state == State.HOLDING) {
                         long left = holdUntil - System.nanoTime();
                         if (left <= 0) {
