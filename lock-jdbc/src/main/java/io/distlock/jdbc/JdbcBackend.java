@@ -147,22 +147,25 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
                 return Attempt.held(next);
             }
         }
-        String token = OwnerTokens.newToken();
+        String[] token = {OwnerTokens.newToken()};
         String owner = owner();
         long fence;
         boolean[] sent = {false};
         try {
             // a single try ignores the interrupt, as Lock.tryLock() does: its pool wait is waited again (S104)
-            fence = withConnection(!waiting, "acquiring " + Arguments.quoted(name), c -> {
+            SqlWork<Long> statement = c -> {
                 sent[0] = true;
-                return dialect.acquire(c, name, token, owner, micros(leaseTime));
-            });
+                return dialect.acquire(c, name, token[0], owner, micros(leaseTime));
+            };
+            Long inTurn = waiting ? attemptInTurn(name, leaseTime, statement, token, sent) : null;
+            fence = inTurn != null ? inTurn
+                    : withConnection(!waiting, "acquiring " + Arguments.quoted(name), statement);
         } catch (ContentionException e) {
             return Attempt.held(-1); // another client's statement got in the way: the next attempt decides
         } catch (StoreUnavailableException e) {
             if (sent[0]) {
                 // the database may have committed the acquisition and lost only its answer: free our token's row
-                abandoned.abandon(name, token, leaseTime);
+                abandoned.abandon(name, token[0], leaseTime);
             }
             if (waiting && Thread.currentThread().isInterrupted()) {
                 // the driver or the pool gave up because this thread was interrupted, not because the database
@@ -180,13 +183,41 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         if (fence > 0) {
             sweeper.granted(leaseTime, fence);
             remote.granted(name, nanos(leaseTime)); // a single try's grant too: the store holds the lock
-            return Attempt.granted(new Grant(name, token, fence, null));
+            return Attempt.granted(new Grant(name, token[0], fence, null));
         }
         if (waiting) {
             remote.waiting(name); // a waiting loop (not a single try) found it held: ask other processes to tell
             return Attempt.held(remote.headDelayNanos(name));
         }
         return Attempt.held(-1);
+    }
+
+    /**
+     * The attempt of a waiter at the head of its turn's queue, on the turn's connection ({@link
+     * RemoteWakeups#attemptOnOwnConnection}), or null if it has none. That connection is never checked before use as
+     * the pool's are: if it broke (a {@code KILL}, the server's {@code wait_timeout}, a proxy's idle cut; not a
+     * timeout, after which the statement may still run and the database is slow for a pooled connection too) the
+     * attempt is not the caller's failure: its token's row is freed in the background (the answer may be all that
+     * was lost) and null sends the attempt again on a pooled connection under a new token ({@code token[0]}).
+     */
+    private Long attemptInTurn(String name, Duration leaseTime, SqlWork<Long> statement, String[] token,
+            boolean[] sent) {
+        try {
+            return onOwnConnection("acquiring " + Arguments.quoted(name),
+                    () -> remote.attemptOnOwnConnection(name, statement));
+        } catch (StoreUnavailableException e) {
+            if (!(e.getCause() instanceof SQLException sql) || SqlFailures.isTimeout(sql)) {
+                throw e;
+            }
+            if (sent[0]) {
+                abandoned.abandon(name, token[0], leaseTime);
+            }
+            LOG.log(System.Logger.Level.DEBUG, "the turn connection of {0} in store {1} broke; attempting on a"
+                    + " pooled connection: {2}", Arguments.quoted(name), store, sql.toString());
+            token[0] = OwnerTokens.newToken();
+            sent[0] = false;
+            return null;
+        }
     }
 
     /**
@@ -207,6 +238,11 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
+                    Boolean own = onOwnConnection("releasing " + Arguments.quoted(grant.name()),
+                            () -> remote.releaseOnOwnConnection(grant.name(), grant.ownerToken()));
+                    if (own != null) {
+                        return own;
+                    }
                     return withConnectionUninterruptibly("releasing " + Arguments.quoted(grant.name()),
                             c -> remote.release(c, dialect, grant.name(), grant.ownerToken()));
                 } catch (ContentionException e) {
@@ -489,6 +525,28 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     }
 
     /**
+     * Runs {@code work}, a statement {@link RemoteWakeups} sends on a connection of the store's own (outside the
+     * pool), translating SQL errors as {@link #withConnection} does; contention comes back as itself. Null: there was
+     * no such connection.
+     */
+    private <T> T onOwnConnection(String what, OwnConnectionWork<T> work) {
+        if (closed.get()) {
+            throw new IllegalStateException("store " + store + " is closed");
+        }
+        try {
+            return work.run();
+        } catch (SQLException e) {
+            if (closed.get()) {
+                throw new IllegalStateException("store " + store + " was closed while " + what, e);
+            }
+            if (dialect.isContention(e)) {
+                throw new ContentionException(e);
+            }
+            throw failures.translate(e, what);
+        }
+    }
+
+    /**
      * {@link #withConnection} for a call the core runs without the caller's interrupt flag, which must not fail
      * because its thread was interrupted (a release, a hand-over, a renewal; a lock left held by nobody alive until
      * its lease's end otherwise): a wait for a pooled connection that an interrupt ended is waited again, and the flag
@@ -579,6 +637,12 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
     @FunctionalInterface
     interface SqlWork<T> {
         T run(Connection c) throws SQLException;
+    }
+
+    /** A statement on a connection of {@link RemoteWakeups}' own; null if it has none. */
+    @FunctionalInterface
+    private interface OwnConnectionWork<T> {
+        T run() throws SQLException;
     }
 
     /** Another transaction got in the way of a statement; the caller decides whether to retry. */

@@ -88,6 +88,11 @@ final class MariaDbTurns implements RemoteWakeups {
      */
     private final ConcurrentHashMap<String, Integer> waiters = new ConcurrentHashMap<>();
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
+    /**
+     * The failure of this thread's release on a turn's broken connection ({@link #releaseOnOwnConnection}), for the
+     * release sent again on a pooled connection ({@link #release}).
+     */
+    private final ThreadLocal<SQLException> brokenTurn = new ThreadLocal<>();
     private volatile boolean closed;
     /** Set once a connection shows a server other than MariaDB (turns not tried on MySQL): polling only. */
     private volatile boolean unsupported;
@@ -249,14 +254,10 @@ final class MariaDbTurns implements RemoteWakeups {
         if (unsupported) {
             return RemoteWakeups.super.release(c, dialect, name, token);
         }
-        Turn t = turns.get(name);
-        Connection own = t == null ? null : t.lend();
-        if (own != null) {
-            try {
-                return releaseInTurn(t, own, name, token);
-            } catch (SQLException e) {
-                return releaseAfterBrokenTurn(e, c, dialect, name, token);
-            }
+        SQLException broken = brokenTurn.get();
+        if (broken != null) {
+            brokenTurn.remove();
+            return releaseAfterBrokenTurn(broken, c, dialect, name, token);
         }
         boolean read = databaseRead;
         byte[] db = database;
@@ -291,6 +292,64 @@ final class MariaDbTurns implements RemoteWakeups {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * The release of a lock this store holds through its turn ({@link #releaseInTurn}), on the turn's connection,
+     * without a pooled connection: null if the store holds no turn of {@code name}, or if the turn's connection broke
+     * ({@link #releaseAfterBrokenTurn}: the release is then sent again on the pooled connection {@link #release}
+     * borrows, on this thread).
+     */
+    @Override
+    public Boolean releaseOnOwnConnection(String name, String token) throws SQLException {
+        brokenTurn.remove();
+        if (unsupported) {
+            return null;
+        }
+        Turn t = turns.get(name);
+        Connection own = t == null ? null : t.lend(State.HOLDING);
+        if (own == null) {
+            return null;
+        }
+        try {
+            return releaseInTurn(t, own, name, token);
+        } catch (SQLException e) {
+            if (!SqlFailures.isUnavailable(e) || SqlFailures.isTimeout(e)) {
+                throw e;
+            }
+            brokenTurn.set(e);
+            return null;
+        }
+    }
+
+    /**
+     * The attempt of this store's waiter whose turn came (the turn at the head of the queue), on the turn's
+     * connection, which has just answered {@code GET_LOCK}: the pool would check its own connection first, idle while
+     * the store waited in the queue. Null if the store is not at the head of the queue for {@code name} (or the
+     * connection is busy); the attempt then borrows a pooled connection. The worker does not use the connection until
+     * the attempt gives it back.
+     */
+    @Override
+    public Long attemptOnOwnConnection(String name, JdbcBackend.SqlWork<Long> attempt) throws SQLException {
+        if (unsupported) {
+            return null;
+        }
+        Turn t = turns.get(name);
+        Connection own = t == null ? null : t.lend(State.HEAD);
+        if (own == null) {
+            return null;
+        }
+        try {
+            return attempt.run(own);
+        } catch (SQLException e) {
+            if (SqlFailures.isUnavailable(e)) {
+                // broken (a KILL, wait_timeout, a proxy's cut) or its answer lost: never lent again, the turn ends
+                t.connectionBroke();
+            }
+            throw e;
+        } finally {
+            t.lentBack(false);
         }
     }
 
@@ -437,6 +496,11 @@ final class MariaDbTurns implements RemoteWakeups {
         private boolean lent;
         /** That release statement freed the turn lock: the worker does not send {@code RELEASE_LOCK}. */
         private boolean freed;
+        /**
+         * An attempt on the connection failed as an outage ({@link #connectionBroke}): the connection is not lent
+         * again and the worker gives the turn up.
+         */
+        private boolean broken;
         volatile Thread worker;
         volatile Connection connection;
 
@@ -522,15 +586,16 @@ final class MariaDbTurns implements RemoteWakeups {
         }
 
         /**
-         * The turn's connection, lent to the release of the lock this store holds through this turn, or null (no such
-         * holder, or the connection is busy): the worker waits in {@link #holdTurn} meanwhile, and does not use it
-         * until {@link #lentBack}.
+         * The turn's connection, lent while the turn is in state {@code in}: to the release of the lock this store
+         * holds through this turn ({@link State#HOLDING}), or to the attempt of the waiter whose turn came
+         * ({@link State#HEAD}); null if the turn is not in that state or the connection is busy. The worker waits in
+         * {@link #holdTurn} meanwhile, and does not use it until {@link #lentBack}.
          */
-        Connection lend() {
+        Connection lend(State in) {
             guard.lock();
             try {
                 Connection c = connection;
-                if (state != State.HOLDING || lent || closed || c == null) {
+                if (state != in || lent || broken || closed || c == null) {
                     return null;
                 }
                 lent = true;
@@ -540,12 +605,23 @@ final class MariaDbTurns implements RemoteWakeups {
             }
         }
 
-        /** The release that borrowed the connection is done; {@code freedTurn}: it freed the turn lock. */
+        /** The statement that borrowed the connection is done; {@code freedTurn}: it freed the turn lock. */
         void lentBack(boolean freedTurn) {
             guard.lock();
             try {
                 lent = false;
                 freed |= freedTurn;
+                changed.signalAll();
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        /** An attempt on the turn's connection failed as an outage: see {@link #broken}. */
+        void connectionBroke() {
+            guard.lock();
+            try {
+                broken = true;
                 changed.signalAll();
             } finally {
                 guard.unlock();
@@ -695,7 +771,7 @@ final class MariaDbTurns implements RemoteWakeups {
                         waited > Long.MAX_VALUE / POLL_SLACK ? Long.MAX_VALUE : POLL_SLACK * waited));
                 state = holding ? State.HOLDING : State.HEAD;
                 signals.signal(name);
-                while (!closed && (state == State.HEAD || state == State.HOLDING) && interested()) {
+                while (!closed && !broken && (state == State.HEAD || state == State.HOLDING) && interested()) {
                     if (state == State.HOLDING) {
                         long left = holdUntil - System.nanoTime();
                         if (left <= 0) {

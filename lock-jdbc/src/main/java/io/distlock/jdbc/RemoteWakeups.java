@@ -76,6 +76,28 @@ interface RemoteWakeups extends AutoCloseable {
         }
     }
 
+    /**
+     * The release of {@code name} sent on a connection of the store's own, outside the pool, or null if there is none
+     * (then {@link #release} runs on a pooled connection): MariaDB's turn holder's, which frees the turn lock in the
+     * same statement. No pooled connection is borrowed for it, so none is checked first (HikariCP pings a connection
+     * idle for 500 ms before lending it: a round trip before the release, after any hold that long). Answers as
+     * {@link #release}. By default null.
+     */
+    default Boolean releaseOnOwnConnection(String name, String token) throws java.sql.SQLException {
+        return null;
+    }
+
+    /**
+     * A waiting acquire's attempt at {@code name}, run on a connection of the store's own that has just answered, or
+     * null if there is none (then the attempt borrows a pooled connection): the connection of MariaDB's turn, at the
+     * head of the queue, which has just answered {@code GET_LOCK}. A store queued for its turn sends nothing while it
+     * waits, so its pooled connection idles for the whole hold before it, and the pool would check it (a round trip)
+     * on the hand-off's path. By default null.
+     */
+    default Long attemptOnOwnConnection(String name, JdbcBackend.SqlWork<Long> attempt) throws java.sql.SQLException {
+        return null;
+    }
+
     /** This store released {@code name}. */
     void released(String name);
 

@@ -20,7 +20,6 @@ final class RequestCountingProxy implements AutoCloseable {
 
     private static final Pattern HOST_PORT = Pattern.compile("//([^/:?]+):(\\d+)/");
 
-    private final java.util.function.Predicate<byte[]> counted;
     private final AtomicInteger requests = new AtomicInteger();
     private final NioReactor reactor;
     private final TcpCrusher crusher;
@@ -41,21 +40,57 @@ final class RequestCountingProxy implements AutoCloseable {
         return new RequestCountingProxy(jdbcUrl, bytes -> bytes.length > 4 && (bytes[4] == 0x03 || bytes[4] == 0x17));
     }
 
+    /**
+     * A proxy for a MySQL or MariaDB server that counts the connection checks ({@code COM_PING}) the client sends:
+     * HikariCP's, before it lends a connection idle for 500 ms or more (a round trip before the statement), each
+     * counted when its connection sends its next statement, unless that statement's text holds {@code unlessBefore}
+     * (a background statement's, say).
+     */
+    static RequestCountingProxy pings(String jdbcUrl, String unlessBefore) throws Exception {
+        return new RequestCountingProxy(jdbcUrl, () -> new java.util.function.Predicate<byte[]>() {
+            private boolean pinged;
+
+            @Override
+            public boolean test(byte[] bytes) {
+                if (bytes.length <= 4) {
+                    return false;
+                }
+                if (bytes[4] == 0x0e) {
+                    pinged = true; // counted with the connection's next statement
+                    return false;
+                }
+                boolean statement = bytes[4] == 0x03 || bytes[4] == 0x17;
+                boolean count = pinged && statement
+                        && !new String(bytes, StandardCharsets.ISO_8859_1).contains(unlessBefore);
+                pinged &= !statement;
+                return count;
+            }
+        });
+    }
+
     private RequestCountingProxy(String jdbcUrl, java.util.function.Predicate<byte[]> counted) throws Exception {
+        this(jdbcUrl, () -> counted);
+    }
+
+    /** A proxy whose every connection counts the requests its own predicate ({@code perConnection}'s) accepts. */
+    private RequestCountingProxy(String jdbcUrl,
+            java.util.function.Supplier<java.util.function.Predicate<byte[]>> perConnection) throws Exception {
         Matcher target = HOST_PORT.matcher(jdbcUrl);
         if (!target.find()) {
             throw new IllegalArgumentException("no host:port in the test database URL");
         }
-        this.counted = counted;
         hostPort = target.group(0);
         reactor = new NioReactor();
         crusher = TcpCrusherBuilder.builder().withReactor(reactor).withBindAddress("127.0.0.1", port)
                 .withConnectAddress(target.group(1), Integer.parseInt(target.group(2)))
-                .withOutgoingTransformFilterFactory(address -> this::watchRequest)
+                .withOutgoingTransformFilterFactory(address -> {
+                    java.util.function.Predicate<byte[]> counted = perConnection.get();
+                    return request -> watchRequest(request, counted);
+                })
                 .buildAndOpen();
     }
 
-    private void watchRequest(ByteBuffer request) {
+    private void watchRequest(ByteBuffer request, java.util.function.Predicate<byte[]> counted) {
         byte[] bytes = new byte[request.remaining()];
         request.duplicate().get(bytes);
         if (counted.test(bytes)) {
