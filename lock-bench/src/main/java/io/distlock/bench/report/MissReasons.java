@@ -127,7 +127,7 @@ final class MissReasons {
     /**
      * A hand-off p99 missed: the round trips on the hand-off's critical path (the release and the acquire of a pair,
      * and half a round trip for each pushed wake-up), what they take at the round trip the run paid, and the rest
-     * of the p99, which round trips do not explain (thread wake-ups and scheduling).
+     * of the p99, which round trips at their median cost do not explain (server time, thread wake-ups, scheduling).
      */
     static String handoff(StoreResult store, StoreResult at, double p99, OptionalDouble floor) {
         Optional<CostResult> pair = counted(store, Role.DISTLOCK, CostProbe.PAIR);
@@ -140,8 +140,9 @@ final class MissReasons {
         RoundTrip rt = effective(store, at);
         double millis = path * rt.millis();
         return String.format(Locale.ROOT, "critical path %.2f round trips (release + acquire %.2f, %.2f pushed "
-                        + "wake-ups at half a round trip) = %.2f ms at the %s; the other %.2f ms of the p99 is not "
-                        + "round trips: thread wake-ups and scheduling on this host%s",
+                        + "wake-ups at half a round trip) = %.2f ms at the %s; the other %.2f ms of the p99 is its tail "
+                        + "beyond round trips at their median cost: server time, thread wake-ups and scheduling on "
+                        + "this host%s",
                 path, pair.get().median(OpCost::roundTrips), pushes, millis, rt.source(), p99 - millis,
                 floor.isPresent() ? String.format(Locale.ROOT, " (the raw wake-up floor's p99 in this run: %.2f ms)",
                         floor.getAsDouble()) : "");

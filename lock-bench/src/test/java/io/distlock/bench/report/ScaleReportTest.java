@@ -246,8 +246,9 @@ class ScaleReportTest {
                 + "round trips) |");
         assertThat(md).contains("| redis | at 0.5 ms RTT, handoff: distlock p99 <= 2 round trips + 1 ms (2.0 ms) | "
                 + "3.50", "| critical path 2.50 round trips (release + acquire 2.00, 1.00 pushed wake-ups at half a "
-                + "round trip) = 2.00 ms at the effective 0.80 ms round trip", "the other 1.50 ms of the p99 is not "
-                + "round trips: thread wake-ups and scheduling on this host |");
+                + "round trip) = 2.00 ms at the effective 0.80 ms round trip", "the other 1.50 ms of the p99 is its tail "
+                + "beyond round trips at their median cost: server time, thread wake-ups and scheduling on this "
+                + "host |");
         assertThat(md).contains("`contended`: the contended-8x2 shape counted");
     }
 }
