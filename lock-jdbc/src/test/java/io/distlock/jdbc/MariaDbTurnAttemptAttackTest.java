@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
@@ -15,6 +11,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,11 +34,11 @@ class MariaDbTurnAttemptAttackTest {
     private final String uri = Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
             + "&distlock.pollMaxMillis=200&distlock.socketTimeoutMillis=4000");
     private final ExecutorService waiters = Executors.newFixedThreadPool(2);
-    private Connection watch;
+    private TurnLockWatch watch;
 
     @BeforeEach
     void connect() throws SQLException {
-        watch = DriverManager.getConnection(JdbcSettings.parse(io.distlock.spi.StoreUri.parse(uri)).driverUrl());
+        watch = new TurnLockWatch(uri, table);
     }
 
     @AfterEach
@@ -67,8 +66,9 @@ class MariaDbTurnAttemptAttackTest {
                     return e;
                 }
             });
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHolder(name) > 0);
-            kill(turnHolder(name));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
+                    .until(() -> watch.holder(watch.key(name)) > 0);
+            watch.kill(watch.holder(watch.key(name)));
             first.release();
             Object outcome = byB.get(WITHIN.toMillis() + 5000, TimeUnit.MILLISECONDS);
             assertThat(outcome).as("b's wait after its turn connection was killed, the lock released by a")
@@ -88,10 +88,10 @@ class MariaDbTurnAttemptAttackTest {
         try (LockStore a = LockStore.open(uri + "&connectionAttributes=hkb:a");
                 LockStore b = LockStore.open(uri + "&connectionAttributes=hkb:b")) {
             Lease first = a.lock(name).acquire();
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-            java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicInteger grants = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicReference<Throwable> last = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger failures = new AtomicInteger();
+            AtomicInteger grants = new AtomicInteger();
+            AtomicReference<Throwable> last = new AtomicReference<>();
             Runnable loop = () -> {
                 while (!stop.get()) {
                     try {
@@ -110,9 +110,10 @@ class MariaDbTurnAttemptAttackTest {
                 }
             };
             Future<?> w1 = waiters.submit(loop);
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHolder(name) > 0);
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
+                    .until(() -> watch.holder(watch.key(name)) > 0);
             Future<?> w2 = waiters.submit(loop);
-            kill(turnHolder(name));
+            watch.kill(watch.holder(watch.key(name)));
             first.release();
             try {
                 Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(10)).until(() -> grants.get() > 0);
@@ -125,24 +126,6 @@ class MariaDbTurnAttemptAttackTest {
             }
             assertThat(failures.get()).as("acquires of b that failed on a healthy database, last: %s", last.get())
                     .isZero();
-        }
-    }
-
-    private void kill(long id) throws SQLException {
-        try (PreparedStatement kill = watch.prepareStatement("KILL CONNECTION " + id)) {
-            kill.execute();
-        }
-    }
-
-    /** The id of the connection that holds the turn lock of {@code name}, or 0. */
-    private long turnHolder(String name) throws SQLException {
-        String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
-        try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
         }
     }
 }

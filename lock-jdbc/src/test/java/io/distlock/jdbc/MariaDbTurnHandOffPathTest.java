@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockStore;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -42,11 +38,11 @@ class MariaDbTurnHandOffPathTest {
     private final String uri = Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
             + "&distlock.pollMaxMillis=60000");
     private final ExecutorService waiter = Executors.newSingleThreadExecutor();
-    private Connection watch;
+    private TurnLockWatch watch;
 
     @BeforeEach
     void connect() throws SQLException {
-        watch = DriverManager.getConnection(JdbcSettings.parse(io.distlock.spi.StoreUri.parse(uri)).driverUrl());
+        watch = new TurnLockWatch(uri, table);
     }
 
     @AfterEach
@@ -59,7 +55,7 @@ class MariaDbTurnHandOffPathTest {
     @Test
     void aHandOffAfterALongHoldWaitsForNoPoolCheck() throws Exception {
         String name = "turn-path";
-        String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
+        String key = watch.key(name);
         // a check before the row sweep's first statement (a background thread's, once a second) is no hand-off's
         try (RequestCountingProxy pings = RequestCountingProxy.pings(uri, "SELECT name, CASE WHEN")) {
             String routed = pings.route(uri);
@@ -75,7 +71,7 @@ class MariaDbTurnHandOffPathTest {
                     Future<Lease> taken = waiter.submit(() -> next.lock(name).tryAcquire(WITHIN).orElse(null));
                     boolean first = round == 0;
                     Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
-                            .until(() -> first ? turnHeld(key) : queuedForTurn(key));
+                            .until(() -> first ? watch.held(key) : watch.queued(key));
                     // the hold itself (the scenario, not a synchronisation): both stores' pooled connections idle
                     TimeUnit.MILLISECONDS.sleep(HOLD_MILLIS);
                     long before = pings.requests();
@@ -100,23 +96,4 @@ class MariaDbTurnHandOffPathTest {
     }
 
     /** Whether a connection holds the turn lock of {@code key}. */
-    private boolean turnHeld(String key) throws SQLException {
-        try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getObject(1) != null;
-            }
-        }
-    }
-
-    /** Whether a connection waits in {@code GET_LOCK} for the turn lock of {@code key}. */
-    private boolean queuedForTurn(String key) throws SQLException {
-        try (PreparedStatement ps = watch.prepareStatement("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
-                + " WHERE STATE = 'User lock' AND INFO LIKE ?")) {
-            ps.setString(1, "%GET_LOCK%" + key + "%");
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getInt(1) > 0;
-            }
-        }
-    }
 }

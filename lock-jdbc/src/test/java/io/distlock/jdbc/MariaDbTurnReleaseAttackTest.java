@@ -35,11 +35,11 @@ class MariaDbTurnReleaseAttackTest {
     private final String uri = Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
             + "&distlock.pollMaxMillis=60000&distlock.socketTimeoutMillis=4000");
     private final ExecutorService waiter = Executors.newSingleThreadExecutor();
-    private Connection watch;
+    private TurnLockWatch watch;
 
     @BeforeEach
     void connect() throws SQLException {
-        watch = DriverManager.getConnection(JdbcSettings.parse(io.distlock.spi.StoreUri.parse(uri)).driverUrl());
+        watch = new TurnLockWatch(uri, table);
     }
 
     @AfterEach
@@ -62,7 +62,8 @@ class MariaDbTurnReleaseAttackTest {
                 LockStore b = LockStore.open(off + "&connectionAttributes=ac:b")) {
             Lease first = a.lock(name).acquire();
             Future<Lease> byB = waiter.submit(() -> b.lock(name).tryAcquire(WITHIN).orElse(null));
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(name));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
+                    .until(() -> watch.held(watch.key(name)));
             first.release();
             Lease held = byB.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(held).as("b took the lock through its turn").isNotNull();
@@ -88,15 +89,16 @@ class MariaDbTurnReleaseAttackTest {
                 LockStore b = LockStore.open(uri + "&connectionAttributes=kill:b")) {
             Lease first = a.lock(name).acquire();
             Future<Lease> byB = waiter.submit(() -> b.lock(name).tryAcquire(WITHIN).orElse(null));
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(name));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
+                    .until(() -> watch.held(watch.key(name)));
             first.release();
             Lease held = byB.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(held).as("b took the lock through its turn").isNotNull();
-            long turnConnection = turnHolder(name);
-            try (PreparedStatement kill = watch.prepareStatement("KILL CONNECTION " + turnConnection)) {
-                kill.execute();
-            }
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> !turnHeld(name));
+            long turnConnection = watch.holder(watch.key(name));
+            assertThat(turnConnection).as("the connection holding b's turn lock").isPositive();
+            watch.kill(turnConnection);
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
+                    .until(() -> !watch.held(watch.key(name)));
             held.release();
             Optional<Lease> again = a.lock(name).tryAcquire();
             assertThat(again).as("a single try after b's release").isPresent();
@@ -119,7 +121,8 @@ class MariaDbTurnReleaseAttackTest {
                         + "&connectionAttributes=skew:b")) {
             Lease first = a.lock(name).acquire();
             Future<Lease> byB = waiter.submit(() -> b.lock(name).tryAcquire(WITHIN).orElse(null));
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(name));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
+                    .until(() -> watch.held(watch.key(name)));
             first.release();
             Lease held = byB.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(held).as("b took the lock through its turn").isNotNull();
@@ -169,14 +172,14 @@ class MariaDbTurnReleaseAttackTest {
     @Test
     void theTurnLockNamedInTheStoreIsTheServersWhateverCharsetResultsComeIn() throws Exception {
         String db = "dl_тест_" + Long.toHexString(System.nanoTime() & 0xffffff);
-        try (java.sql.Statement st = watch.createStatement()) {
+        try (java.sql.Statement st = watch.connection().createStatement()) {
             st.execute("CREATE DATABASE `" + db + "`");
         }
         try {
             String url = Databases.mysql().replaceFirst("\\?.*$", "").replaceFirst("/[^/]*$", "/"
                     + java.net.URLEncoder.encode(db, java.nio.charset.StandardCharsets.UTF_8))
                     + "?user=root&characterSetResults=ISO-8859-1";
-            String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey("orders:42");
+            String key = watch.key("orders:42");
             try (Connection c = DriverManager.getConnection(url);
                     PreparedStatement ps = c.prepareStatement("SELECT " + MariaDbTurns.TURN_LOCK)) {
                 ps.setString(1, key);
@@ -187,7 +190,7 @@ class MariaDbTurnReleaseAttackTest {
                 }
             }
         } finally {
-            try (java.sql.Statement st = watch.createStatement()) {
+            try (java.sql.Statement st = watch.connection().createStatement()) {
                 st.execute("DROP DATABASE `" + db + "`");
             }
         }
@@ -207,12 +210,13 @@ class MariaDbTurnReleaseAttackTest {
             Lease first = a.lock(name).acquire();
             Future<Lease> byB = waiter.submit(() -> b.lock(name, io.distlock.LockOptions.defaults()
                     .withLeaseTime(Duration.ofSeconds(6))).tryAcquire(WITHIN).orElse(null));
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(name));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
+                    .until(() -> watch.held(watch.key(name)));
             first.release();
             Lease held = byB.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(held).as("b took the lock through its turn").isNotNull();
-            watch.setAutoCommit(false);
-            try (PreparedStatement lockRow = watch.prepareStatement("SELECT name FROM " + table
+            watch.connection().setAutoCommit(false);
+            try (PreparedStatement lockRow = watch.connection().prepareStatement("SELECT name FROM " + table
                     + " WHERE name = ? FOR UPDATE")) {
                 lockRow.setString(1, name);
                 lockRow.executeQuery().close();
@@ -247,39 +251,16 @@ class MariaDbTurnReleaseAttackTest {
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             System.out.println("MariaDbTurnReleaseAttackTest: close took " + millis + " ms; release: " + outcome);
             assertThat(millis).as("close and the stuck release, socket timeout 4 s").isLessThan(15_000);
-            watch.commit();
-            watch.setAutoCommit(true);
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(5)).until(() -> !turnHeld(name));
+            watch.connection().commit();
+            watch.connection().setAutoCommit(true);
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(5))
+                    .until(() -> !watch.held(watch.key(name)));
             Optional<Lease> again = a.lock(name).tryAcquire(Duration.ofSeconds(8));
             assertThat(again).as("a takes the lock by b's lease end at the latest").isPresent();
             again.get().release();
         } finally {
             others.shutdownNow();
             assertThat(others.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        }
-    }
-
-    /** The id of the connection that holds the turn lock of {@code name}. */
-    private long turnHolder(String name) throws SQLException {
-        String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
-        try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                assertThat(rs.next()).isTrue();
-                long id = rs.getLong(1);
-                assertThat(rs.wasNull()).as("the turn lock is held").isFalse();
-                return id;
-            }
-        }
-    }
-
-    private boolean turnHeld(String name) throws SQLException {
-        String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
-        try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getObject(1) != null;
-            }
         }
     }
 }

@@ -7,8 +7,6 @@ import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockStore;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -41,11 +39,11 @@ class MariaDbTurnReleaseTest {
     private final String uri = Databases.withOptions(Databases.mariadb(), "distlock.table=" + table
             + "&distlock.pollMaxMillis=60000");
     private final ExecutorService waiter = Executors.newSingleThreadExecutor();
-    private Connection watch;
+    private TurnLockWatch watch;
 
     @BeforeEach
     void connect() throws SQLException {
-        watch = DriverManager.getConnection(JdbcSettings.parse(io.distlock.spi.StoreUri.parse(uri)).driverUrl());
+        watch = new TurnLockWatch(uri, table);
     }
 
     @AfterEach
@@ -58,7 +56,7 @@ class MariaDbTurnReleaseTest {
     @Test
     void aReleaseThroughItsTurnFreesTheTurnLockInTheSameStatement() throws Exception {
         String name = "turn-release";
-        String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
+        String key = watch.key(name);
         try (RequestCountingProxy all = new RequestCountingProxy(uri, "");
                 RequestCountingProxy separate = new RequestCountingProxy(all.route(uri), "DO RELEASE_LOCK(")) {
             String routed = separate.route(all.route(uri));
@@ -80,7 +78,7 @@ class MariaDbTurnReleaseTest {
                     // queued for its turn: at the head of the queue behind a holder without a turn (first round),
                     // else waiting in GET_LOCK behind the holder's turn
                     Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1))
-                            .until(() -> first ? turnHeld(key) : queuedForTurn(key));
+                            .until(() -> first ? watch.held(key) : watch.queued(key));
                     held.release();
                     held = taken.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
                     assertThat(held).as("round %d: the waiting store got the lock within %s", round, WITHIN)
@@ -106,20 +104,20 @@ class MariaDbTurnReleaseTest {
     @Test
     void aReleaseThatFindsItsLeaseLostStillPassesTheTurnOn() throws Exception {
         String name = "turn-release-lost";
-        String key = new MariaDbTurns(null, table, null, 1, 1, 1000, "test").turnKey(name);
+        String key = watch.key(name);
         try (LockStore a = LockStore.open(uri + "&connectionAttributes=lost:a");
                 LockStore b = LockStore.open(uri + "&connectionAttributes=lost:b")) {
             // b holds without a turn, a queues and takes the lock through its turn, b queues behind a's turn
             Lease first = b.lock(name).acquire();
             Future<Lease> byA = waiter.submit(() -> a.lock(name).tryAcquire(WITHIN).orElse(null));
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> turnHeld(key));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> watch.held(key));
             first.release();
             Lease held = byA.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(held).isNotNull();
             Future<Lease> byB = waiter.submit(() -> b.lock(name).tryAcquire(WITHIN).orElse(null));
-            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> queuedForTurn(key));
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(1)).until(() -> watch.queued(key));
             // an operator frees the row: a's release matches nothing, and must still pass its turn on
-            try (PreparedStatement ps = watch.prepareStatement("UPDATE " + table
+            try (PreparedStatement ps = watch.connection().prepareStatement("UPDATE " + table
                     + " SET owner_token = NULL, expires_at = NULL, owner = NULL WHERE name = ?")) {
                 ps.setString(1, name);
                 assertThat(ps.executeUpdate()).isEqualTo(1);
@@ -140,7 +138,8 @@ class MariaDbTurnReleaseTest {
         MariaDbTurns turns = new MariaDbTurns(null, table, null, 1, 1, 1000, "test");
         for (String name : new String[] {"a", "orders:42", "ünïcödé ☃", "x".repeat(255)}) {
             String key = turns.turnKey(name);
-            try (PreparedStatement ps = watch.prepareStatement("SELECT DATABASE(), " + MariaDbTurns.TURN_LOCK)) {
+            try (PreparedStatement ps = watch.connection()
+                    .prepareStatement("SELECT DATABASE(), " + MariaDbTurns.TURN_LOCK)) {
                 ps.setString(1, key);
                 try (ResultSet rs = ps.executeQuery()) {
                     assertThat(rs.next()).isTrue();
@@ -152,23 +151,4 @@ class MariaDbTurnReleaseTest {
     }
 
     /** Whether a connection holds the turn lock of {@code key}. */
-    private boolean turnHeld(String key) throws SQLException {
-        try (PreparedStatement ps = watch.prepareStatement("SELECT IS_USED_LOCK(" + MariaDbTurns.TURN_LOCK + ")")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getObject(1) != null;
-            }
-        }
-    }
-
-    /** Whether a connection waits in {@code GET_LOCK} for the turn lock of {@code key}. */
-    private boolean queuedForTurn(String key) throws SQLException {
-        try (PreparedStatement ps = watch.prepareStatement("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
-                + " WHERE STATE = 'User lock' AND INFO LIKE ?")) {
-            ps.setString(1, "%GET_LOCK%" + key + "%");
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getInt(1) > 0;
-            }
-        }
-    }
 }
