@@ -235,20 +235,20 @@ final class JdbcBackend extends PollingLockBackend implements HandOvers, PermitB
 
     @Override
     public boolean release(Grant grant) {
+        String what = "releasing " + Arguments.quoted(grant.name());
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    Boolean own = onOwnConnection("releasing " + Arguments.quoted(grant.name()),
-                            () -> remote.releaseOnOwnConnection(grant.name(), grant.ownerToken()));
+                    Boolean own = onOwnConnection(what, () -> remote.releaseOnOwnConnection(grant.name(),
+                            grant.ownerToken(), dialect, work -> withConnectionUninterruptibly(what, work)));
                     if (own != null) {
                         return own;
                     }
-                    return withConnectionUninterruptibly("releasing " + Arguments.quoted(grant.name()),
+                    return withConnectionUninterruptibly(what,
                             c -> remote.release(c, dialect, grant.name(), grant.ownerToken()));
                 } catch (ContentionException e) {
                     if (attempt == RELEASE_TRIES) {
-                        throw failures.translate(e.sql, "releasing " + Arguments.quoted(grant.name())
-                                + " (kept colliding)");
+                        throw failures.translate(e.sql, what + " (kept colliding)");
                     }
                 }
             }

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -88,11 +89,6 @@ final class MariaDbTurns implements RemoteWakeups {
      */
     private final ConcurrentHashMap<String, Integer> waiters = new ConcurrentHashMap<>();
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
-    /**
-     * The failure of this thread's release on a turn's broken connection ({@link #releaseOnOwnConnection}), for the
-     * release sent again on a pooled connection ({@link #release}).
-     */
-    private final ThreadLocal<SQLException> brokenTurn = new ThreadLocal<>();
     private volatile boolean closed;
     /** Set once a connection shows a server other than MariaDB (turns not tried on MySQL): polling only. */
     private volatile boolean unsupported;
@@ -254,11 +250,6 @@ final class MariaDbTurns implements RemoteWakeups {
         if (unsupported) {
             return RemoteWakeups.super.release(c, dialect, name, token);
         }
-        SQLException broken = brokenTurn.get();
-        if (broken != null) {
-            brokenTurn.remove();
-            return releaseAfterBrokenTurn(broken, c, dialect, name, token);
-        }
         boolean read = databaseRead;
         byte[] db = database;
         boolean named = read && db != null;
@@ -297,13 +288,12 @@ final class MariaDbTurns implements RemoteWakeups {
 
     /**
      * The release of a lock this store holds through its turn ({@link #releaseInTurn}), on the turn's connection,
-     * without a pooled connection: null if the store holds no turn of {@code name}, or if the turn's connection broke
-     * ({@link #releaseAfterBrokenTurn}: the release is then sent again on the pooled connection {@link #release}
-     * borrows, on this thread).
+     * without a pooled connection: null if the store holds no turn of {@code name}. If the turn's connection broke,
+     * the release is sent again through {@code onPool} ({@link #releaseAfterBrokenTurn}).
      */
     @Override
-    public Boolean releaseOnOwnConnection(String name, String token) throws SQLException {
-        brokenTurn.remove();
+    public Boolean releaseOnOwnConnection(String name, String token, SqlDialect dialect,
+            Function<JdbcBackend.SqlWork<Boolean>, Boolean> onPool) throws SQLException {
         if (unsupported) {
             return null;
         }
@@ -316,10 +306,9 @@ final class MariaDbTurns implements RemoteWakeups {
             return releaseInTurn(t, own, name, token);
         } catch (SQLException e) {
             if (!SqlFailures.isUnavailable(e) || SqlFailures.isTimeout(e)) {
-                throw e;
+                throw e; // a timeout: the statement may still run on the server, and a second one would wait for it
             }
-            brokenTurn.set(e);
-            return null;
+            return onPool.apply(c -> releaseAfterBrokenTurn(e, c, dialect, name, token));
         }
     }
 
@@ -374,18 +363,14 @@ final class MariaDbTurns implements RemoteWakeups {
     }
 
     /**
-     * The release in a turn failed with {@code e}: a turn's connection sits idle as long as the lock is held (past
-     * the server's {@code wait_timeout}, a proxy's idle cut, an operator's {@code KILL}), and the pool's checks before
-     * use never see it. If it broke (not a timeout: the statement may still run on the server, and a second one would
-     * wait for it), the release is sent again on the pool's connection {@code c}: the row freed there is the release
-     * (the first statement never committed, or the row would not match); a row no longer ours leaves the outcome
-     * unknown, and {@code e} is thrown as before. Any other failure is thrown as it is.
+     * The release in a turn failed with {@code e} because the turn's connection broke: it sits idle as long as the
+     * lock is held (past the server's {@code wait_timeout}, a proxy's idle cut, an operator's {@code KILL}), and the
+     * pool's checks before use never see it. The release is sent again on the pool's connection {@code c}: the row
+     * freed there is the release (the first statement never committed, or the row would not match); a row no longer
+     * ours leaves the outcome unknown, and {@code e} is thrown as before.
      */
     private static boolean releaseAfterBrokenTurn(SQLException e, Connection c, SqlDialect dialect, String name,
             String token) throws SQLException {
-        if (!SqlFailures.isUnavailable(e) || SqlFailures.isTimeout(e)) {
-            throw e;
-        }
         try (PreparedStatement ps = c.prepareStatement(dialect.releaseSql())) {
             ps.setString(1, name);
             ps.setString(2, token);

@@ -81,9 +81,11 @@ interface RemoteWakeups extends AutoCloseable {
      * (then {@link #release} runs on a pooled connection): MariaDB's turn holder's, which frees the turn lock in the
      * same statement. No pooled connection is borrowed for it, so none is checked first (HikariCP pings a connection
      * idle for 500 ms before lending it: a round trip before the release, after any hold that long). Answers as
-     * {@link #release}. By default null.
+     * {@link #release}. If that connection broke, the release is sent again through {@code onPool}, which runs a
+     * statement on a pooled connection. By default null.
      */
-    default Boolean releaseOnOwnConnection(String name, String token) throws java.sql.SQLException {
+    default Boolean releaseOnOwnConnection(String name, String token, SqlDialect dialect,
+            java.util.function.Function<JdbcBackend.SqlWork<Boolean>, Boolean> onPool) throws java.sql.SQLException {
         return null;
     }
 
